@@ -1,0 +1,282 @@
+"""The reduced route: F(S) and the derivative space of q(S) = F(S)^T e_p.
+
+Sources: ``../shared/MATH.md`` §1 (y^i = F(S) x^i, S_l = T_l S_{l-1} T_l^T) and §2 route 3.
+Because f = e_p^T F(S_A + S_B) x^i, for N/2 >= d_x + 1 the separation rank equals the dimension
+of the span of all partial derivatives of the vector polynomial q(S), i.e. the rank of its
+catalecticant (rows alpha; columns (k, beta); entry coeff of S^{alpha+beta} in q_k times
+(alpha+beta)!/beta!).  Scaling column (k, beta) by beta! turns the entry into
+c~_k[alpha+beta] with c~_k[gamma] = coeff_gamma(q_k) * gamma!, a moment (Hankel-like) matrix
+filled by a gather; the scaling is invertible over Q and over GF(p) for p > C(L).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .blocks import Block, components
+from .certainty import Certainty, schwartz_zippel
+from .errors import InputError
+from .fields import Field
+from .memory import guard
+from .network import attention_matrix, layer_maps
+from .spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
+
+__all__ = ["symmetric_variables", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
+           "tokens_threshold"]
+
+#: Split a pattern with networkx only below this many nonzeros (above, a full row or column
+#: proves connectivity, or the block is ranked whole, which is still exact).
+COMPONENT_EDGE_CAP = 400_000
+#: Blocks with more entries than this that are at least COMPRESS_RATIO times wider than tall
+#: are ranked through a random column compression built in column chunks (memory, not speed).
+COMPRESS_ENTRIES = 40_000_000
+COMPRESS_RATIO = 4
+
+
+def tokens_threshold(spec: NetworkSpec) -> int:
+    """Smallest even N with N/2 >= d_x + 1, from which the reduced value is sep (MATH.md §2)."""
+    return 2 * (spec.width + 1)
+
+
+def symmetric_variables(width: int) -> list[tuple[int, int]]:
+    """The entries (a, b), a <= b, of a symmetric width x width matrix, in generator order."""
+    return [(a, b) for a in range(width) for b in range(a, width)]
+
+
+def _matmul(a, b, zero):
+    inner = len(b)
+    return [[sum((a[i][k] * b[k][j] for k in range(inner)), zero) for j in range(len(b[0]))]
+            for i in range(len(a))]
+
+
+def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
+    """q(S) = F(S)^T e_p: the d_x polynomials F_{p,k}(S) in the d_x(d_x+1)/2 entries of S.
+
+    F = G_L ... G_1 with G_l = T_l(S_{l-1}) (or I + T_l(S_{l-1}) with residual connections),
+    S_0 = S and S_l = G_l S_{l-1} G_l^T (MATH.md §1).  Only row p of the last G_L is needed.
+
+    Returns
+    -------
+    ctx : the mpoly context (generator s_m is entry ``symmetric_variables(d_x)[m]``)
+    q : list of d_x mpolys
+    """
+    d = spec.width
+    ctx = field.poly_context(("s", d * (d + 1) // 2))
+    gens = ctx.gens()
+    zero, one = ctx.from_dict({}), ctx.from_dict({(0,) * len(gens): 1})
+    s = [[zero] * d for _ in range(d)]
+    for m, (a, b) in enumerate(symmetric_variables(d)):
+        s[a][b] = s[b][a] = gens[m]
+    f = [[one if a == b else zero for b in range(d)] for a in range(d)]
+    maps = layer_maps(weights)
+    for layer, maps_of_layer in enumerate(maps):
+        g = attention_matrix(maps_of_layer, s, zero)
+        if spec.residual:
+            for a in range(d):
+                g[a][a] = g[a][a] + one
+        if layer == len(maps) - 1:
+            row = g[spec.output]
+            return ctx, [sum((row[m] * f[m][k] for m in range(d)), zero) for k in range(d)]
+        f = _matmul(g, f, zero)
+        gs = _matmul(g, s, zero)
+        s = [[sum((gs[a][m] * g[b][m] for m in range(d)), zero) if a <= b else None for b in range(d)]
+             for a in range(d)]
+        for a in range(d):
+            for b in range(a):
+                s[a][b] = s[b][a]
+    raise AssertionError("unreachable")
+
+
+def _monomials(nvars: int, degree: int) -> np.ndarray:
+    """All exponent vectors of total ``degree`` in ``nvars`` variables, one per row."""
+    if nvars == 1:
+        return np.array([[degree]], dtype=np.int64)
+    parts = [np.hstack([np.full((len(rest), 1), first, dtype=np.int64), rest])
+             for first in range(degree, -1, -1) for rest in [_monomials(nvars - 1, degree - first)]]
+    return np.vstack(parts)
+
+
+@dataclass
+class _Terms:
+    keys: np.ndarray  # sorted encoded exponents
+    values: np.ndarray  # c~ values aligned with keys (int64 mod p, or object over Q)
+
+
+def _moment_terms(q, field: Field, base: int, nvars: int) -> list[_Terms]:
+    """Per component q_k, its terms as sorted keys and values c~ = coeff * gamma! (mod p)."""
+    top = base
+    fact = [1] * (top + 1)
+    for i in range(1, top + 1):
+        fact[i] = fact[i - 1] * i
+    if field.modulus is not None:
+        fact = [f % field.modulus for f in fact]
+    powers = base ** np.arange(nvars, dtype=np.int64)
+    out = []
+    for poly in q:
+        if len(poly) == 0:
+            out.append(_Terms(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+            continue
+        exps = np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars)
+        vals = []
+        for e, c in zip(exps.tolist(), poly.coeffs()):
+            v = int(c)
+            for x in e:
+                v *= fact[x]
+            vals.append(v % field.modulus if field.modulus is not None else v)
+        keys = exps @ powers
+        order = np.argsort(keys)
+        values = np.array(vals, dtype=np.int64 if field.modulus is not None else object)
+        out.append(_Terms(keys[order], values[order]))
+    return out
+
+
+def _gather(terms: _Terms, keys: np.ndarray, dtype) -> np.ndarray:
+    if len(terms.keys) == 0:
+        return np.zeros(keys.shape, dtype=dtype)
+    pos = np.clip(np.searchsorted(terms.keys, keys), 0, len(terms.keys) - 1)
+    hit = terms.keys[pos] == keys
+    out = np.zeros(keys.shape, dtype=dtype)
+    out[hit] = terms.values[pos[hit]]
+    return out
+
+
+def _to_flint(field: Field, block: np.ndarray):
+    rows, cols = block.shape
+    if field.modulus is None:
+        return field.matrix(rows, cols, block.ravel().tolist())
+    mat = field.zeros(rows, cols)
+    for i in range(rows):
+        line = block[i].tolist()
+        for j in range(cols):
+            if line[j]:
+                mat[i, j] = line[j]
+    return mat
+
+
+def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
+    rows, cols = block.shape
+    if rows > cols:
+        block = block.T
+        rows, cols = cols, rows
+    if rows * cols > COMPRESS_ENTRIES and cols >= COMPRESS_RATIO * rows:
+        acc = None
+        chunk = max(1, COMPRESS_ENTRIES // (4 * rows))
+        for start in range(0, cols, chunk):
+            part = _to_flint(field, np.ascontiguousarray(block[:, start:start + chunk]))
+            prod = part * field.random_matrix(part.ncols(), rows, rng)
+            acc = prod if acc is None else acc + prod
+        return Block(block.shape[0], block.shape[1], acc.rank(), compressed_to=rows)
+    return Block(rows, cols, _to_flint(field, np.ascontiguousarray(block)).rank())
+
+
+def _split(block: np.ndarray):
+    """Sub-blocks of ``block`` along the connected components of its nonzero pattern."""
+    pattern = block != 0
+    live_rows = np.flatnonzero(pattern.any(axis=1))
+    live_cols = np.flatnonzero(pattern.any(axis=0))
+    if len(live_rows) == 0:
+        return [], "empty"
+    pattern = pattern[np.ix_(live_rows, live_cols)]
+    if pattern.all(axis=1).any() or pattern.all(axis=0).any():
+        # a full row meets every column, and every live row meets some column: connected
+        return [block[np.ix_(live_rows, live_cols)]], "connected (full row or column)"
+    nnz = int(pattern.sum())
+    if nnz > COMPONENT_EDGE_CAP:
+        return [block[np.ix_(live_rows, live_cols)]], "not split (pattern too large for networkx)"
+    r, c = np.nonzero(pattern)
+    parts = components(r.astype(np.int64), c.astype(np.int64))
+    return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
+
+
+def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
+    """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
+
+    Candidate blocks come from the data: if every term of every q_k has the same total degree
+    C, rows with |alpha| = a can only meet columns with |beta| = C - a, so each degree is a
+    union of components; otherwise the whole matrix is one candidate.  Each candidate is then
+    split along the connected components of its nonzero pattern (networkx) and every piece is
+    ranked exactly over ``field``.
+
+    Returns
+    -------
+    rank : int
+    blocks : list of Block
+    notes : list of str
+    """
+    degrees = {int(sum(m)) for poly in q for m in poly.monoms()}
+    if not degrees:
+        return 0, [], ["q is zero"]
+    top = max(degrees)
+    base = top + 1
+    if base ** nvars >= 2**62:
+        raise InputError(f"exponent keys overflow for {nvars} variables of degree {top}; this size is out of reach")
+    if field.modulus is not None and field.modulus <= top:
+        raise InputError(f"the reduced route needs a prime above C(L) = {top} so that factorials are invertible; "
+                         f"use the default field")
+    terms = _moment_terms(q, field, base, nvars)
+    powers = base ** np.arange(nvars, dtype=np.int64)
+    dtype = np.int64 if field.modulus is not None else object
+    homogeneous = len(degrees) == 1
+    if homogeneous:
+        plan = [(a, [top - a]) for a in range(top + 1)]
+    else:
+        plan = [(None, list(range(top + 1)))]
+    rng = random.Random(f"verify-compress:{seed}")
+    rank, blocks, notes = 0, [], [
+        "degree blocks (every term has degree %d)" % top if homogeneous else
+        "q is not homogeneous: one candidate block, split by its pattern"]
+    largest = 0
+    for a, col_degrees in plan:
+        n_rows = len(_monomials(nvars, a)) if a is not None else sum(len(_monomials(nvars, t)) for t in range(top + 1))
+        n_cols = len(q) * sum(len(_monomials(nvars, t)) for t in col_degrees)
+        largest = max(largest, n_rows * n_cols)
+    guard(largest * 40, max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
+          "use a smaller depth or width")
+    for step, (a, col_degrees) in enumerate(plan):
+        row_exps = _monomials(nvars, a) if a is not None else np.vstack([_monomials(nvars, t) for t in range(top + 1)])
+        col_exps = np.vstack([_monomials(nvars, t) for t in col_degrees])
+        row_keys, col_keys = row_exps @ powers, col_exps @ powers
+        keys = row_keys[:, None] + col_keys[None, :]
+        block = np.hstack([_gather(t, keys, dtype) for t in terms])
+        del keys
+        pieces, how = _split(block)
+        if not homogeneous:
+            notes.append(how)
+        for piece in pieces:
+            found = _rank_block(field, piece, rng)
+            blocks.append(found)
+            rank += found.rank
+        if progress is not None:
+            progress(step + 1, len(plan))
+    return rank, blocks, notes
+
+
+def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
+                            weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
+                            progress=None):
+    """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
+    from .sep import SepResult
+
+    weights = draw_weights(spec, seed, weight_range)
+    start = time.perf_counter()
+    ctx, q = reduced_polynomials(spec, weights, field)
+    nvars = spec.width * (spec.width + 1) // 2
+    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
+    compressed = any(b.compressed_to is not None for b in blocks)
+    bound = schwartz_zippel(rank, spec.weight_degree, 2 * weight_range + 1)
+    meaning = ("rank of the catalecticant of F(S)^T e_p at integer weights: for N >= %d it equals the "
+               "separation rank at these weights, so it is a certified lower bound on the generic "
+               "separation rank, equal to it unless the weights hit a minor's zero set" % tokens_threshold(spec))
+    if compressed:
+        bound = min(1.0, bound + schwartz_zippel(rank, 1, field.sample_size))
+        meaning += "; some blocks were ranked through a random column compression (also a lower bound)"
+        notes.append("random column compression used on wide blocks")
+    threshold = tokens_threshold(spec)
+    result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
+                       Certainty(True, bound, meaning), blocks, notes, time.perf_counter() - start)
+    result.extra = {"tokens": None, "valid_for_tokens": f">= {threshold}", "tokens_threshold": threshold}
+    return result
