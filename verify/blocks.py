@@ -15,6 +15,7 @@ import networkx as nx
 import numpy as np
 
 from .fields import Field
+from .memory import guard
 
 __all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks"]
 
@@ -81,29 +82,35 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
 
 
 def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
-                   progress=None) -> BlockRank:
+                   progress=None, max_memory_gib: float | None = None) -> BlockRank:
     """Rank over ``field`` of the sparse matrix with entries values[k] at (rows[k], cols[k]).
 
     Values are integers (reduced mod p or not); entries with value zero must be left out, so
-    that the pattern is the true nonzero pattern.
+    that the pattern is the true nonzero pattern.  Each block is filled into a zero FLINT
+    matrix from its nonzeros and ranked there; ``max_memory_gib`` guards the largest block.
     """
     result = BlockRank(0)
     if len(values) == 0:
         return result
     comps = components(rows, cols)
+    if max_memory_gib is not None:
+        largest = max(len(r) * len(c) for r, c in comps)
+        guard(largest * 8 * (1 if field.modulus else 4), max_memory_gib,
+              f"the largest block of the coefficient matrix ({largest:,} entries)", "use fewer --tokens")
     row_comp = np.empty(int(rows.max()) + 1, dtype=np.int64)
     for c, (r_idx, _) in enumerate(comps):
         row_comp[r_idx] = c
     entry_comp = row_comp[rows]
     order = np.argsort(entry_comp, kind="stable")
     bounds = np.searchsorted(entry_comp[order], np.arange(len(comps) + 1))
-    vals = np.empty(len(values), dtype=object)
-    vals[:] = values
     for c, (r_idx, c_idx) in enumerate(comps):
         sel = order[bounds[c]:bounds[c + 1]]
-        dense = np.zeros((len(r_idx), len(c_idx)), dtype=object)
-        dense[np.searchsorted(r_idx, rows[sel]), np.searchsorted(c_idx, cols[sel])] = vals[sel]
-        block = rank_dense(field, dense, len(r_idx), len(c_idx))
+        mat = field.zeros(len(r_idx), len(c_idx))
+        local_rows = np.searchsorted(r_idx, rows[sel]).tolist()
+        local_cols = np.searchsorted(c_idx, cols[sel]).tolist()
+        for i, j, k in zip(local_rows, local_cols, sel.tolist()):
+            mat[i, j] = values[k]
+        block = Block(len(r_idx), len(c_idx), mat.rank())
         result.blocks.append(block)
         result.rank += block.rank
         if progress is not None:

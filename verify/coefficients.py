@@ -66,4 +66,4 @@ def coefficient_rank(spec: NetworkSpec, weights: Weights, field: Field, part_a: 
     if poly is None:
         poly = output_polynomial(spec, weights, field)
     rows, cols, values = coefficient_entries(poly, spec, part_a)
-    return rank_by_blocks(field, rows, cols, values, progress)
+    return rank_by_blocks(field, rows, cols, values, progress, max_memory_gib)

@@ -88,6 +88,6 @@ def monomial_report(spec: NetworkSpec, weights: Weights, field: Field) -> dict:
     return {
         "count": len(poly),
         "expected_count": expected_monomial_count(spec),
-        "degree": poly.total_degree(),
+        "degree": int(poly.total_degree()),
         "expected_degree": spec.degree,
     }

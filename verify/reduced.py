@@ -108,7 +108,7 @@ class _Terms:
 
 def _moment_terms(q, field: Field, base: int, nvars: int) -> list[_Terms]:
     """Per component q_k, its terms as sorted keys and values c~ = coeff * gamma! (mod p)."""
-    top = base
+    top = max((max(m) for poly in q for m in poly.monoms()), default=0)
     fact = [1] * (top + 1)
     for i in range(1, top + 1):
         fact[i] = fact[i - 1] * i
@@ -211,7 +211,9 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if not degrees:
         return 0, [], ["q is zero"]
     top = max(degrees)
-    base = top + 1
+    # alpha + beta can reach 2*top in one coordinate before the lookup rejects it; the
+    # mixed-radix key must not carry there, or different exponents would alias
+    base = 2 * top + 1
     if base ** nvars >= 2**62:
         raise InputError(f"exponent keys overflow for {nvars} variables of degree {top}; this size is out of reach")
     if field.modulus is not None and field.modulus <= top:
