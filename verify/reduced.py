@@ -102,23 +102,49 @@ def _monomials(nvars: int, degree: int) -> np.ndarray:
 
 @dataclass
 class _Terms:
-    keys: np.ndarray  # sorted encoded exponents
+    keys: np.ndarray  # encoded exponents, sorted (1-D), or one row of words per term (2-D)
     values: np.ndarray  # c~ values aligned with keys (int64 mod p, or object over Q)
 
 
-def _moment_terms(q, field: Field, base: int, nvars: int) -> list[_Terms]:
-    """Per component q_k, its terms as sorted keys and values c~ = coeff * gamma! (mod p)."""
+class _Encoder:
+    """Exact additive keys for exponent vectors with entries < ``base``.
+
+    The variables are split into chunks whose mixed-radix value fits in an int64; a key is one
+    word per chunk.  key(alpha) + key(beta) = key(alpha + beta) as long as no entry reaches
+    ``base``, which the caller guarantees.
+    """
+
+    def __init__(self, nvars: int, base: int):
+        per_word = 1
+        while base ** (per_word + 1) < 2**62 and per_word < nvars:
+            per_word += 1
+        self.chunks = [list(range(i, min(i + per_word, nvars))) for i in range(0, nvars, per_word)]
+        self.weights = np.zeros((nvars, len(self.chunks)), dtype=np.int64)
+        for w, chunk in enumerate(self.chunks):
+            for j, v in enumerate(chunk):
+                self.weights[v, w] = base**j
+
+    @property
+    def words(self) -> int:
+        return len(self.chunks)
+
+    def encode(self, exps: np.ndarray) -> np.ndarray:
+        keys = exps @ self.weights
+        return keys[:, 0] if self.words == 1 else keys
+
+
+def _moment_terms(q, field: Field, encoder: _Encoder, nvars: int) -> list[_Terms]:
+    """Per component q_k, its terms as keys and values c~ = coeff * gamma! (mod p)."""
     top = max((max(m) for poly in q for m in poly.monoms()), default=0)
     fact = [1] * (top + 1)
     for i in range(1, top + 1):
         fact[i] = fact[i - 1] * i
     if field.modulus is not None:
         fact = [f % field.modulus for f in fact]
-    powers = base ** np.arange(nvars, dtype=np.int64)
     out = []
     for poly in q:
         if len(poly) == 0:
-            out.append(_Terms(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+            out.append(_Terms(encoder.encode(np.zeros((0, nvars), dtype=np.int64)), np.zeros(0, dtype=np.int64)))
             continue
         exps = np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars)
         vals = []
@@ -127,20 +153,39 @@ def _moment_terms(q, field: Field, base: int, nvars: int) -> list[_Terms]:
             for x in e:
                 v *= fact[x]
             vals.append(v % field.modulus if field.modulus is not None else v)
-        keys = exps @ powers
-        order = np.argsort(keys)
+        keys = encoder.encode(exps)
         values = np.array(vals, dtype=np.int64 if field.modulus is not None else object)
-        out.append(_Terms(keys[order], values[order]))
+        if keys.ndim == 1:
+            order = np.argsort(keys)
+            out.append(_Terms(keys[order], values[order]))
+        else:
+            out.append(_Terms(keys, values))
     return out
 
 
 def _gather(terms: _Terms, keys: np.ndarray, dtype) -> np.ndarray:
+    """Values of ``terms`` at ``keys`` (shape (R, K) or (R, K, words)), zero where absent."""
+    shape = keys.shape[:2]
+    out = np.zeros(shape, dtype=dtype)
     if len(terms.keys) == 0:
-        return np.zeros(keys.shape, dtype=dtype)
-    pos = np.clip(np.searchsorted(terms.keys, keys), 0, len(terms.keys) - 1)
-    hit = terms.keys[pos] == keys
-    out = np.zeros(keys.shape, dtype=dtype)
-    out[hit] = terms.values[pos[hit]]
+        return out
+    if keys.ndim == 2:
+        pos = np.clip(np.searchsorted(terms.keys, keys), 0, len(terms.keys) - 1)
+        hit = terms.keys[pos] == keys
+        out[hit] = terms.values[pos[hit]]
+        return out
+    # multi-word keys: give equal rows equal ids by one exact sort of both sets together
+    flat = keys.reshape(-1, keys.shape[2])
+    both = np.vstack([terms.keys, flat])
+    _, ids = np.unique(both, axis=0, return_inverse=True)
+    ids = ids.ravel()
+    term_ids, query_ids = ids[: len(terms.keys)], ids[len(terms.keys):]
+    order = np.argsort(term_ids)
+    sorted_ids = term_ids[order]
+    pos = np.clip(np.searchsorted(sorted_ids, query_ids), 0, len(sorted_ids) - 1)
+    hit = sorted_ids[pos] == query_ids
+    flat_out = out.reshape(-1)
+    flat_out[hit] = terms.values[order][pos[hit]]
     return out
 
 
@@ -211,18 +256,15 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if not degrees:
         return 0, [], ["q is zero"]
     top = max(degrees)
-    # alpha + beta can reach 2*top in one coordinate before the lookup rejects it; the
-    # mixed-radix key must not carry there, or different exponents would alias
-    base = 2 * top + 1
-    if base ** nvars >= 2**62:
-        raise InputError(f"exponent keys overflow for {nvars} variables of degree {top}; this size is out of reach")
+    homogeneous = len(degrees) == 1
+    # an entry of alpha + beta reaches top (homogeneous) or 2*top (otherwise) before the lookup
+    # rejects it; the additive key must not carry below that
+    encoder = _Encoder(nvars, top + 1 if homogeneous else 2 * top + 1)
     if field.modulus is not None and field.modulus <= top:
         raise InputError(f"the reduced route needs a prime above C(L) = {top} so that factorials are invertible; "
                          f"use the default field")
-    terms = _moment_terms(q, field, base, nvars)
-    powers = base ** np.arange(nvars, dtype=np.int64)
+    terms = _moment_terms(q, field, encoder, nvars)
     dtype = np.int64 if field.modulus is not None else object
-    homogeneous = len(degrees) == 1
     if homogeneous:
         plan = [(a, [top - a]) for a in range(top + 1)]
     else:
@@ -236,12 +278,12 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         n_rows = len(_monomials(nvars, a)) if a is not None else sum(len(_monomials(nvars, t)) for t in range(top + 1))
         n_cols = len(q) * sum(len(_monomials(nvars, t)) for t in col_degrees)
         largest = max(largest, n_rows * n_cols)
-    guard(largest * 40, max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
+    guard(largest * (40 + 16 * encoder.words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
           "use a smaller depth or width")
     for step, (a, col_degrees) in enumerate(plan):
         row_exps = _monomials(nvars, a) if a is not None else np.vstack([_monomials(nvars, t) for t in range(top + 1)])
         col_exps = np.vstack([_monomials(nvars, t) for t in col_degrees])
-        row_keys, col_keys = row_exps @ powers, col_exps @ powers
+        row_keys, col_keys = encoder.encode(row_exps), encoder.encode(col_exps)
         keys = row_keys[:, None] + col_keys[None, :]
         block = np.hstack([_gather(t, keys, dtype) for t in terms])
         del keys

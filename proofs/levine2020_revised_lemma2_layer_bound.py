@@ -1,0 +1,19 @@
+import sympy as sp
+
+from verify.checks import RankBound
+from verify.claims import Claim
+
+from ._common import REVISED, H, N, Source, d_x
+
+BOUND = N * d_x**4 / H  # K = 1: the inputs of the first layer are coordinates, each of sep 1
+
+CLAIM = Claim(
+    id="levine2020_revised_lemma2_layer_bound",
+    source=Source(REVISED, "A.4 (residual connections)", "Lemma 2"),
+    statement="If every input entry has separation rank <= K, one self-attention layer's output has "
+              "separation rank <= N d_x^4 K^3 / H.",
+    formulas={"sep_upper": BOUND * sp.Symbol("K") ** 3},
+    reading="Checked for the first layer (K = 1) at N = 2(d_x+1), the smallest N the exact rank holds for "
+            "(the bound grows with N).",
+    checks=[RankBound(BOUND, "upper", "sep", condition=lambda s: s.depth == 1)],
+)

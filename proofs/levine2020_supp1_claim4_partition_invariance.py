@@ -1,0 +1,15 @@
+from verify.checks import Property
+from verify.claims import Claim
+
+from ._common import MAIN, Source
+from ._structure import partition_invariance
+
+CLAIM = Claim(
+    id="levine2020_supp1_claim4_partition_invariance",
+    source=Source(MAIN, "supplement C.2", "Claim 4"),
+    statement="For any depth, N > 1 and output locations i, p the separation rank w.r.t. balanced partitions "
+              "is the same for every balanced partition.",
+    domain="depth 1-2, width 2-3, N = 4 and 6, outputs p in {0, 1}, positions i in {0, 3}",
+    checks=[Property(partition_invariance(((0, 0), (1, 0), (0, 3), (1, 3))),
+                     name="all balanced partitions, several outputs and positions")],
+)

@@ -1,0 +1,17 @@
+import sympy as sp
+
+from verify.checks import InequalityChain
+from verify.claims import Claim
+
+from ._common import MAIN, Source, k, multichoose, n
+
+STEPS = [multichoose(n, k), (2 * sp.E * (n + k) / n) ** n]
+
+CLAIM = Claim(
+    id="levine2020_supp1_lemma3_multiset_upper",
+    source=Source(MAIN, "supplement A.4", "Lemma 3"),
+    statement="((n over k)) <= (2e(n + k)/n)^n.",
+    formulas={"lhs": STEPS[0], "rhs": STEPS[1]},
+    checks=[InequalityChain(STEPS, ["<="], grid={n: list(range(1, 41)), k: list(range(0, 81))},
+                            search=300, search_ranges={n: (1, 500), k: (0, 5000)})],
+)

@@ -1,0 +1,40 @@
+"""The inequality chain after Theorem 4 (first supplement) that yields Theorem 2's upper bound."""
+
+import sympy as sp
+
+from verify.checks import InequalityChain
+from verify.claims import Claim
+
+from ._common import ABOVE_THRESHOLD, C, MAIN, L, Source, d_x, log3, multichoose
+
+E = sp.E
+STEPS = [
+    log3(d_x * (C + 1) * multichoose(d_x, 2 * C) * (2 * C / d_x + 1) ** d_x),
+    log3(d_x * (C + 1) * (2 * E * (d_x + 2 * C) / d_x) ** d_x * (2 * C / d_x + 1) ** d_x),
+    log3(3**L * d_x * (2 * E) ** (2 * d_x) * ((3**L - 1) / d_x) ** (2 * d_x)),
+    L + log3(d_x) + d_x * 2 * log3(2 * E) + 2 * d_x * log3(3**L / d_x),
+    (2 * d_x + 1) * L + log3(d_x) + 2 * d_x * (log3(2 * E) - log3(d_x)),
+]
+GRID = {L: list(range(1, 8)), d_x: list(range(1, 61))}
+
+
+def chain(regime, name):
+    return InequalityChain(STEPS, ["<=", "<=", "<=", "="], grid=GRID, regime=regime, search=100,
+                           search_ranges={L: (1, 12), d_x: (1, 400)}, name=name)
+
+
+CLAIM = Claim(
+    id="levine2020_supp1_theorem4_chain",
+    source=Source(MAIN, "supplement A.3", "chain after Theorem 4 (lines 382-390)"),
+    statement="log3 of Theorem 4's bound <= ... <= (2d_x + 1)L + log3 d_x + 2d_x(log3 2e - log3 d_x), "
+              "each step as printed.",
+    formulas={f"step{i}": s for i, s in enumerate(STEPS)},
+    domain="L in 1..7, d_x in 1..60, plus 100 seeded random points up to L = 12, d_x = 400",
+    reading="The chain is printed without a regime; its conclusion is used for L > log3 d_x (Theorem 2).",
+    checks=[chain(None, "printed chain, every (L, d_x)")],
+    expected="erratum",
+    corrected_statement="Step 1->2 (dropping the +1 of (3^L - 1)/d_x + 1, absorbed by a second (2e)^d_x) "
+                        "fails when 3^L <= d_x; every step holds for 3^L > d_x, Theorem 2's regime, so its "
+                        "upper bound stands.",
+    corrected_checks=[chain(ABOVE_THRESHOLD, "printed chain for L > log3 d_x")],
+)

@@ -1,0 +1,18 @@
+from verify.checks import RankBound
+from verify.claims import Claim
+
+from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
+
+BOUND = (3**L - 1) / 2 * log3(d_x + H)
+
+CLAIM = Claim(
+    id="levine2020_theorem1_upper",
+    source=Source(MAIN, "§4.1", "Theorem 1, eq. 6 (upper bound)"),
+    statement="For L < log3 d_x, almost everywhere log3 sep(y_p^i) <= (3^L - 1)/2 * log3(d_x + H).",
+    formulas={"log3_sep_upper": BOUND},
+    domain="L >= 1, H divides d_x, d_a = d_x/H",
+    regime=BELOW_THRESHOLD,
+    reading="The statement asks H > 1; the bound's proof (first supplement Theorem 3) holds for every H, "
+            "so specs with H = 1 are compared too.",
+    checks=[RankBound(BOUND, "upper", "log3", regime=BELOW_THRESHOLD)],
+)

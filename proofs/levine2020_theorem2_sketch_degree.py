@@ -1,0 +1,47 @@
+"""The proof sketch of Theorem 2 says y_p^i is 'a polynomial of degree 2C = 3^L - 1'."""
+
+from verify import Field, NetworkSpec, draw_weights
+from verify.checks import Property
+from verify.claims import Claim
+from verify.polynomial import output_polynomial
+
+from ._common import MAIN, Source
+
+SPECS = [(1, 2, 1, 2), (2, 2, 2, 2), (1, 3, 3, 2), (3, 1, 1, 2)]
+
+
+def _degrees(degree_of):
+    def check():
+        seen = []
+        for depth, width, heads, tokens in SPECS:
+            spec = NetworkSpec(depth=depth, width=width, heads=heads, tokens=tokens)
+            poly = output_polynomial(spec, draw_weights(spec, 0), Field(2**61 - 1))
+            got, want = degree_of(spec, poly)
+            seen.append(f"L={depth}: {got} (stated {want})")
+            if got != want:
+                return False, "; ".join(seen), {"depth": depth, "degree": got, "stated": want}
+        return True, "; ".join(seen), None
+    return check
+
+
+def _total(spec, poly):
+    return int(poly.total_degree()), 3**spec.depth - 1
+
+
+def _split(spec, poly):
+    """Corrected: total degree 3^L, of which 2C in the non-query positions (the query's x^i is one more)."""
+    query = set(range(spec.position * spec.width, (spec.position + 1) * spec.width))
+    others = max(sum(e for v, e in enumerate(m) if v not in query) for m in poly.monoms())
+    return (int(poly.total_degree()), others), (3**spec.depth, 3**spec.depth - 1)
+
+
+CLAIM = Claim(
+    id="levine2020_theorem2_sketch_degree",
+    source=Source(MAIN, "§4.2", "proof sketch of Theorem 2"),
+    statement="y_p^i is a polynomial of degree 2C = 3^L - 1.",
+    checks=[Property(_degrees(_total), name="total degree of y_p^i")],
+    expected="erratum",
+    corrected_statement="y_p^i has total degree 3^L = 2C + 1; its degree in the non-query positions is 2C = 3^L - 1 "
+                        "(the query x^i contributes one more factor).",
+    corrected_checks=[Property(_degrees(_split), name="total and non-query degrees")],
+)

@@ -1,0 +1,17 @@
+import sympy as sp
+
+from verify.checks import RankBound
+from verify.claims import Claim
+
+from ._common import WIES, Source, L, d_x, log3
+from ._wies import EQ9, FULL_RANK, READING
+
+CLAIM = Claim(
+    id="wies2021_theorem1_upper",
+    source=Source(WIES, "§4", "Theorem 1, eq. 6"),
+    statement="log sep(y_p^{i,L,d_x,H,r}) = O~(L min{r, d_x}).",
+    formulas={"explicit_form": EQ9, "scale": L * sp.Min(sp.Symbol("r"), d_x)},
+    reading="O~ is asymptotic and cannot be checked at finite sizes; it is checked through its explicit form, "
+            "eq. 9 of Theorem 3, whose log3 is (r + r_e) log3(3^L + 1) + O(log) = O~(L min{r, d_x}). " + READING,
+    checks=[RankBound(log3(EQ9.xreplace(FULL_RANK)), "upper", "log3", name="explicit form vs exact ranks")],
+)

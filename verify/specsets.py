@@ -1,0 +1,52 @@
+"""The default specs the registry compares bounds against, and their exact ranks (cached).
+
+"All that the engine finishes quickly": every head count of widths 2-6 at depths 1-2, width 2
+at depths 3-4, width 3 at depth 3, and residual variants of the small ones.  ``extended`` adds
+width 10 at depth 2 (the one depth-2 spec inside Theorem 1's regime L < log3 d_x) and depth 5.  Ranks come from the reduced
+route (valid for N >= 2(d_x+1)) at seed 0.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .sep import separation_rank
+from .spec import NetworkSpec
+
+__all__ = ["default_specs", "exact_rank", "EXTENDED"]
+
+#: Set by ``verify run --extended``: include the slow specs in every bound check.
+EXTENDED = False
+
+
+def _heads(width: int) -> list[int]:
+    return [h for h in range(1, width + 1) if width % h == 0]
+
+
+def default_specs(residual: bool = False, extended: bool | None = None) -> list[NetworkSpec]:
+    """The registry's spec set, smallest first; ``extended`` adds the slow ones.
+
+    Extended: depth 2 width 10 (the depth-2 spec inside Theorem 1's regime; about 5 minutes
+    here) and depth 5 width 2 (about 3 minutes).
+    """
+    plan = [(1, w) for w in range(2, 7)] + [(2, w) for w in range(2, 7)] + [(3, 2), (4, 2), (3, 3)]
+    if residual:
+        plan = [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2)]
+    specs = [NetworkSpec(depth=depth, width=width, heads=h, residual=residual)
+             for depth, width in plan for h in _heads(width)]
+    if extended is None:
+        extended = EXTENDED
+    if extended and not residual:
+        specs += [NetworkSpec(depth=2, width=10, heads=2), NetworkSpec(depth=5, width=2, heads=1)]
+    return specs
+
+
+@lru_cache(maxsize=None)
+def _rank(depth: int, width: int, heads: int, residual: bool, seed: int) -> int:
+    spec = NetworkSpec(depth=depth, width=width, heads=heads, residual=residual)
+    return separation_rank(spec, "reduced", seed=seed).rank
+
+
+def exact_rank(spec: NetworkSpec, seed: int = 0) -> int:
+    """The reduced-route separation rank of ``spec`` (cached per process)."""
+    return _rank(spec.depth, spec.width, spec.heads, spec.residual, seed)
