@@ -50,3 +50,15 @@ def test_weights_are_reproducible_and_depend_on_the_seed():
     assert draw_weights(spec, 7) != draw_weights(spec, 8)
     values = [v for layer in draw_weights(spec, 7).layers for m in layer.query for row in m for v in row]
     assert len(set(values)) == len(values)  # a wide range: no repeats, no accidental zeros
+
+
+@given(small_specs(tokens=2), st.randoms(use_true_random=False))
+def test_forward_over_rationals_equals_elementwise_eq3_with_fractions(spec, rnd):
+    from fractions import Fraction
+
+    weights = draw_weights(spec, 2, weight_range=20)
+    inputs = [[Fraction(rnd.randint(-9, 9), rnd.randint(1, 9)) for _ in range(spec.width)]
+              for _ in range(spec.tokens)]
+    expected = naive_forward(spec, weights, inputs)
+    got = forward(spec, weights, [[flint.fmpq(v.numerator, v.denominator) for v in x] for x in inputs])
+    assert [[Fraction(int(v.p), int(v.q)) for v in y] for y in got] == expected

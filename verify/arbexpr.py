@@ -7,7 +7,7 @@ disjoint; otherwise the precision is raised, and ``None`` (undecided) comes back
 
 from __future__ import annotations
 
-from math import comb
+from math import comb, factorial
 
 import flint
 import sympy as sp
@@ -89,7 +89,9 @@ def _eval(e) -> flint.arb:
         return flint.arb(comb(n, k) if 0 <= k <= n else 0)
     if isinstance(e, sp.factorial):
         n = _exact_integer(e.args[0])
-        return flint.arb(flint.fmpz(n).fac_ui() if hasattr(flint.fmpz, "fac_ui") else sp.factorial(n))
+        if n is None or n < 0:
+            raise ValueError(f"factorial of a non-natural number: {e}")
+        return flint.arb(factorial(n))
     if isinstance(e, (sp.floor, sp.ceiling)):
         inner = sp.nsimplify(e.args[0])
         value = e.func(inner)
