@@ -73,6 +73,7 @@ BAD = [
     (["sep", "--depth", "1", "--width", "2", "--field", "zz"], "unknown field"),
     (["sep", "--depth", "3", "--width", "3", "--tokens", "8", "--method", "coefficients"], "GiB"),
     (["sep", "--depth", "3", "--width", "3", "--residual"], "GiB"),
+    (["sep", "--depth", "4", "--width", "3"], "GiB"),
     (["sep", "--depth", "2", "--width", "3", "--tokens", "4", "--method", "grid"], "evaluations"),
     (["sep", "--depth", "1", "--width", "2", "--tokens", "4", "--partition", "0,9"], "partition"),
     (["sep", "--depth", "1", "--width", "2", "--tokens", "4", "--partition", "a"], "partition"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
@@ -237,6 +238,22 @@ def _split(block: np.ndarray):
     return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
 
 
+def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bool) -> int:
+    """Entries of the largest candidate block: max over a of binom(a+n-1, n-1) * d * binom(top-a+n-1, n-1)
+    for a homogeneous q of degree ``top``, or the single block of every degree <= top otherwise."""
+    if homogeneous:
+        return max(comb(a + nvars - 1, nvars - 1) * components * comb(top - a + nvars - 1, nvars - 1)
+                   for a in range(top + 1))
+    return comb(top + nvars, nvars) * components * comb(top + nvars, nvars)
+
+
+def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib):
+    largest = largest_block_entries(nvars, top, components, homogeneous)
+    words = _Encoder(nvars, top + 1 if homogeneous else 2 * top + 1).words
+    guard(largest * (40 + 16 * words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
+          "use a smaller depth or width")
+
+
 def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
@@ -273,13 +290,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     rank, blocks, notes = 0, [], [
         "degree blocks (every term has degree %d)" % top if homogeneous else
         "q is not homogeneous: one candidate block, split by its pattern"]
-    largest = 0
-    for a, col_degrees in plan:
-        n_rows = len(_monomials(nvars, a)) if a is not None else sum(len(_monomials(nvars, t)) for t in range(top + 1))
-        n_cols = len(q) * sum(len(_monomials(nvars, t)) for t in col_degrees)
-        largest = max(largest, n_rows * n_cols)
-    guard(largest * (40 + 16 * encoder.words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
-          "use a smaller depth or width")
+    _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
     for step, (a, col_degrees) in enumerate(plan):
         row_exps = _monomials(nvars, a) if a is not None else np.vstack([_monomials(nvars, t) for t in range(top + 1)])
         col_exps = np.vstack([_monomials(nvars, t) for t in col_degrees])
@@ -305,10 +316,12 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
     from .sep import SepResult
 
+    nvars = spec.width * (spec.width + 1) // 2
+    # refuse before building F: a generic q is homogeneous of degree C(L) unless residual
+    _guard_blocks(nvars, spec.layer_degree, spec.width, not spec.residual, max_memory_gib)
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()
     ctx, q = reduced_polynomials(spec, weights, field)
-    nvars = spec.width * (spec.width + 1) // 2
     rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
     compressed = any(b.compressed_to is not None for b in blocks)
     bound = schwartz_zippel(rank, spec.weight_degree, 2 * weight_range + 1)
