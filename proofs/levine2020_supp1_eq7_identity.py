@@ -1,4 +1,3 @@
-import sympy as sp
 
 from verify.checks import InequalityChain
 from verify.claims import Claim

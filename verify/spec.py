@@ -7,7 +7,7 @@ self-attention); ``../shared/MATH.md`` §1 and §3 (why weights are integers fro
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 
 from .errors import InputError
 
