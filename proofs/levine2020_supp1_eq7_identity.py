@@ -1,4 +1,3 @@
-
 from verify.checks import InequalityChain
 from verify.claims import Claim
 
