@@ -29,6 +29,24 @@ def register(sub, add_network_args, add_output_args) -> None:
                      help="add the slow specs (depth 2 width 10, depth 5 width 2) to the bound checks")
     add_output_args(run)
 
+    probe = sub.add_parser("probe-n", help="separation rank against N (the conjecture on N)", description=(
+        "Exact separation rank for N = 2, 4, ... of a network on token inputs (vocabulary embedding of rank r, "
+        "optional positional embedding of rank R) or on continuous inputs, until it has been constant for "
+        "--patience steps (and equals the N-independent limit where one is known) or N reaches --max-tokens. "
+        "Compares with Corollary 1's lower bound and the conjectured scale r L / log3 r "
+        "(wies2021_vocabulary_bottleneck.md, section 4 and B.2.2)."))
+    add_network_args(probe, tokens_required=False)
+    probe.add_argument("--vocab", type=int, default=None, help="vocabulary size V")
+    probe.add_argument("--rank", type=int, default=None, help="embedding rank r")
+    probe.add_argument("--pos-rank", type=int, default=0, help="positional embedding rank (default 0: none)")
+    probe.add_argument("--max-tokens", type=int, default=40, help="largest N (default 40)")
+    probe.add_argument("--patience", type=int, default=4,
+                       help="stop once the rank has been constant for this many steps (default 4)")
+    probe.add_argument("--continuous", action="store_true",
+                       help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
+    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds")
+    add_output_args(probe)
+
 
 def cmd_claims(args) -> int:
     from .claims import load_claims
@@ -86,4 +104,39 @@ def cmd_run(args) -> int:
     return 1 if surprises else 0
 
 
-COMMANDS = {"claims": cmd_claims, "run": cmd_run}
+def cmd_probe(args) -> int:
+    from .fields import parse_field
+    from .probe import probe_tokens
+    from .spec import NetworkSpec
+
+    if args.tokens is not None:
+        raise InputError("probe-n chooses N itself; drop --tokens and set --max-tokens")
+    spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads, attn_dim=args.attn_dim,
+                       output=args.output, residual=args.residual)
+    if args.plot and not args.plot.lower().endswith(".png"):
+        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot probe.png")
+    result = probe_tokens(spec, parse_field(args.field), args.seed, args.max_tokens, args.patience,
+                          vocab=args.vocab, rank=args.rank, positional_rank=args.pos_rank,
+                          continuous=args.continuous, weight_range=args.weight_range,
+                          max_memory_gib=args.max_memory_gib,
+                          progress=Progress("probe-n", not (args.json or args.quiet), unit="N step"))
+    data = result.as_dict()
+    if args.plot:
+        from .plot import plot_probe
+        plot_probe(data, args.plot)
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(f"{'N':>4}  rank")
+    for row in data["ranks"]:
+        print(f"{row['tokens']:>4}  {row['rank']}")
+    scale = data["conjecture_scale"]
+    print(f"\nstopped: {data['stopped']}; saturated at N = {data['saturation_tokens']} with rank "
+          f"{data['saturated_rank']}; N-independent limit: {data['limit_rank']}\n"
+          f"Corollary 1 lower bound: {data['lower_bound']} (first reached at N = {data['tokens_reaching_lower_bound']}); "
+          f"r L / log3 r = {'%.2f' % scale if scale else None}; {data['seconds']:.1f}s" +
+          (f"\nplot: {args.plot}" if args.plot else ""))
+    return 0
+
+
+COMMANDS = {"claims": cmd_claims, "run": cmd_run, "probe-n": cmd_probe}

@@ -60,6 +60,19 @@ class Field:
             return flint.fmpz_mat(rows, cols)
         return flint.nmod_mat(rows, cols, self.modulus)
 
+    def from_rows(self, array):
+        """A FLINT matrix from a 2-D numpy integer array, filled row by row (no full Python list)."""
+        rows, cols = array.shape
+        if self.modulus is None:
+            return flint.fmpz_mat(rows, cols, [int(v) for v in array.ravel().tolist()])
+        mat = self.zeros(rows, cols)
+        for i in range(rows):
+            line = array[i].tolist()
+            for j in range(cols):
+                if line[j]:
+                    mat[i, j] = line[j]
+        return mat
+
     def random_matrix(self, rows: int, cols: int, rng):
         """A matrix of uniform random field elements (entries in [0, p), or [-2^31, 2^31] over Q)."""
         if self.modulus is None:

@@ -190,19 +190,6 @@ def _gather(terms: _Terms, keys: np.ndarray, dtype) -> np.ndarray:
     return out
 
 
-def _to_flint(field: Field, block: np.ndarray):
-    rows, cols = block.shape
-    if field.modulus is None:
-        return field.matrix(rows, cols, block.ravel().tolist())
-    mat = field.zeros(rows, cols)
-    for i in range(rows):
-        line = block[i].tolist()
-        for j in range(cols):
-            if line[j]:
-                mat[i, j] = line[j]
-    return mat
-
-
 def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
     rows, cols = block.shape
     if rows > cols:
@@ -212,11 +199,11 @@ def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
         acc = None
         chunk = max(1, COMPRESS_ENTRIES // (4 * rows))
         for start in range(0, cols, chunk):
-            part = _to_flint(field, np.ascontiguousarray(block[:, start:start + chunk]))
+            part = field.from_rows(np.ascontiguousarray(block[:, start:start + chunk]))
             prod = part * field.random_matrix(part.ncols(), rows, rng)
             acc = prod if acc is None else acc + prod
         return Block(block.shape[0], block.shape[1], acc.rank(), compressed_to=rows)
-    return Block(rows, cols, _to_flint(field, np.ascontiguousarray(block)).rank())
+    return Block(rows, cols, field.from_rows(np.ascontiguousarray(block)).rank())
 
 
 def _split(block: np.ndarray):

@@ -42,11 +42,11 @@ def default_specs(residual: bool = False, extended: bool | None = None) -> list[
 
 
 @lru_cache(maxsize=None)
-def _rank(depth: int, width: int, heads: int, residual: bool, seed: int) -> int:
-    spec = NetworkSpec(depth=depth, width=width, heads=heads, residual=residual)
+def _rank(depth: int, width: int, heads: int, attn_dim: int, residual: bool, seed: int) -> int:
+    spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=attn_dim, residual=residual)
     return separation_rank(spec, "reduced", seed=seed).rank
 
 
 def exact_rank(spec: NetworkSpec, seed: int = 0) -> int:
     """The reduced-route separation rank of ``spec`` (cached per process)."""
-    return _rank(spec.depth, spec.width, spec.heads, spec.residual, seed)
+    return _rank(spec.depth, spec.width, spec.heads, spec.attn_dim, spec.residual, seed)

@@ -1,0 +1,130 @@
+"""Token inputs: the counts route against full enumeration, embedding bounds, the probe of N."""
+
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+
+from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights, separation_rank
+from verify.cli import main
+from verify.embeddings import VocabularyEmbedding
+from verify.network import output_coordinate
+from verify.probe import corollary1_lower_bound, probe_tokens
+from verify.tokens import compositions, token_rank
+
+from strategies import small_specs
+
+GF = Field(DEFAULT_PRIME)
+
+
+@st.composite
+def token_cases(draw):
+    spec = draw(small_specs(depths=(1, 2), widths=(2, 3)))
+    vocab = draw(st.integers(2, 3))
+    rank = draw(st.integers(1, min(spec.width, vocab)))
+    tokens = draw(st.sampled_from([2, 4, 6]))
+    return spec.with_tokens(tokens), VocabularyEmbedding(spec.width, vocab, rank, seed=draw(st.integers(0, 9)))
+
+
+@given(token_cases())
+def test_counts_route_equals_full_enumeration(case):
+    spec, embedding = case
+    weights = draw_weights(spec, 1)
+    part = tuple(range(spec.tokens // 2))
+    counts = token_rank(spec, weights, embedding, GF, part, "counts")
+    enumeration = token_rank(spec, weights, embedding, GF, part, "enumeration")
+    assert counts.rank == enumeration.rank
+
+
+def test_compositions_count_is_the_multiset_coefficient():
+    from math import comb
+    assert all(len(compositions(n, v)) == comb(n + v - 1, v - 1) for n in range(6) for v in range(1, 5))
+    assert all(row.sum() == 5 for row in compositions(5, 3))
+
+
+@pytest.mark.parametrize("depth,width,vocab,rank,tokens", [(1, 3, 3, 2, 4), (2, 3, 3, 2, 4), (2, 3, 4, 1, 4),
+                                                           (2, 2, 3, 1, 6)])
+def test_rank_r_embedding_never_exceeds_the_rank_r_continuous_network(depth, width, vocab, rank, tokens):
+    # tokens are the points u = Q e_w of the polynomial y(P u^1, ..., P u^N) in N*r variables,
+    # whose coefficient rank bounds the token rank from above
+    spec = NetworkSpec(depth=depth, width=width, tokens=tokens)
+    weights = draw_weights(spec, 0)
+    embedding = VocabularyEmbedding(width, vocab, rank)
+    left, _ = embedding.factors
+    ctx = GF.poly_context(("u", tokens * rank))
+    u = ctx.gens()
+    inputs = [[sum((u[j * rank + k] * left[i][k] for k in range(rank)), ctx.from_dict({}))
+               for i in range(width)] for j in range(tokens)]
+    poly = output_coordinate(spec, weights, inputs)
+    import numpy as np
+    from verify.blocks import rank_by_blocks
+    exps = np.array(poly.monoms(), dtype=np.int64)
+    half = tokens // 2 * rank
+    _, rows = np.unique(exps[:, :half], axis=0, return_inverse=True)
+    _, cols = np.unique(exps[:, half:], axis=0, return_inverse=True)
+    continuous = rank_by_blocks(GF, rows.ravel(), cols.ravel(), [int(c) for c in poly.coeffs()]).rank
+    found = token_rank(spec, weights, embedding, GF, tuple(range(tokens // 2)))
+    assert found.rank <= continuous
+
+
+def test_full_rank_embedding_with_many_tokens_reaches_at_most_the_continuous_limit():
+    spec = NetworkSpec(depth=2, width=2)
+    limit = separation_rank(spec, "reduced").rank
+    result = probe_tokens(spec, GF, 0, 24, 3, vocab=6, rank=2)
+    assert max(row["rank"] for row in result.ranks) <= limit
+
+
+def test_saturation_is_detected_on_a_case_with_a_known_limit():
+    # continuous inputs, depth 2 width 2: sep(N) = 15, 18, 18, ... and the reduced limit is 18
+    result = probe_tokens(NetworkSpec(depth=2, width=2), GF, 0, 20, 2, continuous=True).as_dict()
+    assert result["limit_rank"] == 18 and result["stopped"] == "saturated"
+    assert (result["saturation_tokens"], result["saturated_rank"]) == (4, 18)
+    assert [row["rank"] for row in result["ranks"]] == [15, 18, 18, 18]
+
+
+def test_probe_stops_at_max_tokens_when_not_saturated():
+    result = probe_tokens(NetworkSpec(depth=3, width=4), GF, 0, 10, 3, vocab=3, rank=3).as_dict()
+    assert result["stopped"] == "max-tokens" and result["ranks"][-1]["tokens"] == 10
+
+
+def test_corollary1_lower_bound_is_the_multiset_coefficient():
+    assert corollary1_lower_bound(2, 7, 1) == 3          # ((3 over 1))
+    assert corollary1_lower_bound(3, 9, 1) == 20         # ((4 over 3)) = binom(6, 3)
+    assert corollary1_lower_bound(1, 9, 1) is None and corollary1_lower_bound(3, 2, 2) is None
+
+
+def test_probe_cli_json_and_plot(tmp_path, capsys):
+    png = tmp_path / "probe.png"
+    code = main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "3", "--rank", "3", "--max-tokens", "12",
+                 "--json", "--plot", str(png)])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    for key in ("ranks", "saturation_tokens", "saturated_rank", "limit_rank", "lower_bound",
+                "tokens_reaching_lower_bound", "conjecture_scale"):
+        assert key in data
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_positional_embedding_uses_enumeration(capsys):
+    code = main(["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "2", "--pos-rank", "1",
+                 "--max-tokens", "6", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["positional_rank"] == 1 and len(data["ranks"]) >= 2
+
+
+BAD = [
+    (["probe-n", "--depth", "2", "--width", "2", "--max-tokens", "6"], "--vocab"),
+    (["probe-n", "--depth", "2", "--width", "2", "--vocab", "2", "--rank", "3"], "embedding rank"),
+    (["probe-n", "--depth", "2", "--width", "2", "--vocab", "2", "--rank", "2", "--tokens", "4"], "drop --tokens"),
+    (["probe-n", "--depth", "2", "--width", "2", "--vocab", "2", "--rank", "2", "--plot", "x.pdf"], ".png"),
+    (["probe-n", "--depth", "2", "--width", "2", "--vocab", "2", "--rank", "2", "--patience", "0"], "patience"),
+    (["probe-n", "--depth", "2", "--width", "2", "--continuous", "--vocab", "2"], "--continuous"),
+    (["probe-n", "--depth", "2", "--width", "2", "--vocab", "0", "--rank", "1"], "vocabulary size"),
+]
+
+
+@pytest.mark.parametrize("argv,phrase", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_probe_bad_input_exits_2_with_one_line(capsys, argv, phrase):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and phrase in err
