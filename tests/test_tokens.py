@@ -128,3 +128,40 @@ def test_probe_bad_input_exits_2_with_one_line(capsys, argv, phrase):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and phrase in err
+
+
+def _conv_coefficient_rank(spec, embedding, tokens):
+    import numpy as np
+    from verify.blocks import rank_by_blocks
+    k, din = embedding.kernel, embedding.input_dim
+    ctx = GF.poly_context(("u", tokens * k * din))
+    u = ctx.gens()
+    raw = [[u[m * din + c] for c in range(din)] for m in range(tokens * k)]
+    poly = output_coordinate(spec.with_tokens(tokens), draw_weights(spec, 0), embedding.embed(raw))
+    exps = np.array(poly.monoms(), dtype=np.int64)
+    half = tokens // 2 * k * din
+    _, rows = np.unique(exps[:, :half], axis=0, return_inverse=True)
+    _, cols = np.unique(exps[:, half:], axis=0, return_inverse=True)
+    return rank_by_blocks(GF, rows.ravel(), cols.ravel(), [int(c) for c in poly.coeffs()]).rank
+
+
+@pytest.mark.parametrize("depth,width,heads,input_dim,kernel,rank", [
+    (1, 3, 1, 2, 1, 2), (2, 3, 1, 1, 2, 2), (2, 3, 3, 2, 1, 1), (2, 2, 1, 1, 2, 2)])
+def test_convolution_embedding_reduced_route_equals_its_coefficient_route(depth, width, heads, input_dim,
+                                                                          kernel, rank):
+    from verify.embeddings import ConvolutionEmbedding
+    from verify.reduced import embedded_reduced_rank
+    spec = NetworkSpec(depth=depth, width=width, heads=heads)
+    embedding = ConvolutionEmbedding(width, input_dim, kernel, rank)
+    reduced = embedded_reduced_rank(spec, GF, embedding.factors[0])
+    assert reduced == _conv_coefficient_rank(spec, embedding, 2 * (rank + 1))
+
+
+@pytest.mark.parametrize("depth,width,rank", [(1, 3, 2), (2, 3, 2), (2, 4, 2), (2, 4, 3), (3, 3, 2)])
+def test_rank_r_embedding_never_exceeds_the_width_r_network(depth, width, rank):
+    from verify.embeddings import ConvolutionEmbedding
+    from verify.reduced import embedded_reduced_rank
+    embedding = ConvolutionEmbedding(width, rank, 1, rank)
+    embedded = embedded_reduced_rank(NetworkSpec(depth=depth, width=width), GF, embedding.factors[0])
+    narrow = separation_rank(NetworkSpec(depth=depth, width=rank), "reduced").rank
+    assert embedded <= narrow

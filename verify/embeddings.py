@@ -14,7 +14,7 @@ from functools import cached_property
 
 from .errors import InputError
 
-__all__ = ["VocabularyEmbedding"]
+__all__ = ["VocabularyEmbedding", "ConvolutionEmbedding"]
 
 #: Embedding entries are uniform in [-EMBEDDING_RANGE, EMBEDDING_RANGE].
 EMBEDDING_RANGE = 2**20
@@ -79,3 +79,51 @@ class VocabularyEmbedding:
     def embed(self, tokens: list[int]) -> list[list[int]]:
         """The input vectors x^j = E_{w_j} + pos_j of a token sequence."""
         return [[a + b for a, b in zip(self.columns[w], self.position(j))] for j, w in enumerate(tokens)]
+
+
+@dataclass(frozen=True)
+class ConvolutionEmbedding:
+    """The convolution embedding of eq. 2: position i gets sum_j W_j x^{(M/N)(i-1)+j} (+ p^i).
+
+    ``kernel`` = M/N raw input vectors of dimension ``input_dim`` per position.  The kernel,
+    reshaped to d_x x (kernel * input_dim), is P Q of rank ``rank`` (eq. 4).
+
+    Examples
+    --------
+    >>> emb = ConvolutionEmbedding(width=3, input_dim=2, kernel=2, rank=2)
+    >>> len(emb.factors[0]), len(emb.factors[1][0])
+    (3, 4)
+    """
+
+    width: int
+    input_dim: int
+    kernel: int
+    rank: int
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.input_dim < 1 or self.kernel < 1:
+            raise InputError(f"input dimension and kernel must be >= 1, got {self.input_dim} and {self.kernel}")
+        if not 1 <= self.rank <= min(self.width, self.kernel * self.input_dim):
+            raise InputError(f"convolution rank {self.rank} must be between 1 and min(width, kernel * input_dim) = "
+                             f"{min(self.width, self.kernel * self.input_dim)}")
+
+    @cached_property
+    def factors(self) -> tuple[list[list[int]], list[list[int]]]:
+        """(P, Q): d_x x r and r x (kernel * input_dim) integer factors of the reshaped kernel."""
+        rng = random.Random(f"verify-conv:{self.seed}")
+        left = VocabularyEmbedding._matrix(rng, self.width, self.rank)
+        return left, VocabularyEmbedding._matrix(rng, self.rank, self.kernel * self.input_dim)
+
+    def embed(self, raw: list) -> list:
+        """x^i = P Q [x^{k(i-1)+1}; ...; x^{k i}] for raw inputs (numbers or mpolys), N = len(raw)/kernel."""
+        left, right = self.factors
+        width = self.kernel * self.input_dim
+        out = []
+        for i in range(len(raw) // self.kernel):
+            flat = [c for j in range(self.kernel) for c in raw[self.kernel * i + j]]
+            inner = [sum((flat[c] * right[k][c] for c in range(width) if right[k][c]), flat[0] * 0)
+                     for k in range(self.rank)]
+            out.append([sum((inner[k] * left[a][k] for k in range(self.rank)), flat[0] * 0)
+                        for a in range(self.width)])
+        return out

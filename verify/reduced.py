@@ -27,7 +27,7 @@ from .network import attention_matrix, layer_maps
 from .spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
 
 __all__ = ["symmetric_variables", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
-           "tokens_threshold"]
+           "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
 
 #: Split a pattern with networkx only below this many nonzeros (above, a full row or column
 #: proves connectivity, or the block is ranked whole, which is still exact).
@@ -295,6 +295,38 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         if progress is not None:
             progress(step + 1, len(plan))
     return rank, blocks, notes
+
+
+def embedded_polynomials(spec: NetworkSpec, weights: Weights, field: Field, left: list[list[int]]):
+    """q'(T) = P^T F(P T P^T)^T e_p: the reduced polynomials when every input is x = P v, v in R^r.
+
+    f = e_p^T F(S) x^i with S = P (sum_j v^j v^j^T) P^T and x^i = P v^i, so f = sum_m q'_m(T) v^i_m
+    with T = sum_j v^j v^j^T: the same derivative-space problem in r(r+1)/2 variables.  Any linear
+    embedding of rank r whose image of the raw inputs is all of R^r (vocabulary, convolution)
+    reduces to it.
+    """
+    ctx, q = reduced_polynomials(spec, weights, field)
+    r = len(left[0])
+    small = field.poly_context(("t", r * (r + 1) // 2))
+    gens = small.gens()
+    zero = small.from_dict({})
+    t = [[zero] * r for _ in range(r)]
+    for m, (a, b) in enumerate(symmetric_variables(r)):
+        t[a][b] = t[b][a] = gens[m]
+    substitution = [sum((t[k][l] * (left[a][k] * left[b][l]) for k in range(r) for l in range(r)), zero)
+                    for a, b in symmetric_variables(spec.width)]
+    composed = [poly.compose(*substitution, ctx=small) for poly in q]
+    return small, [sum((composed[a] * left[a][m] for a in range(spec.width)), zero) for m in range(r)]
+
+
+def embedded_reduced_rank(spec: NetworkSpec, field: Field, left: list[list[int]], seed: int = 0,
+                          weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0) -> int:
+    """Separation rank of the network on inputs x = P v (rank r = columns of P), for N >= 2(r + 1)."""
+    weights = draw_weights(spec, seed, weight_range)
+    r = len(left[0])
+    _, q = embedded_polynomials(spec, weights, field, left)
+    rank, _, _ = derivative_space_rank(q, field, r * (r + 1) // 2, max_memory_gib, seed=seed)
+    return rank
 
 
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
