@@ -29,6 +29,25 @@ def register(sub, add_network_args, add_output_args) -> None:
                      help="add the slow specs (depth 2 width 10, depth 5 width 2) to the bound checks")
     add_output_args(run)
 
+    cert = sub.add_parser("certify", help="write a certificate for the lower bound of Theorems 1-2",
+                          description=(
+        "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving "
+        "sep >= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere, for d_x > 3^L. "
+        "'verify check-certificate FILE' re-checks it from its own numbers."))
+    cert.add_argument("--depth", type=int, required=True, help="number of layers L >= 2")
+    cert.add_argument("--width", type=int, required=True, help="embedding dimension d_x > 3^L")
+    cert.add_argument("--heads", type=int, default=1, help="attention heads H < d_x (default 1)")
+    cert.add_argument("--seed", type=int, default=0, help="seed of weights and templates (default 0)")
+    cert.add_argument("--out", default=None, help="certificate file (default: stdout)")
+    add_output_args(cert)
+
+    check = sub.add_parser("check-certificate", help="re-check a certificate; exit 0 only if it holds",
+                           description="Rebuild the certificate's grid matrix from its stored weights and "
+                                       "templates with an independent eq. 3 forward pass, recompute the "
+                                       "determinant mod p and the bound; exit 0 only if everything agrees.")
+    check.add_argument("file", help="certificate JSON file")
+    add_output_args(check)
+
     probe = sub.add_parser("probe-n", help="separation rank against N (the conjecture on N)", description=(
         "Exact separation rank for N = 2, 4, ... of a network on token inputs (vocabulary embedding of rank r, "
         "optional positional embedding of rank R) or on continuous inputs, until it has been constant for "
@@ -139,4 +158,43 @@ def cmd_probe(args) -> int:
     return 0
 
 
-COMMANDS = {"claims": cmd_claims, "run": cmd_run, "probe-n": cmd_probe}
+def cmd_certify(args) -> int:
+    from .certificate import certify
+    from .report import write_atomic
+    from .spec import NetworkSpec
+
+    spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads)
+    start = time.perf_counter()
+    data = certify(spec, seed=args.seed)
+    seconds = time.perf_counter() - start
+    text = json.dumps(data)
+    if args.out:
+        write_atomic(Path(args.out), text + "\n")
+    if args.json or not args.out:
+        print(text if not args.out else json.dumps({"file": args.out, "claimed_rank": data["claimed_rank"],
+                                                     "seconds": round(seconds, 3)}))
+    else:
+        print(f"certificate for sep >= {data['claimed_rank']} (depth {spec.depth}, width {spec.width}, "
+              f"heads {spec.heads}) written to {args.out} in {seconds:.1f}s")
+    return 0
+
+
+def cmd_check_certificate(args) -> int:
+    from .certificate import check_certificate
+
+    try:
+        data = json.loads(Path(args.file).read_text())
+    except FileNotFoundError:
+        raise InputError(f"certificate file {args.file!r} does not exist; give the path 'verify certify --out' wrote")
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{args.file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'")
+    holds, reason = check_certificate(data)
+    if args.json:
+        print(json.dumps({"holds": holds, "reason": reason}))
+    else:
+        print(("HOLDS: " if holds else "FAILS: ") + reason)
+    return 0 if holds else 1
+
+
+COMMANDS = {"claims": cmd_claims, "run": cmd_run, "probe-n": cmd_probe, "certify": cmd_certify,
+            "check-certificate": cmd_check_certificate}
