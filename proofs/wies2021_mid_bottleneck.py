@@ -1,7 +1,7 @@
 """Section 4.2.3: width caps the internal attention dimension."""
 
 from verify import NetworkSpec
-from verify.checks import Property
+from verify.checks import Cases
 from verify.claims import Claim
 from verify.specsets import exact_rank
 
@@ -10,17 +10,12 @@ from ._common import WIES, Source
 CASES = [(2, 2), (3, 2), (2, 3)]
 
 
-def _check():
-    rows = []
-    for depth, width in CASES:
-        at_width = exact_rank(NetworkSpec(depth=depth, width=width, heads=1))
-        wider = {(h, a): exact_rank(NetworkSpec(depth=depth, width=width, heads=h, attn_dim=a))
-                 for h, a in [(1, 2 * width), (1, 3 * width), (2, width), (width, 2)]}
-        rows.append(f"L={depth} d_x={width}: H d_a = d_x gives {at_width}; " +
-                    ", ".join(f"H={h} d_a={a}: {v}" for (h, a), v in wider.items()))
-        if max(wider.values()) > at_width:
-            return False, "; ".join(rows), {"depth": depth, "width": width}
-    return True, "; ".join(rows), None
+def _case(depth, width):
+    at_width = exact_rank(NetworkSpec(depth=depth, width=width, heads=1))
+    wider = {(h, a): exact_rank(NetworkSpec(depth=depth, width=width, heads=h, attn_dim=a))
+             for h, a in [(1, 2 * width), (1, 3 * width), (2, width), (width, 2)]}
+    return max(wider.values()) <= at_width, (f"L={depth} d_x={width}: H d_a = d_x gives {at_width}; " +
+                                             ", ".join(f"H={h} d_a={a}: {v}" for (h, a), v in wider.items()))
 
 
 CLAIM = Claim(
@@ -28,5 +23,5 @@ CLAIM = Claim(
     source=Source(WIES, "§4.2.3", "a mid-architecture bottleneck: width caps the internal attention dimension"),
     statement="Raising H d_a beyond d_x does not raise the separation rank.",
     reading="Compared with the single-head network with d_a = d_x; all ranks from the reduced route.",
-    checks=[Property(_check, name="reduced-route ranks for H d_a > d_x")],
+    checks=[Cases(CASES, _case, name="reduced-route ranks for H d_a > d_x")],
 )

@@ -2,7 +2,7 @@
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec
 from verify.arbexpr import evaluate
-from verify.checks import Property
+from verify.checks import Cases
 from verify.claims import Claim
 from verify.embeddings import ConvolutionEmbedding
 from verify.reduced import embedded_reduced_rank
@@ -13,17 +13,12 @@ from ._wies import EQ9
 SWEEP = [(2, 4, 1, rank) for rank in (1, 2, 3, 4)] + [(3, 3, 1, rank) for rank in (1, 2, 3)]
 
 
-def _check():
-    rows = []
-    for depth, width, heads, rank in SWEEP:
-        embedding = ConvolutionEmbedding(width, input_dim=2, kernel=2, rank=rank)
-        sep = embedded_reduced_rank(NetworkSpec(depth=depth, width=width, heads=heads), Field(DEFAULT_PRIME),
-                                    embedding.factors[0])
-        bound = evaluate(EQ9, {L: depth, r: rank, r_e: 0})
-        rows.append(f"L={depth} d_x={width} r={rank}: sep {sep}, bound {bound.mid().str(3, radius=False)}")
-        if not bound >= sep:
-            return False, "; ".join(rows), {"depth": depth, "width": width, "rank": rank, "sep": sep}
-    return True, "; ".join(rows), None
+def _case(depth, width, heads, rank):
+    embedding = ConvolutionEmbedding(width, input_dim=2, kernel=2, rank=rank)
+    sep = embedded_reduced_rank(NetworkSpec(depth=depth, width=width, heads=heads), Field(DEFAULT_PRIME),
+                                embedding.factors[0])
+    bound = evaluate(EQ9, {L: depth, r: rank, r_e: 0})
+    return bool(bound >= sep), f"L={depth} d_x={width} r={rank}: sep {sep}, bound {bound.mid().str(3, radius=False)}"
 
 
 CLAIM = Claim(
@@ -35,5 +30,5 @@ CLAIM = Claim(
     domain="kernel M/N = 2, d_input = 2; d_x = 4 at depth 2 with r = 1..4; d_x = 3 at depth 3 with r = 1..3",
     reading="Exact ranks from the rank-r reduced route (valid for N >= 2(r+1)), which the tests check against "
             "the coefficient route on the raw inputs.",
-    checks=[Property(_check, name="exact convolution-embedding ranks against eq. 11")],
+    checks=[Cases(SWEEP, _case, name="exact convolution-embedding ranks against eq. 11")],
 )

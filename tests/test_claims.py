@@ -163,3 +163,10 @@ def test_unknown_claim_is_a_one_line_error(capsys):
 def test_claims_lists_the_registry(capsys):
     assert main(["claims", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) >= 30
+
+
+def test_cases_check_stops_at_the_first_failing_case():
+    from verify.checks import Cases
+    result = Cases([(1,), (2,), (3,)], lambda x: (x < 2, f"x={x}")).run()
+    assert result.status == "fail" and result.evidence == "x=1; x=2" and result.counterexample == {"case": "(2,)"}
+    assert Cases([(1,)], lambda x: (True, "ok")).run().status == "pass"

@@ -4,7 +4,8 @@
 * ``InequalityChain`` — each step of a derivation over a parameter grid and a seeded random
   search, decided with arb;
 * ``QuotedNumber`` — a number printed in a paper recomputed from its formula;
-* ``Property`` — an identity or structural fact computed by a function.
+* ``Property`` — an identity or structural fact computed by a function;
+* ``Cases`` — a fact checked case by case, stopping at the first case that fails.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .reduced import tokens_threshold
 from .spec import NetworkSpec
 from .specsets import default_specs, exact_rank
 
-__all__ = ["RankBound", "InequalityChain", "QuotedNumber", "Property", "spec_values"]
+__all__ = ["RankBound", "InequalityChain", "QuotedNumber", "Property", "Cases", "spec_values"]
 
 
 def spec_values(spec: NetworkSpec) -> dict:
@@ -230,3 +231,24 @@ class Property(Check):
         if holds is None:
             return CheckResult(self.name, "not-applicable", evidence)
         return CheckResult(self.name, "pass" if holds else "fail", evidence, counterexample)
+
+
+@dataclass
+class Cases(Check):
+    """A fact checked case by case: ``per_case(*case)`` returns (holds, line) or
+    (holds, line, counterexample).  The evidence lists every line; the first failing case ends the
+    check and is the counterexample (its arguments, unless ``per_case`` gives one)."""
+
+    cases: list
+    per_case: Callable
+    name: str = "cases"
+
+    def run(self) -> CheckResult:
+        lines = []
+        for case in self.cases:
+            holds, line, *rest = self.per_case(*case) if isinstance(case, tuple) else self.per_case(case)
+            lines.append(line)
+            if not holds:
+                counterexample = rest[0] if rest and rest[0] is not None else {"case": repr(case)}
+                return CheckResult(self.name, "fail", "; ".join(lines), counterexample)
+        return CheckResult(self.name, "pass", "; ".join(lines))
