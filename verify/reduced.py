@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
@@ -93,12 +94,16 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
 
 
 def _monomials(nvars: int, degree: int) -> np.ndarray:
-    """All exponent vectors of total ``degree`` in ``nvars`` variables, one per row."""
-    if nvars == 1:
-        return np.array([[degree]], dtype=np.int64)
-    parts = [np.hstack([np.full((len(rest), 1), first, dtype=np.int64), rest])
-             for first in range(degree, -1, -1) for rest in [_monomials(nvars - 1, degree - first)]]
-    return np.vstack(parts)
+    """All exponent vectors of total ``degree`` in ``nvars`` variables, one per row.
+
+    >>> _monomials(2, 2).tolist()
+    [[2, 0], [1, 1], [0, 2]]
+    """
+    combos = np.array(list(combinations_with_replacement(range(nvars), degree)), dtype=np.int64)
+    out = np.zeros((max(len(combos), 1), nvars), dtype=np.int64)
+    if degree:
+        np.add.at(out, (np.repeat(np.arange(len(combos)), degree), combos.ravel()), 1)
+    return out
 
 
 @dataclass
@@ -115,9 +120,9 @@ class _Encoder:
     ``base``, which the caller guarantees.
     """
 
-    def __init__(self, nvars: int, base: int):
+    def __init__(self, nvars: int, base: int, word_limit: int = 2**62):
         per_word = 1
-        while base ** (per_word + 1) < 2**62 and per_word < nvars:
+        while base ** (per_word + 1) < word_limit and per_word < nvars:
             per_word += 1
         self.chunks = [list(range(i, min(i + per_word, nvars))) for i in range(0, nvars, per_word)]
         self.weights = np.zeros((nvars, len(self.chunks)), dtype=np.int64)
@@ -134,26 +139,25 @@ class _Encoder:
         return keys[:, 0] if self.words == 1 else keys
 
 
-def _moment_terms(q, field: Field, encoder: _Encoder, nvars: int) -> list[_Terms]:
-    """Per component q_k, its terms as keys and values c~ = coeff * gamma! (mod p)."""
-    top = max((max(m) for poly in q for m in poly.monoms()), default=0)
+def _moment_terms(exponents: list, coefficients: list, field: Field, encoder: _Encoder) -> list[_Terms]:
+    """Per component q_k, its terms as keys and values c~ = coeff * gamma! (mod p).
+
+    Only exponents >= 2 contribute a factorial, so the Python loop runs over those entries only.
+    """
+    top = max((int(e.max()) for e in exponents if len(e)), default=0)
     fact = [1] * (top + 1)
     for i in range(1, top + 1):
         fact[i] = fact[i - 1] * i
     if field.modulus is not None:
         fact = [f % field.modulus for f in fact]
     out = []
-    for poly in q:
-        if len(poly) == 0:
-            out.append(_Terms(encoder.encode(np.zeros((0, nvars), dtype=np.int64)), np.zeros(0, dtype=np.int64)))
-            continue
-        exps = np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars)
-        vals = []
-        for e, c in zip(exps.tolist(), poly.coeffs()):
-            v = int(c)
-            for x in e:
-                v *= fact[x]
-            vals.append(v % field.modulus if field.modulus is not None else v)
+    for exps, coeffs in zip(exponents, coefficients):
+        vals = [int(c) for c in coeffs]
+        big_rows, big_cols = np.nonzero(exps >= 2)
+        for row, e in zip(big_rows.tolist(), exps[big_rows, big_cols].tolist()):
+            vals[row] *= fact[e]
+        if field.modulus is not None:
+            vals = [v % field.modulus for v in vals]
         keys = encoder.encode(exps)
         values = np.array(vals, dtype=np.int64 if field.modulus is not None else object)
         if keys.ndim == 1:
@@ -164,29 +168,57 @@ def _moment_terms(q, field: Field, encoder: _Encoder, nvars: int) -> list[_Terms
     return out
 
 
-def _gather(terms: _Terms, keys: np.ndarray, dtype) -> np.ndarray:
-    """Values of ``terms`` at ``keys`` (shape (R, K) or (R, K, words)), zero where absent."""
-    shape = keys.shape[:2]
+def _gather(terms: _Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
+    """Values of ``terms`` at every key row_keys[i] + col_keys[j], zero where absent (exact).
+
+    One-word keys: a sorted search.  Multi-word keys: an additive 64-bit hash (random odd
+    multipliers, arithmetic mod 2^64) locates candidates, and every candidate is verified word by
+    word.  A true term is always found (its hash is its own), distinct terms have distinct hashes
+    (checked, else the exact ``np.unique`` route runs), and verification removes false hits.
+    """
+    shape = (len(row_keys), len(col_keys))
     out = np.zeros(shape, dtype=dtype)
     if len(terms.keys) == 0:
         return out
-    if keys.ndim == 2:
+    if row_keys.ndim == 1:
+        keys = row_keys[:, None] + col_keys[None, :]
         pos = np.clip(np.searchsorted(terms.keys, keys), 0, len(terms.keys) - 1)
         hit = terms.keys[pos] == keys
         out[hit] = terms.values[pos[hit]]
         return out
-    # multi-word keys: give equal rows equal ids by one exact sort of both sets together
+    multipliers = (np.random.default_rng(12345).integers(1, 2**62, size=row_keys.shape[1], dtype=np.int64)
+                   * 2 + 1).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        term_hash = (terms.keys.astype(np.uint64) * multipliers).sum(axis=1, dtype=np.uint64)
+        row_hash = (row_keys.astype(np.uint64) * multipliers).sum(axis=1, dtype=np.uint64)
+        col_hash = (col_keys.astype(np.uint64) * multipliers).sum(axis=1, dtype=np.uint64)
+        order = np.argsort(term_hash)
+        sorted_hash = term_hash[order]
+        if len(np.unique(sorted_hash)) != len(sorted_hash):
+            return _gather_unique(terms, row_keys, col_keys, dtype)
+        query = row_hash[:, None] + col_hash[None, :]
+    pos = np.clip(np.searchsorted(sorted_hash, query), 0, len(sorted_hash) - 1)
+    candidate = sorted_hash[pos] == query
+    rows, cols = np.nonzero(candidate)
+    found = order[pos[rows, cols]]
+    exact = (terms.keys[found] == row_keys[rows] + col_keys[cols]).all(axis=1)
+    out[rows[exact], cols[exact]] = terms.values[found[exact]]
+    return out
+
+
+def _gather_unique(terms: _Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
+    """The slow exact route for multi-word keys: equal rows get equal ids by one joint sort."""
+    keys = row_keys[:, None, :] + col_keys[None, :, :]
+    out = np.zeros(keys.shape[:2], dtype=dtype)
     flat = keys.reshape(-1, keys.shape[2])
-    both = np.vstack([terms.keys, flat])
-    _, ids = np.unique(both, axis=0, return_inverse=True)
+    _, ids = np.unique(np.vstack([terms.keys, flat]), axis=0, return_inverse=True)
     ids = ids.ravel()
     term_ids, query_ids = ids[: len(terms.keys)], ids[len(terms.keys):]
     order = np.argsort(term_ids)
     sorted_ids = term_ids[order]
     pos = np.clip(np.searchsorted(sorted_ids, query_ids), 0, len(sorted_ids) - 1)
     hit = sorted_ids[pos] == query_ids
-    flat_out = out.reshape(-1)
-    flat_out[hit] = terms.values[order][pos[hit]]
+    out.reshape(-1)[hit] = terms.values[order][pos[hit]]
     return out
 
 
@@ -256,7 +288,8 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     blocks : list of Block
     notes : list of str
     """
-    degrees = {int(sum(m)) for poly in q for m in poly.monoms()}
+    exponents = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
+    degrees = {int(v) for e in exponents for v in np.unique(e.sum(axis=1))}
     if not degrees:
         return 0, [], ["q is zero"]
     top = max(degrees)
@@ -267,7 +300,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if field.modulus is not None and field.modulus <= top:
         raise InputError(f"the reduced route needs a prime above C(L) = {top} so that factorials are invertible; "
                          f"use the default field")
-    terms = _moment_terms(q, field, encoder, nvars)
+    terms = _moment_terms(exponents, [poly.coeffs() for poly in q], field, encoder)
     dtype = np.int64 if field.modulus is not None else object
     if homogeneous:
         plan = [(a, [top - a]) for a in range(top + 1)]
@@ -282,9 +315,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         row_exps = _monomials(nvars, a) if a is not None else np.vstack([_monomials(nvars, t) for t in range(top + 1)])
         col_exps = np.vstack([_monomials(nvars, t) for t in col_degrees])
         row_keys, col_keys = encoder.encode(row_exps), encoder.encode(col_exps)
-        keys = row_keys[:, None] + col_keys[None, :]
-        block = np.hstack([_gather(t, keys, dtype) for t in terms])
-        del keys
+        block = np.hstack([_gather(t, row_keys, col_keys, dtype) for t in terms])
         pieces, how = _split(block)
         if not homogeneous:
             notes.append(how)

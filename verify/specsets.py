@@ -1,8 +1,9 @@
 """The default specs the registry compares bounds against, and their exact ranks (cached).
 
 "All that the engine finishes quickly": every head count of widths 2-6 at depths 1-2, width 2
-at depths 3-4, width 3 at depth 3, and residual variants of the small ones.  ``extended`` adds
-width 10 at depth 2 (the one depth-2 spec inside Theorem 1's regime L < log3 d_x) and depth 5.  Ranks come from the reduced
+at depths 3-4, width 3 at depth 3, width 10 with 2 heads at depth 2 (the smallest depth-2 spec
+inside Theorem 1's regime L < log3 d_x, about 90 s), and residual variants of the small ones.
+``extended`` adds depth 5 width 2.  Ranks come from the reduced
 route (valid for N >= 2(d_x+1)) at seed 0.
 """
 
@@ -26,8 +27,7 @@ def _heads(width: int) -> list[int]:
 def default_specs(residual: bool = False, extended: bool | None = None) -> list[NetworkSpec]:
     """The registry's spec set, smallest first; ``extended`` adds the slow ones.
 
-    Extended: depth 2 width 10 (the depth-2 spec inside Theorem 1's regime; about 5 minutes
-    here) and depth 5 width 2 (about 3 minutes).
+    Extended adds depth 5 width 2 (about 3 minutes here).
     """
     plan = [(1, w) for w in range(2, 7)] + [(2, w) for w in range(2, 7)] + [(3, 2), (4, 2), (3, 3)]
     if residual:
@@ -36,8 +36,10 @@ def default_specs(residual: bool = False, extended: bool | None = None) -> list[
              for depth, width in plan for h in _heads(width)]
     if extended is None:
         extended = EXTENDED
+    if not residual:
+        specs.append(NetworkSpec(depth=2, width=10, heads=2))  # Theorem 1's regime at depth 2 (~90 s)
     if extended and not residual:
-        specs += [NetworkSpec(depth=2, width=10, heads=2), NetworkSpec(depth=5, width=2, heads=1)]
+        specs.append(NetworkSpec(depth=5, width=2, heads=1))
     return specs
 
 
