@@ -72,8 +72,10 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     """
     if rows == 0 or cols == 0:
         return Block(rows, cols, 0)
-    flat = matrix.ravel().tolist() if isinstance(matrix, np.ndarray) else [v for row in matrix for v in row]
-    mat = field.matrix(rows, cols, flat)
+    if isinstance(matrix, np.ndarray):
+        mat = field.from_rows(matrix)
+    else:
+        mat = field.matrix(rows, cols, [v for row in matrix for v in row])
     if compress_ratio is not None and cols > compress_ratio * rows:
         rng = rng or random.Random(0)
         mat = mat * field.random_matrix(cols, rows, rng)

@@ -14,7 +14,7 @@ from math import comb
 
 import flint
 
-from .tokens import compositions
+from .compositions import compositions
 
 __all__ = ["omega_rows", "hadamard_gram", "exponent_matrix", "determinant_polynomial", "bad_omegas"]
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
 
-from .blocks import Block, components
+from .blocks import Block, components, rank_dense
+from .compositions import compositions
 from .certainty import Certainty, schwartz_zippel
 from .errors import InputError
 from .fields import Field
@@ -91,19 +91,6 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
             for b in range(a):
                 s[a][b] = s[b][a]
     raise AssertionError("unreachable")
-
-
-def _monomials(nvars: int, degree: int) -> np.ndarray:
-    """All exponent vectors of total ``degree`` in ``nvars`` variables, one per row.
-
-    >>> _monomials(2, 2).tolist()
-    [[2, 0], [1, 1], [0, 2]]
-    """
-    combos = np.array(list(combinations_with_replacement(range(nvars), degree)), dtype=np.int64)
-    out = np.zeros((max(len(combos), 1), nvars), dtype=np.int64)
-    if degree:
-        np.add.at(out, (np.repeat(np.arange(len(combos)), degree), combos.ravel()), 1)
-    return out
 
 
 @dataclass
@@ -235,7 +222,7 @@ def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
             prod = part * field.random_matrix(part.ncols(), rows, rng)
             acc = prod if acc is None else acc + prod
         return Block(block.shape[0], block.shape[1], acc.rank(), compressed_to=rows)
-    return Block(rows, cols, field.from_rows(np.ascontiguousarray(block)).rank())
+    return rank_dense(field, np.ascontiguousarray(block), rows, cols)
 
 
 def _split(block: np.ndarray):
@@ -312,8 +299,8 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         "q is not homogeneous: one candidate block, split by its pattern"]
     _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
     for step, (a, col_degrees) in enumerate(plan):
-        row_exps = _monomials(nvars, a) if a is not None else np.vstack([_monomials(nvars, t) for t in range(top + 1)])
-        col_exps = np.vstack([_monomials(nvars, t) for t in col_degrees])
+        row_exps = compositions(a, nvars) if a is not None else np.vstack([compositions(t, nvars) for t in range(top + 1)])
+        col_exps = np.vstack([compositions(t, nvars) for t in col_degrees])
         row_keys, col_keys = encoder.encode(row_exps), encoder.encode(col_exps)
         block = np.hstack([_gather(t, row_keys, col_keys, dtype) for t in terms])
         pieces, how = _split(block)

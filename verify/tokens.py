@@ -24,6 +24,7 @@ from math import comb
 import flint
 import numpy as np
 
+from .compositions import compositions
 from .embeddings import VocabularyEmbedding
 from .errors import InputError
 from .fields import Field
@@ -31,19 +32,7 @@ from .memory import guard
 from .network import layer_maps, output_coordinate
 from .spec import NetworkSpec, Weights
 
-__all__ = ["compositions", "token_rank", "TokenRank"]
-
-
-def compositions(total: int, parts: int) -> np.ndarray:
-    """All count vectors of ``total`` items in ``parts`` bins, one per row (lexicographic).
-
-    >>> compositions(2, 2).tolist()
-    [[0, 2], [1, 1], [2, 0]]
-    """
-    if parts == 1:
-        return np.array([[total]], dtype=np.int64)
-    return np.vstack([np.hstack([np.full((len(rest), 1), first, dtype=np.int64), rest])
-                      for first in range(total + 1) for rest in [compositions(total - first, parts - 1)]])
+__all__ = ["compositions", "token_rank", "TokenRank"]  # compositions re-exported for callers
 
 
 @dataclass
@@ -61,11 +50,15 @@ def _nmod_matrix(entries, p):
     return flint.nmod_mat([[int(v) % p for v in row] for row in entries], p)
 
 
-def _output_row(spec: NetworkSpec, weights: Weights, s_matrix, p: int):
+def _nmod_layers(weights: Weights, p: int) -> list:
+    """Per layer, per head, (A_h, B_h) of ``network.layer_maps`` as nmod_mats, built once."""
+    return [[(_nmod_matrix(a, p), _nmod_matrix(b, p)) for a, b in layer] for layer in layer_maps(weights)]
+
+
+def _output_row(spec: NetworkSpec, maps: list, s_matrix, p: int):
     """Row p of F(S) over GF(p) for a numeric S (the reduced recursion of MATH.md §1)."""
     d = spec.width
     one = flint.nmod_mat([[int(i == j) for j in range(d)] for i in range(d)], p)
-    maps = [[(_nmod_matrix(a, p), _nmod_matrix(b, p)) for a, b in layer] for layer in _cached_maps(weights)]
     f, s = one, s_matrix
     for layer, pairs in enumerate(maps):
         t = pairs[0][0] * s * pairs[0][1]
@@ -77,17 +70,6 @@ def _output_row(spec: NetworkSpec, weights: Weights, s_matrix, p: int):
         f = g * f
         s = g * s * g.transpose()
     raise AssertionError("unreachable")
-
-
-_MAPS: dict = {}
-
-
-def _cached_maps(weights: Weights):
-    key = id(weights)
-    if key not in _MAPS:
-        _MAPS.clear()
-        _MAPS[key] = layer_maps(weights)
-    return _MAPS[key]
 
 
 #: Token matrices with more entries than this are ranked through a random column compression to
@@ -110,12 +92,13 @@ def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progre
     guard(rows * cols * 40, max_memory_gib, f"the {rows:,} x {cols:,} token matrix", "use fewer --max-tokens")
     gram = [_nmod_matrix([[a * b for b in col] for a in col], p) for col in embedding.columns]
     all_counts = compositions(n, vocab)
+    maps = _nmod_layers(weights, p)
     values = np.zeros((len(all_counts), vocab), dtype=np.int64)
     for k, counts in enumerate(all_counts.tolist()):
         s = gram[0] * counts[0]
         for v in range(1, vocab):
             s = s + gram[v] * counts[v]
-        row = _output_row(spec, weights, s, p)
+        row = _output_row(spec, maps, s, p)
         values[k] = [sum(r * e for r, e in zip(row, embedding.columns[w])) % p for w in range(vocab)]
         if progress is not None and k % 256 == 0:
             progress(k + 1, len(all_counts))
