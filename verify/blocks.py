@@ -28,6 +28,8 @@ class Block:
     cols: int
     rank: int
     compressed_to: int | None = None
+    #: True when the rank was certified full by one nonsingular square minor.
+    full_rank_minor: bool = False
 
 
 @dataclass

@@ -17,10 +17,10 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Certainty", "schwartz_zippel"]
+__all__ = ["Certainty", "schwartz_zippel", "residue_sample_size"]
 
 
-def schwartz_zippel(rank: int, degree: int, sample_size: int) -> float:
+def schwartz_zippel(rank: int, degree: int, sample_size) -> float:
     """Upper bound min(1, rank * degree / sample_size), rounded up to the next float.
 
     >>> schwartz_zippel(10, 4, 1000)
@@ -28,6 +28,23 @@ def schwartz_zippel(rank: int, degree: int, sample_size: int) -> float:
     """
     bound = Fraction(rank * degree, sample_size)
     return 1.0 if bound >= 1 else math.nextafter(float(bound), 1.0)
+
+
+def residue_sample_size(count: int, modulus: int | None) -> Fraction:
+    """Effective Schwartz-Zippel set size of ``count`` consecutive integers read modulo ``modulus``.
+
+    Each residue is hit at most ceil(count/p) times, so every value has probability at most
+    ceil(count/p)/count; Schwartz-Zippel for such product distributions bounds the chance of a
+    zero by degree times that, i.e. degree / (count / ceil(count/p)).  Over Q (no modulus), count.
+
+    >>> residue_sample_size(11, 7)
+    Fraction(11, 2)
+    >>> residue_sample_size(11, None)
+    Fraction(11, 1)
+    """
+    if modulus is None or modulus >= count:
+        return Fraction(count)
+    return Fraction(count, -(-count // modulus))
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,7 @@ changes something the checker recomputes.
 
 from __future__ import annotations
 
-import json
 import random
-import time
 from math import comb
 
 import flint

@@ -8,6 +8,9 @@ from pathlib import Path
 
 from .errors import InputError
 from .progress import Progress
+from .sweep_commands import COMMANDS as SWEEP_COMMANDS
+from .sweep_commands import add_sweep_args, open_store
+from .sweep_commands import register as sweep_register
 
 __all__ = ["register", "COMMANDS"]
 
@@ -27,6 +30,7 @@ def register(sub, add_network_args, add_output_args) -> None:
                      "(default verify-report/)")
     run.add_argument("--extended", action="store_true",
                      help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
+    add_sweep_args(run)
     add_output_args(run)
 
     cert = sub.add_parser("certify", help="write a certificate for the lower bound of Theorems 1-2",
@@ -64,7 +68,10 @@ def register(sub, add_network_args, add_output_args) -> None:
     probe.add_argument("--continuous", action="store_true",
                        help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
     probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds")
+    add_sweep_args(probe)
     add_output_args(probe)
+
+    sweep_register(sub, add_output_args)
 
 
 def cmd_claims(args) -> int:
@@ -97,6 +104,8 @@ def cmd_run(args) -> int:
         found = [c for c in found if c.id in set(args.claim)]
     specsets.EXTENDED = args.extended
     show = not (args.json or args.quiet)
+    if not args.claim or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
+        _prefetch_ranks(args, show)
     progress = Progress("claims", show, unit="claim")
     start = time.perf_counter()
     records = []
@@ -123,6 +132,24 @@ def cmd_run(args) -> int:
     return 1 if surprises else 0
 
 
+def _prefetch_ranks(args, show: bool) -> None:
+    """Compute (or read from the store) the exact ranks of every default spec through the sweep
+    executor, so the bound checks find them computed."""
+    from . import specsets
+    from .fields import DEFAULT_PRIME
+    from .memory import DEFAULT_MEMORY_GIB
+    from .sweep import SweepProgress, run_sweep
+    from .table import sep_cost, sep_task
+
+    specs = specsets.default_specs(False) + specsets.default_specs(True)
+    tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
+    with open_store(args) as store:
+        values, _ = run_sweep(tasks, store, args.scheduler, args.workers, SweepProgress("exact ranks", show),
+                              cost=sep_cost)
+    for spec, value in zip(specs, values):
+        specsets.remember(spec, 0, value["rank"])
+
+
 def cmd_probe(args) -> int:
     from .fields import parse_field
     from .probe import probe_tokens
@@ -134,11 +161,24 @@ def cmd_probe(args) -> int:
                        output=args.output, residual=args.residual)
     if args.plot and not args.plot.lower().endswith(".png"):
         raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot probe.png")
-    result = probe_tokens(spec, parse_field(args.field), args.seed, args.max_tokens, args.patience,
-                          vocab=args.vocab, rank=args.rank, positional_rank=args.pos_rank,
-                          continuous=args.continuous, weight_range=args.weight_range,
-                          max_memory_gib=args.max_memory_gib,
-                          progress=Progress("probe-n", not (args.json or args.quiet), unit="N step"))
+    from .store import Task
+    from .sweep import cpu_count, run_sweep
+
+    field = parse_field(args.field)
+    options = {"vocab": args.vocab, "rank": args.rank, "positional_rank": args.pos_rank,
+               "continuous": args.continuous, "weight_range": args.weight_range,
+               "max_memory_gib": args.max_memory_gib}
+    method = "coefficients" if args.continuous else "tokens"
+    batch = 1 if args.workers == 1 else (args.workers or (4 if args.scheduler else cpu_count()))
+    with open_store(args) as store:
+        def run_batch(token_counts):
+            tasks = [Task("probe_step", spec, method, field.name, args.seed,
+                          tuple(sorted({**options, "tokens": n}.items()))) for n in token_counts]
+            return run_sweep(tasks, store, args.scheduler, args.workers)[0]
+
+        result = probe_tokens(spec, field, args.seed, args.max_tokens, args.patience,
+                              progress=Progress("probe-n", not (args.json or args.quiet), unit="N step"),
+                              run_batch=run_batch, batch=batch, **options)
     data = result.as_dict()
     if args.plot:
         from .plot import plot_probe
@@ -197,4 +237,4 @@ def cmd_check_certificate(args) -> int:
 
 
 COMMANDS = {"claims": cmd_claims, "run": cmd_run, "probe-n": cmd_probe, "certify": cmd_certify,
-            "check-certificate": cmd_check_certificate}
+            "check-certificate": cmd_check_certificate, **SWEEP_COMMANDS}

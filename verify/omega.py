@@ -10,7 +10,6 @@ finite set of bad Omega is its set of roots.
 
 from __future__ import annotations
 
-from math import comb
 
 import flint
 

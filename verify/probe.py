@@ -91,17 +91,41 @@ class ProbeResult:
         }
 
 
+def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: int | None = None,
+               rank: int | None = None, positional_rank: int = 0, continuous: bool = False,
+               weight_range: int = 2**31, max_memory_gib: float = 16.0) -> dict:
+    """sep at one N: ``{"rank", "compressed"}`` (one independent task of a probe sweep)."""
+    at = spec.with_tokens(tokens)
+    if continuous:
+        found = separation_rank(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
+                                max_memory_gib=max_memory_gib)
+        return {"rank": found.rank, "compressed": False}
+    weights = draw_weights(spec, seed, weight_range)
+    embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)
+    found = token_rank(at, weights, embedding, field, default_partition(tokens), max_memory_gib=max_memory_gib,
+                       seed=seed)
+    return {"rank": found.rank, "compressed": found.compressed_to is not None}
+
+
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
                  vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
                  continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
-                 progress=None) -> ProbeResult:
-    """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops."""
+                 progress=None, run_batch=None, batch: int = 1) -> ProbeResult:
+    """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops.
+
+    ``run_batch(list of N) -> list of probe_step values`` computes several N at once (a sweep
+    through an executor, ``batch`` at a time); without it the steps run here, one by one.
+    Stopping is decided on the ranks in order of N, so the result does not depend on ``batch``.
+    """
     if max_tokens < 2:
         raise InputError(f"--max-tokens must be at least 2, got {max_tokens}")
     if patience < 1:
         raise InputError(f"--patience must be at least 1, got {patience}")
-    weights = draw_weights(spec, seed, weight_range)
+    if batch < 1:
+        raise InputError(f"batch must be at least 1, got {batch}")
     start = time.perf_counter()
+    options = {"vocab": vocab, "rank": rank, "positional_rank": positional_rank, "continuous": continuous,
+               "weight_range": weight_range, "max_memory_gib": max_memory_gib}
     if continuous:
         if vocab is not None or rank is not None or positional_rank:
             raise InputError("--continuous probes the plain network on continuous inputs; drop --vocab/--rank/--pos-rank")
@@ -111,29 +135,28 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
     else:
         if vocab is None or rank is None:
             raise InputError("token inputs need --vocab V and --rank r (or use --continuous)")
-        embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)
+        VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)  # validate before any work
         result = ProbeResult(spec, "tokens", vocab, rank, positional_rank)
+    if run_batch is None:
+        def run_batch(token_counts):
+            return [probe_step(spec, field, seed, n, **options) for n in token_counts]
     steps = list(range(2, max_tokens + 1, 2))
-    for k, tokens in enumerate(steps):
-        at = spec.with_tokens(tokens)
-        part = default_partition(tokens)
-        if continuous:
-            found = separation_rank(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
-                                    max_memory_gib=max_memory_gib)
-            value, compressed = found.rank, False
-        else:
-            found = token_rank(at, weights, embedding, field, part, max_memory_gib=max_memory_gib, seed=seed)
-            value, compressed = found.rank, found.compressed_to is not None
-        result.ranks.append({"tokens": tokens, "rank": value})
-        result.compressed |= compressed
-        if progress is not None:
-            progress(k + 1, len(steps))
-        tail = [row["rank"] for row in result.ranks[-(patience + 1):]]
-        steady = len(tail) == patience + 1 and len(set(tail)) == 1
-        if steady and (result.limit_rank is None or value == result.limit_rank):
-            result.stopped = "saturated"
-            break
-    else:
+    done = 0
+    while done < len(steps) and not result.stopped:
+        wave = steps[done:done + batch]
+        for tokens, found in zip(wave, run_batch(wave)):
+            value = found["rank"]
+            result.ranks.append({"tokens": tokens, "rank": value})
+            result.compressed |= found["compressed"]
+            done += 1
+            if progress is not None:
+                progress(done, len(steps))
+            tail = [row["rank"] for row in result.ranks[-(patience + 1):]]
+            steady = len(tail) == patience + 1 and len(set(tail)) == 1
+            if steady and (result.limit_rank is None or value == result.limit_rank):
+                result.stopped = "saturated"
+                break
+    if not result.stopped:
         result.stopped = "max-tokens"
     result.seconds = time.perf_counter() - start
     return result

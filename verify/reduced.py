@@ -20,14 +20,14 @@ import numpy as np
 
 from .blocks import Block, components, rank_dense
 from .compositions import compositions
-from .certainty import Certainty, schwartz_zippel
+from .certainty import Certainty, residue_sample_size, schwartz_zippel
 from .errors import InputError
 from .fields import Field
 from .memory import guard
 from .network import attention_matrix, layer_maps
 from .spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
 
-__all__ = ["symmetric_variables", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
+__all__ = ["check_memory", "symmetric_variables", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
            "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
 
 #: Split a pattern with networkx only below this many nonzeros (above, a full row or column
@@ -37,6 +37,10 @@ COMPONENT_EDGE_CAP = 400_000
 #: are ranked through a random column compression built in column chunks (memory, not speed).
 COMPRESS_ENTRIES = 40_000_000
 COMPRESS_RATIO = 4
+#: Wide blocks with at least this many rows first try a square minor on random columns.
+MINOR_TRIAL_ROWS = 200
+#: Lines gathered beyond min(rows, cols) when a whole degree block is tried through a slice.
+MINOR_TRIAL_EXTRA = 32
 
 
 def tokens_threshold(spec: NetworkSpec) -> int:
@@ -210,10 +214,25 @@ def _gather_unique(terms: _Terms, row_keys: np.ndarray, col_keys: np.ndarray, dt
 
 
 def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
+    """Exact rank of one block over ``field``.
+
+    A block of m <= n rows and columns first tries a square minor on m seeded random columns
+    (or the whole block when m = n): if that minor is nonsingular the rank is m, exactly, since
+    m is also the upper bound.  Moment blocks of generic networks are mostly of full rank, and
+    the m x m elimination costs (2/3) m^3 instead of m^2 n - m^3/3.  Otherwise the whole block
+    is ranked (through a random column compression when it is huge and wide).
+    """
     rows, cols = block.shape
     if rows > cols:
         block = block.T
         rows, cols = cols, rows
+    if rows == 0:
+        return Block(block.shape[0], block.shape[1], 0)
+    if cols > rows and rows >= MINOR_TRIAL_ROWS:
+        pick = sorted(random.Random(f"verify-minor:{rows}x{cols}").sample(range(cols), rows))
+        minor = field.from_rows(np.ascontiguousarray(block[:, pick]))
+        if minor.rank() == rows:
+            return Block(block.shape[0], block.shape[1], rows, full_rank_minor=True)
     if rows * cols > COMPRESS_ENTRIES and cols >= COMPRESS_RATIO * rows:
         acc = None
         chunk = max(1, COMPRESS_ENTRIES // (4 * rows))
@@ -223,6 +242,39 @@ def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
             acc = prod if acc is None else acc + prod
         return Block(block.shape[0], block.shape[1], acc.rank(), compressed_to=rows)
     return rank_dense(field, np.ascontiguousarray(block), rows, cols)
+
+
+def _minor_trial(field: Field, terms: list[_Terms], row_keys: np.ndarray, col_keys: np.ndarray, dtype,
+                 extra: int = MINOR_TRIAL_EXTRA) -> Block | None:
+    """Full rank of a whole degree block from a slice of it, gathering only that slice.
+
+    The block has m rows (row_keys) and n = d * len(col_keys) columns (k, beta).  A seeded
+    random choice of min(m, n) + ``extra`` lines of its longer side is gathered; if that slice
+    has rank min(m, n), so has the block (the upper bound is attained by one of its minors).
+    Returns None when the slice falls short; the caller then ranks the whole block.
+    """
+    m, per = len(row_keys), len(col_keys)
+    n = per * len(terms)
+    short, long = min(m, n), max(m, n)
+    if short == 0 or short == long:
+        return None
+    take = min(long, short + extra)
+    pick = np.array(sorted(random.Random(f"verify-minor:{m}x{n}").sample(range(long), take)), dtype=np.int64)
+    if m <= n:
+        parts = []
+        for k, t in enumerate(terms):
+            cols = pick[(pick >= k * per) & (pick < (k + 1) * per)] - k * per
+            if len(cols):
+                parts.append(_gather(t, row_keys, col_keys[cols], dtype))
+        piece = np.hstack(parts)
+    else:
+        piece = np.hstack([_gather(t, row_keys[pick], col_keys, dtype) for t in terms])
+    if not piece.any():
+        return None
+    rows, cols = piece.shape
+    if field.from_rows(np.ascontiguousarray(piece if rows <= cols else piece.T)).rank() == short:
+        return Block(m, n, short, full_rank_minor=True)
+    return None
 
 
 def _split(block: np.ndarray):
@@ -258,6 +310,14 @@ def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib):
     words = _Encoder(nvars, top + 1 if homogeneous else 2 * top + 1).words
     guard(largest * (40 + 16 * words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
           "use a smaller depth or width")
+
+
+def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:
+    """Refuse (InputError) before any work if the largest catalecticant block would not fit.
+
+    A generic q is homogeneous of degree C(L) unless the network is residual."""
+    nvars = spec.width * (spec.width + 1) // 2
+    _guard_blocks(nvars, spec.layer_degree, spec.width, not spec.residual, max_memory_gib)
 
 
 def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
@@ -302,6 +362,14 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         row_exps = compositions(a, nvars) if a is not None else np.vstack([compositions(t, nvars) for t in range(top + 1)])
         col_exps = np.vstack([compositions(t, nvars) for t in col_degrees])
         row_keys, col_keys = encoder.encode(row_exps), encoder.encode(col_exps)
+        if homogeneous:
+            found = _minor_trial(field, terms, row_keys, col_keys, dtype)
+            if found is not None:
+                blocks.append(found)
+                rank += found.rank
+                if progress is not None:
+                    progress(step + 1, len(plan))
+                continue
         block = np.hstack([_gather(t, row_keys, col_keys, dtype) for t in terms])
         pieces, how = _split(block)
         if not homogeneous:
@@ -353,15 +421,15 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
     from .sep import SepResult
 
+    check_memory(spec, max_memory_gib)
     nvars = spec.width * (spec.width + 1) // 2
-    # refuse before building F: a generic q is homogeneous of degree C(L) unless residual
-    _guard_blocks(nvars, spec.layer_degree, spec.width, not spec.residual, max_memory_gib)
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()
     ctx, q = reduced_polynomials(spec, weights, field)
     rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
     compressed = any(b.compressed_to is not None for b in blocks)
-    bound = schwartz_zippel(rank, spec.weight_degree, 2 * weight_range + 1)
+    bound = schwartz_zippel(rank, spec.weight_degree,
+                            residue_sample_size(2 * weight_range + 1, field.modulus))
     meaning = ("rank of the catalecticant of F(S)^T e_p at integer weights: for N >= %d it equals the "
                "separation rank at these weights, so it is a certified lower bound on the generic "
                "separation rank, equal to it unless the weights hit a minor's zero set" % tokens_threshold(spec))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field as dc_field
 
-from .certainty import Certainty, schwartz_zippel
+from .certainty import Certainty, residue_sample_size, schwartz_zippel
 from .errors import InputError
 from .fields import DEFAULT_PRIME, Field
 from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
@@ -109,12 +109,13 @@ def separation_rank(spec: NetworkSpec, method: str = "coefficients", field: Fiel
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()
     notes = []
+    sample = residue_sample_size(2 * weight_range + 1, field.modulus)  # weights as read in the field
     if method == "coefficients":
         from .coefficients import coefficient_rank
         found = coefficient_rank(spec, weights, field, part_a, max_memory_gib, progress)
         rank, blocks = found.rank, found.blocks
         certainty = Certainty(
-            True, schwartz_zippel(rank, spec.weight_degree, 2 * weight_range + 1),
+            True, schwartz_zippel(rank, spec.weight_degree, sample),
             "rank of the exact coefficient matrix at integer weights: a certified lower bound on the "
             "generic separation rank, equal to it unless the weights hit a minor's zero set "
             "(Schwartz-Zippel bound in probability_bound)")
@@ -126,7 +127,7 @@ def separation_rank(spec: NetworkSpec, method: str = "coefficients", field: Fiel
         rank, blocks = block.rank, [block]
         exact = len(chosen) >= default_template_count(spec)
         if exact:
-            bound = schwartz_zippel(rank, spec.weight_degree + spec.degree, 2 * weight_range + 1)
+            bound = schwartz_zippel(rank, spec.weight_degree + spec.degree, sample)
             meaning = ("grid-tensor rank at integer weights and templates: a certified lower bound on the "
                        "generic separation rank; the grid has enough templates to be exact, so it equals "
                        "the generic rank unless the random draw hits a minor's zero set")

@@ -14,7 +14,7 @@ from functools import lru_cache
 from .sep import separation_rank
 from .spec import NetworkSpec
 
-__all__ = ["default_specs", "exact_rank", "EXTENDED"]
+__all__ = ["default_specs", "exact_rank", "remember", "EXTENDED"]
 
 #: Set by ``verify run --extended``: include the slow specs in every bound check.
 EXTENDED = False
@@ -49,6 +49,22 @@ def _rank(depth: int, width: int, heads: int, attn_dim: int, residual: bool, see
     return separation_rank(spec, "reduced", seed=seed).rank
 
 
+#: Ranks handed in by a sweep (``remember``), consulted before computing.
+_KNOWN: dict = {}
+
+
+def _key(spec: NetworkSpec, seed: int) -> tuple:
+    return (spec.depth, spec.width, spec.heads, spec.attn_dim, spec.residual, seed)
+
+
+def remember(spec: NetworkSpec, seed: int, rank: int) -> None:
+    """Record a rank computed elsewhere (a sweep, the results store) for ``exact_rank``."""
+    _KNOWN[_key(spec, seed)] = rank
+
+
 def exact_rank(spec: NetworkSpec, seed: int = 0) -> int:
     """The reduced-route separation rank of ``spec`` (cached per process)."""
-    return _rank(spec.depth, spec.width, spec.heads, spec.attn_dim, spec.residual, seed)
+    key = _key(spec, seed)
+    if key in _KNOWN:
+        return _KNOWN[key]
+    return _rank(*key)
