@@ -39,8 +39,6 @@ COMPRESS_ENTRIES = 40_000_000
 COMPRESS_RATIO = 4
 #: Wide blocks with at least this many rows first try a square minor on random columns.
 MINOR_TRIAL_ROWS = 200
-#: Lines gathered beyond min(rows, cols) when a whole degree block is tried through a slice.
-MINOR_TRIAL_EXTRA = 32
 
 
 def tokens_threshold(spec: NetworkSpec) -> int:
@@ -244,39 +242,6 @@ def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
     return rank_dense(field, np.ascontiguousarray(block), rows, cols)
 
 
-def _minor_trial(field: Field, terms: list[_Terms], row_keys: np.ndarray, col_keys: np.ndarray, dtype,
-                 extra: int = MINOR_TRIAL_EXTRA) -> Block | None:
-    """Full rank of a whole degree block from a slice of it, gathering only that slice.
-
-    The block has m rows (row_keys) and n = d * len(col_keys) columns (k, beta).  A seeded
-    random choice of min(m, n) + ``extra`` lines of its longer side is gathered; if that slice
-    has rank min(m, n), so has the block (the upper bound is attained by one of its minors).
-    Returns None when the slice falls short; the caller then ranks the whole block.
-    """
-    m, per = len(row_keys), len(col_keys)
-    n = per * len(terms)
-    short, long = min(m, n), max(m, n)
-    if short == 0 or short == long:
-        return None
-    take = min(long, short + extra)
-    pick = np.array(sorted(random.Random(f"verify-minor:{m}x{n}").sample(range(long), take)), dtype=np.int64)
-    if m <= n:
-        parts = []
-        for k, t in enumerate(terms):
-            cols = pick[(pick >= k * per) & (pick < (k + 1) * per)] - k * per
-            if len(cols):
-                parts.append(_gather(t, row_keys, col_keys[cols], dtype))
-        piece = np.hstack(parts)
-    else:
-        piece = np.hstack([_gather(t, row_keys[pick], col_keys, dtype) for t in terms])
-    if not piece.any():
-        return None
-    rows, cols = piece.shape
-    if field.from_rows(np.ascontiguousarray(piece if rows <= cols else piece.T)).rank() == short:
-        return Block(m, n, short, full_rank_minor=True)
-    return None
-
-
 def _split(block: np.ndarray):
     """Sub-blocks of ``block`` along the connected components of its nonzero pattern."""
     pattern = block != 0
@@ -358,18 +323,16 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         "degree blocks (every term has degree %d)" % top if homogeneous else
         "q is not homogeneous: one candidate block, split by its pattern"]
     _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
+    if homogeneous:
+        from .degree_blocks import degree_block_ranks
+
+        rank, blocks, more = degree_block_ranks(field, _gather, terms, encoder, compositions, nvars, top, dtype,
+                                                progress)
+        return rank, blocks, notes + more
     for step, (a, col_degrees) in enumerate(plan):
         row_exps = compositions(a, nvars) if a is not None else np.vstack([compositions(t, nvars) for t in range(top + 1)])
         col_exps = np.vstack([compositions(t, nvars) for t in col_degrees])
         row_keys, col_keys = encoder.encode(row_exps), encoder.encode(col_exps)
-        if homogeneous:
-            found = _minor_trial(field, terms, row_keys, col_keys, dtype)
-            if found is not None:
-                blocks.append(found)
-                rank += found.rank
-                if progress is not None:
-                    progress(step + 1, len(plan))
-                continue
         block = np.hstack([_gather(t, row_keys, col_keys, dtype) for t in terms])
         pieces, how = _split(block)
         if not homogeneous:
