@@ -59,15 +59,18 @@ def block_rank(field: Field, gather, terms, row_keys: np.ndarray, col_keys: np.n
     take = min(long, short + SLICE_EXTRA)
     pick = np.array(sorted(random.Random(f"verify-slice:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(gather, terms, row_keys, col_keys, dtype, pick, wide)
-    basis, nullity = field.from_rows(np.ascontiguousarray(slice_.T)).nullspace()
-    del slice_
+    matrix = field.from_rows(np.ascontiguousarray(slice_.T))
+    del slice_  # the FLINT copy is all the elimination needs
+    basis, nullity = matrix.nullspace()
+    del matrix
     if nullity == 0:
         return Block(m, n, short, full_rank_minor=True)
     rest = np.setdiff1d(np.arange(long, dtype=np.int64), pick)
     if len(rest) == 0:
         return Block(m, n, short - nullity)
-    entries = basis.transpose().entries()[: nullity * short]
-    left = field.matrix(nullity, short, [int(v) for v in entries])  # Y^T
+    # Y^T from the first ``nullity`` columns of the basis, entry by entry (never the whole matrix as a list)
+    left = field.matrix(nullity, short, [int(basis[i, c]) for c in range(nullity) for i in range(short)])
+    del basis
     chunk = max(1, CHUNK_ENTRIES // short)
     products = []
     for start in range(0, len(rest), chunk):
