@@ -3,6 +3,7 @@
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -58,3 +59,14 @@ def test_a_single_power_has_rank_one_in_every_block():
     terms = _moment_terms(exponents, [q[0].coeffs()], field, encoder)
     rank, blocks, _ = degree_block_ranks(field, _gather, terms, encoder, compositions, 3, 6, np.int64)
     assert rank == 7 and [b.rank for b in blocks] == [1] * 7
+
+
+@pytest.mark.parametrize("nvars, degree, count, forms", [(4, 6, 2, 3), (3, 6, 2, 20), (4, 5, 3, 40), (3, 8, 1, 7)])
+def test_heavy_and_mild_deficiency_both_match_whole_block_ranks(nvars, degree, count, forms):
+    # few forms: blocks of rank <= 3 (whole-block elimination); many: nearly full (slice and complement)
+    field, q = _random_q(nvars, degree, count, forms, 11)
+    exponents = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
+    encoder = _Encoder(nvars, degree + 1)
+    terms = _moment_terms(exponents, [poly.coeffs() for poly in q], field, encoder)
+    rank, _, _ = degree_block_ranks(field, _gather, terms, encoder, compositions, nvars, degree, np.int64)
+    assert rank == _whole_block_ranks(field, terms, encoder, nvars, degree)

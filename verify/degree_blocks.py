@@ -15,6 +15,8 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   the columns of Y span the left null space of S.  A generic block is full on its slice
   (Y empty: one (m+32) x m elimination instead of m x n); a deficient one adds only the
   small product Y^T R.  R is gathered in column chunks, so memory stays at the slice's size.
+  When the slice shows a heavy deficiency, so that eliminating the whole block (about
+  short * long * rank operations) is cheaper than the complement, the whole block is ranked.
 """
 
 from __future__ import annotations
@@ -68,6 +70,12 @@ def block_rank(field: Field, gather, terms, row_keys: np.ndarray, col_keys: np.n
     rest = np.setdiff1d(np.arange(long, dtype=np.int64), pick)
     if len(rest) == 0:
         return Block(m, n, short - nullity)
+    # a heavily deficient block: FLINT's elimination of the whole block costs about
+    # short * long * rank, less than the complement's product and its rank
+    if short * long * (short - nullity) < nullity * short * len(rest) + nullity * nullity * len(rest):
+        del basis
+        whole = _lines(gather, terms, row_keys, col_keys, dtype, np.arange(long, dtype=np.int64), wide)
+        return Block(m, n, field.from_rows(whole).rank())
     # Y^T from the first ``nullity`` columns of the basis, entry by entry (never the whole matrix as a list)
     left = field.matrix(nullity, short, [int(basis[i, c]) for c in range(nullity) for i in range(short)])
     del basis
