@@ -14,7 +14,7 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   m + 32 seeded random columns and R = the other columns: rank(B) = rank(S) + rank(Y^T R), where
   the columns of Y span the left null space of S.  A generic block is full on its slice
   (Y empty: one (m+32) x m elimination instead of m x n); a deficient one adds only the
-  small product Y^T R.  R is gathered in column chunks, so memory stays at the slice's size.
+  product Y^T R (one FLINT multiplication) and its rank.
   When the slice shows a heavy deficiency, so that eliminating the whole block (about
   short * long * rank operations) is cheaper than the complement, the whole block is ranked.
 """
@@ -33,8 +33,6 @@ __all__ = ["degree_block_ranks", "block_rank"]
 
 #: Columns gathered beyond the short side for the slice S.
 SLICE_EXTRA = 32
-#: Entries per gathered chunk of R.
-CHUNK_ENTRIES = 20_000_000
 
 
 def _lines(gather, terms, row_keys, col_keys, dtype, idx: np.ndarray, wide: bool) -> np.ndarray:
@@ -79,16 +77,8 @@ def block_rank(field: Field, gather, terms, row_keys: np.ndarray, col_keys: np.n
     # Y^T from the first ``nullity`` columns of the basis, entry by entry (never the whole matrix as a list)
     left = field.matrix(nullity, short, [int(basis[i, c]) for c in range(nullity) for i in range(short)])
     del basis
-    chunk = max(1, CHUNK_ENTRIES // short)
-    products = []
-    for start in range(0, len(rest), chunk):
-        part = _lines(gather, terms, row_keys, col_keys, dtype, rest[start:start + chunk], wide)
-        products.append(left * field.from_rows(np.ascontiguousarray(part)))
-    flat = []
-    for i in range(nullity):
-        for prod in products:
-            flat.extend(int(prod[i, j]) for j in range(prod.ncols()))
-    extra = field.matrix(nullity, len(rest), flat).rank()
+    rest_block = field.from_rows(np.ascontiguousarray(_lines(gather, terms, row_keys, col_keys, dtype, rest, wide)))
+    extra = (left * rest_block).rank()  # one FLINT product, no entry-wise copying
     return Block(m, n, short - nullity + extra)
 
 
