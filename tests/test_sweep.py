@@ -127,6 +127,7 @@ def test_table_markdown_csv_and_plot_are_written(tmp_path, capsys):
     (["table", "--workers", "0", "--no-store", "--depths", "1", "--widths", "2"], "--workers"),
     (["table", "--scheduler", "tcp://127.0.0.1:1", "--no-store", "--depths", "1", "--widths", "2"], "Dask scheduler"),
     (["results", "--store", "/nonexistent/dir/s.sqlite"], "no results store"),
+    (["table", "--depths", "4", "--widths", "3", "--no-store"], "memory estimate"),
 ])
 def test_bad_sweep_input_is_one_line_exit_2(argv, words):
     done = subprocess.run([sys.executable, "-m", "verify", *argv], capture_output=True, text=True, timeout=120,

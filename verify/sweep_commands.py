@@ -90,6 +90,8 @@ def cmd_table(args) -> int:
             specs.append(spec)
         except InputError as exc:
             skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": str(exc)})
+    if not specs:
+        raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
     quiet = args.json or args.quiet
     for row in skipped:
         if not quiet:
