@@ -28,8 +28,6 @@ class Block:
     cols: int
     rank: int
     compressed_to: int | None = None
-    #: True when the rank was certified full by one nonsingular square minor.
-    full_rank_minor: bool = False
     #: Set when the rank follows from another degree block's (``degree_blocks``), not computed.
     implied_by: int | None = None
 

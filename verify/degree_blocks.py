@@ -64,7 +64,7 @@ def block_rank(field: Field, gather, terms, row_keys: np.ndarray, col_keys: np.n
     basis, nullity = matrix.nullspace()
     del matrix
     if nullity == 0:
-        return Block(m, n, short, full_rank_minor=True)
+        return Block(m, n, short)
     rest = np.setdiff1d(np.arange(long, dtype=np.int64), pick)
     if len(rest) == 0:
         return Block(m, n, short - nullity)

@@ -37,8 +37,6 @@ COMPONENT_EDGE_CAP = 400_000
 #: are ranked through a random column compression built in column chunks (memory, not speed).
 COMPRESS_ENTRIES = 40_000_000
 COMPRESS_RATIO = 4
-#: Wide blocks with at least this many rows first try a square minor on random columns.
-MINOR_TRIAL_ROWS = 200
 
 
 def tokens_threshold(spec: NetworkSpec) -> int:
@@ -212,25 +210,10 @@ def _gather_unique(terms: _Terms, row_keys: np.ndarray, col_keys: np.ndarray, dt
 
 
 def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
-    """Exact rank of one block over ``field``.
-
-    A block of m <= n rows and columns first tries a square minor on m seeded random columns
-    (or the whole block when m = n): if that minor is nonsingular the rank is m, exactly, since
-    m is also the upper bound.  Moment blocks of generic networks are mostly of full rank, and
-    the m x m elimination costs (2/3) m^3 instead of m^2 n - m^3/3.  Otherwise the whole block
-    is ranked (through a random column compression when it is huge and wide).
-    """
     rows, cols = block.shape
     if rows > cols:
         block = block.T
         rows, cols = cols, rows
-    if rows == 0:
-        return Block(block.shape[0], block.shape[1], 0)
-    if cols > rows and rows >= MINOR_TRIAL_ROWS:
-        pick = sorted(random.Random(f"verify-minor:{rows}x{cols}").sample(range(cols), rows))
-        minor = field.from_rows(np.ascontiguousarray(block[:, pick]))
-        if minor.rank() == rows:
-            return Block(block.shape[0], block.shape[1], rows, full_rank_minor=True)
     if rows * cols > COMPRESS_ENTRIES and cols >= COMPRESS_RATIO * rows:
         acc = None
         chunk = max(1, COMPRESS_ENTRIES // (4 * rows))
@@ -289,10 +272,10 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
     Candidate blocks come from the data: if every term of every q_k has the same total degree
-    C, rows with |alpha| = a can only meet columns with |beta| = C - a, so each degree is a
-    union of components; otherwise the whole matrix is one candidate.  Each candidate is then
-    split along the connected components of its nonzero pattern (networkx) and every piece is
-    ranked exactly over ``field``.
+    C, rows with |alpha| = a can only meet columns with |beta| = C - a, and the degree blocks
+    are ranked by ``degree_blocks`` (propagation, slice and complement); otherwise the whole
+    matrix is one candidate, split along the connected components of its nonzero pattern
+    (networkx), every piece ranked exactly over ``field``.
 
     Returns
     -------
@@ -314,36 +297,23 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
                          f"use the default field")
     terms = _moment_terms(exponents, [poly.coeffs() for poly in q], field, encoder)
     dtype = np.int64 if field.modulus is not None else object
-    if homogeneous:
-        plan = [(a, [top - a]) for a in range(top + 1)]
-    else:
-        plan = [(None, list(range(top + 1)))]
-    rng = random.Random(f"verify-compress:{seed}")
-    rank, blocks, notes = 0, [], [
-        "degree blocks (every term has degree %d)" % top if homogeneous else
-        "q is not homogeneous: one candidate block, split by its pattern"]
     _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
         rank, blocks, more = degree_block_ranks(field, _gather, terms, encoder, compositions, nvars, top, dtype,
                                                 progress)
-        return rank, blocks, notes + more
-    for step, (a, col_degrees) in enumerate(plan):
-        row_exps = compositions(a, nvars) if a is not None else np.vstack([compositions(t, nvars) for t in range(top + 1)])
-        col_exps = np.vstack([compositions(t, nvars) for t in col_degrees])
-        row_keys, col_keys = encoder.encode(row_exps), encoder.encode(col_exps)
-        block = np.hstack([_gather(t, row_keys, col_keys, dtype) for t in terms])
-        pieces, how = _split(block)
-        if not homogeneous:
-            notes.append(how)
-        for piece in pieces:
-            found = _rank_block(field, piece, rng)
-            blocks.append(found)
-            rank += found.rank
-        if progress is not None:
-            progress(step + 1, len(plan))
-    return rank, blocks, notes
+        return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
+    # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
+    every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
+    keys = encoder.encode(every_degree)
+    block = np.hstack([_gather(t, keys, keys, dtype) for t in terms])
+    pieces, how = _split(block)
+    rng = random.Random(f"verify-compress:{seed}")
+    blocks = [_rank_block(field, piece, rng) for piece in pieces]
+    if progress is not None:
+        progress(1, 1)
+    return sum(b.rank for b in blocks), blocks, ["q is not homogeneous: one candidate block, split by its pattern", how]
 
 
 def embedded_polynomials(spec: NetworkSpec, weights: Weights, field: Field, left: list[list[int]]):
