@@ -63,6 +63,16 @@ class RankBound(Check):
     specs: list | None = None
     name: str = "bound vs exact ranks"
 
+    def holds_for(self, rank: int, values: dict):
+        """Whether ``rank`` obeys the bound at ``values`` (True / False / None when arb cannot decide)."""
+        measured = sp.Integer(rank) if self.scale == "sep" else sp.log(sp.Integer(rank), 3)
+        lhs, rhs = (measured, self.bound) if self.kind == "upper" else (self.bound, measured)
+        return compare(lhs, rhs, "<=", values)
+
+    def applies_to(self, spec: NetworkSpec, values: dict) -> bool:
+        """The condition holds for ``spec`` and its regime certainly holds at ``values``."""
+        return (self.condition is None or bool(self.condition(spec))) and bool(_in_regime(self.regime, values))
+
     def run(self) -> CheckResult:
         specs = self.specs if self.specs is not None else default_specs(self.residual)
         inside, outside, failures, details = 0, 0, [], []
@@ -71,9 +81,7 @@ class RankBound(Check):
                 continue
             values = spec_values(spec)
             rank = exact_rank(spec)
-            measured = sp.Integer(rank) if self.scale == "sep" else sp.log(sp.Integer(rank), 3)
-            lhs, rhs = (measured, self.bound) if self.kind == "upper" else (self.bound, measured)
-            holds = compare(lhs, rhs, "<=", values)
+            holds = self.holds_for(rank, values)
             in_regime = _in_regime(self.regime, values)
             details.append({"spec": _spec_name(spec), "rank": rank,
                             "bound": str(evaluate(self.bound, values).mid()), "holds": holds,

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, replace
 
 from .errors import InputError
 
-__all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "DEFAULT_WEIGHT_RANGE"]
+__all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "divisors", "DEFAULT_WEIGHT_RANGE"]
 
 #: Weights are drawn uniformly from [-DEFAULT_WEIGHT_RANGE, DEFAULT_WEIGHT_RANGE].  Wide, so that
 #: accidental zeros and cancellations are rare (MATH.md §3); it is the "sample set" of the
@@ -63,7 +63,7 @@ class NetworkSpec:
             if self.width % self.heads:
                 raise InputError(
                     f"width {self.width} is not divisible by heads {self.heads}; choose heads among "
-                    f"{_divisors(self.width)} or give --attn-dim explicitly")
+                    f"{divisors(self.width)} or give --attn-dim explicitly")
             object.__setattr__(self, "attn_dim", self.width // self.heads)
         elif not isinstance(self.attn_dim, int) or self.attn_dim < 1:
             raise InputError(f"attention dimension must be an integer >= 1, got {self.attn_dim!r}")
@@ -99,7 +99,8 @@ class NetworkSpec:
         return asdict(self)
 
 
-def _divisors(n: int) -> list[int]:
+def divisors(n: int) -> list[int]:
+    """The head counts a width admits."""
     return [k for k in range(1, n + 1) if n % k == 0]
 
 

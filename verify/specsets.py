@@ -9,19 +9,13 @@ route (valid for N >= 2(d_x+1)) at seed 0.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .sep import separation_rank
-from .spec import NetworkSpec
+from .spec import NetworkSpec, divisors
 
 __all__ = ["default_specs", "exact_rank", "remember", "EXTENDED"]
 
 #: Set by ``verify run --extended``: include the slow specs in every bound check.
 EXTENDED = False
-
-
-def _heads(width: int) -> list[int]:
-    return [h for h in range(1, width + 1) if width % h == 0]
 
 
 def default_specs(residual: bool = False, extended: bool | None = None) -> list[NetworkSpec]:
@@ -33,7 +27,7 @@ def default_specs(residual: bool = False, extended: bool | None = None) -> list[
     if residual:
         plan = [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2)]
     specs = [NetworkSpec(depth=depth, width=width, heads=h, residual=residual)
-             for depth, width in plan for h in _heads(width)]
+             for depth, width in plan for h in divisors(width)]
     if extended is None:
         extended = EXTENDED
     if not residual:
@@ -43,13 +37,8 @@ def default_specs(residual: bool = False, extended: bool | None = None) -> list[
     return specs
 
 
-@lru_cache(maxsize=None)
-def _rank(depth: int, width: int, heads: int, attn_dim: int, residual: bool, seed: int) -> int:
-    spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=attn_dim, residual=residual)
-    return separation_rank(spec, "reduced", seed=seed).rank
-
-
-#: Ranks handed in by a sweep (``remember``), consulted before computing.
+#: Exact ranks by (depth, width, heads, attn_dim, residual, seed): computed here on first use, or
+#: handed in by a sweep (``remember``).
 _KNOWN: dict = {}
 
 
@@ -65,6 +54,8 @@ def remember(spec: NetworkSpec, seed: int, rank: int) -> None:
 def exact_rank(spec: NetworkSpec, seed: int = 0) -> int:
     """The reduced-route separation rank of ``spec`` (cached per process)."""
     key = _key(spec, seed)
-    if key in _KNOWN:
-        return _KNOWN[key]
-    return _rank(*key)
+    if key not in _KNOWN:
+        plain = NetworkSpec(depth=spec.depth, width=spec.width, heads=spec.heads, attn_dim=spec.attn_dim,
+                            residual=spec.residual)
+        _KNOWN[key] = separation_rank(plain, "reduced", seed=seed).rank
+    return _KNOWN[key]

@@ -17,11 +17,10 @@ import io
 import math
 from dataclasses import dataclass
 
-import sympy as sp
 
-from .arbexpr import compare, evaluate
+from .arbexpr import evaluate
 from .errors import InputError
-from .spec import NetworkSpec
+from .spec import NetworkSpec, divisors
 from .store import Task
 
 __all__ = ["parse_range", "table_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
@@ -60,7 +59,7 @@ def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> lis
         raise InputError("--widths must be at least 2 (width 1 has a single coordinate); use e.g. 2-4")
     return [NetworkSpec(depth=depth, width=width, heads=h)
             for width in widths for depth in depths
-            for h in ([1] if heads == "1" else [h for h in range(1, width + 1) if width % h == 0])]
+            for h in ([1] if heads == "1" else divisors(width))]
 
 
 def regime(spec: NetworkSpec) -> str:
@@ -71,24 +70,13 @@ def regime(spec: NetworkSpec) -> str:
 
 @dataclass
 class BoundColumn:
-    """One bound of the registry: claim, kind (upper/lower), scale (sep/log3) and its check."""
+    """One bound of the registry: its label, claim, source and ``RankBound`` check."""
 
     label: str
     claim_id: str
     source: str
-    kind: str
     check: object
     erratum: bool
-
-    def applies(self, spec: NetworkSpec, values: dict) -> bool:
-        if self.check.condition is not None and not self.check.condition(spec):
-            return False
-        if self.check.regime is None:
-            return True
-        regime_ = self.check.regime
-        rel = {sp.StrictLessThan: "<", sp.LessThan: "<=", sp.StrictGreaterThan: ">",
-               sp.GreaterThan: ">="}[type(regime_)]
-        return compare(regime_.lhs, regime_.rhs, rel, values) is True
 
 
 def bound_columns(residual: bool = False) -> list[BoundColumn]:
@@ -102,13 +90,12 @@ def bound_columns(residual: bool = False) -> list[BoundColumn]:
             if isinstance(check, RankBound) and check.residual == residual:
                 short = claim.id.replace("levine2020_", "L:").replace("wies2021_", "W:")
                 label = short + ("" if short.endswith(check.kind) else f" ({check.kind})")
-                columns.append(BoundColumn(label, claim.id, str(claim.source), check.kind, check,
-                                           claim.expected != "verified"))
+                columns.append(BoundColumn(label, claim.id, str(claim.source), check, claim.expected != "verified"))
     return columns
 
 
 def sep_task(spec: NetworkSpec, field: str, seed: int, max_memory_gib: float) -> Task:
-    return Task("sep", spec, "reduced", field, seed, (("max_memory_gib", max_memory_gib),))
+    return Task("sep", spec, "reduced", field, seed, limits=(("max_memory_gib", max_memory_gib),))
 
 
 def real_task(spec: NetworkSpec, seed: int, templates: int, tokens: int) -> Task:
@@ -143,20 +130,17 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
     for index, spec in enumerate(specs):
         rank = sep_values[index]["rank"]
         values = spec_values(spec)
-        log3_rank = sp.log(sp.Integer(rank), 3)
         bounds = []
         for col in columns:
-            if not col.applies(spec, values):
+            check = col.check
+            if not check.applies_to(spec, values):
                 continue
-            bound = col.check.bound
-            measured = sp.Integer(rank) if col.check.scale == "sep" else log3_rank
-            lhs, rhs = (measured, bound) if col.kind == "upper" else (bound, measured)
-            holds = compare(lhs, rhs, "<=", values)
-            value = _float(evaluate(bound, values))
-            if col.check.scale == "sep":
+            value = _float(evaluate(check.bound, values))
+            if check.scale == "sep":
                 value = math.log(value, 3) if value is not None and value > 0 else None
-            bounds.append({"bound": col.label, "claim": col.claim_id, "source": col.source, "kind": col.kind,
-                           "scale": col.check.scale, "log3_value": value, "holds": holds, "erratum": col.erratum})
+            bounds.append({"bound": col.label, "claim": col.claim_id, "source": col.source, "kind": check.kind,
+                           "scale": check.scale, "log3_value": value, "holds": check.holds_for(rank, values),
+                           "erratum": col.erratum})
         row = {"depth": spec.depth, "width": spec.width, "heads": spec.heads, "attn_dim": spec.attn_dim,
                "sep_rank": rank, "log3_sep": math.log(rank, 3) if rank > 0 else None,
                "regime": regime(spec), "certified_lower_bound": sep_values[index]["certified_lower_bound"],
@@ -206,7 +190,7 @@ def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
     lines.append("Bounds are on the log3 scale; ✗ marks a bound the exact rank violates; · not applicable "
                  "(outside the bound's regime or condition).")
     for i, col in enumerate(used):
-        lines.append(f"- B{i + 1}: {col.claim_id}, {col.kind} bound, {col.source}"
+        lines.append(f"- B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
                      + (" (registry erratum: the printed statement fails somewhere)" if col.erratum else ""))
     if any("real_rank" in r for r in rows):
         first = next(r["real"] for r in rows if "real" in r)
