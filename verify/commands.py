@@ -138,7 +138,8 @@ def _prefetch_ranks(args, show: bool) -> None:
     from . import specsets
     from .fields import DEFAULT_PRIME
     from .memory import DEFAULT_MEMORY_GIB
-    from .sweep import SweepProgress, run_sweep
+    from .progress import SweepProgress
+    from .sweep import run_sweep
     from .table import sep_cost, sep_task
 
     specs = specsets.default_specs(False) + specsets.default_specs(True)
@@ -166,19 +167,19 @@ def cmd_probe(args) -> int:
 
     field = parse_field(args.field)
     options = {"vocab": args.vocab, "rank": args.rank, "positional_rank": args.pos_rank,
-               "continuous": args.continuous, "weight_range": args.weight_range,
-               "max_memory_gib": args.max_memory_gib}
+               "continuous": args.continuous, "weight_range": args.weight_range}
+    limits = (("max_memory_gib", args.max_memory_gib),)
     method = "coefficients" if args.continuous else "tokens"
     batch = 1 if args.workers == 1 else (args.workers or (4 if args.scheduler else cpu_count()))
     with open_store(args) as store:
         def run_batch(token_counts):
             tasks = [Task("probe_step", spec, method, field.name, args.seed,
-                          tuple(sorted({**options, "tokens": n}.items()))) for n in token_counts]
+                          tuple(sorted({**options, "tokens": n}.items())), limits) for n in token_counts]
             return run_sweep(tasks, store, args.scheduler, args.workers)[0]
 
         result = probe_tokens(spec, field, args.seed, args.max_tokens, args.patience,
                               progress=Progress("probe-n", not (args.json or args.quiet), unit="N step"),
-                              run_batch=run_batch, batch=batch, **options)
+                              run_batch=run_batch, batch=batch, max_memory_gib=args.max_memory_gib, **options)
     data = result.as_dict()
     if args.plot:
         from .plot import plot_probe

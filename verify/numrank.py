@@ -23,7 +23,7 @@ from .errors import InputError
 from .memory import guard
 from .spec import NetworkSpec
 
-__all__ = ["NumericRank", "numerical_rank", "grid_matrix", "real_grid_rank", "DEFAULT_TEMPLATES"]
+__all__ = ["check_grid", "NumericRank", "numerical_rank", "grid_matrix", "real_grid_rank", "DEFAULT_TEMPLATES"]
 
 #: Templates per position for the real-network grid: a 576 x 576 matrix at N = 4.
 DEFAULT_TEMPLATES = 24
@@ -88,6 +88,14 @@ def grid_matrix(run, templates: np.ndarray, tokens: int, part_a: tuple[int, ...]
     return values.reshape(count ** len(part_a), count ** len(part_b))
 
 
+def check_grid(templates: int, tokens: int) -> None:
+    """Refuse a real-network grid that has no balanced partition or no templates."""
+    if tokens < 2 or tokens % 2:
+        raise InputError(f"--real-tokens must be even and >= 2 for a balanced partition, got {tokens}; use e.g. 4")
+    if templates < 1:
+        raise InputError(f"--templates must be >= 1, got {templates}")
+
+
 def real_grid_rank(spec: NetworkSpec, seed: int = 0, templates: int = DEFAULT_TEMPLATES, tokens: int = 4,
                    real: bool = True, confirm: int = 8, dps: int = 40) -> NumericRank:
     """Numerical rank of the grid matrix of the seeded float64 network (real: eqs. 1-2; else eq. 3).
@@ -95,10 +103,7 @@ def real_grid_rank(spec: NetworkSpec, seed: int = 0, templates: int = DEFAULT_TE
     ``confirm`` entries, chosen at random (seeded), are recomputed in mpmath at ``dps`` digits;
     the largest relative difference is reported as ``mp_max_rel_diff``.
     """
-    if tokens < 2 or tokens % 2:
-        raise InputError(f"tokens must be even and >= 2 for a balanced partition, got {tokens}; use e.g. 4")
-    if templates < 1:
-        raise InputError(f"templates must be >= 1, got {templates}")
+    check_grid(templates, tokens)
     weights = draw_real_weights(spec, seed)
     temps = _templates(spec.width, templates, seed)
     part_a = tuple(range(tokens // 2))

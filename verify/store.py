@@ -17,7 +17,7 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
@@ -55,7 +55,8 @@ class Task:
     """One independent computation of a sweep.
 
     ``kind`` names the function that computes it (see ``sweep.compute``); ``params`` holds every
-    further input that changes the value, as sorted (name, value) pairs.
+    further input that changes the value, as sorted (name, value) pairs; ``limits`` holds inputs that
+    only decide whether the work is attempted (the memory limit), so they are not part of the key.
     """
 
     kind: str
@@ -64,12 +65,10 @@ class Task:
     field: str
     seed: int = 0
     params: tuple = field(default_factory=tuple)
-
-    def spec_dict(self) -> dict:
-        return asdict(self.spec)
+    limits: tuple = field(default_factory=tuple, compare=False)
 
     def key(self) -> str:
-        return json.dumps({"kind": self.kind, "spec": self.spec_dict(), "method": self.method,
+        return json.dumps({"kind": self.kind, "spec": self.spec.as_dict(), "method": self.method,
                            "field": self.field, "seed": self.seed, "params": dict(self.params),
                            "version": __version__}, sort_keys=True)
 
@@ -115,7 +114,7 @@ class Store:
         with self._conn:
             self._conn.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (task.key(), task.kind, json.dumps(task.spec_dict(), sort_keys=True), task.method, task.field,
+                (task.key(), task.kind, json.dumps(task.spec.as_dict(), sort_keys=True), task.method, task.field,
                  task.seed, json.dumps(dict(task.params), sort_keys=True), __version__,
                  json.dumps(value, sort_keys=True), seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
 

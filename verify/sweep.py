@@ -10,13 +10,13 @@ stopped.  What a task computes is named by ``Task.kind`` and dispatched by ``com
 from __future__ import annotations
 
 import os
-import sys
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .errors import InputError
+from .progress import SweepProgress
 from .store import Store, Task
 
 __all__ = ["compute", "executor", "run_sweep", "SweepStats", "cpu_count"]
@@ -43,9 +43,8 @@ def compute(task: Task) -> dict:
     if task.kind == "sep":
         from .sep import separation_rank
 
-        params = dict(task.params)
         found = separation_rank(task.spec, task.method, field=parse_field(task.field), seed=task.seed,
-                                max_memory_gib=params.get("max_memory_gib", 16.0))
+                                **dict(task.limits))
         value = {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,
                  "probability_bound": found.certainty.probability_bound,
                  "valid_for_tokens": (found.extra or {}).get("valid_for_tokens"),
@@ -59,7 +58,7 @@ def compute(task: Task) -> dict:
     elif task.kind == "probe_step":
         from .probe import probe_step
 
-        value = probe_step(task.spec, parse_field(task.field), task.seed, **dict(task.params))
+        value = probe_step(task.spec, parse_field(task.field), task.seed, **dict(task.params), **dict(task.limits))
     else:
         raise ValueError(f"unknown task kind {task.kind!r}")
     value["compute_seconds"] = round(time.perf_counter() - start, 3)
@@ -68,8 +67,7 @@ def compute(task: Task) -> dict:
 
 @contextmanager
 def executor(scheduler: str | None = None, workers: int | None = None):
-    """Yield ``(executor, parallelism)``: a Dask client's executor, local processes, or (one
-    worker) a single thread in this process."""
+    """Yield a Dask client's executor, local processes, or (one worker) a single thread in this process."""
     if scheduler:
         try:
             from distributed import Client
@@ -81,8 +79,7 @@ def executor(scheduler: str | None = None, workers: int | None = None):
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}; "
                              f"check the address (e.g. tcp://127.0.0.1:8786)") from None
         try:
-            slots = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1
-            yield client.get_executor(pure=False), slots
+            yield client.get_executor(pure=False)
         finally:
             client.close()
         return
@@ -91,11 +88,11 @@ def executor(scheduler: str | None = None, workers: int | None = None):
         raise InputError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
         with ThreadPoolExecutor(max_workers=1) as pool:
-            yield pool, 1
+            yield pool
         return
     with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                              initargs=(max(1, cpu_count() // workers),)) as pool:
-        yield pool, workers
+        yield pool
 
 
 @dataclass
@@ -110,32 +107,6 @@ class SweepStats:
                 "seconds": round(self.seconds, 3)}
 
 
-class SweepProgress:
-    """``label: done/total (reused from the store), rate, time left`` on stderr; silent if disabled."""
-
-    def __init__(self, label: str, enabled: bool, stream=None):
-        self.label, self.enabled = label, enabled
-        self.stream = stream or sys.stderr
-        self.start = time.perf_counter()
-        self._shown = False
-
-    def __call__(self, done: int, total: int, reused: int, computed: int) -> None:
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.start
-        if elapsed < 1.0 and not self._shown:
-            return  # a sweep that finishes within a second prints nothing
-        self._shown = True
-        rate = computed / elapsed if elapsed > 0 else 0.0
-        left = (total - done) / rate if rate > 0 else None
-        line = (f"{self.label}: {done}/{total} done ({reused} from the store), "
-                f"{rate * 60:.1f} computed/min, elapsed {elapsed:.0f}s"
-                + (f", about {left:.0f}s left" if left is not None and done < total else ""))
-        tty = getattr(self.stream, "isatty", lambda: False)()
-        print(("\r" if tty else "") + line.ljust(78), end="\n" if done >= total or not tty else "",
-              file=self.stream, flush=True)
-
-
 def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, workers: int | None = None,
               progress: SweepProgress | None = None, cost=None) -> tuple[list[dict], SweepStats]:
     """Values of ``tasks`` in order: from the store where present, else computed and stored.
@@ -146,24 +117,23 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
     start = time.perf_counter()
     stats = SweepStats(total=len(tasks))
     values: dict[str, dict] = {}
-    missing: list[Task] = []
+    missing: dict[str, Task] = {}
     for task in tasks:
         key = task.key()
-        if key in values:
+        if key in values or key in missing:
             continue
         found = store.get(task)
         if found is not None:
             values[key] = found
             stats.reused += 1
-        elif all(t.key() != key for t in missing):
-            missing.append(task)
+        else:
+            missing[key] = task
     if progress is not None:
         progress(len(values), len(tasks), stats.reused, 0)
     if missing:
-        if cost is not None:
-            missing.sort(key=cost, reverse=True)
-        with executor(scheduler, workers) as (pool, _):
-            futures: dict[Future, Task] = {pool.submit(compute, task): task for task in missing}
+        order = sorted(missing.values(), key=cost, reverse=True) if cost is not None else list(missing.values())
+        with executor(scheduler, workers) as pool:
+            futures: dict[Future, Task] = {pool.submit(compute, task): task for task in order}
             try:
                 for future in as_completed(futures):
                     task = futures[future]

@@ -68,9 +68,10 @@ def register(sub, add_output_args) -> None:
 def cmd_table(args) -> int:
     from .fields import DEFAULT_PRIME, parse_field
     from .memory import DEFAULT_MEMORY_GIB
-    from .numrank import DEFAULT_TEMPLATES
+    from .numrank import DEFAULT_TEMPLATES, check_grid
     from .reduced import check_memory
-    from .sweep import SweepProgress, run_sweep
+    from .progress import SweepProgress
+    from .sweep import run_sweep
     from .table import (bound_columns, build_rows, markdown, parse_range, real_task, sep_cost, sep_task,
                         table_specs, to_csv)
 
@@ -79,10 +80,8 @@ def cmd_table(args) -> int:
     templates = DEFAULT_TEMPLATES if args.templates is None else args.templates
     if args.plot and not args.plot.lower().endswith(".png"):
         raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot table.png")
-    if args.real and (args.real_tokens < 2 or args.real_tokens % 2):
-        raise InputError(f"--real-tokens must be even and >= 2 for a balanced partition, got {args.real_tokens}")
-    if args.real and templates < 1:
-        raise InputError(f"--templates must be >= 1, got {templates}")
+    if args.real:
+        check_grid(templates, args.real_tokens)
     specs, skipped = [], []
     for spec in table_specs(parse_range(args.depths, "depths"), parse_range(args.widths, "widths"), args.heads):
         try:
@@ -146,7 +145,7 @@ def cmd_results(args) -> int:
             if spec.get("tokens"):
                 name += f" N={spec['tokens']}"
             value = row["value"].get("rank")
-            params = ", ".join(f"{k}={v}" for k, v in row["params"].items() if k != "max_memory_gib")
+            params = ", ".join(f"{k}={v}" for k, v in row["params"].items())
             lines.append(f"{row['kind']:<10} {name:<28} {row['method']:<10} {row['field']:<24} {row['seed']:>4}  "
                          f"rank {value}" + (f" ({params})" if params else ""))
         lines.append(f"{len(rows)} results in {path}")
