@@ -13,9 +13,19 @@ LEMMA56_CASES = sorted(((w, h, r, depth) for w in range(3, 13) for h in range(1,
                        key=lambda c: (c[0], c[3], c[1], c[2]))
 
 
+#: The cases the printed constructions can be read in at all: d_a odd.
+LEMMA56_ODD_CASES = [c for c in LEMMA56_CASES if (c[0] // c[1]) % 2 == 1]
+
+
 def capacity(width: int, heads: int) -> int:
     """Columns of A one half of the coordinates can carry: H * floor((d_a - 1)/2)."""
     return heads * ((width // heads - 1) // 2)
+
+
+def corrected_layout(width: int, heads: int, wanted: int) -> Layout | None:
+    """The corrected layout carrying n = min(wanted, capacity) columns of A, or None if n = 0."""
+    n = min(wanted, capacity(width, heads))
+    return Layout(width, heads, n) if n else None
 
 
 def a_matrix(n: int, depth: int) -> list[list[int]]:
@@ -51,5 +61,5 @@ def random_value_output(width: int, heads: int, seed: int) -> list[tuple]:
              tuple(tuple(rng.randint(-5, 5) for _ in range(d_a)) for _ in range(width))) for _ in range(heads)]
 
 
-__all__ = ["LEMMA56_CASES", "capacity", "a_matrix", "carries_rows", "random_value_output", "Layout",
+__all__ = ["LEMMA56_CASES", "LEMMA56_ODD_CASES", "corrected_layout", "capacity", "a_matrix", "carries_rows", "random_value_output", "Layout",
            "carried_columns", "embedding_target", "matrix_rank", "comb"]

@@ -6,7 +6,8 @@ from verify.claims import Claim
 from verify.vocab_constructions import convolution_embedding
 
 from ._common import WIES, Source
-from ._vocab import LEMMA56_CASES, Layout, a_matrix, capacity, carries_rows, embedding_target
+from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, Layout, a_matrix, carries_rows, corrected_layout,
+                     embedding_target)
 
 KERNELS = (1, 2, 3)
 
@@ -34,15 +35,11 @@ def _printed(width, heads, r, depth):
 
 
 def _corrected(width, heads, r, depth):
-    n = min((r - heads) // 2, capacity(width, heads))
-    if n == 0:
+    layout = corrected_layout(width, heads, (r - heads) // 2)
+    if layout is None:
         return True, f"d_x={width} H={heads} r={r}: nothing to carry (capacity 0)"
-    layout = Layout(width, heads, n)
-    holds, line = _run(layout, a_matrix(n, depth), r)
-    return holds, f"d_x={width} H={heads} r={r} L={depth}: n={n}, {line}, outputs = eq. 15, Gram = A A^T"
-
-
-ODD = [c for c in LEMMA56_CASES if (c[0] // c[1]) % 2 == 1]
+    holds, line = _run(layout, a_matrix(layout.carried, depth), r)
+    return holds, f"d_x={width} H={heads} r={r} L={depth}: n={layout.carried}, {line}, outputs = eq. 15, Gram = A A^T"
 
 CLAIM = Claim(
     id="wies2021_lemma5_convolution_embedding",
@@ -53,7 +50,7 @@ CLAIM = Claim(
     reading="Kernel widths k = 1, 2, 3 with d_input = ceil(d_x/k); phi as in Lemma 6.  The proof's last step "
             "writes A_{i_j - M/2, phi(alpha)} for the second half; eq. 15 (and the templates) have "
             "A_{i_j - V/2, phi(alpha - (d_a-1)/2)}, which is what is built.",
-    checks=[Cases(ODD, _printed, name="printed phi: outputs equal eq. 15 and carry A")],
+    checks=[Cases(LEMMA56_ODD_CASES, _printed, name="printed phi: outputs equal eq. 15 and carry A")],
     expected="erratum",
     corrected_statement="With Lemma 6's corrected phi (first-half coordinates numbered consecutively, "
                         "floor((d_a-1)/2) per head) and n = min((r-H)/2, H floor((d_a-1)/2)), the kernel has rank "

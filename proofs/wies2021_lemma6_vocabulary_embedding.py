@@ -6,7 +6,8 @@ from verify.claims import Claim
 from verify.vocab_constructions import vocabulary_matrix
 
 from ._common import WIES, Source
-from ._vocab import LEMMA56_CASES, Layout, a_matrix, capacity, carries_rows, embedding_target, matrix_rank
+from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, Layout, a_matrix, carries_rows, corrected_layout,
+                     embedding_target, matrix_rank)
 
 
 def _outputs(layout, a, vocab):
@@ -39,10 +40,10 @@ def _printed_phi(width, heads, r, depth):
 
 
 def _corrected(width, heads, r, depth):
-    n = min((r - heads) // 2, capacity(width, heads))
-    if n == 0:
+    layout = corrected_layout(width, heads, (r - heads) // 2)
+    if layout is None:
         return True, f"d_x={width} H={heads} r={r}: nothing to carry (capacity 0)"
-    layout = Layout(width, heads, n)
+    n = layout.carried
     a = a_matrix(n, depth)
     vocab = 2 * len(a) + 1
     m, outputs = _outputs(layout, a, vocab)
@@ -51,8 +52,6 @@ def _corrected(width, heads, r, depth):
     holds = matches and rank <= r and carries_rows(layout, outputs, a)
     return holds, f"d_x={width} H={heads} r={r} L={depth}: n={n}, V={vocab}, rank M_V={rank} <= r, Gram of each half = A A^T"
 
-
-ODD = [c for c in LEMMA56_CASES if (c[0] // c[1]) % 2 == 1]
 
 CLAIM = Claim(
     id="wies2021_lemma6_vocabulary_embedding",
@@ -63,8 +62,8 @@ CLAIM = Claim(
     reading="phi's 'j^{-1}' is read (j-1); 'i_j' in M_V's definition is its column index i.  'Carry the rows of "
             "A' is what Corollary 1 uses: the first-half coordinates of the outputs of tokens 1..E/2 (and the "
             "second-half ones of tokens E/2+1..E) have Gram matrix A A^T.",
-    checks=[Cases(ODD, _printed_matrix, name="M_V as printed"),
-            Cases(ODD, _printed_phi, name="printed phi carries every column of A")],
+    checks=[Cases(LEMMA56_ODD_CASES, _printed_matrix, name="M_V as printed"),
+            Cases(LEMMA56_ODD_CASES, _printed_phi, name="printed phi carries every column of A")],
     expected="erratum",
     corrected_statement="Number the first-half coordinates consecutively, phi(j) = floor((j-1)/d_a) * floor((d_a-1)/2) "
                         "+ ((j-1) mod d_a) + 1, read the second half through phi(alpha - floor((d_a-1)/2)), guard M_V "

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import flint
 
-from .network import forward
+from .network import forward, layer_maps
 from .spec import LayerWeights, NetworkSpec, Weights
 
 __all__ = ["Layout", "embedding_target", "vocabulary_matrix", "convolution_embedding", "carried_columns",
@@ -98,20 +98,21 @@ def vocabulary_matrix(layout: Layout, a_matrix: list[list[int]], vocab: int) -> 
     """Lemma 6's M_V (d_x x V).  Printed: no phi <= n guard, so a column of A beyond n is read
     (IndexError when A has only n columns); corrected: exactly eq. 15's entries."""
     rows = len(a_matrix)
+    if not layout.printed:
+        columns = [embedding_target(layout, a_matrix, i) for i in range(1, vocab + 1)]
+        return [[columns[i][alpha] for i in range(vocab)] for alpha in range(layout.width)]
     m = [[0] * vocab for _ in range(layout.width)]
     for alpha in range(1, layout.width + 1):
         kind = layout.kind(alpha)
         for i in range(1, vocab + 1):
             if kind == "const":
                 m[alpha - 1][i - 1] = 1
-            elif layout.printed and kind in ("first", "second"):
+            elif kind in ("first", "second"):
                 col = layout.phi(alpha if kind == "first" else alpha - layout.half)
                 if kind == "first" and i <= rows:
                     m[alpha - 1][i - 1] = a_matrix[i - 1][col - 1]
                 elif kind == "second" and rows < i <= 2 * rows:
                     m[alpha - 1][i - 1] = a_matrix[i - rows - 1][col - 1]
-            else:
-                m[alpha - 1][i - 1] = embedding_target(layout, a_matrix, i)[alpha - 1]
     return m
 
 
@@ -197,17 +198,14 @@ def large_n_construction(layout: Layout, a_matrix: list[list[int]], value_output
     layer = LayerWeights(query=tuple(selector for _ in value_output), key=tuple(selector for _ in value_output),
                          value=tuple(v for v, _ in value_output), output=tuple(o for _, o in value_output))
     spec = NetworkSpec(depth=1, width=width, heads=layout.heads)
-    outputs = forward(spec, Weights((layer,), 0, 0), inputs)
+    weights = Weights((layer,), 0, 0)
+    outputs = forward(spec, weights, inputs)
     row1, row2 = a_matrix[j1 - 1], a_matrix[j2 - 1]
     u = []
     for alpha in range(1, width + 1):
         kind, col = layout.kind(alpha), layout.column(alpha)
         u.append(len(sequence) if kind == "const" else row1[col - 1] if kind == "first" and col else
                  row2[col - 1] if kind == "second" and col else 0)
-    mix = [[0] * width for _ in range(width)]
-    for v, o in value_output:
-        for r in range(width):
-            for c in range(width):
-                mix[r][c] += sum(o[r][k] * v[k][c] for k in range(d_a))
-    target = [sum(mix[r][c] * u[c] for c in range(width)) for r in range(width)]
+    # sum_h W^O W^V: the A_h of every head of the layer (network.layer_maps)
+    target = [sum(a_h[r][c] * u[c] for a_h, _ in layer_maps(weights)[0] for c in range(width)) for r in range(width)]
     return outputs, target, u, len(sequence)
