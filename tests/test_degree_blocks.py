@@ -4,14 +4,14 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify import Field
+from verify import Field, degree_blocks
 from verify.blocks import rank_dense
 from verify.compositions import compositions
-from verify.degree_blocks import degree_block_ranks
-from verify.reduced import _Encoder, _gather, _moment_terms
+from verify.degree_blocks import block_rank, degree_block_ranks
+from verify.moments import AdditiveEncoder, DenseMoments, SearchMoments, Terms, moment_table, moment_terms
 
 P = 2**31 - 1
 
@@ -28,11 +28,23 @@ def _random_q(nvars, degree, count, forms, seed):
     return field, [sum((f * rng.randrange(P) for f in powers), ctx.from_dict({})) for _ in range(count)]
 
 
-def _whole_block_ranks(field, terms, encoder, nvars, top):
+def _exponents(q, nvars):
+    return [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
+
+
+def _search(field, q, nvars, degree):
+    encoder = AdditiveEncoder(nvars, degree + 1)
+    terms = moment_terms(_exponents(q, nvars), [poly.coeffs() for poly in q], field, encoder)
+    return SearchMoments(terms, encoder, np.int64)
+
+
+def _whole_block_ranks(field, q, nvars, top):
+    """Every degree block gathered by the sorted search and ranked whole by FLINT."""
+    moments = _search(field, q, nvars, top)
     total = 0
     for a in range(top + 1):
-        rows, cols = encoder.encode(compositions(a, nvars)), encoder.encode(compositions(top - a, nvars))
-        block = np.hstack([_gather(t, rows, cols, np.int64) for t in terms])
+        rows, cols = moments.keys(compositions(a, nvars)), moments.keys(compositions(top - a, nvars))
+        block = np.hstack([moments.gather(k, rows, cols) for k in range(moments.count)])
         total += rank_dense(field, block, *block.shape).rank
     return total
 
@@ -43,21 +55,16 @@ def test_slice_and_propagation_give_the_sum_of_whole_block_ranks(nvars, degree, 
     field, q = _random_q(nvars, degree, count, forms, seed)
     if any(len(poly) == 0 for poly in q):
         return
-    exponents = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
-    encoder = _Encoder(nvars, degree + 1)
-    terms = _moment_terms(exponents, [poly.coeffs() for poly in q], field, encoder)
-    rank, blocks, _ = degree_block_ranks(field, _gather, terms, encoder, compositions, nvars, degree, np.int64)
-    assert rank == _whole_block_ranks(field, terms, encoder, nvars, degree)
+    moments = moment_table(_exponents(q, nvars), [poly.coeffs() for poly in q], field, nvars, degree, True)
+    rank, blocks, _ = degree_block_ranks(field, moments, nvars, degree)
+    assert rank == _whole_block_ranks(field, q, nvars, degree)
     assert all(b.rank <= min(b.rows, b.cols) for b in blocks)
 
 
 def test_a_single_power_has_rank_one_in_every_block():
     # q = l^6 in 3 variables: every derivative is a multiple of a power of l, so each block has rank 1
     field, q = _random_q(3, 6, 1, 1, 7)
-    exponents = [np.array(q[0].monoms(), dtype=np.int64).reshape(len(q[0]), 3)]
-    encoder = _Encoder(3, 7)
-    terms = _moment_terms(exponents, [q[0].coeffs()], field, encoder)
-    rank, blocks, _ = degree_block_ranks(field, _gather, terms, encoder, compositions, 3, 6, np.int64)
+    rank, blocks, _ = degree_block_ranks(field, _search(field, q, 3, 6), 3, 6)
     assert rank == 7 and [b.rank for b in blocks] == [1] * 7
 
 
@@ -65,8 +72,88 @@ def test_a_single_power_has_rank_one_in_every_block():
 def test_heavy_and_mild_deficiency_both_match_whole_block_ranks(nvars, degree, count, forms):
     # few forms: blocks of rank <= 3 (whole-block elimination); many: nearly full (slice and complement)
     field, q = _random_q(nvars, degree, count, forms, 11)
-    exponents = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
-    encoder = _Encoder(nvars, degree + 1)
-    terms = _moment_terms(exponents, [poly.coeffs() for poly in q], field, encoder)
-    rank, _, _ = degree_block_ranks(field, _gather, terms, encoder, compositions, nvars, degree, np.int64)
-    assert rank == _whole_block_ranks(field, terms, encoder, nvars, degree)
+    moments = moment_table(_exponents(q, nvars), [poly.coeffs() for poly in q], field, nvars, degree, True)
+    rank, _, _ = degree_block_ranks(field, moments, nvars, degree)
+    assert rank == _whole_block_ranks(field, q, nvars, degree)
+
+
+class _MatrixMoments:
+    """A 'moment table' that is just a matrix: block_rank then ranks exactly this matrix."""
+
+    count = 1
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+
+    def gather(self, k, row_keys, col_keys):
+        return self.matrix[np.ix_(row_keys, col_keys)]
+
+
+@given(rows=st.integers(34, 120), low=st.integers(0, 6), generic=st.integers(0, 140), plain=st.integers(0, 400),
+       seed=st.integers(0, 10**6), hint=st.one_of(st.none(), st.integers(0, 120)))
+@settings(max_examples=40, deadline=None)
+def test_block_rank_equals_the_whole_rank_whatever_the_slice_misses(rows, low, generic, plain, seed, hint):
+    # `plain` columns in a rank-`low` space and `generic` columns in general position: the random
+    # slice sees only some generic columns, so the complement (exact, mixed, or saturated and
+    # then ranked whole) must supply the rest
+    rng = np.random.default_rng(seed)
+    cols = generic + plain
+    if cols == 0:
+        return
+    u = rng.integers(0, P, size=(rows, low), dtype=np.int64)
+    v = rng.integers(0, P, size=(low, plain), dtype=np.int64)
+    low_part = (u.astype(object) @ v.astype(object)) % P if low else np.zeros((rows, plain), dtype=object)
+    matrix = np.hstack([low_part.astype(np.int64), rng.integers(0, P, size=(rows, generic), dtype=np.int64)])
+    matrix = matrix[:, rng.permutation(cols)]
+    saved = degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA
+    try:
+        for field in (Field(P), Field(None)):
+            expected = rank_dense(field, matrix, rows, cols).rank
+            for m in (matrix, matrix.T):
+                # the probe and the hinted narrow slice off (real sizes), then on at these sizes
+                for degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA in (saved, (8, 4)):
+                    got = block_rank(field, _MatrixMoments(np.ascontiguousarray(m)), np.arange(m.shape[0]),
+                                     np.arange(m.shape[1]), hint)
+                    assert got.rank == expected
+    finally:
+        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = saved
+
+
+@given(nvars=st.integers(1, 6), degree=st.integers(0, 7), density=st.floats(0.05, 1.0), seed=st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_dense_positions_look_up_the_same_values_as_the_sorted_search(nvars, degree, density, seed):
+    rng = np.random.default_rng(seed)
+    every = compositions(degree, nvars)
+    exponents = [every[rng.random(len(every)) < density] for _ in range(2)]
+    values = [rng.integers(1, P, size=len(e)) for e in exponents]
+    dense = DenseMoments(nvars, degree, exponents, values, np.int64)
+    encoder = AdditiveEncoder(nvars, degree + 1)
+    terms = []
+    for exps, vals in zip(exponents, values):
+        keys = encoder.encode(exps)
+        order = np.argsort(keys)
+        terms.append(Terms(keys[order], vals[order]))
+    search = SearchMoments(terms, encoder, np.int64)
+    for a in range(degree + 1):
+        rows, cols = compositions(a, nvars), compositions(degree - a, nvars)
+        for k in range(2):
+            assert np.array_equal(dense.gather(k, dense.keys(rows), dense.keys(cols)),
+                                  search.gather(k, search.keys(rows), search.keys(cols)))
+
+
+@pytest.mark.parametrize("rank, hint", [(100, 5), (100, None), (3, 3), (3, None), (40, 20), (60, 200)])
+def test_a_wrong_hint_costs_time_but_never_changes_the_rank(rank, hint):
+    # a hint far below the rank makes the narrow slice independent (so it is discarded); one far
+    # above skips the narrow slice; either way the rank is the whole block's
+    rng = np.random.default_rng(rank)
+    u = rng.integers(0, P, size=(100, rank), dtype=np.int64).astype(object)
+    v = rng.integers(0, P, size=(rank, 300), dtype=np.int64).astype(object)
+    matrix = ((u @ v) % P).astype(np.int64)
+    field = Field(P)
+    saved = degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA
+    try:
+        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = 8, 4
+        got = block_rank(field, _MatrixMoments(matrix), np.arange(100), np.arange(300), hint)
+    finally:
+        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = saved
+    assert got.rank == rank == rank_dense(field, matrix, 100, 300).rank

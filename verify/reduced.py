@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -24,6 +23,7 @@ from .certainty import Certainty, residue_sample_size, schwartz_zippel
 from .errors import InputError
 from .fields import Field
 from .memory import guard
+from .moments import AdditiveEncoder, moment_table
 from .network import attention_matrix, layer_maps
 from .spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
 
@@ -93,122 +93,6 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
     raise AssertionError("unreachable")
 
 
-@dataclass
-class _Terms:
-    keys: np.ndarray  # encoded exponents, sorted (1-D), or one row of words per term (2-D)
-    values: np.ndarray  # c~ values aligned with keys (int64 mod p, or object over Q)
-
-
-class _Encoder:
-    """Exact additive keys for exponent vectors with entries < ``base``.
-
-    The variables are split into chunks whose mixed-radix value fits in an int64; a key is one
-    word per chunk.  key(alpha) + key(beta) = key(alpha + beta) as long as no entry reaches
-    ``base``, which the caller guarantees.
-    """
-
-    def __init__(self, nvars: int, base: int, word_limit: int = 2**62):
-        per_word = 1
-        while base ** (per_word + 1) < word_limit and per_word < nvars:
-            per_word += 1
-        self.chunks = [list(range(i, min(i + per_word, nvars))) for i in range(0, nvars, per_word)]
-        self.weights = np.zeros((nvars, len(self.chunks)), dtype=np.int64)
-        for w, chunk in enumerate(self.chunks):
-            for j, v in enumerate(chunk):
-                self.weights[v, w] = base**j
-
-    @property
-    def words(self) -> int:
-        return len(self.chunks)
-
-    def encode(self, exps: np.ndarray) -> np.ndarray:
-        keys = exps @ self.weights
-        return keys[:, 0] if self.words == 1 else keys
-
-
-def _moment_terms(exponents: list, coefficients: list, field: Field, encoder: _Encoder) -> list[_Terms]:
-    """Per component q_k, its terms as keys and values c~ = coeff * gamma! (mod p).
-
-    Only exponents >= 2 contribute a factorial, so the Python loop runs over those entries only.
-    """
-    top = max((int(e.max()) for e in exponents if len(e)), default=0)
-    fact = [1] * (top + 1)
-    for i in range(1, top + 1):
-        fact[i] = fact[i - 1] * i
-    if field.modulus is not None:
-        fact = [f % field.modulus for f in fact]
-    out = []
-    for exps, coeffs in zip(exponents, coefficients):
-        vals = [int(c) for c in coeffs]
-        big_rows, big_cols = np.nonzero(exps >= 2)
-        for row, e in zip(big_rows.tolist(), exps[big_rows, big_cols].tolist()):
-            vals[row] *= fact[e]
-        if field.modulus is not None:
-            vals = [v % field.modulus for v in vals]
-        keys = encoder.encode(exps)
-        values = np.array(vals, dtype=np.int64 if field.modulus is not None else object)
-        if keys.ndim == 1:
-            order = np.argsort(keys)
-            out.append(_Terms(keys[order], values[order]))
-        else:
-            out.append(_Terms(keys, values))
-    return out
-
-
-def _gather(terms: _Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
-    """Values of ``terms`` at every key row_keys[i] + col_keys[j], zero where absent (exact).
-
-    One-word keys: a sorted search.  Multi-word keys: an additive 64-bit hash (random odd
-    multipliers, arithmetic mod 2^64) locates candidates, and every candidate is verified word by
-    word.  A true term is always found (its hash is its own), distinct terms have distinct hashes
-    (checked, else the exact ``np.unique`` route runs), and verification removes false hits.
-    """
-    shape = (len(row_keys), len(col_keys))
-    out = np.zeros(shape, dtype=dtype)
-    if len(terms.keys) == 0:
-        return out
-    if row_keys.ndim == 1:
-        keys = row_keys[:, None] + col_keys[None, :]
-        pos = np.clip(np.searchsorted(terms.keys, keys), 0, len(terms.keys) - 1)
-        hit = terms.keys[pos] == keys
-        out[hit] = terms.values[pos[hit]]
-        return out
-    multipliers = (np.random.default_rng(12345).integers(1, 2**62, size=row_keys.shape[1], dtype=np.int64)
-                   * 2 + 1).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        term_hash = (terms.keys.astype(np.uint64) * multipliers).sum(axis=1, dtype=np.uint64)
-        row_hash = (row_keys.astype(np.uint64) * multipliers).sum(axis=1, dtype=np.uint64)
-        col_hash = (col_keys.astype(np.uint64) * multipliers).sum(axis=1, dtype=np.uint64)
-        order = np.argsort(term_hash)
-        sorted_hash = term_hash[order]
-        if len(np.unique(sorted_hash)) != len(sorted_hash):
-            return _gather_unique(terms, row_keys, col_keys, dtype)
-        query = row_hash[:, None] + col_hash[None, :]
-    pos = np.clip(np.searchsorted(sorted_hash, query), 0, len(sorted_hash) - 1)
-    candidate = sorted_hash[pos] == query
-    rows, cols = np.nonzero(candidate)
-    found = order[pos[rows, cols]]
-    exact = (terms.keys[found] == row_keys[rows] + col_keys[cols]).all(axis=1)
-    out[rows[exact], cols[exact]] = terms.values[found[exact]]
-    return out
-
-
-def _gather_unique(terms: _Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
-    """The slow exact route for multi-word keys: equal rows get equal ids by one joint sort."""
-    keys = row_keys[:, None, :] + col_keys[None, :, :]
-    out = np.zeros(keys.shape[:2], dtype=dtype)
-    flat = keys.reshape(-1, keys.shape[2])
-    _, ids = np.unique(np.vstack([terms.keys, flat]), axis=0, return_inverse=True)
-    ids = ids.ravel()
-    term_ids, query_ids = ids[: len(terms.keys)], ids[len(terms.keys):]
-    order = np.argsort(term_ids)
-    sorted_ids = term_ids[order]
-    pos = np.clip(np.searchsorted(sorted_ids, query_ids), 0, len(sorted_ids) - 1)
-    hit = sorted_ids[pos] == query_ids
-    out.reshape(-1)[hit] = terms.values[order][pos[hit]]
-    return out
-
-
 def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
     rows, cols = block.shape
     if rows > cols:
@@ -255,7 +139,7 @@ def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bo
 
 def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib):
     largest = largest_block_entries(nvars, top, components, homogeneous)
-    words = _Encoder(nvars, top + 1 if homogeneous else 2 * top + 1).words
+    words = AdditiveEncoder(nvars, top + 1 if homogeneous else 2 * top + 1).words
     guard(largest * (40 + 16 * words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
           "use a smaller depth or width")
 
@@ -289,25 +173,21 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
         return 0, [], ["q is zero"]
     top = max(degrees)
     homogeneous = len(degrees) == 1
-    # an entry of alpha + beta reaches top (homogeneous) or 2*top (otherwise) before the lookup
-    # rejects it; the additive key must not carry below that
-    encoder = _Encoder(nvars, top + 1 if homogeneous else 2 * top + 1)
     if field.modulus is not None and field.modulus <= top:
         raise InputError(f"the reduced route needs a prime above C(L) = {top} so that factorials are invertible; "
                          f"use the default field")
-    terms = _moment_terms(exponents, [poly.coeffs() for poly in q], field, encoder)
-    dtype = np.int64 if field.modulus is not None else object
     _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
+    # keys must not carry below the largest entry of alpha + beta: top (homogeneous) or 2*top
+    moments = moment_table(exponents, [poly.coeffs() for poly in q], field, nvars, top, homogeneous)
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
-        rank, blocks, more = degree_block_ranks(field, _gather, terms, encoder, compositions, nvars, top, dtype,
-                                                progress)
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
-    keys = encoder.encode(every_degree)
-    block = np.hstack([_gather(t, keys, keys, dtype) for t in terms])
+    keys = moments.keys(every_degree)
+    block = np.hstack([moments.gather(k, keys, keys) for k in range(moments.count)])
     pieces, how = _split(block)
     rng = random.Random(f"verify-compress:{seed}")
     blocks = [_rank_block(field, piece, rng) for piece in pieces]
@@ -368,8 +248,9 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                "separation rank, equal to it unless the weights hit a minor's zero set" % tokens_threshold(spec))
     if compressed:
         bound = min(1.0, bound + schwartz_zippel(rank, 1, field.sample_size))
-        meaning += "; some blocks were ranked through a random column compression (also a lower bound)"
-        notes.append("random column compression used on wide blocks")
+        meaning += ("; some blocks were ranked through random combinations (a column compression, or a "
+                    "mixed null space for the complement), which can only lower a rank")
+        notes.append("random compression or mixing used on some blocks")
     threshold = tokens_threshold(spec)
     result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
                        Certainty(True, bound, meaning), blocks, notes, time.perf_counter() - start)
