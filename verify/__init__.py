@@ -12,7 +12,7 @@ Everything else lives in modules named for what they compute: ``network`` (forwa
 routes), ``blocks`` (block-diagonal exact ranks), ``partitions``, ``certainty``, ``cli``.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from .errors import InputError  # noqa: E402
 from .fields import DEFAULT_PRIME, Field, parse_field  # noqa: E402
