@@ -1,6 +1,7 @@
 """Degree blocks ranked by slice + complement with propagation, against every block ranked whole."""
 
 import random
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -77,6 +78,18 @@ def test_heavy_and_mild_deficiency_both_match_whole_block_ranks(nvars, degree, c
     assert rank == _whole_block_ranks(field, q, nvars, degree)
 
 
+@contextmanager
+def _small_probe(on: bool = True):
+    """Run the probe and narrow slices on blocks this small (PROBE_MIN 8, SLICE_EXTRA 4) while on."""
+    saved = degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA
+    if on:
+        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = 8, 4
+    try:
+        yield
+    finally:
+        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = saved
+
+
 class _MatrixMoments:
     """A 'moment table' that is just a matrix: block_rank then ranks exactly this matrix."""
 
@@ -105,18 +118,15 @@ def test_block_rank_equals_the_whole_rank_whatever_the_slice_misses(rows, low, g
     low_part = (u.astype(object) @ v.astype(object)) % P if low else np.zeros((rows, plain), dtype=object)
     matrix = np.hstack([low_part.astype(np.int64), rng.integers(0, P, size=(rows, generic), dtype=np.int64)])
     matrix = matrix[:, rng.permutation(cols)]
-    saved = degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA
-    try:
-        for field in (Field(P), Field(None)):
-            expected = rank_dense(field, matrix, rows, cols).rank
-            for m in (matrix, matrix.T):
-                # the probe and the hinted narrow slice off (real sizes), then on at these sizes
-                for degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA in (saved, (8, 4)):
+    for field in (Field(P), Field(None)):
+        expected = rank_dense(field, matrix, rows, cols).rank
+        for m in (matrix, matrix.T):
+            # the probe and the hinted narrow slice off (real sizes), then on at these sizes
+            for small in (False, True):
+                with _small_probe(small):
                     got = block_rank(field, _MatrixMoments(np.ascontiguousarray(m)), np.arange(m.shape[0]),
                                      np.arange(m.shape[1]), hint)
-                    assert got.rank == expected
-    finally:
-        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = saved
+                assert got.rank == expected
 
 
 @given(nvars=st.integers(1, 6), degree=st.integers(0, 7), density=st.floats(0.05, 1.0), seed=st.integers(0, 10**6))
@@ -150,10 +160,6 @@ def test_a_wrong_hint_costs_time_but_never_changes_the_rank(rank, hint):
     v = rng.integers(0, P, size=(rank, 300), dtype=np.int64).astype(object)
     matrix = ((u @ v) % P).astype(np.int64)
     field = Field(P)
-    saved = degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA
-    try:
-        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = 8, 4
+    with _small_probe():
         got = block_rank(field, _MatrixMoments(matrix), np.arange(100), np.arange(300), hint)
-    finally:
-        degree_blocks.PROBE_MIN, degree_blocks.SLICE_EXTRA = saved
     assert got.rank == rank == rank_dense(field, matrix, 100, 300).rank

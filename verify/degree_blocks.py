@@ -65,14 +65,25 @@ def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarr
     return np.hstack([moments.gather(k, row_keys[idx], col_keys) for k in range(moments.count)]).T
 
 
+def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
+    """(m, n, wide, short, long) of the block with rows ``row_keys`` and columns (k, ``col_keys``)."""
+    m, n = len(row_keys), len(col_keys) * moments.count
+    return m, n, m <= n, min(m, n), max(m, n)
+
+
+def _null_rows(basis, short: int, nullity: int) -> list[int]:
+    """Y^T row-major: the first ``nullity`` columns of a FLINT null-space basis, read entry by entry
+    (python-flint cannot slice columns; the whole short x short basis is never listed)."""
+    return [int(basis[i, c]) for c in range(nullity) for i in range(short)]
+
+
 def _complement_rows(field: Field, basis, short: int, nullity: int, seed: str):
     """Rows of Y^T (the left null space of the slice), or of H^T Y^T for a seeded random
     nullity x COMPLEMENT_ROWS matrix H when the null space is wider than that.
 
     Returns (rows as a t x short int64 array, whether compressed)."""
     if nullity <= COMPLEMENT_ROWS:
-        entries = [int(basis[i, c]) for c in range(nullity) for i in range(short)]
-        return np.array(entries, dtype=np.int64).reshape(nullity, short), False
+        return np.array(_null_rows(basis, short, nullity), dtype=np.int64).reshape(nullity, short), False
     rng = random.Random(seed)
     pad = field.zeros(short, COMPLEMENT_ROWS)
     for i in range(nullity):
@@ -97,10 +108,12 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
 
     With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
     is column-deficient and the mixed complement is not saturated; otherwise ``None``."""
-    m, per = len(row_keys), len(col_keys)
-    n = per * moments.count
-    wide = m <= n
-    short, long = min(m, n), max(m, n)
+    m, n, wide, short, long = _shape(moments, row_keys, col_keys)
+
+    def whole() -> Block:
+        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
+        return Block(m, n, field.from_rows(lines).rank())
+
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide)
     matrix = field.from_rows(np.ascontiguousarray(slice_.T))
@@ -126,15 +139,13 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
         if take < short:
             return None
         # the compression is saturated: the complement's rank is unknown, so rank the block whole
-        whole = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
-        return Block(m, n, field.from_rows(whole).rank())
+        return whole()
     # over Q: a heavily deficient block is eliminated whole when that costs less (about
     # short * long * rank) than the complement's product and its rank
     if short * long * (short - nullity) < nullity * short * len(rest) + nullity * nullity * len(rest):
         del basis
-        whole = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
-        return Block(m, n, field.from_rows(whole).rank())
-    left = field.matrix(nullity, short, [int(basis[i, c]) for c in range(nullity) for i in range(short)])
+        return whole()
+    left = field.matrix(nullity, short, _null_rows(basis, short, nullity))
     del basis
     rest_block = field.from_rows(np.ascontiguousarray(_lines(moments, row_keys, col_keys, rest, wide)))
     extra = (left * rest_block).rank()  # one FLINT product, no entry-wise copying
@@ -143,9 +154,7 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
 
 def _probe_rank(field: Field, moments, row_keys, col_keys, size: int) -> int:
     """Rank of a seeded random size x size sub-block (a lower bound on the block's rank)."""
-    m, n = len(row_keys), len(col_keys) * moments.count
-    wide = m <= n
-    short, long = min(m, n), max(m, n)
+    m, n, wide, short, long = _shape(moments, row_keys, col_keys)
     rng = random.Random(f"verify-probe:{m}x{n}")
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
@@ -157,8 +166,7 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
     ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency."""
-    m, n = len(row_keys), len(col_keys) * moments.count
-    short, long = min(m, n), max(m, n)
+    m, n, _, short, long = _shape(moments, row_keys, col_keys)
     if short == 0:
         return Block(m, n, 0)
     if field.modulus is not None and short >= PROBE_MIN:
