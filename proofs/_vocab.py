@@ -28,6 +28,20 @@ def corrected_layout(width: int, heads: int, wanted: int) -> Layout | None:
     return Layout(width, heads, n) if n else None
 
 
+def printed_layout(width: int, heads: int, r: int) -> Layout:
+    """The layout as printed (phi with (d_a - 1) per head) for n = (r - H)/2 columns of A."""
+    return Layout(width, heads, (r - heads) // 2, printed=True)
+
+
+def printed_phi_outcome(width: int, heads: int, r: int, depth: int, holds: bool, line: str):
+    """(holds, line, counterexample) of a check on the printed phi: a miss names phi's defect."""
+    case = f"d_x={width} H={heads} r={r} L={depth}" + (f": {line}" if line else "")
+    if holds:
+        return True, case, None
+    return False, case + ": misses columns of A", {"d_x": width, "H": heads, "r": r, "L": depth,
+                                                   "defect": "printed phi skips (d_a-1)/2 column numbers per head"}
+
+
 def a_matrix(n: int, depth: int) -> list[list[int]]:
     """Lemma 8's natural-number matrix with ((n over 3^(L-2))) rows of one l2 norm."""
     _, rows = find_matrix(n, 3 ** (depth - 2))
@@ -61,5 +75,6 @@ def random_value_output(width: int, heads: int, seed: int) -> list[tuple]:
              tuple(tuple(rng.randint(-5, 5) for _ in range(d_a)) for _ in range(width))) for _ in range(heads)]
 
 
-__all__ = ["LEMMA56_CASES", "LEMMA56_ODD_CASES", "corrected_layout", "capacity", "a_matrix", "carries_rows", "random_value_output", "Layout",
-           "carried_columns", "embedding_target", "matrix_rank", "comb"]
+__all__ = ["LEMMA56_CASES", "LEMMA56_ODD_CASES", "corrected_layout", "printed_layout", "printed_phi_outcome",
+           "capacity", "a_matrix", "carries_rows", "random_value_output", "Layout", "carried_columns",
+           "embedding_target", "matrix_rank", "comb"]

@@ -6,8 +6,8 @@ from verify.claims import Claim
 from verify.vocab_constructions import convolution_embedding
 
 from ._common import WIES, Source
-from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, Layout, a_matrix, carries_rows, corrected_layout,
-                     embedding_target)
+from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
+                     printed_layout, printed_phi_outcome)
 
 KERNELS = (1, 2, 3)
 
@@ -26,12 +26,8 @@ def _run(layout, a, r):
 
 
 def _printed(width, heads, r, depth):
-    layout = Layout(width, heads, (r - heads) // 2, printed=True)
-    a = a_matrix(layout.carried, depth)
-    holds, line = _run(layout, a, r)
-    return holds, f"d_x={width} H={heads} r={r} L={depth}: {line}" + ("" if holds else ": misses columns of A"), \
-        None if holds else {"d_x": width, "H": heads, "r": r, "L": depth,
-                            "defect": "printed phi skips (d_a-1)/2 column numbers per head"}
+    layout = printed_layout(width, heads, r)
+    return printed_phi_outcome(width, heads, r, depth, *_run(layout, a_matrix(layout.carried, depth), r))
 
 
 def _corrected(width, heads, r, depth):

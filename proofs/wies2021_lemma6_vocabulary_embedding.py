@@ -6,8 +6,8 @@ from verify.claims import Claim
 from verify.vocab_constructions import vocabulary_matrix
 
 from ._common import WIES, Source
-from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, Layout, a_matrix, carries_rows, corrected_layout,
-                     embedding_target, matrix_rank)
+from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
+                     matrix_rank, printed_layout, printed_phi_outcome)
 
 
 def _outputs(layout, a, vocab):
@@ -17,7 +17,7 @@ def _outputs(layout, a, vocab):
 
 def _printed_matrix(width, heads, r, depth):
     """M_V exactly as printed: no phi <= (r-H)/2 guard, printed phi, d_a odd."""
-    layout = Layout(width, heads, (r - heads) // 2, printed=True)
+    layout = printed_layout(width, heads, r)
     a = a_matrix(layout.carried, depth)
     try:
         m, _ = _outputs(layout, a, 2 * len(a) + 1)
@@ -30,13 +30,11 @@ def _printed_matrix(width, heads, r, depth):
 
 def _printed_phi(width, heads, r, depth):
     """Eq. 15's vectors (guarded) with the printed phi: do they carry the rows of A?"""
-    layout = Layout(width, heads, (r - heads) // 2, printed=True)
+    layout = printed_layout(width, heads, r)
     a = a_matrix(layout.carried, depth)
     outputs = {i: embedding_target(layout, a, i) for i in range(1, 2 * len(a) + 1)}
     holds = carries_rows(layout, outputs, a)
-    return holds, f"d_x={width} H={heads} r={r} L={depth}: " + ("carries A" if holds else "misses columns of A"), \
-        None if holds else {"d_x": width, "H": heads, "r": r, "L": depth,
-                            "defect": "printed phi skips (d_a-1)/2 column numbers per head"}
+    return printed_phi_outcome(width, heads, r, depth, holds, "carries A" if holds else "")
 
 
 def _corrected(width, heads, r, depth):
