@@ -5,7 +5,7 @@ check, each under 2 minutes.  Run: python benchmarks/certificate.py
 import time
 
 from verify import NetworkSpec
-from verify.certificate import certify, check_certificate
+from verify.constructions.certificate import certify, check_certificate
 
 
 def main():

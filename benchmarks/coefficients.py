@@ -5,7 +5,7 @@ monomials) in under 20 s, polynomial construction included.  Run: python benchma
 import time
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights, separation_rank
-from verify.polynomial import output_polynomial
+from verify.model.polynomial import output_polynomial
 
 
 def main():

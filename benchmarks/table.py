@@ -44,7 +44,7 @@ def main():
         second, again = run(store, args)
         print(f"repeated:    {second:.2f}s, {again['sweep']['reused']} of {again['sweep']['total']} from the store "
               f"[target < 5s: {'met' if second < 5 else 'MISSED'}]")
-        from verify.store import Store
+        from verify.sweeps.store import Store
         with Store(store) as kept:
             for row in sorted(kept.rows(), key=lambda r: -r["seconds"])[:4]:
                 spec = row["spec"]

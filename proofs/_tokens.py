@@ -3,7 +3,7 @@
 from functools import lru_cache
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec
-from verify.probe import probe_tokens
+from verify.sweeps.probe import probe_tokens
 
 GF = Field(DEFAULT_PRIME)
 

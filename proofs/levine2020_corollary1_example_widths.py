@@ -2,8 +2,8 @@
 
 import flint
 
-from verify.checks import QuotedNumber
-from verify.claims import Claim
+from verify.claims.checks import QuotedNumber
+from verify.claims.record import Claim
 
 from ._common import MAIN, Source
 

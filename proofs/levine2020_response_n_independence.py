@@ -1,8 +1,8 @@
 """Author response: 'Theorem 1 is independent on N, as it discusses balanced partitions.'"""
 
 from verify import NetworkSpec, separation_rank
-from verify.checks import Property
-from verify.claims import Claim
+from verify.claims.checks import Property
+from verify.claims.record import Claim
 
 from ._common import RESPONSE, Source
 

@@ -1,9 +1,9 @@
 """Author response: residual connections multiply the upper bounds by at most 2^L."""
 
 from verify import NetworkSpec
-from verify.checks import Property, RankBound
-from verify.claims import Claim
-from verify.specsets import default_specs, exact_rank
+from verify.claims.checks import Property, RankBound
+from verify.claims.record import Claim
+from verify.claims.specsets import default_specs, exact_rank
 
 from ._common import C, RESPONSE, H, L, Source, d_a
 

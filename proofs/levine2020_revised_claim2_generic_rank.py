@@ -1,8 +1,8 @@
 """Claim 2 (revised supplement): a rank reached at one point is reached almost everywhere."""
 
 from verify import NetworkSpec, separation_rank
-from verify.checks import Cases
-from verify.claims import Claim
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
 
 from ._common import REVISED, Source
 

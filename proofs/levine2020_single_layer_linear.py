@@ -1,6 +1,6 @@
-from verify.checks import Property
-from verify.claims import Claim
-from verify.specsets import default_specs, exact_rank
+from verify.claims.checks import Property
+from verify.claims.record import Claim
+from verify.claims.specsets import default_specs, exact_rank
 
 from ._common import MAIN, Source
 

@@ -1,9 +1,9 @@
 """Claim 2 (first supplement): grid tensors give lower bounds on the separation rank."""
 
 from verify import NetworkSpec, separation_rank
-from verify.checks import Property
-from verify.claims import Claim
-from verify.grid import default_template_count
+from verify.claims.checks import Property
+from verify.claims.record import Claim
+from verify.rank.grid import default_template_count
 
 from ._common import MAIN, Source
 

@@ -1,5 +1,5 @@
-from verify.checks import Property
-from verify.claims import Claim
+from verify.claims.checks import Property
+from verify.claims.record import Claim
 
 from ._common import MAIN, Source
 from ._structure import partition_invariance

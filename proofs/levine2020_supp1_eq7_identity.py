@@ -1,5 +1,5 @@
-from verify.checks import InequalityChain
-from verify.claims import Claim
+from verify.claims.checks import InequalityChain
+from verify.claims.record import Claim
 
 from ._common import C, MAIN, H, L, Source, d_x, log3
 

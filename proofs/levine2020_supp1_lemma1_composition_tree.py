@@ -3,9 +3,9 @@
 import networkx as nx
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
-from verify.checks import Property
-from verify.claims import Claim
-from verify.reduced import reduced_polynomials
+from verify.claims.checks import Property
+from verify.claims.record import Claim
+from verify.rank.reduced import reduced_polynomials
 
 from ._common import C, MAIN, L, Source
 

@@ -5,8 +5,8 @@ from fractions import Fraction
 from itertools import product
 from math import comb, factorial
 
-from verify.checks import Property
-from verify.claims import Claim
+from verify.claims.checks import Property
+from verify.claims.record import Claim
 
 from ._common import MAIN, Source
 

@@ -1,7 +1,7 @@
 import sympy as sp
 
-from verify.checks import InequalityChain
-from verify.claims import Claim
+from verify.claims.checks import InequalityChain
+from verify.claims.record import Claim
 
 from ._common import MAIN, Source, k, multichoose, n
 

@@ -4,10 +4,10 @@ Q(i) through the engine's eq. 3 network."""
 
 from fractions import Fraction
 
-from verify.checks import Cases
-from verify.claims import Claim
-from verify.gaussian import I, GaussianRational
-from verify.levine_construction import DEFECTS, grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
+from verify.exact.gaussian import I, GaussianRational
+from verify.constructions.levine import DEFECTS, grid_submatrix, hadamard_target, proportional, unit_rows
 
 from ._common import MAIN, Source
 

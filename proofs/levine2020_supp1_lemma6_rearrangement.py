@@ -3,8 +3,8 @@
 import random
 from itertools import permutations
 
-from verify.checks import Property
-from verify.claims import Claim
+from verify.claims.checks import Property
+from verify.claims.record import Claim
 
 from ._common import MAIN, Source
 

@@ -1,9 +1,9 @@
 """The lower bound of Theorems 1-2, certified at one weight point and re-checked from the certificate."""
 
 from verify import NetworkSpec
-from verify.certificate import certify, check_certificate
-from verify.checks import Cases
-from verify.claims import Claim
+from verify.constructions.certificate import certify, check_certificate
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
 
 from ._common import MAIN, Source
 

@@ -2,8 +2,8 @@
 
 import sympy as sp
 
-from verify.checks import InequalityChain
-from verify.claims import Claim
+from verify.claims.checks import InequalityChain
+from verify.claims.record import Claim
 
 from ._common import ABOVE_THRESHOLD, C, MAIN, L, Source, d_x, log3, multichoose
 

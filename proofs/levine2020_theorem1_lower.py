@@ -1,7 +1,7 @@
 import sympy as sp
 
-from verify.checks import RankBound
-from verify.claims import Claim
+from verify.claims.checks import RankBound
+from verify.claims.record import Claim
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
 

@@ -2,8 +2,8 @@
 
 import math
 
-from verify.checks import Cases
-from verify.claims import Claim
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
 
 from ._common import WIES, Source
 from ._tokens import probe

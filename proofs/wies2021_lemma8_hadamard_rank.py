@@ -6,8 +6,8 @@ from math import comb
 
 import flint
 
-from verify.checks import Property
-from verify.claims import Claim
+from verify.claims.checks import Property
+from verify.claims.record import Claim
 
 from ._common import WIES, Source
 

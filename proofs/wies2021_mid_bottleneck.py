@@ -1,9 +1,9 @@
 """Section 4.2.3: width caps the internal attention dimension."""
 
 from verify import NetworkSpec
-from verify.checks import Cases
-from verify.claims import Claim
-from verify.specsets import exact_rank
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
+from verify.claims.specsets import exact_rank
 
 from ._common import WIES, Source
 

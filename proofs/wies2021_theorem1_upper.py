@@ -1,7 +1,7 @@
 import sympy as sp
 
-from verify.checks import RankBound
-from verify.claims import Claim
+from verify.claims.checks import RankBound
+from verify.claims.record import Claim
 
 from ._common import WIES, Source, L, d_x, log3
 from ._wies import EQ9, FULL_RANK, READING

@@ -1,5 +1,5 @@
-from verify.checks import RankBound
-from verify.claims import Claim
+from verify.claims.checks import RankBound
+from verify.claims.record import Claim
 
 from ._common import WIES, Source
 from ._wies import EQ9, FULL_RANK, READING

@@ -1,11 +1,11 @@
 """Theorem 4's upper bound against exact ranks with a convolution embedding, as r varies."""
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec
-from verify.arbexpr import evaluate
-from verify.checks import Cases
-from verify.claims import Claim
-from verify.embeddings import ConvolutionEmbedding
-from verify.reduced import embedded_reduced_rank
+from verify.exact.arbexpr import evaluate
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
+from verify.model.embeddings import ConvolutionEmbedding
+from verify.rank.reduced import embedded_reduced_rank
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9

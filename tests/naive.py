@@ -2,7 +2,7 @@
 
 y^i = sum_j sum_h <W^{Q,h} x^i, W^{K,h} x^j> W^{O,h} W^{V,h} x^j
 (levine2020_limits_to_depth_efficiencies.md eq. 3, with W^O for the transcription's second W^Q),
-plus x^i with residual connections.  No S, no T(S), no shared code with verify.network.
+plus x^i with residual connections.  No S, no T(S), no shared code with verify.model.network.
 """
 
 

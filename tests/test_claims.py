@@ -8,10 +8,10 @@ import sympy as sp
 from hypothesis import given, strategies as st
 
 from verify import NetworkSpec
-from verify.arbexpr import compare, evaluate, multichoose
-from verify.checks import InequalityChain, Property, QuotedNumber, RankBound
-from verify.claims import Claim, H, L, Source, d_a, d_x, k, load_claims, n, run_claim
-from verify.cli import main
+from verify.exact.arbexpr import compare, evaluate, multichoose
+from verify.claims.checks import InequalityChain, Property, QuotedNumber, RankBound
+from verify.claims.record import Claim, H, L, Source, d_a, d_x, k, load_claims, n, run_claim
+from verify.cli.main import main
 
 SMALL = [NetworkSpec(depth=1, width=2), NetworkSpec(depth=2, width=2), NetworkSpec(depth=2, width=3, heads=3)]
 SRC = Source("levine2020_limits_to_depth_efficiencies.md", "test", "test")
@@ -148,7 +148,7 @@ def test_run_one_claim_writes_reports(tmp_path, capsys):
 
 
 def test_run_exits_1_on_an_unexpected_outcome(tmp_path, capsys, monkeypatch):
-    import verify.claims as claims_module
+    import verify.claims.record as claims_module
     surprise = _claim(False, None, expected="verified")
     monkeypatch.setattr(claims_module, "load_claims", lambda package="proofs": [surprise])
     assert main(["run", "--out", str(tmp_path), "--quiet"]) == 1
@@ -166,7 +166,7 @@ def test_claims_lists_the_registry(capsys):
 
 
 def test_cases_check_stops_at_the_first_failing_case():
-    from verify.checks import Cases
+    from verify.claims.checks import Cases
     result = Cases([(1,), (2,), (3,)], lambda x: (x < 2, f"x={x}")).run()
     assert result.status == "fail" and result.evidence == "x=1; x=2" and result.counterexample == {"case": "(2,)"}
     assert Cases([(1,)], lambda x: (True, "ok")).run().status == "pass"

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from verify.cli import main
+from verify.cli.main import main
 
 
 def run(capsys, *argv):

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.gaussian import I, GaussianRational
-from verify.levine_construction import grid_submatrix, hadamard_target, proportional, unit_rows
-from verify.vocab_constructions import (Layout, carried_columns, convolution_embedding, embedding_target,
+from verify.exact.gaussian import I, GaussianRational
+from verify.constructions.levine import grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.constructions.vocabulary import (Layout, carried_columns, convolution_embedding, embedding_target,
                                         large_n_construction, matrix_rank, vocabulary_matrix)
 
 small = st.integers(-50, 50)

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify import Field, degree_blocks
-from verify.blocks import rank_dense
-from verify.compositions import compositions
-from verify.degree_blocks import block_rank, degree_block_ranks
-from verify.moments import AdditiveEncoder, DenseMoments, SearchMoments, Terms, moment_table, moment_terms
+from verify import Field
+from verify.rank import degree_blocks
+from verify.rank.blocks import rank_dense
+from verify.exact.compositions import compositions
+from verify.rank.degree_blocks import block_rank, degree_block_ranks
+from verify.rank.moments import AdditiveEncoder, DenseMoments, SearchMoments, Terms, moment_table, moment_terms
 
 P = 2**31 - 1
 

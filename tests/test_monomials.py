@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 
 from verify import Field, NetworkSpec, draw_weights
-from verify.polynomial import expected_monomial_count, monomial_report
+from verify.model.polynomial import expected_monomial_count, monomial_report
 
 from strategies import small_specs
 

@@ -4,8 +4,8 @@ import flint
 from hypothesis import given, strategies as st
 
 from verify import Field, NetworkSpec, draw_weights
-from verify.network import forward, output_coordinate
-from verify.polynomial import output_polynomial, variable_index
+from verify.model.network import forward, output_coordinate
+from verify.model.polynomial import output_polynomial, variable_index
 
 from naive import naive_forward
 from strategies import small_specs

@@ -7,7 +7,7 @@ import flint
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from verify.omega import bad_omegas, determinant_polynomial, exponent_matrix, hadamard_gram, omega_rows
+from verify.constructions.omega import bad_omegas, determinant_polynomial, exponent_matrix, hadamard_gram, omega_rows
 
 
 @pytest.mark.parametrize("d,lam", [(2, 1), (2, 2), (3, 2), (2, 3), (3, 3), (4, 2)])

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from verify import Field, NetworkSpec, separation_rank
-from verify.blocks import rank_by_blocks, rank_dense
-from verify.partitions import balanced_partitions
+from verify.rank.blocks import rank_by_blocks, rank_dense
+from verify.model.partitions import balanced_partitions
 
 from strategies import small_specs
 

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verify import Field, NetworkSpec, draw_weights
-from verify.bert import RealWeights, draw_real_weights, forward, forward_mp
-from verify.grid import grid_rank
-from verify.numrank import grid_matrix, numerical_rank, real_grid_rank
+from verify.model.bert import RealWeights, draw_real_weights, forward, forward_mp
+from verify.rank.grid import grid_rank
+from verify.rank.numrank import grid_matrix, numerical_rank, real_grid_rank
 
 
 def _as_real(weights) -> RealWeights:

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 
 from verify import Field, NetworkSpec, draw_weights, separation_rank
-from verify.polynomial import output_polynomial, variable_index
-from verify.reduced import reduced_polynomials, symmetric_variables, tokens_threshold
+from verify.model.polynomial import output_polynomial, variable_index
+from verify.rank.reduced import reduced_polynomials, symmetric_variables, tokens_threshold
 
 from strategies import small_specs
 

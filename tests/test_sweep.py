@@ -10,10 +10,10 @@ import textwrap
 import pytest
 
 from verify import NetworkSpec
-from verify.cli import main
-from verify.store import Store, Task, export_csv
-from verify.sweep import run_sweep
-from verify.table import sep_task, table_specs
+from verify.cli.main import main
+from verify.sweeps.store import Store, Task, export_csv
+from verify.sweeps.executor import run_sweep
+from verify.sweeps.table import sep_task, table_specs
 
 FIELD = "gf:9223372036854775783"
 
@@ -53,9 +53,9 @@ def test_repeated_sweep_reuses_every_stored_result(tmp_path):
 
 KILLER = textwrap.dedent("""
     import os, signal, sys
-    from verify.store import Store
-    from verify.sweep import run_sweep
-    from verify.table import sep_task, table_specs
+    from verify.sweeps.store import Store
+    from verify.sweeps.executor import run_sweep
+    from verify.sweeps.table import sep_task, table_specs
     tasks = [sep_task(s, sys.argv[2], 0, 16.0) for s in table_specs([1, 2], [2, 3])]
     def progress(done, total, reused, computed):
         if computed == 3:

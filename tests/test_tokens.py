@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights, separation_rank
-from verify.cli import main
-from verify.embeddings import VocabularyEmbedding
-from verify.network import output_coordinate
-from verify.probe import corollary1_lower_bound, probe_tokens
-from verify.tokens import compositions, token_rank
+from verify.cli.main import main
+from verify.model.embeddings import VocabularyEmbedding
+from verify.model.network import output_coordinate
+from verify.sweeps.probe import corollary1_lower_bound, probe_tokens
+from verify.rank.tokens import compositions, token_rank
 
 from strategies import small_specs
 
@@ -57,7 +57,7 @@ def test_rank_r_embedding_never_exceeds_the_rank_r_continuous_network(depth, wid
                for i in range(width)] for j in range(tokens)]
     poly = output_coordinate(spec, weights, inputs)
     import numpy as np
-    from verify.blocks import rank_by_blocks
+    from verify.rank.blocks import rank_by_blocks
     exps = np.array(poly.monoms(), dtype=np.int64)
     half = tokens // 2 * rank
     _, rows = np.unique(exps[:, :half], axis=0, return_inverse=True)
@@ -132,7 +132,7 @@ def test_probe_bad_input_exits_2_with_one_line(capsys, argv, phrase):
 
 def _conv_coefficient_rank(spec, embedding, tokens):
     import numpy as np
-    from verify.blocks import rank_by_blocks
+    from verify.rank.blocks import rank_by_blocks
     k, din = embedding.kernel, embedding.input_dim
     ctx = GF.poly_context(("u", tokens * k * din))
     u = ctx.gens()
@@ -149,8 +149,8 @@ def _conv_coefficient_rank(spec, embedding, tokens):
     (1, 3, 1, 2, 1, 2), (2, 3, 1, 1, 2, 2), (2, 3, 3, 2, 1, 1), (2, 2, 1, 1, 2, 2)])
 def test_convolution_embedding_reduced_route_equals_its_coefficient_route(depth, width, heads, input_dim,
                                                                           kernel, rank):
-    from verify.embeddings import ConvolutionEmbedding
-    from verify.reduced import embedded_reduced_rank
+    from verify.model.embeddings import ConvolutionEmbedding
+    from verify.rank.reduced import embedded_reduced_rank
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
     embedding = ConvolutionEmbedding(width, input_dim, kernel, rank)
     reduced = embedded_reduced_rank(spec, GF, embedding.factors[0])
@@ -159,8 +159,8 @@ def test_convolution_embedding_reduced_route_equals_its_coefficient_route(depth,
 
 @pytest.mark.parametrize("depth,width,rank", [(1, 3, 2), (2, 3, 2), (2, 4, 2), (2, 4, 3), (3, 3, 2)])
 def test_rank_r_embedding_never_exceeds_the_width_r_network(depth, width, rank):
-    from verify.embeddings import ConvolutionEmbedding
-    from verify.reduced import embedded_reduced_rank
+    from verify.model.embeddings import ConvolutionEmbedding
+    from verify.rank.reduced import embedded_reduced_rank
     embedding = ConvolutionEmbedding(width, rank, 1, rank)
     embedded = embedded_reduced_rank(NetworkSpec(depth=depth, width=width), GF, embedding.factors[0])
     narrow = separation_rank(NetworkSpec(depth=depth, width=rank), "reduced").rank

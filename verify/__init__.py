@@ -12,12 +12,12 @@ Everything else lives in modules named for what they compute: ``network`` (forwa
 routes), ``blocks`` (block-diagonal exact ranks), ``partitions``, ``certainty``, ``cli``.
 """
 
-__version__ = "0.2.0"
+from .version import __version__  # noqa: E402
 
 from .errors import InputError  # noqa: E402
-from .fields import DEFAULT_PRIME, Field, parse_field  # noqa: E402
-from .sep import SepResult, separation_rank  # noqa: E402
-from .spec import NetworkSpec, draw_weights  # noqa: E402
+from .exact.fields import DEFAULT_PRIME, Field, parse_field  # noqa: E402
+from .rank.sep import SepResult, separation_rank  # noqa: E402
+from .model.spec import NetworkSpec, draw_weights  # noqa: E402
 
 __all__ = ["NetworkSpec", "draw_weights", "separation_rank", "SepResult", "Field", "parse_field",
            "DEFAULT_PRIME", "InputError", "__version__"]

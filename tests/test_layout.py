@@ -1,0 +1,94 @@
+"""The package's layout: imports point down the flow (spec → model → rank → claims → sweeps → cli),
+no import cycle, and no module grows past about 400 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parent.parent / "verify"
+
+# Lower layers never import higher ones; modules in one layer may import each other (without cycles).
+LAYERS = {
+    "errors": 0, "version": 0, "files": 0,
+    "exact": 1,
+    "model": 2,
+    "rank": 3, "constructions": 3,
+    "claims": 4,
+    "sweeps": 5,
+    "cli": 6,
+    "__init__": 7, "__main__": 7,
+}
+MAX_LINES = 400
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every verify module ``path`` imports, at module level or inside a function."""
+    name = _module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "verify":
+                continue
+            found.add(target)
+            for alias in node.names:  # ``from ..claims import specsets`` imports a module
+                if (PACKAGE.parent / (target.replace(".", "/") + "/" + alias.name + ".py")).exists():
+                    found.add(f"{target}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "verify")
+    return found - {name}
+
+
+def _graph() -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for path in PACKAGE.rglob("*.py"):
+        source = _module_name(path)
+        graph.add_node(source)
+        for target in _imports(path):
+            graph.add_edge(source, target)
+    return graph
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS["__init__"] if len(parts) == 1 else LAYERS[parts[1]]
+
+
+def test_import_graph_of_verify_has_no_cycle():
+    graph = _graph()
+    # a package imports its own sub-modules through __init__ re-exports; those edges are not flow
+    flow = nx.DiGraph((a, b) for a, b in graph.edges if not b.startswith(a + ".") and b != "verify")
+    assert list(nx.simple_cycles(flow)) == []
+
+
+def test_imports_point_down_the_flow():
+    upward = [(a, b) for a, b in _graph().edges
+              if b != "verify" and not b.startswith(a + ".") and _layer(b) > _layer(a)]
+    assert upward == []
+
+
+def test_every_subpackage_is_a_known_layer():
+    for path in PACKAGE.iterdir():
+        if path.is_dir() and (path / "__init__.py").exists():
+            assert path.name in LAYERS, f"verify/{path.name}/ has no place in LAYERS"
+
+
+def test_no_module_is_over_about_400_lines():
+    long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}

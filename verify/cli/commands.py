@@ -1,0 +1,241 @@
+"""The registry's subcommands: ``verify claims`` and ``verify run``."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from ..errors import InputError
+from ..sweeps.progress import Progress
+from .sweep_commands import COMMANDS as SWEEP_COMMANDS
+from .sweep_commands import add_sweep_args, open_store
+from .sweep_commands import register as sweep_register
+
+__all__ = ["register", "COMMANDS"]
+
+
+def register(sub, add_network_args, add_output_args) -> None:
+    claims = sub.add_parser("claims", help="list the claims registry", description=(
+        "List every claim of the registry (proofs/): id, source, expected outcome, statement."))
+    add_output_args(claims)
+
+    run = sub.add_parser("run", help="check every claim of the papers (the default job)", description=(
+        "Run the claims registry: each stated bound and identity of the papers checked against exact "
+        "ranks and certified arithmetic. Prints a table, writes report.md and report.json into --out, "
+        "exits 0 when every claim has its expected outcome and 1 otherwise."))
+    run.add_argument("--claim", action="append", default=None, metavar="ID",
+                     help="run only this claim (repeatable)")
+    run.add_argument("--out", default="verify-report", help="directory for report.md and report.json "
+                     "(default verify-report/)")
+    run.add_argument("--extended", action="store_true",
+                     help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
+    add_sweep_args(run)
+    add_output_args(run)
+
+    cert = sub.add_parser("certify", help="write a certificate for the lower bound of Theorems 1-2",
+                          description=(
+        "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving "
+        "sep >= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere, for d_x > 3^L. "
+        "'verify check-certificate FILE' re-checks it from its own numbers."))
+    cert.add_argument("--depth", type=int, required=True, help="number of layers L >= 2")
+    cert.add_argument("--width", type=int, required=True, help="embedding dimension d_x > 3^L")
+    cert.add_argument("--heads", type=int, default=1, help="attention heads H < d_x (default 1)")
+    cert.add_argument("--seed", type=int, default=0, help="seed of weights and templates (default 0)")
+    cert.add_argument("--out", default=None, help="certificate file (default: stdout)")
+    add_output_args(cert)
+
+    check = sub.add_parser("check-certificate", help="re-check a certificate; exit 0 only if it holds",
+                           description="Rebuild the certificate's grid matrix from its stored weights and "
+                                       "templates with an independent eq. 3 forward pass, recompute the "
+                                       "determinant mod p and the bound; exit 0 only if everything agrees.")
+    check.add_argument("file", help="certificate JSON file")
+    add_output_args(check)
+
+    probe = sub.add_parser("probe-n", help="separation rank against N (the conjecture on N)", description=(
+        "Exact separation rank for N = 2, 4, ... of a network on token inputs (vocabulary embedding of rank r, "
+        "optional positional embedding of rank R) or on continuous inputs, until it has been constant for "
+        "--patience steps (and equals the N-independent limit where one is known) or N reaches --max-tokens. "
+        "Compares with Corollary 1's lower bound and the conjectured scale r L / log3 r "
+        "(wies2021_vocabulary_bottleneck.md, section 4 and B.2.2)."))
+    add_network_args(probe, tokens_required=False)
+    probe.add_argument("--vocab", type=int, default=None, help="vocabulary size V")
+    probe.add_argument("--rank", type=int, default=None, help="embedding rank r")
+    probe.add_argument("--pos-rank", type=int, default=0, help="positional embedding rank (default 0: none)")
+    probe.add_argument("--max-tokens", type=int, default=40, help="largest N (default 40)")
+    probe.add_argument("--patience", type=int, default=4,
+                       help="stop once the rank has been constant for this many steps (default 4)")
+    probe.add_argument("--continuous", action="store_true",
+                       help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
+    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds")
+    add_sweep_args(probe)
+    add_output_args(probe)
+
+    sweep_register(sub, add_output_args)
+
+
+def cmd_claims(args) -> int:
+    from ..claims.record import load_claims
+
+    found = load_claims()
+    if args.json:
+        print(json.dumps([{"id": c.id, "source": str(c.source), "expected": c.expected,
+                           "statement": c.statement} for c in found]))
+        return 0
+    width = max(len(c.id) for c in found)
+    for c in found:
+        print(f"{c.id:<{width}}  {c.expected:<14}  {c.source}")
+    print(f"\n{len(found)} claims")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from ..version import __version__
+    from ..claims import specsets
+    from ..claims.record import load_claims, run_claim
+    from ..claims.report import table, write_reports
+
+    found = load_claims()
+    if args.claim:
+        known = {c.id for c in found}
+        unknown = [c for c in args.claim if c not in known]
+        if unknown:
+            raise InputError(f"unknown claim {unknown[0]!r}; 'verify claims' lists the ids")
+        found = [c for c in found if c.id in set(args.claim)]
+    specsets.EXTENDED = args.extended
+    show = not (args.json or args.quiet)
+    start = time.perf_counter()  # the reported time includes the exact ranks computed up front
+    if not args.claim or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
+        _prefetch_ranks(args, show)
+    progress = Progress("claims", show, unit="claim")
+    records = []
+    out_dir = Path(args.out)
+    header = {"version": __version__, "claims": len(found), "seconds": 0.0,
+              "spec_set": "extended" if args.extended else "default"}
+    for i, claim in enumerate(found):
+        records.append(run_claim(claim).as_dict())
+        header["seconds"] = time.perf_counter() - start
+        write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
+        progress(i + 1, len(found))
+    surprises = [r["id"] for r in records if not r["as_expected"]]
+    if args.json:
+        print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
+    else:
+        print(table(records))
+        counts = {}
+        for r in records:
+            counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+        print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " +
+              ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) +
+              (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
+              f"\nreports: {out_dir / 'report.md'}, {out_dir / 'report.json'}")
+    return 1 if surprises else 0
+
+
+def _prefetch_ranks(args, show: bool) -> None:
+    """Compute (or read from the store) the exact ranks of every default spec through the sweep
+    executor, so the bound checks find them computed."""
+    from ..claims import specsets
+    from ..exact.fields import DEFAULT_PRIME
+    from ..rank.memory import DEFAULT_MEMORY_GIB
+    from ..sweeps.progress import SweepProgress
+    from ..sweeps.executor import run_sweep
+    from ..sweeps.table import sep_cost, sep_task
+
+    specs = specsets.default_specs(False) + specsets.default_specs(True)
+    tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
+    with open_store(args) as store:
+        values, _ = run_sweep(tasks, store, args.scheduler, args.workers, SweepProgress("exact ranks", show),
+                              cost=sep_cost)
+    for spec, value in zip(specs, values):
+        specsets.remember(spec, 0, value["rank"])
+
+
+def cmd_probe(args) -> int:
+    from ..exact.fields import parse_field
+    from ..sweeps.probe import probe_tokens
+    from ..model.spec import NetworkSpec
+
+    if args.tokens is not None:
+        raise InputError("probe-n chooses N itself; drop --tokens and set --max-tokens")
+    spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads, attn_dim=args.attn_dim,
+                       output=args.output, residual=args.residual)
+    if args.plot and not args.plot.lower().endswith(".png"):
+        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot probe.png")
+    from ..sweeps.store import Task
+    from ..sweeps.executor import cpu_count, run_sweep
+
+    field = parse_field(args.field)
+    options = {"vocab": args.vocab, "rank": args.rank, "positional_rank": args.pos_rank,
+               "continuous": args.continuous, "weight_range": args.weight_range}
+    limits = (("max_memory_gib", args.max_memory_gib),)
+    method = "coefficients" if args.continuous else "tokens"
+    batch = 1 if args.workers == 1 else (args.workers or (4 if args.scheduler else cpu_count()))
+    with open_store(args) as store:
+        def run_batch(token_counts):
+            tasks = [Task("probe_step", spec, method, field.name, args.seed,
+                          tuple(sorted({**options, "tokens": n}.items())), limits) for n in token_counts]
+            return run_sweep(tasks, store, args.scheduler, args.workers)[0]
+
+        result = probe_tokens(spec, field, args.seed, args.max_tokens, args.patience,
+                              progress=Progress("probe-n", not (args.json or args.quiet), unit="N step"),
+                              run_batch=run_batch, batch=batch, max_memory_gib=args.max_memory_gib, **options)
+    data = result.as_dict()
+    if args.plot:
+        from ..sweeps.plot import plot_probe
+        plot_probe(data, args.plot)
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(f"{'N':>4}  rank")
+    for row in data["ranks"]:
+        print(f"{row['tokens']:>4}  {row['rank']}")
+    scale = data["conjecture_scale"]
+    print(f"\nstopped: {data['stopped']}; saturated at N = {data['saturation_tokens']} with rank "
+          f"{data['saturated_rank']}; N-independent limit: {data['limit_rank']}\n"
+          f"Corollary 1 lower bound: {data['lower_bound']} (first reached at N = {data['tokens_reaching_lower_bound']}); "
+          f"r L / log3 r = {'%.2f' % scale if scale else None}; {data['seconds']:.1f}s" +
+          (f"\nplot: {args.plot}" if args.plot else ""))
+    return 0
+
+
+def cmd_certify(args) -> int:
+    from ..constructions.certificate import certify
+    from ..files import write_atomic
+    from ..model.spec import NetworkSpec
+
+    spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads)
+    start = time.perf_counter()
+    data = certify(spec, seed=args.seed)
+    seconds = time.perf_counter() - start
+    text = json.dumps(data)
+    if args.out:
+        write_atomic(Path(args.out), text + "\n")
+    if args.json or not args.out:
+        print(text if not args.out else json.dumps({"file": args.out, "claimed_rank": data["claimed_rank"],
+                                                     "seconds": round(seconds, 3)}))
+    else:
+        print(f"certificate for sep >= {data['claimed_rank']} (depth {spec.depth}, width {spec.width}, "
+              f"heads {spec.heads}) written to {args.out} in {seconds:.1f}s")
+    return 0
+
+
+def cmd_check_certificate(args) -> int:
+    from ..constructions.certificate import check_certificate
+
+    try:
+        data = json.loads(Path(args.file).read_text())
+    except FileNotFoundError:
+        raise InputError(f"certificate file {args.file!r} does not exist; give the path 'verify certify --out' wrote")
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{args.file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'")
+    holds, reason = check_certificate(data)
+    if args.json:
+        print(json.dumps({"holds": holds, "reason": reason}))
+    else:
+        print(("HOLDS: " if holds else "FAILS: ") + reason)
+    return 0 if holds else 1
+
+
+COMMANDS = {"claims": cmd_claims, "run": cmd_run, "probe-n": cmd_probe, "certify": cmd_certify,
+            "check-certificate": cmd_check_certificate, **SWEEP_COMMANDS}

@@ -1,0 +1,161 @@
+"""Sweep subcommands: ``verify table`` (the reviewers' table) and ``verify results`` (the store)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..errors import InputError
+from ..files import write_atomic
+
+__all__ = ["register", "add_sweep_args", "open_store", "COMMANDS"]
+
+
+def add_sweep_args(p) -> None:
+    g = p.add_argument_group("sweep")
+    g.add_argument("--store", default=None, metavar="PATH",
+                   help="SQLite results store (default $VERIFY_STORE or ~/.cache/verify/results.sqlite)")
+    g.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
+    g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on a Dask distributed cluster, e.g. tcp://127.0.0.1:8786 (default: local processes)")
+    g.add_argument("--workers", type=int, default=None,
+                   help="local worker processes (default: one per CPU; 1 runs in this process)")
+
+
+def open_store(args):
+    from ..sweeps.store import Store, default_store_path
+
+    if args.no_store:
+        return Store(None)
+    return Store(args.store or default_store_path())
+
+
+def register(sub, add_output_args) -> None:
+    table = sub.add_parser("table", help="exact ranks beside every bound of both papers, per spec", description=(
+        "One row per (depth, width, heads): the exact generic separation rank (reduced route), log3 of it, the "
+        "regime (L against log3 d_x) and every bound of the claims registry that applies, with whether the rank "
+        "obeys it; --real adds the numerical grid rank of a seeded BERT network (eqs. 1-2). Prints markdown; "
+        "--csv and --plot write files. Results are kept in the store and reused."))
+    table.add_argument("--depths", default="1-2", help="depths, e.g. 1-4 or 1,3 (default 1-2)")
+    table.add_argument("--widths", default="2-4", help="widths, e.g. 2-6 (default 2-4)")
+    table.add_argument("--heads", default="all", choices=["all", "1"],
+                       help="all: every divisor of the width (default); 1: single-head only")
+    table.add_argument("--real", action="store_true", help="add the numerical rank of the real BERT network")
+    table.add_argument("--templates", type=int, default=None,
+                       help="--real: templates per position (default 24)")
+    table.add_argument("--real-tokens", type=int, default=4, help="--real: sequence length N (default 4)")
+    table.add_argument("--seed", type=int, default=0, help="seed of the weights (default 0)")
+    table.add_argument("--field", default=None, help="field of the exact ranks (default gf:2^63-25)")
+    table.add_argument("--max-memory-gib", type=float, default=None,
+                       help="skip specs whose largest block is estimated above this (default 16)")
+    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV")
+    table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")
+    add_sweep_args(table)
+    add_output_args(table)
+
+    results = sub.add_parser("results", help="list or export the results store", description=(
+        "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
+    results.add_argument("--kind", default=None, choices=["sep", "real_rank", "probe_step"],
+                         help="only this kind of result")
+    results.add_argument("--format", default="table", choices=["table", "csv", "json"],
+                         help="table (default), csv or json")
+    results.add_argument("--out", default=None, help="write the export to FILE (atomically) instead of stdout")
+    results.add_argument("--store", default=None, metavar="PATH", help="the store to read (default as for table)")
+    add_output_args(results)
+
+
+def cmd_table(args) -> int:
+    from ..exact.fields import DEFAULT_PRIME, parse_field
+    from ..rank.memory import DEFAULT_MEMORY_GIB
+    from ..rank.numrank import DEFAULT_TEMPLATES, check_grid
+    from ..rank.reduced import check_memory
+    from ..sweeps.progress import SweepProgress
+    from ..sweeps.executor import run_sweep
+    from ..sweeps.table import (bound_columns, build_rows, markdown, parse_range, real_task, sep_cost, sep_task,
+                        table_specs, to_csv)
+
+    field = parse_field(args.field or f"gf:{DEFAULT_PRIME}").name
+    memory = DEFAULT_MEMORY_GIB if args.max_memory_gib is None else args.max_memory_gib
+    templates = DEFAULT_TEMPLATES if args.templates is None else args.templates
+    if args.plot and not args.plot.lower().endswith(".png"):
+        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot table.png")
+    if args.real:
+        check_grid(templates, args.real_tokens)
+    specs, skipped = [], []
+    for spec in table_specs(parse_range(args.depths, "depths"), parse_range(args.widths, "widths"), args.heads):
+        try:
+            check_memory(spec, memory)
+            specs.append(spec)
+        except InputError as exc:
+            skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": str(exc)})
+    if not specs:
+        raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
+    quiet = args.json or args.quiet
+    for row in skipped:
+        if not quiet:
+            print(f"skipped depth {row['depth']} width {row['width']} heads {row['heads']}: {row['reason']}",
+                  file=sys.stderr)
+    tasks = [sep_task(spec, field, args.seed, memory) for spec in specs]
+    if args.real:
+        tasks += [real_task(spec, args.seed, templates, args.real_tokens) for spec in specs]
+    with open_store(args) as store:
+        values, stats = run_sweep(tasks, store, args.scheduler, args.workers,
+                                  SweepProgress("table", not quiet),
+                                  cost=lambda t: sep_cost(t) if t.kind == "sep" else 0)
+        store_path = None if store.path is None else str(store.path)
+    columns = bound_columns()
+    rows = build_rows(specs, values[:len(specs)], values[len(specs):] if args.real else None, columns)
+    if args.csv:
+        write_atomic(Path(args.csv), to_csv(rows, columns))
+    if args.plot:
+        from ..sweeps.plot import plot_table
+        plot_table(rows, args.plot)
+    if args.json:
+        print(json.dumps({"rows": rows, "skipped": skipped, "field": field, "seed": args.seed,
+                          "sweep": stats.as_dict(), "store": store_path,
+                          "meaning": "sep_rank: exact rank at seeded integer weights over the field, a certified "
+                                     "lower bound on the generic rank (equal to it with probability >= 1 - "
+                                     "probability_bound), valid for N >= 2(d_x+1); real_rank: numeric"}))
+        return 0
+    print(markdown(rows, columns), end="")
+    print(f"\n{stats.total} results: {stats.computed} computed, {stats.reused} from the store"
+          f"{' (' + store_path + ')' if store_path else ''}, {stats.seconds:.1f}s"
+          + (f"; CSV: {args.csv}" if args.csv else "") + (f"; plot: {args.plot}" if args.plot else ""))
+    return 0
+
+
+def cmd_results(args) -> int:
+    from ..sweeps.store import Store, default_store_path, export_csv
+
+    path = args.store or default_store_path()
+    if not Path(path).exists():
+        raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
+    with Store(path) as store:
+        rows = store.rows(args.kind)
+    if args.json or args.format == "json":
+        text = json.dumps({"store": str(path), "results": rows}) + "\n"
+    elif args.format == "csv":
+        text = export_csv(rows)
+    else:
+        lines = [f"{'kind':<10} {'spec':<28} {'method':<10} {'field':<24} {'seed':>4}  value"]
+        for row in rows:
+            spec = row["spec"]
+            name = f"L={spec['depth']} d_x={spec['width']} H={spec['heads']}" + (" res" if spec["residual"] else "")
+            if spec.get("tokens"):
+                name += f" N={spec['tokens']}"
+            value = row["value"].get("rank")
+            params = ", ".join(f"{k}={v}" for k, v in row["params"].items())
+            lines.append(f"{row['kind']:<10} {name:<28} {row['method']:<10} {row['field']:<24} {row['seed']:>4}  "
+                         f"rank {value}" + (f" ({params})" if params else ""))
+        lines.append(f"{len(rows)} results in {path}")
+        text = "\n".join(lines) + "\n"
+    if args.out:
+        write_atomic(Path(args.out), text)
+        print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+COMMANDS = {"table": cmd_table, "results": cmd_results}

@@ -1,0 +1,122 @@
+"""Exact fields: GF(p) for word-size primes p, and Q (computed fraction-free over Z).
+
+Ranks mod p are certified lower bounds on ranks over Q for integer matrices (MATH.md §3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flint
+
+from ..errors import InputError
+
+__all__ = ["Field", "parse_field", "DEFAULT_PRIME"]
+
+#: The largest prime below 2^63: a "large word-size prime" for nmod arithmetic.
+DEFAULT_PRIME = 2**63 - 25
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field in which ranks are computed.
+
+    ``modulus`` is a prime p for GF(p), or ``None`` for Q.  Integer data (weights, templates)
+    map into either; over Q everything stays integral, so matrices are ``fmpz_mat`` and the
+    rank over Z equals the rank over Q.
+    """
+
+    modulus: int | None
+
+    @property
+    def name(self) -> str:
+        return "qq" if self.modulus is None else f"gf:{self.modulus}"
+
+    @property
+    def is_exact_rational(self) -> bool:
+        return self.modulus is None
+
+    def scalar(self, value: int):
+        """The integer ``value`` as an element of this field's ring (nmod or fmpz)."""
+        if self.modulus is None:
+            return flint.fmpz(value)
+        return flint.nmod(value, self.modulus)
+
+    def poly_context(self, names: tuple[str, int]):
+        """An mpoly context with generators ``names`` (``('x', n)`` form) over Z or GF(p)."""
+        if self.modulus is None:
+            return flint.fmpz_mpoly_ctx.get(names, "lex")
+        return flint.nmod_mpoly_ctx.get(names, modulus=self.modulus, ordering="lex")
+
+    def matrix(self, rows: int, cols: int, entries: list):
+        """A dense matrix over this field from a flat row-major list of integers."""
+        if self.modulus is None:
+            return flint.fmpz_mat(rows, cols, entries)
+        return flint.nmod_mat(rows, cols, entries, self.modulus)
+
+    def zeros(self, rows: int, cols: int):
+        """A zero matrix over this field, to be filled entry by entry."""
+        if self.modulus is None:
+            return flint.fmpz_mat(rows, cols)
+        return flint.nmod_mat(rows, cols, self.modulus)
+
+    def from_rows(self, array):
+        """A FLINT matrix from a 2-D numpy integer array, filled row by row (no full Python list)."""
+        rows, cols = array.shape
+        if self.modulus is None:
+            return flint.fmpz_mat(rows, cols, [int(v) for v in array.ravel().tolist()])
+        mat = self.zeros(rows, cols)
+        for i in range(rows):
+            line = array[i].tolist()
+            for j in range(cols):
+                if line[j]:
+                    mat[i, j] = line[j]
+        return mat
+
+    def random_matrix(self, rows: int, cols: int, rng):
+        """A matrix of uniform random field elements (entries in [0, p), or [-2^31, 2^31] over Q)."""
+        if self.modulus is None:
+            bound = 2**31
+            return flint.fmpz_mat(rows, cols, [rng.randint(-bound, bound) for _ in range(rows * cols)])
+        p = self.modulus
+        return flint.nmod_mat(rows, cols, [rng.randrange(p) for _ in range(rows * cols)], p)
+
+    @property
+    def sample_size(self) -> int | None:
+        """Size of the set random compression entries are drawn from (for Schwartz-Zippel)."""
+        return 2 * 2**31 + 1 if self.modulus is None else self.modulus
+
+
+def _next_prime(n: int) -> int:
+    n += 1
+    while not flint.fmpz(n).is_prime():
+        n += 1
+    return n
+
+
+def parse_field(text: str) -> Field:
+    """Parse ``qq`` or ``gf:P`` (P prime, 2 < P < 2^64); ``gf`` alone means the default prime.
+
+    >>> parse_field("gf:101").modulus
+    101
+    >>> parse_field("qq").name
+    'qq'
+    """
+    text = text.strip().lower()
+    if text in ("qq", "q"):
+        return Field(None)
+    if text == "gf":
+        return Field(DEFAULT_PRIME)
+    if text.startswith("gf:"):
+        body = text[3:]
+        try:
+            p = int(body)
+        except ValueError:
+            raise InputError(f"field modulus {body!r} is not an integer; use --field gf:P with P prime, "
+                             f"e.g. gf:{DEFAULT_PRIME}") from None
+        if p < 3 or p >= 2**64:
+            raise InputError(f"field modulus {p} is outside 3..2^64-1; use a word-size prime such as {DEFAULT_PRIME}")
+        if not flint.fmpz(p).is_prime():
+            raise InputError(f"field modulus {p} is not prime; use a prime, e.g. gf:{_next_prime(p)}")
+        return Field(p)
+    raise InputError(f"unknown field {text!r}; use --field qq or --field gf:P with P prime")

@@ -1,0 +1,122 @@
+"""Rank of a sparse matrix by splitting it into the connected components of its pattern.
+
+A matrix whose rows and columns split into groups with no nonzero entry between different
+groups is block diagonal after permutation, and its rank is the sum of the blocks' ranks.  The
+groups are the connected components of the bipartite graph with an edge (row, column) for each
+nonzero entry (``../shared/MATH.md`` §2: "find the blocks from the nonzero pattern").
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from ..exact.fields import Field
+from .memory import guard
+
+__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks"]
+
+
+@dataclass
+class Block:
+    """One diagonal block: its shape, its rank, and whether its columns were compressed."""
+
+    rows: int
+    cols: int
+    rank: int
+    compressed_to: int | None = None
+    #: Set when the rank follows from another degree block's (``degree_blocks``), not computed.
+    implied_by: int | None = None
+
+
+@dataclass
+class BlockRank:
+    """Sum of block ranks, with the blocks; ``compressed`` is true if any block was compressed."""
+
+    rank: int
+    blocks: list = field(default_factory=list)
+
+    @property
+    def compressed(self) -> bool:
+        return any(b.compressed_to is not None for b in self.blocks)
+
+
+def components(rows: np.ndarray, cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Connected components of the bipartite graph with edges (rows[k], cols[k]).
+
+    Returns a list of (row indices, column indices), one pair per component, each sorted.
+
+    Notes
+    -----
+    networkx ``connected_components`` on a graph with one node per distinct row and column and
+    one edge per nonzero entry: O(nodes + edges).
+    """
+    graph = nx.Graph()
+    graph.add_edges_from(zip(rows.tolist(), (-1 - cols).tolist()))
+    found = []
+    for comp in nx.connected_components(graph):
+        idx = np.fromiter(comp, dtype=np.int64, count=len(comp))
+        found.append((np.sort(idx[idx >= 0]), np.sort(-1 - idx[idx < 0])))
+    found.sort(key=lambda rc: (len(rc[0]) * len(rc[1]), int(rc[0][0])))
+    return found
+
+
+def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, cols: int,
+               compress_ratio: float | None = None, rng: random.Random | None = None) -> Block:
+    """Exact rank of a dense integer matrix over ``field``.
+
+    With ``compress_ratio`` set and cols > compress_ratio * rows, the matrix is multiplied on
+    the right by a random cols x rows matrix first: rank(M G) <= rank(M), with equality unless
+    a nonzero polynomial of degree <= rows in G's entries vanishes (Schwartz-Zippel).
+    """
+    if rows == 0 or cols == 0:
+        return Block(rows, cols, 0)
+    if isinstance(matrix, np.ndarray):
+        mat = field.from_rows(matrix)
+    else:
+        mat = field.matrix(rows, cols, [v for row in matrix for v in row])
+    if compress_ratio is not None and cols > compress_ratio * rows:
+        rng = rng or random.Random(0)
+        mat = mat * field.random_matrix(cols, rows, rng)
+        return Block(rows, cols, mat.rank(), compressed_to=rows)
+    return Block(rows, cols, mat.rank())
+
+
+def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
+                   progress=None, max_memory_gib: float | None = None) -> BlockRank:
+    """Rank over ``field`` of the sparse matrix with entries values[k] at (rows[k], cols[k]).
+
+    Values are integers (reduced mod p or not); entries with value zero must be left out, so
+    that the pattern is the true nonzero pattern.  Each block is filled into a zero FLINT
+    matrix from its nonzeros and ranked there; ``max_memory_gib`` guards the largest block.
+    """
+    result = BlockRank(0)
+    if len(values) == 0:
+        return result
+    comps = components(rows, cols)
+    if max_memory_gib is not None:
+        largest = max(len(r) * len(c) for r, c in comps)
+        guard(largest * 8 * (1 if field.modulus else 4), max_memory_gib,
+              f"the largest block of the coefficient matrix ({largest:,} entries)", "use fewer --tokens")
+    row_comp = np.empty(int(rows.max()) + 1, dtype=np.int64)
+    for c, (r_idx, _) in enumerate(comps):
+        row_comp[r_idx] = c
+    entry_comp = row_comp[rows]
+    order = np.argsort(entry_comp, kind="stable")
+    bounds = np.searchsorted(entry_comp[order], np.arange(len(comps) + 1))
+    for c, (r_idx, c_idx) in enumerate(comps):
+        sel = order[bounds[c]:bounds[c + 1]]
+        mat = field.zeros(len(r_idx), len(c_idx))
+        local_rows = np.searchsorted(r_idx, rows[sel]).tolist()
+        local_cols = np.searchsorted(c_idx, cols[sel]).tolist()
+        for i, j, k in zip(local_rows, local_cols, sel.tolist()):
+            mat[i, j] = values[k]
+        block = Block(len(r_idx), len(c_idx), mat.rank())
+        result.blocks.append(block)
+        result.rank += block.rank
+        if progress is not None:
+            progress(c + 1, len(comps))
+    return result

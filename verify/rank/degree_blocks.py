@@ -1,0 +1,226 @@
+"""Exact ranks of the degree blocks of a homogeneous q = F(S)^T e_p (MATH.md §2, route 3).
+
+Block a has rows alpha (|alpha| = a) and columns (k, beta) (|beta| = C - a); up to a row
+scaling by alpha! it is the catalecticant, so its rank is dim D_a with
+D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
+
+* **Propagation.**  D_a = span{d_i g : g in D_{a+1}}.  Hence if block a has full row rank
+  (D_a = all degree-a polynomials) so has every block below it (derivatives of all monomials of
+  degree a give all monomials of degree a - 1, p > C), and if block a has full column rank (the
+  derivatives of order C - a are independent) so has every block above it (a relation among
+  order-(m-1) derivatives, differentiated by any d_i, is one among order-m derivatives).
+  Only the blocks from the widest-to-tallest turn outward up to the first full one are ranked.
+* **Slice and complement.**  For an m x n block B (m <= n, else transposed), S = B restricted to
+  m + 32 seeded random columns and R = the other columns: rank(B) = rank(S) + rank(Y^T R), where
+  the columns of Y span the left null space of S.  A generic block is full on its slice
+  (Y empty: one (m+32) x m elimination instead of m x n).  Over GF(p) the complement's product
+  is formed in numpy (``verify.modular``), R gathered in chunks and never copied into FLINT; a
+  null space wider than 32 is mixed down to 32 random combinations Z = Y H first:
+  rank(Z^T R) <= rank(Y^T R) always (so the result stays a certified lower bound), with equality
+  unless a nonzero polynomial of degree <= 32 in H vanishes (Schwartz-Zippel, <= 32/p).  A mixed
+  rank of 32 is saturated and says nothing, so the block is then ranked whole.  Over Q the
+  complement is the exact FLINT product (or the whole block, when heavily deficient).
+* **Narrow slices for deficient blocks (GF(p)).**  FLINT's elimination costs about as much for a
+  deficient matrix as for a full one of the same shape, so a block expected to be deficient gets
+  a slice only a little wider than its expected rank: the computed neighbour's rank (a hint), or,
+  for the first block, the rank of a seeded random sub-block a third of the size.  The narrow
+  slice is kept only if it is itself deficient (it then holds the rank) and its mixed complement
+  is not saturated; otherwise the ordinary slice runs, so a wrong guess costs time, never exactness.
+"""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+import numpy as np
+
+from .blocks import Block
+from ..exact.compositions import compositions
+from ..exact.fields import Field
+from ..exact.modular import modular_product
+
+__all__ = ["degree_block_ranks", "block_rank"]
+
+#: Columns gathered beyond the short side for the slice S.
+SLICE_EXTRA = 32
+#: Most rows of Y^T used for the complement; a wider null space is mixed down to this many.
+COMPLEMENT_ROWS = 32
+#: Entries of R gathered at a time for the complement's product.
+COMPLEMENT_CHUNK = 2**24
+#: Blocks with a shorter short side skip the deficiency probe (its saving would be small).
+PROBE_MIN = 1024
+
+
+def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarray:
+    """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array."""
+    per = len(col_keys)
+    if wide:
+        parts = []
+        for k in range(moments.count):
+            sel = idx[(idx >= k * per) & (idx < (k + 1) * per)] - k * per
+            if len(sel):
+                parts.append(moments.gather(k, row_keys, col_keys[sel]))
+        return np.hstack(parts)
+    return np.hstack([moments.gather(k, row_keys[idx], col_keys) for k in range(moments.count)]).T
+
+
+def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
+    """(m, n, wide, short, long) of the block with rows ``row_keys`` and columns (k, ``col_keys``)."""
+    m, n = len(row_keys), len(col_keys) * moments.count
+    return m, n, m <= n, min(m, n), max(m, n)
+
+
+def _null_rows(basis, short: int, nullity: int) -> list[int]:
+    """Y^T row-major: the first ``nullity`` columns of a FLINT null-space basis, read entry by entry
+    (python-flint cannot slice columns; the whole short x short basis is never listed)."""
+    return [int(basis[i, c]) for c in range(nullity) for i in range(short)]
+
+
+def _complement_rows(field: Field, basis, short: int, nullity: int, seed: str):
+    """Rows of Y^T (the left null space of the slice), or of H^T Y^T for a seeded random
+    nullity x COMPLEMENT_ROWS matrix H when the null space is wider than that.
+
+    Returns (rows as a t x short int64 array, whether compressed)."""
+    if nullity <= COMPLEMENT_ROWS:
+        return np.array(_null_rows(basis, short, nullity), dtype=np.int64).reshape(nullity, short), False
+    rng = random.Random(seed)
+    pad = field.zeros(short, COMPLEMENT_ROWS)
+    for i in range(nullity):
+        for j in range(COMPLEMENT_ROWS):
+            pad[i, j] = rng.randrange(field.modulus)
+    mixed = basis * pad  # short x COMPLEMENT_ROWS: random combinations of the null-space columns
+    entries = [int(v) for v in mixed.transpose().entries()]
+    return np.array(entries, dtype=np.int64).reshape(COMPLEMENT_ROWS, short), True
+
+
+def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> int:
+    """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole)."""
+    step = max(1, COMPLEMENT_CHUNK // max(1, left.shape[1]))
+    product = np.empty((left.shape[0], count), dtype=object)
+    for start in range(0, count, step):
+        product[:, start:start + step] = modular_product(left, rest_lines(start, start + step), field.modulus)
+    return field.matrix(*product.shape, [int(v) for v in product.ravel()]).rank()
+
+
+def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str) -> Block | None:
+    """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
+
+    With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
+    is column-deficient and the mixed complement is not saturated; otherwise ``None``."""
+    m, n, wide, short, long = _shape(moments, row_keys, col_keys)
+
+    def whole() -> Block:
+        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
+        return Block(m, n, field.from_rows(lines).rank())
+
+    pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
+    slice_ = _lines(moments, row_keys, col_keys, pick, wide)
+    matrix = field.from_rows(np.ascontiguousarray(slice_.T))
+    del slice_  # the FLINT copy is all the elimination needs
+    basis, nullity = matrix.nullspace()
+    del matrix
+    if take < short and short - nullity == take:
+        return None  # the slice is independent: it shows no deficiency to build on
+    if nullity == 0:
+        return Block(m, n, short)
+    rest = np.setdiff1d(np.arange(long, dtype=np.int64), pick)
+    if len(rest) == 0:
+        return Block(m, n, short - nullity)
+    if field.modulus is not None:
+        left, compressed = _complement_rows(field, basis, short, nullity, f"verify-complement:{m}x{n}")
+        del basis
+        extra = _complement_rank(field, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
+                                 len(rest))
+        if not compressed:
+            return Block(m, n, short - nullity + extra)
+        if extra < COMPLEMENT_ROWS:
+            return Block(m, n, short - nullity + extra, compressed_to=COMPLEMENT_ROWS)
+        if take < short:
+            return None
+        # the compression is saturated: the complement's rank is unknown, so rank the block whole
+        return whole()
+    # over Q: a heavily deficient block is eliminated whole when that costs less (about
+    # short * long * rank) than the complement's product and its rank
+    if short * long * (short - nullity) < nullity * short * len(rest) + nullity * nullity * len(rest):
+        del basis
+        return whole()
+    left = field.matrix(nullity, short, _null_rows(basis, short, nullity))
+    del basis
+    rest_block = field.from_rows(np.ascontiguousarray(_lines(moments, row_keys, col_keys, rest, wide)))
+    extra = (left * rest_block).rank()  # one FLINT product, no entry-wise copying
+    return Block(m, n, short - nullity + extra)
+
+
+def _probe_rank(field: Field, moments, row_keys, col_keys, size: int) -> int:
+    """Rank of a seeded random size x size sub-block (a lower bound on the block's rank)."""
+    m, n, wide, short, long = _shape(moments, row_keys, col_keys)
+    rng = random.Random(f"verify-probe:{m}x{n}")
+    lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
+    across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
+    sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
+    return field.from_rows(np.ascontiguousarray(sub)).rank()
+
+
+def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None) -> Block:
+    """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
+
+    ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency."""
+    m, n, _, short, long = _shape(moments, row_keys, col_keys)
+    if short == 0:
+        return Block(m, n, 0)
+    if field.modulus is not None and short >= PROBE_MIN:
+        guess = hint
+        if guess is None:  # no neighbour ranked yet: a sub-block a third of the size looks for deficiency
+            size = min(long, short // 3)
+            found = _probe_rank(field, moments, row_keys, col_keys, size)
+            guess = found if found < size - SLICE_EXTRA else None
+        take = None if guess is None else min(long, guess + guess // 4 + 2 * SLICE_EXTRA)
+        if take is not None and take < short - SLICE_EXTRA:  # a slice a little wider than the expected rank
+            block = _slice_rank(field, moments, row_keys, col_keys, take, "verify-probe-slice")
+            if block is not None:
+                return block
+    return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), "verify-slice")
+
+
+def degree_block_ranks(field: Field, moments, nvars: int, top: int,
+                       progress=None) -> tuple[int, list[Block], list[str]]:
+    """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
+
+    ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``)."""
+    count = moments.count
+    sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
+    turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
+    found: dict[int, Block] = {}
+    notes = []
+
+    def rank_of(a: int) -> Block:
+        keys_rows = moments.keys(compositions(a, nvars))
+        keys_cols = moments.keys(compositions(top - a, nvars))
+        # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
+        hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
+        block = block_rank(field, moments, keys_rows, keys_cols, hint)
+        if progress is not None:
+            progress(len(found) + 1, top + 1)
+        return block
+
+    for a in range(turn, -1, -1):  # wide blocks, outward: full row rank propagates down
+        found[a] = rank_of(a)
+        if found[a].rank == sizes[a][0]:
+            for below in range(a):
+                found[below] = Block(*sizes[below], sizes[below][0], implied_by=a)
+            if a:
+                notes.append(f"degree blocks 0..{a - 1} have full row rank because block {a} has")
+            break
+    for a in range(turn + 1, top + 1):  # tall blocks, outward: full column rank propagates up
+        found[a] = rank_of(a)
+        if found[a].rank == sizes[a][1]:
+            for above in range(a + 1, top + 1):
+                found[above] = Block(*sizes[above], sizes[above][1], implied_by=a)
+            if a < top:
+                notes.append(f"degree blocks {a + 1}..{top} have full column rank because block {a} has")
+            break
+    if progress is not None:
+        progress(top + 1, top + 1)
+    blocks = [found[a] for a in range(top + 1)]
+    return sum(b.rank for b in blocks), blocks, notes

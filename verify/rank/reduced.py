@@ -1,0 +1,258 @@
+"""The reduced route: F(S) and the derivative space of q(S) = F(S)^T e_p.
+
+Sources: ``../shared/MATH.md`` §1 (y^i = F(S) x^i, S_l = T_l S_{l-1} T_l^T) and §2 route 3.
+Because f = e_p^T F(S_A + S_B) x^i, for N/2 >= d_x + 1 the separation rank equals the dimension
+of the span of all partial derivatives of the vector polynomial q(S), i.e. the rank of its
+catalecticant (rows alpha; columns (k, beta); entry coeff of S^{alpha+beta} in q_k times
+(alpha+beta)!/beta!).  Scaling column (k, beta) by beta! turns the entry into
+c~_k[alpha+beta] with c~_k[gamma] = coeff_gamma(q_k) * gamma!, a moment (Hankel-like) matrix
+filled by a gather; the scaling is invertible over Q and over GF(p) for p > C(L).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from math import comb
+
+import numpy as np
+
+from .blocks import Block, components, rank_dense
+from ..exact.compositions import compositions
+from .certainty import Certainty, residue_sample_size, schwartz_zippel
+from ..errors import InputError
+from ..exact.fields import Field
+from .memory import guard
+from .moments import AdditiveEncoder, moment_table
+from ..model.network import attention_matrix, layer_maps
+from .result import SepResult
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
+
+__all__ = ["check_memory", "symmetric_variables", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
+           "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
+
+#: Split a pattern with networkx only below this many nonzeros (above, a full row or column
+#: proves connectivity, or the block is ranked whole, which is still exact).
+COMPONENT_EDGE_CAP = 400_000
+#: Blocks with more entries than this that are at least COMPRESS_RATIO times wider than tall
+#: are ranked through a random column compression built in column chunks (memory, not speed).
+COMPRESS_ENTRIES = 40_000_000
+COMPRESS_RATIO = 4
+
+
+def tokens_threshold(spec: NetworkSpec) -> int:
+    """Smallest even N with N/2 >= d_x + 1, from which the reduced value is sep (MATH.md §2)."""
+    return 2 * (spec.width + 1)
+
+
+def symmetric_variables(width: int) -> list[tuple[int, int]]:
+    """The entries (a, b), a <= b, of a symmetric width x width matrix, in generator order."""
+    return [(a, b) for a in range(width) for b in range(a, width)]
+
+
+def _matmul(a, b, zero):
+    inner = len(b)
+    return [[sum((a[i][k] * b[k][j] for k in range(inner)), zero) for j in range(len(b[0]))]
+            for i in range(len(a))]
+
+
+def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
+    """q(S) = F(S)^T e_p: the d_x polynomials F_{p,k}(S) in the d_x(d_x+1)/2 entries of S.
+
+    F = G_L ... G_1 with G_l = T_l(S_{l-1}) (or I + T_l(S_{l-1}) with residual connections),
+    S_0 = S and S_l = G_l S_{l-1} G_l^T (MATH.md §1).  Only row p of the last G_L is needed.
+
+    Returns
+    -------
+    ctx : the mpoly context (generator s_m is entry ``symmetric_variables(d_x)[m]``)
+    q : list of d_x mpolys
+    """
+    d = spec.width
+    ctx = field.poly_context(("s", d * (d + 1) // 2))
+    gens = ctx.gens()
+    zero, one = ctx.from_dict({}), ctx.from_dict({(0,) * len(gens): 1})
+    s = [[zero] * d for _ in range(d)]
+    for m, (a, b) in enumerate(symmetric_variables(d)):
+        s[a][b] = s[b][a] = gens[m]
+    f = [[one if a == b else zero for b in range(d)] for a in range(d)]
+    maps = layer_maps(weights)
+    for layer, maps_of_layer in enumerate(maps):
+        g = attention_matrix(maps_of_layer, s, zero)
+        if spec.residual:
+            for a in range(d):
+                g[a][a] = g[a][a] + one
+        if layer == len(maps) - 1:
+            row = g[spec.output]
+            return ctx, [sum((row[m] * f[m][k] for m in range(d)), zero) for k in range(d)]
+        f = _matmul(g, f, zero)
+        gs = _matmul(g, s, zero)
+        s = [[sum((gs[a][m] * g[b][m] for m in range(d)), zero) if a <= b else None for b in range(d)]
+             for a in range(d)]
+        for a in range(d):
+            for b in range(a):
+                s[a][b] = s[b][a]
+    raise AssertionError("unreachable")
+
+
+def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
+    rows, cols = block.shape
+    if rows > cols:
+        block = block.T
+        rows, cols = cols, rows
+    if rows * cols > COMPRESS_ENTRIES and cols >= COMPRESS_RATIO * rows:
+        acc = None
+        chunk = max(1, COMPRESS_ENTRIES // (4 * rows))
+        for start in range(0, cols, chunk):
+            part = field.from_rows(np.ascontiguousarray(block[:, start:start + chunk]))
+            prod = part * field.random_matrix(part.ncols(), rows, rng)
+            acc = prod if acc is None else acc + prod
+        return Block(block.shape[0], block.shape[1], acc.rank(), compressed_to=rows)
+    return rank_dense(field, np.ascontiguousarray(block), rows, cols)
+
+
+def _split(block: np.ndarray):
+    """Sub-blocks of ``block`` along the connected components of its nonzero pattern."""
+    pattern = block != 0
+    live_rows = np.flatnonzero(pattern.any(axis=1))
+    live_cols = np.flatnonzero(pattern.any(axis=0))
+    if len(live_rows) == 0:
+        return [], "empty"
+    pattern = pattern[np.ix_(live_rows, live_cols)]
+    if pattern.all(axis=1).any() or pattern.all(axis=0).any():
+        # a full row meets every column, and every live row meets some column: connected
+        return [block[np.ix_(live_rows, live_cols)]], "connected (full row or column)"
+    nnz = int(pattern.sum())
+    if nnz > COMPONENT_EDGE_CAP:
+        return [block[np.ix_(live_rows, live_cols)]], "not split (pattern too large for networkx)"
+    r, c = np.nonzero(pattern)
+    parts = components(r.astype(np.int64), c.astype(np.int64))
+    return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
+
+
+def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bool) -> int:
+    """Entries of the largest candidate block: max over a of binom(a+n-1, n-1) * d * binom(top-a+n-1, n-1)
+    for a homogeneous q of degree ``top``, or the single block of every degree <= top otherwise."""
+    if homogeneous:
+        return max(comb(a + nvars - 1, nvars - 1) * components * comb(top - a + nvars - 1, nvars - 1)
+                   for a in range(top + 1))
+    return comb(top + nvars, nvars) * components * comb(top + nvars, nvars)
+
+
+def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib):
+    largest = largest_block_entries(nvars, top, components, homogeneous)
+    words = AdditiveEncoder(nvars, top + 1 if homogeneous else 2 * top + 1).words
+    guard(largest * (40 + 16 * words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
+          "use a smaller depth or width")
+
+
+def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:
+    """Refuse (InputError) before any work if the largest catalecticant block would not fit.
+
+    A generic q is homogeneous of degree C(L) unless the network is residual."""
+    nvars = spec.width * (spec.width + 1) // 2
+    _guard_blocks(nvars, spec.layer_degree, spec.width, not spec.residual, max_memory_gib)
+
+
+def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
+    """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
+
+    Candidate blocks come from the data: if every term of every q_k has the same total degree
+    C, rows with |alpha| = a can only meet columns with |beta| = C - a, and the degree blocks
+    are ranked by ``degree_blocks`` (propagation, slice and complement); otherwise the whole
+    matrix is one candidate, split along the connected components of its nonzero pattern
+    (networkx), every piece ranked exactly over ``field``.
+
+    Returns
+    -------
+    rank : int
+    blocks : list of Block
+    notes : list of str
+    """
+    exponents = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
+    degrees = {int(v) for e in exponents for v in np.unique(e.sum(axis=1))}
+    if not degrees:
+        return 0, [], ["q is zero"]
+    top = max(degrees)
+    homogeneous = len(degrees) == 1
+    if field.modulus is not None and field.modulus <= top:
+        raise InputError(f"the reduced route needs a prime above C(L) = {top} so that factorials are invertible; "
+                         f"use the default field")
+    _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
+    # keys must not carry below the largest entry of alpha + beta: top (homogeneous) or 2*top
+    moments = moment_table(exponents, [poly.coeffs() for poly in q], field, nvars, top, homogeneous)
+    if homogeneous:
+        from .degree_blocks import degree_block_ranks
+
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress)
+        return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
+    # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
+    every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
+    keys = moments.keys(every_degree)
+    block = np.hstack([moments.gather(k, keys, keys) for k in range(moments.count)])
+    pieces, how = _split(block)
+    rng = random.Random(f"verify-compress:{seed}")
+    blocks = [_rank_block(field, piece, rng) for piece in pieces]
+    if progress is not None:
+        progress(1, 1)
+    return sum(b.rank for b in blocks), blocks, ["q is not homogeneous: one candidate block, split by its pattern", how]
+
+
+def embedded_polynomials(spec: NetworkSpec, weights: Weights, field: Field, left: list[list[int]]):
+    """q'(T) = P^T F(P T P^T)^T e_p: the reduced polynomials when every input is x = P v, v in R^r.
+
+    f = e_p^T F(S) x^i with S = P (sum_j v^j v^j^T) P^T and x^i = P v^i, so f = sum_m q'_m(T) v^i_m
+    with T = sum_j v^j v^j^T: the same derivative-space problem in r(r+1)/2 variables.  Any linear
+    embedding of rank r whose image of the raw inputs is all of R^r (vocabulary, convolution)
+    reduces to it.
+    """
+    ctx, q = reduced_polynomials(spec, weights, field)
+    r = len(left[0])
+    small = field.poly_context(("t", r * (r + 1) // 2))
+    gens = small.gens()
+    zero = small.from_dict({})
+    t = [[zero] * r for _ in range(r)]
+    for m, (a, b) in enumerate(symmetric_variables(r)):
+        t[a][b] = t[b][a] = gens[m]
+    substitution = [sum((t[k][l] * (left[a][k] * left[b][l]) for k in range(r) for l in range(r)), zero)
+                    for a, b in symmetric_variables(spec.width)]
+    composed = [poly.compose(*substitution, ctx=small) for poly in q]
+    return small, [sum((composed[a] * left[a][m] for a in range(spec.width)), zero) for m in range(r)]
+
+
+def embedded_reduced_rank(spec: NetworkSpec, field: Field, left: list[list[int]], seed: int = 0,
+                          weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0) -> int:
+    """Separation rank of the network on inputs x = P v (rank r = columns of P), for N >= 2(r + 1)."""
+    weights = draw_weights(spec, seed, weight_range)
+    r = len(left[0])
+    _, q = embedded_polynomials(spec, weights, field, left)
+    rank, _, _ = derivative_space_rank(q, field, r * (r + 1) // 2, max_memory_gib, seed=seed)
+    return rank
+
+
+def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
+                            weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
+                            progress=None):
+    """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
+
+    check_memory(spec, max_memory_gib)
+    nvars = spec.width * (spec.width + 1) // 2
+    weights = draw_weights(spec, seed, weight_range)
+    start = time.perf_counter()
+    ctx, q = reduced_polynomials(spec, weights, field)
+    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
+    compressed = any(b.compressed_to is not None for b in blocks)
+    bound = schwartz_zippel(rank, spec.weight_degree,
+                            residue_sample_size(2 * weight_range + 1, field.modulus))
+    meaning = ("rank of the catalecticant of F(S)^T e_p at integer weights: for N >= %d it equals the "
+               "separation rank at these weights, so it is a certified lower bound on the generic "
+               "separation rank, equal to it unless the weights hit a minor's zero set" % tokens_threshold(spec))
+    if compressed:
+        bound = min(1.0, bound + schwartz_zippel(rank, 1, field.sample_size))
+        meaning += ("; some blocks were ranked through random combinations (a column compression, or a "
+                    "mixed null space for the complement), which can only lower a rank")
+        notes.append("random compression or mixing used on some blocks")
+    threshold = tokens_threshold(spec)
+    result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
+                       Certainty(True, bound, meaning), blocks, notes, time.perf_counter() - start)
+    result.extra = {"tokens": None, "valid_for_tokens": f">= {threshold}", "tokens_threshold": threshold}
+    return result

@@ -1,0 +1,53 @@
+"""A computed separation rank and what it certifies, as every route returns it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+from .certainty import Certainty
+from ..model.spec import NetworkSpec
+
+__all__ = ["SepResult"]
+
+
+@dataclass
+class SepResult:
+    """A computed separation rank and what it certifies."""
+
+    rank: int
+    method: str
+    field: str
+    spec: NetworkSpec
+    seed: int
+    partition: tuple | None
+    certainty: Certainty
+    blocks: list = dc_field(default_factory=list)
+    notes: list = dc_field(default_factory=list)
+    seconds: float = 0.0
+    extra: dict = dc_field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        out = {
+            "rank": self.rank,
+            "method": self.method,
+            "field": self.field,
+            "depth": self.spec.depth,
+            "width": self.spec.width,
+            "heads": self.spec.heads,
+            "attn_dim": self.spec.attn_dim,
+            "tokens": self.spec.tokens,
+            "output": self.spec.output,
+            "position": self.spec.position,
+            "residual": self.spec.residual,
+            "seed": self.seed,
+            "partition": list(self.partition) if self.partition is not None else None,
+            "certified_lower_bound": self.certainty.certified_lower_bound,
+            "probability_bound": self.certainty.probability_bound,
+            "meaning": self.certainty.explanation,
+            "blocks": [{"rows": b.rows, "cols": b.cols, "rank": b.rank, "compressed_to": b.compressed_to,
+                        "implied_by": b.implied_by} for b in self.blocks],
+            "notes": list(self.notes),
+            "seconds": round(self.seconds, 3),
+        }
+        out.update(self.extra)
+        return out

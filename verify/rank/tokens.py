@@ -1,0 +1,170 @@
+"""Exact separation ranks for token inputs (``../shared/MATH.md`` §4).
+
+The function lives on the finite set [V]^N, so the grid tensor over all tokens is the function
+itself and its matricisation rank is sep exactly.  Two routes:
+
+* ``enumeration`` — every token sequence through the literal forward pass (eq. 3); any embedding,
+  V^N evaluations.
+* ``counts`` — without positional embeddings every position holding token v carries the same
+  vector, and y^i = F(S) x^i with S = sum_v c_v E_v E_v^T depends only on the query token w and
+  the count vector c of the whole sequence.  Row (w, a) (query token, counts of the other A
+  positions) and column b (counts of B) hold h(w, a + b + e_w) = e_p^T F(S(a + b + e_w)) E_w, so
+  F is evaluated once per count vector of N tokens, binom(N + V - 1, V - 1) times, whatever the
+  grid size.  Duplicate rows and columns (same counts) do not change the rank and are dropped.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from itertools import product
+from math import comb
+
+import flint
+import numpy as np
+
+from ..exact.compositions import compositions
+from ..model.embeddings import VocabularyEmbedding
+from ..errors import InputError
+from ..exact.fields import Field
+from .memory import guard
+from ..model.network import layer_maps, output_coordinate
+from ..model.spec import NetworkSpec, Weights
+
+__all__ = ["compositions", "token_rank", "TokenRank"]  # compositions re-exported for callers
+
+
+@dataclass
+class TokenRank:
+    rank: int
+    route: str
+    rows: int
+    cols: int
+    evaluations: int
+    seconds: float
+    compressed_to: int | None = None
+
+
+def _nmod_matrix(entries, p):
+    return flint.nmod_mat([[int(v) % p for v in row] for row in entries], p)
+
+
+def _nmod_layers(weights: Weights, p: int) -> list:
+    """Per layer, per head, (A_h, B_h) of ``network.layer_maps`` as nmod_mats, built once."""
+    return [[(_nmod_matrix(a, p), _nmod_matrix(b, p)) for a, b in layer] for layer in layer_maps(weights)]
+
+
+def _output_row(spec: NetworkSpec, maps: list, s_matrix, p: int):
+    """Row p of F(S) over GF(p) for a numeric S (the reduced recursion of MATH.md §1)."""
+    d = spec.width
+    one = flint.nmod_mat([[int(i == j) for j in range(d)] for i in range(d)], p)
+    f, s = one, s_matrix
+    for layer, pairs in enumerate(maps):
+        t = pairs[0][0] * s * pairs[0][1]
+        for a, b in pairs[1:]:
+            t = t + a * s * b
+        g = t + one if spec.residual else t
+        if layer == len(maps) - 1:
+            return [int(v) for v in (g * f).entries()[spec.output * d:(spec.output + 1) * d]]
+        f = g * f
+        s = g * s * g.transpose()
+    raise AssertionError("unreachable")
+
+
+#: Token matrices with more entries than this are ranked through a random column compression to
+#: the proven rank bound binom(C + V, V) (each row is a polynomial of degree <= C in the B counts).
+DENSE_ENTRIES = 4_000_000
+
+
+def _count_keys(counts: np.ndarray, base: int) -> np.ndarray:
+    return counts @ (base ** np.arange(counts.shape[1], dtype=np.int64))
+
+
+def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progress, rng):
+    p = field.modulus
+    vocab, n = embedding.vocab, spec.tokens
+    if spec.position not in part_a:
+        raise InputError("the counts route puts the query in A; give a partition that contains --position")
+    row_counts = compositions(len(part_a) - 1, vocab)
+    col_counts = compositions(n - len(part_a), vocab)
+    rows, cols = vocab * len(row_counts), len(col_counts)
+    guard(rows * cols * 40, max_memory_gib, f"the {rows:,} x {cols:,} token matrix", "use fewer --max-tokens")
+    gram = [_nmod_matrix([[a * b for b in col] for a in col], p) for col in embedding.columns]
+    all_counts = compositions(n, vocab)
+    maps = _nmod_layers(weights, p)
+    values = np.zeros((len(all_counts), vocab), dtype=np.int64)
+    for k, counts in enumerate(all_counts.tolist()):
+        s = gram[0] * counts[0]
+        for v in range(1, vocab):
+            s = s + gram[v] * counts[v]
+        row = _output_row(spec, maps, s, p)
+        values[k] = [sum(r * e for r, e in zip(row, embedding.columns[w])) % p for w in range(vocab)]
+        if progress is not None and k % 256 == 0:
+            progress(k + 1, len(all_counts))
+    base = n + 1
+    keys = _count_keys(all_counts, base)
+    order = np.argsort(keys)
+    keys, values = keys[order], values[order]
+    col_keys = _count_keys(col_counts, base)
+    matrix = np.empty((rows, cols), dtype=np.int64)
+    for w in range(vocab):
+        row_keys = _count_keys(row_counts, base) + base**w  # a + e_w
+        pos = np.searchsorted(keys, row_keys[:, None] + col_keys[None, :])
+        matrix[w * len(row_counts):(w + 1) * len(row_counts)] = values[pos, w]
+    bound = comb(spec.layer_degree + vocab, vocab)
+    if rows * cols <= DENSE_ENTRIES or bound >= min(rows, cols):
+        return field.from_rows(matrix).rank(), rows, cols, len(all_counts), None
+    compressed = field.from_rows(matrix) * field.random_matrix(cols, bound, rng)
+    return compressed.rank(), rows, cols, len(all_counts), bound
+
+
+def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
+    n, vocab = spec.tokens, embedding.vocab
+    part_b = [j for j in range(n) if j not in part_a]
+    if vocab**n > max_evaluations:
+        raise InputError(f"enumerating {vocab}^{n} = {vocab**n:,} token sequences is over the limit of "
+                         f"{max_evaluations:,}; use the counts route (no positional embedding) or fewer tokens")
+    rows, cols = list(product(range(vocab), repeat=len(part_a))), list(product(range(vocab), repeat=len(part_b)))
+    matrix = []
+    for left in rows:
+        line = []
+        for right in cols:
+            seq = [0] * n
+            for j, w in zip(part_a, left):
+                seq[j] = w
+            for j, w in zip(part_b, right):
+                seq[j] = w
+            inputs = [[field.scalar(v) for v in x] for x in embedding.embed(seq)]
+            line.append(int(output_coordinate(spec, weights, inputs)))
+        matrix.append(line)
+    return field.from_rows(np.array(matrix, dtype=object if field.modulus is None else np.int64)).rank(), \
+        len(rows), len(cols), vocab**n, None
+
+
+def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, field: Field,
+               part_a: tuple[int, ...], route: str = "auto", max_memory_gib: float = 16.0,
+               max_evaluations: int = 2_000_000, progress=None, seed: int = 0) -> TokenRank:
+    """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
+
+    ``route``: ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (counts when
+    it applies).  The value is the rank of the full grid over all tokens, so at these weights it
+    is sep exactly; mod p it is a certified lower bound on the generic rank.  Large count
+    matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
+    their rank: still a certified lower bound, equal to the exact rank unless a degree-r
+    polynomial in the random entries vanishes (probability <= r/p); ``compressed_to`` says so.
+    """
+    if route == "auto":
+        route = "counts" if embedding.positional_rank == 0 else "enumeration"
+    if route == "counts" and embedding.positional_rank:
+        raise InputError("the counts route needs no positional embedding; use --route enumeration")
+    if route == "counts" and field.modulus is None:
+        raise InputError("the counts route works over GF(p); use --field gf:P")
+    start = time.perf_counter()
+    if route == "counts":
+        rng = random.Random(f"verify-token-compress:{seed}:{spec.tokens}")
+        found = _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progress, rng)
+    else:
+        found = _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations)
+    rank, rows, cols, evals, compressed_to = found
+    return TokenRank(rank, route, rows, cols, evals, time.perf_counter() - start, compressed_to)

@@ -1,0 +1,162 @@
+"""The results store: every computed result in an SQLite database, one transaction per result.
+
+A result is keyed by what determines it: the kind of computation, the full network spec, the
+method, the field, the seed, any further parameters and the package version.  A sweep looks a
+task up before computing it and writes each result as soon as it arrives, so a repeated sweep
+reuses everything and an interrupted one loses nothing already computed.
+
+The default database is ``$VERIFY_STORE`` if set, else ``verify/results.sqlite`` under the user's
+cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..version import __version__
+from ..errors import InputError
+from ..model.spec import NetworkSpec
+
+__all__ = ["Task", "Store", "default_store_path"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    method TEXT NOT NULL,
+    field TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    version TEXT NOT NULL,
+    value TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    created TEXT NOT NULL
+)
+"""
+
+
+def default_store_path() -> Path:
+    if os.environ.get("VERIFY_STORE"):
+        return Path(os.environ["VERIFY_STORE"])
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "verify" / "results.sqlite"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One independent computation of a sweep.
+
+    ``kind`` names the function that computes it (see ``sweep.compute``); ``params`` holds every
+    further input that changes the value, as sorted (name, value) pairs; ``limits`` holds inputs that
+    only decide whether the work is attempted (the memory limit), so they are not part of the key.
+    """
+
+    kind: str
+    spec: NetworkSpec
+    method: str
+    field: str
+    seed: int = 0
+    params: tuple = field(default_factory=tuple)
+    limits: tuple = field(default_factory=tuple, compare=False)
+
+    def key(self) -> str:
+        return json.dumps({"kind": self.kind, "spec": self.spec.as_dict(), "method": self.method,
+                           "field": self.field, "seed": self.seed, "params": dict(self.params),
+                           "version": __version__}, sort_keys=True)
+
+
+class Store:
+    """An SQLite file of results; ``Store(None)`` keeps nothing (every lookup misses)."""
+
+    def __init__(self, path: str | Path | None):
+        self.path = None if path is None else Path(path)
+        self._conn = None
+        if self.path is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._conn = sqlite3.connect(self.path, timeout=60)
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute(_SCHEMA)
+                self._conn.commit()
+            except (OSError, sqlite3.DatabaseError) as exc:
+                raise InputError(f"cannot open the results store {self.path}: {exc}; "
+                                 f"choose another file with --store PATH") from None
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def get(self, task: Task) -> dict | None:
+        if self._conn is None:
+            return None
+        row = self._conn.execute("SELECT value FROM results WHERE key = ?", (task.key(),)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put(self, task: Task, value: dict, seconds: float) -> None:
+        """Write one result in its own transaction (committed before this returns)."""
+        if self._conn is None:
+            return
+        with self._conn:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (task.key(), task.kind, json.dumps(task.spec.as_dict(), sort_keys=True), task.method, task.field,
+                 task.seed, json.dumps(dict(task.params), sort_keys=True), __version__,
+                 json.dumps(value, sort_keys=True), seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
+
+    def rows(self, kind: str | None = None) -> list[dict]:
+        """Every stored result, oldest first, as flat dicts (spec, params and value decoded)."""
+        if self._conn is None:
+            return []
+        query = "SELECT kind, spec, method, field, seed, params, version, value, seconds, created FROM results"
+        args: tuple = ()
+        if kind is not None:
+            query += " WHERE kind = ?"
+            args = (kind,)
+        out = []
+        for kind_, spec, method, field_, seed, params, version, value, seconds, created in \
+                self._conn.execute(query + " ORDER BY created, rowid", args):
+            out.append({"kind": kind_, "spec": json.loads(spec), "method": method, "field": field_, "seed": seed,
+                        "params": json.loads(params), "version": version, "value": json.loads(value),
+                        "seconds": seconds, "created": created})
+        return out
+
+    def __len__(self) -> int:
+        if self._conn is None:
+            return 0
+        return self._conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+
+def export_csv(rows: list[dict]) -> str:
+    """Flat CSV: one line per result; spec fields, params and value fields become columns."""
+    flat = []
+    for row in rows:
+        line = {"kind": row["kind"], **{f"spec.{k}": v for k, v in row["spec"].items()},
+                "method": row["method"], "field": row["field"], "seed": row["seed"],
+                **{f"param.{k}": v for k, v in row["params"].items()},
+                **{f"value.{k}": (json.dumps(v) if isinstance(v, (dict, list)) else v)
+                   for k, v in row["value"].items()},
+                "version": row["version"], "seconds": round(row["seconds"], 3), "created": row["created"]}
+        flat.append(line)
+    columns: list[str] = []
+    for line in flat:
+        columns.extend(c for c in line if c not in columns)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(flat)
+    return buf.getvalue()

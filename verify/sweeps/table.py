@@ -1,0 +1,210 @@
+"""The reviewers' table: exact generic separation ranks beside every applicable bound of both papers.
+
+One row per spec (depth, width, heads): the exact separation rank by the reduced route (valid
+for N >= 2(d_x+1), MATH.md §2), log3 of it, the regime (L against log3 d_x: main text §4.1
+Theorem 1 below, §4.2 Theorem 2 above), and each bound of the claims registry that applies
+(its regime and condition hold), on the log3 scale, with whether the exact rank obeys it
+(decided with arb on the bound's own scale, ``arbexpr.compare``).  With ``real``, the numerical grid rank of the
+seeded BERT network (eqs. 1-2) is added, labelled numeric.
+
+The bounds are read from the registry (``proofs/``), so a bound added there appears here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+
+
+from ..exact.arbexpr import evaluate
+from ..errors import InputError
+from ..model.spec import NetworkSpec, divisors
+from .store import Task
+
+__all__ = ["parse_range", "table_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
+           "regime"]
+
+
+def parse_range(text: str, name: str) -> list[int]:
+    """``"2-4"`` -> [2, 3, 4]; ``"1,3"`` -> [1, 3]; ``"3"`` -> [3].
+
+    >>> parse_range("1-3", "depths")
+    [1, 2, 3]
+    """
+    values: list[int] = []
+    try:
+        for part in text.split(","):
+            part = part.strip()
+            if "-" in part:
+                low, high = (int(v) for v in part.split("-", 1))
+                if high < low:
+                    raise ValueError
+                values.extend(range(low, high + 1))
+            else:
+                values.append(int(part))
+    except ValueError:
+        raise InputError(f"--{name} {text!r} is not a range; write e.g. 1-3 or 2,4") from None
+    if not values or min(values) < 1:
+        raise InputError(f"--{name} must be positive integers, got {text!r}")
+    return sorted(set(values))
+
+
+def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> list[NetworkSpec]:
+    """Every (depth, width, heads) with heads each divisor of the width, or 1 only."""
+    if heads not in ("all", "1"):
+        raise InputError(f"--heads must be 'all' or '1', got {heads!r}")
+    if min(widths) < 2:
+        raise InputError("--widths must be at least 2 (width 1 has a single coordinate); use e.g. 2-4")
+    return [NetworkSpec(depth=depth, width=width, heads=h)
+            for width in widths for depth in depths
+            for h in ([1] if heads == "1" else divisors(width))]
+
+
+def regime(spec: NetworkSpec) -> str:
+    """``"L < log3 d_x"`` (Theorem 1), ``"L > log3 d_x"`` (Theorem 2) or ``"L = log3 d_x"``, decided on integers."""
+    power = 3**spec.depth
+    return "L < log3 d_x" if power < spec.width else "L > log3 d_x" if power > spec.width else "L = log3 d_x"
+
+
+@dataclass
+class BoundColumn:
+    """One bound of the registry: its label, claim, source and ``RankBound`` check."""
+
+    label: str
+    claim_id: str
+    source: str
+    check: object
+    erratum: bool
+
+
+def bound_columns(residual: bool = False) -> list[BoundColumn]:
+    """Every ``RankBound`` of the registry for plain (or residual) networks, in claim order."""
+    from ..claims.checks import RankBound
+    from ..claims.record import load_claims
+
+    columns = []
+    for claim in load_claims():
+        for check in claim.checks:
+            if isinstance(check, RankBound) and check.residual == residual:
+                short = claim.id.replace("levine2020_", "L:").replace("wies2021_", "W:")
+                label = short + ("" if short.endswith(check.kind) else f" ({check.kind})")
+                columns.append(BoundColumn(label, claim.id, str(claim.source), check, claim.expected != "verified"))
+    return columns
+
+
+def sep_task(spec: NetworkSpec, field: str, seed: int, max_memory_gib: float) -> Task:
+    return Task("sep", spec, "reduced", field, seed, limits=(("max_memory_gib", max_memory_gib),))
+
+
+def real_task(spec: NetworkSpec, seed: int, templates: int, tokens: int) -> Task:
+    return Task("real_rank", spec, "bert", "float64", seed, (("templates", templates), ("tokens", tokens)))
+
+
+def sep_cost(task: Task) -> float:
+    """Rough relative cost of a reduced-route rank, for ordering submissions (longest first).
+
+    The catalecticant size grows with C(L) and the d_x(d_x+1)/2 variables; more heads (smaller
+    d_a) make the middle degree blocks rank-deficient, which is what costs most (measured at depth
+    3, width 4: 327 s, 508 s, 988 s for 1, 2, 4 heads), hence the factor ``heads``.
+    """
+    spec = task.spec
+    nvars = spec.width * (spec.width + 1) // 2
+    return math.comb(spec.layer_degree + nvars, nvars) * spec.width * spec.heads
+
+
+def _float(value) -> float | None:
+    try:
+        return float(value.mid())
+    except (ValueError, TypeError, AttributeError):  # pragma: no cover - arb failure
+        return None
+
+
+def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: list[dict] | None,
+               columns: list[BoundColumn]) -> list[dict]:
+    """Rows of the table (JSON-ready); bound values are on the log3 scale."""
+    from ..claims.checks import spec_values
+
+    rows = []
+    for index, spec in enumerate(specs):
+        rank = sep_values[index]["rank"]
+        values = spec_values(spec)
+        bounds = []
+        for col in columns:
+            check = col.check
+            if not check.applies_to(spec, values):
+                continue
+            value = _float(evaluate(check.bound, values))
+            if check.scale == "sep":
+                value = math.log(value, 3) if value is not None and value > 0 else None
+            bounds.append({"bound": col.label, "claim": col.claim_id, "source": col.source, "kind": check.kind,
+                           "scale": check.scale, "log3_value": value, "holds": check.holds_for(rank, values),
+                           "erratum": col.erratum})
+        row = {"depth": spec.depth, "width": spec.width, "heads": spec.heads, "attn_dim": spec.attn_dim,
+               "sep_rank": rank, "log3_sep": math.log(rank, 3) if rank > 0 else None,
+               "regime": regime(spec), "certified_lower_bound": sep_values[index]["certified_lower_bound"],
+               "probability_bound": sep_values[index]["probability_bound"],
+               "valid_for_tokens": sep_values[index]["valid_for_tokens"], "bounds": bounds}
+        if real_values is not None:
+            real = real_values[index]
+            row["real_rank"] = real["rank"]
+            row["real"] = real
+        rows.append(row)
+    return rows
+
+
+def _cell(bound: dict | None) -> str:
+    if bound is None:
+        return "·"
+    value = "<= 0 (sep)" if bound["log3_value"] is None else f"{bound['log3_value']:.2f}"
+    return value + ("" if bound["holds"] is True else " ✗")
+
+
+def _grid(rows: list[dict], columns: list[BoundColumn]) -> tuple[list[str], list[list[str]], list[BoundColumn]]:
+    used = [c for c in columns if any(b["bound"] == c.label for r in rows for b in r["bounds"])]
+    header = ["depth", "width", "heads", "sep", "log3 sep", "regime"]
+    real = any("real_rank" in r for r in rows)
+    if real:
+        header.append("real rank (numeric)")
+    header += [f"B{i + 1}" for i in range(len(used))]
+    body = []
+    for r in rows:
+        line = [str(r["depth"]), str(r["width"]), str(r["heads"]), str(r["sep_rank"]),
+                f"{r['log3_sep']:.3f}", r["regime"]]
+        if real:
+            extra = r["real"]
+            line.append(f"{r['real_rank']} (gap {extra['gap_decades']:.1f} dec"
+                        + (", at grid cap" if extra.get("at_cap") else "") + ")")
+        by_label = {b["bound"]: b for b in r["bounds"]}
+        line += [_cell(by_label.get(c.label)) for c in used]
+        body.append(line)
+    return header, body, used
+
+
+def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
+    header, body, used = _grid(rows, columns)
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(line) + " |" for line in body]
+    lines.append("")
+    lines.append("Bounds are on the log3 scale; ✗ marks a bound the exact rank violates; · not applicable "
+                 "(outside the bound's regime or condition).")
+    for i, col in enumerate(used):
+        lines.append(f"- B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
+                     + (" (registry erratum: the printed statement fails somewhere)" if col.erratum else ""))
+    if any("real_rank" in r for r in rows):
+        first = next(r["real"] for r in rows if "real" in r)
+        lines.append(f"- real rank: NUMERIC grid rank of the seeded BERT network (eqs. 1-2), N = {first['tokens']}, "
+                     f"{first['templates']} templates per position, cut at the largest singular-value gap "
+                     f"(gap in decades); never certified.")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
+    header, body, used = _grid(rows, columns)
+    header = header[:len(header) - len(used)] + [c.label for c in used]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(body)
+    return buf.getvalue()
