@@ -1,23 +1,42 @@
 """Exact verification of the separation-rank theory of self-attention.
 
-The public surface is small:
+The public surface is small; everything else is internal and may move.
 
-* ``NetworkSpec`` (``spec``): a linearised self-attention network (eq. 3) and the output studied;
-* ``separation_rank``: its separation rank by the coefficient, grid or reduced route, with what the
-  number certifies;
-* ``Field`` / ``parse_field``: GF(p) or Q.
+* ``NetworkSpec``: a linearised multi-head self-attention network (eq. 3 of Levine et al. 2020) and
+  the output coordinate y_p^i studied; ``draw_weights`` its seeded integer weights.
+* ``separation_rank``: the separation rank of y_p^i by the coefficient, grid or reduced route, with
+  what the number certifies (``SepResult``).
+* ``Field`` / ``parse_field`` / ``DEFAULT_PRIME``: GF(p) or Q, the field ranks are computed in.
+* ``claims`` / ``run_claims``: the claims registry of the papers and its checks.
+* ``reviewers_table`` / ``probe_n``: the sweeps behind ``verify table`` and ``verify probe-n``.
+* ``InputError``: raised for input the engine refuses, with a one-line message.
 
-Everything else lives in modules named for what they compute: ``network`` (forward pass),
-``polynomial`` (y_p^i and its monomials), ``coefficients``, ``grid``, ``reduced`` (the three
-routes), ``blocks`` (block-diagonal exact ranks), ``partitions``, ``certainty``, ``cli``.
+The package is layered along the flow spec -> network -> polynomial or matrix -> rank -> claim:
+``exact`` (fields and exact arithmetic), ``model`` (spec, network, embeddings), ``rank`` (the three
+routes), ``constructions`` (the papers' constructions and certificates), ``claims`` (the registry
+machinery), ``sweeps`` (executor, store, table, probe) and ``cli``.
+
+Examples
+--------
+Two layers of width 2: q(S) = F(S)^T e_p has degree C = 4 in the n = 3 entries of S, so the degree
+blocks of its catalecticant have at most min(C(a+2, 2), 2 C(6-a, 2)) = 1, 3, 6, 6, 2 independent rows,
+18 in all; the rank at seeded integer weights (a certified lower bound) reaches that count:
+
+>>> import verify
+>>> spec = verify.NetworkSpec(depth=2, width=2, heads=1)
+>>> result = verify.separation_rank(spec, method="reduced")
+>>> result.rank, result.certainty.certified_lower_bound
+(18, True)
 """
 
 from .version import __version__  # noqa: E402
-
+from .api import claims, probe_n, reviewers_table, run_claims  # noqa: E402
 from .errors import InputError  # noqa: E402
 from .exact.fields import DEFAULT_PRIME, Field, parse_field  # noqa: E402
-from .rank.sep import SepResult, separation_rank  # noqa: E402
 from .model.spec import NetworkSpec, draw_weights  # noqa: E402
+from .rank.result import SepResult  # noqa: E402
+from .rank.sep import separation_rank  # noqa: E402
 
 __all__ = ["NetworkSpec", "draw_weights", "separation_rank", "SepResult", "Field", "parse_field",
-           "DEFAULT_PRIME", "InputError", "__version__"]
+           "DEFAULT_PRIME", "claims", "run_claims", "reviewers_table", "probe_n", "InputError",
+           "__version__"]
