@@ -30,6 +30,8 @@ class Block:
     compressed_to: int | None = None
     #: Set when the rank follows from another degree block's (``degree_blocks``), not computed.
     implied_by: int | None = None
+    #: Proven upper bound on the block's generic rank (``verify.rank.bound``), where one is known.
+    upper_bound: int | None = None
 
 
 @dataclass

@@ -9,6 +9,11 @@
   Schwartz-Zippel that happens with probability <= r * deg / |sample set|.  The bound is for
   the generic rank over the field used, which equals the generic rank over Q except for
   finitely many primes.
+* Exact from two sides (MATH.md §6): the rank r at any weights is <= the generic rank g, and g is
+  <= a proven upper bound u (``verify.rank.bound``).  When r = u the generic rank is r, with no
+  probability involved.  Otherwise the event to bound is a g x g minor vanishing, of degree
+  <= g * deg <= u * deg: the probability bound uses u, never the rank found (which is smaller
+  exactly when the rank has dropped).
 """
 
 from __future__ import annotations
@@ -17,7 +22,11 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Certainty", "schwartz_zippel", "residue_sample_size"]
+__all__ = ["Certainty", "schwartz_zippel", "residue_sample_size", "against_upper_bound", "BAD_PRIME_NOTE"]
+
+#: What every probability over GF(p) is about (said wherever such a number is printed).
+BAD_PRIME_NOTE = ("the probability bound is for the generic rank over GF(p), which equals the generic rank over Q "
+                  "unless p divides every g x g minor of the generic matrix (finitely many such primes)")
 
 
 def schwartz_zippel(rank: int, degree: int, sample_size) -> float:
@@ -47,6 +56,30 @@ def residue_sample_size(count: int, modulus: int | None) -> Fraction:
     return Fraction(count, -(-count // modulus))
 
 
+def against_upper_bound(rank: int, upper: int, degree: int, sample, mixing_sample=None) -> tuple[bool, float]:
+    """(certified exact, probability bound) for a certified lower bound ``rank`` beside a proven
+    upper bound ``upper`` on the generic rank g.
+
+    Certified exact when rank = upper (then g = rank; the bound is 0).  Otherwise Schwartz-Zippel
+    for a g x g minor, g <= upper, of degree <= upper * ``degree`` in values drawn from a set of
+    size ``sample``; ``mixing_sample`` (the field's size) adds upper / |field| for random
+    combinations (column compression, mixed null space) whose own minor has degree <= g <= upper.
+
+    >>> against_upper_bound(18, 18, 16, 2**32 + 1)
+    (True, 0.0)
+    >>> against_upper_bound(17, 18, 16, 2**10)
+    (False, 0.28125000000000006)
+    """
+    if rank > upper:
+        raise AssertionError(f"rank {rank} above the proven upper bound {upper}: the engine is wrong")
+    if rank == upper:
+        return True, 0.0
+    bound = Fraction(upper * degree) / Fraction(sample)
+    if mixing_sample is not None:
+        bound += Fraction(upper, mixing_sample)
+    return False, 1.0 if bound >= 1 else math.nextafter(float(bound), 1.0)
+
+
 @dataclass(frozen=True)
 class Certainty:
     """How far a computed rank can be trusted.
@@ -60,11 +93,14 @@ class Certainty:
         ``None`` when equality is not claimed at all (e.g. a grid with too few templates).
     explanation : str
         One sentence saying why.
+    certified_exact : bool
+        The value meets a proven upper bound: it is the generic rank (probability bound 0).
     """
 
     certified_lower_bound: bool
     probability_bound: float | None
     explanation: str
+    certified_exact: bool = False
 
     @property
     def label(self) -> str:

@@ -19,7 +19,8 @@ import numpy as np
 
 from .blocks import Block, components, rank_dense
 from ..exact.compositions import compositions
-from .certainty import Certainty, residue_sample_size, schwartz_zippel
+from .bound import derivative_bound
+from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
 from ..exact.fields import Field
 from .memory import guard
@@ -131,25 +132,66 @@ def _split(block: np.ndarray):
 
 def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bool) -> int:
     """Entries of the largest candidate block: max over a of binom(a+n-1, n-1) * d * binom(top-a+n-1, n-1)
-    for a homogeneous q of degree ``top``, or the single block of every degree <= top otherwise."""
+    for a homogeneous q of degree ``top``, or the single block of every degree <= top otherwise.
+
+    Closed form: a -> binom(a+n-1, n-1) is log-concave, so the product is log-concave and symmetric
+    about top/2 and its maximum sits at a = floor(top/2); no loop over a.
+
+    >>> largest_block_entries(3, 4, 2, True) == max(comb(a + 2, 2) * 2 * comb(6 - a, 2) for a in range(5))
+    True
+    """
     if homogeneous:
-        return max(comb(a + nvars - 1, nvars - 1) * components * comb(top - a + nvars - 1, nvars - 1)
-                   for a in range(top + 1))
+        a = top // 2
+        return comb(a + nvars - 1, nvars - 1) * components * comb(top - a + nvars - 1, nvars - 1)
     return comb(top + nvars, nvars) * components * comb(top + nvars, nvars)
 
 
-def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib):
+def _key_words(nvars: int, base: int, word_limit: int = 2**62) -> int:
+    """``AdditiveEncoder(nvars, base).words`` without building its weight table (closed form)."""
+    per_word = 1
+    while per_word < nvars and base ** (per_word + 1) < word_limit:
+        per_word += 1
+    return -(-nvars // per_word)
+
+
+def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib, log2_top=None):
+    """Refuse the largest block above the limit: log2-scale binomials first (any size), exact
+    integers only once the estimate is known to be small.  ``log2_top`` replaces ``top`` for
+    degrees too large to write down (depth far beyond reach)."""
+    import math
+
+    from .memory import guard_log2, log2_multichoose
+
+    lt = math.log2(top) if log2_top is None and top > 0 else (log2_top if log2_top is not None else -math.inf)
+    if homogeneous:
+        half = lt - 1 if lt > 1 else (math.log2(top // 2) if top >= 2 else -math.inf)
+        side = 0.0 if half == -math.inf else log2_multichoose(half, nvars - 1)
+        log2_entries = 2 * side + math.log2(components)
+    else:
+        side = 0.0 if lt == -math.inf else log2_multichoose(lt, nvars)
+        log2_entries = 2 * side + math.log2(components)
+    what = "the largest catalecticant block"
+    fix = "use a smaller depth or width"
+    if log2_entries > 4096:  # far past any limit; the exact integers below would be slow to write down
+        guard_log2(log2_entries + math.log2(56), max_memory_gib, what, fix)  # >= one key word per entry
     largest = largest_block_entries(nvars, top, components, homogeneous)
-    words = AdditiveEncoder(nvars, top + 1 if homogeneous else 2 * top + 1).words
-    guard(largest * (40 + 16 * words), max_memory_gib, f"the largest catalecticant block ({largest:,} entries)",
-          "use a smaller depth or width")
+    words = _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)
+    guard(largest * (40 + 16 * words), max_memory_gib, f"{what} ({largest:,} entries)", fix)
 
 
 def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:
     """Refuse (InputError) before any work if the largest catalecticant block would not fit.
 
-    A generic q is homogeneous of degree C(L) unless the network is residual."""
+    A generic q is homogeneous of degree C(L) = (3^L - 1)/2 unless the network is residual.  Closed
+    form: well under a millisecond for any spec (C(L) is handled on the log scale beyond depth 600).
+    """
+    import math
+
     nvars = spec.width * (spec.width + 1) // 2
+    if spec.depth > 600:  # 3^L would be a number of more than 950 bits: log scale only
+        _guard_blocks(nvars, 0, spec.width, not spec.residual, max_memory_gib,
+                      log2_top=spec.depth * math.log2(3) - 1)
+        raise AssertionError("unreachable: the log-scale estimate refuses such a depth")  # pragma: no cover
     _guard_blocks(nvars, spec.layer_degree, spec.width, not spec.residual, max_memory_gib)
 
 
@@ -241,18 +283,35 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     ctx, q = reduced_polynomials(spec, weights, field)
     rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
     compressed = any(b.compressed_to is not None for b in blocks)
-    bound = schwartz_zippel(rank, spec.weight_degree,
-                            residue_sample_size(2 * weight_range + 1, field.modulus))
+    upper = derivative_bound(spec)
+    if upper.blocks and len(blocks) == len(upper.blocks):  # degree blocks a = 0..C, in order
+        for block, (rows, cols, most) in zip(blocks, upper.blocks):
+            assert (block.rows, block.cols) == (rows, cols), "degree block shape differs from the closed form"
+            block.upper_bound = most
+    # the generic rank g is <= upper.total: the minor to bound is g x g, and random combinations
+    # (compression, mixed null space) are bounded by g / |field| whether or not this run used them
+    exact, bound = against_upper_bound(rank, upper.total, spec.weight_degree,
+                                       residue_sample_size(2 * weight_range + 1, field.modulus), field.sample_size)
     meaning = ("rank of the catalecticant of F(S)^T e_p at integer weights: for N >= %d it equals the "
                "separation rank at these weights, so it is a certified lower bound on the generic "
-               "separation rank, equal to it unless the weights hit a minor's zero set" % tokens_threshold(spec))
+               "separation rank" % tokens_threshold(spec))
+    if exact:
+        meaning += (f", and it meets the derivative-space upper bound {upper.total} (sum over the {upper.kind} "
+                    "of a count no weight setting can exceed), so it is the generic separation rank exactly")
+    else:
+        meaning += (f"; the generic rank is at most the derivative-space upper bound {upper.total}, and the "
+                    "value equals it unless the weights hit the zero set of a minor of that size "
+                    "(Schwartz-Zippel bound in probability_bound, with the upper bound as the minor's size)")
+        if field.modulus is not None:
+            meaning += "; " + BAD_PRIME_NOTE
     if compressed:
-        bound = min(1.0, bound + schwartz_zippel(rank, 1, field.sample_size))
         meaning += ("; some blocks were ranked through random combinations (a column compression, or a "
                     "mixed null space for the complement), which can only lower a rank")
         notes.append("random compression or mixing used on some blocks")
     threshold = tokens_threshold(spec)
     result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
-                       Certainty(True, bound, meaning), blocks, notes, time.perf_counter() - start)
-    result.extra = {"tokens": None, "valid_for_tokens": f">= {threshold}", "tokens_threshold": threshold}
+                       Certainty(True, bound, meaning, certified_exact=exact), blocks, notes,
+                       time.perf_counter() - start)
+    result.extra = {"tokens": None, "valid_for_tokens": f">= {threshold}", "tokens_threshold": threshold,
+                    "upper_bound": upper.total, "upper_bound_kind": upper.kind}
     return result

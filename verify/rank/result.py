@@ -44,8 +44,10 @@ class SepResult:
             "certified_lower_bound": self.certainty.certified_lower_bound,
             "probability_bound": self.certainty.probability_bound,
             "meaning": self.certainty.explanation,
+            "certified_exact": self.certainty.certified_exact,
             "blocks": [{"rows": b.rows, "cols": b.cols, "rank": b.rank, "compressed_to": b.compressed_to,
-                        "implied_by": b.implied_by} for b in self.blocks],
+                        "implied_by": b.implied_by, "upper_bound": getattr(b, "upper_bound", None)}
+                       for b in self.blocks],
             "notes": list(self.notes),
             "seconds": round(self.seconds, 3),
         }

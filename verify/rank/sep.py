@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 
-from .certainty import Certainty, residue_sample_size, schwartz_zippel
+from .bound import derivative_bound
+from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, Field
 from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
@@ -67,32 +68,44 @@ def separation_rank(spec: NetworkSpec, method: str = "coefficients", field: Fiel
     start = time.perf_counter()
     notes = []
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)  # weights as read in the field
+    # sep <= the catalecticant rank of F(S)^T e_p <= the derivative-space bound, for every N and
+    # partition (the Taylor expansion in S_B is a decomposition): the minor to bound is at most that big
+    upper = derivative_bound(spec).total
+    prime_note = "" if field.modulus is None else "; " + BAD_PRIME_NOTE
     if method == "coefficients":
         from .coefficients import coefficient_rank
         found = coefficient_rank(spec, weights, field, part_a, max_memory_gib, progress)
         rank, blocks = found.rank, found.blocks
+        exact, bound = against_upper_bound(rank, upper, spec.weight_degree, sample)
         certainty = Certainty(
-            True, schwartz_zippel(rank, spec.weight_degree, sample),
+            True, bound,
             "rank of the exact coefficient matrix at integer weights: a certified lower bound on the "
-            "generic separation rank, equal to it unless the weights hit a minor's zero set "
-            "(Schwartz-Zippel bound in probability_bound)")
+            "generic separation rank, " + (
+                f"meeting the derivative-space upper bound {upper}, so it is the generic rank exactly" if exact else
+                f"equal to it unless the weights hit the zero set of a minor of size at most the derivative-space "
+                f"upper bound {upper} (Schwartz-Zippel bound in probability_bound){prime_note}"), exact)
     else:
         if templates is None:
             templates = default_template_count(spec)
         chosen = draw_templates(spec, templates, seed, weight_range) if isinstance(templates, int) else templates
         block = grid_rank(spec, weights, field, part_a, chosen, max_memory_gib, max_evaluations, progress)
         rank, blocks = block.rank, [block]
-        exact = len(chosen) >= default_template_count(spec)
+        full_grid = len(chosen) >= default_template_count(spec)
+        exact, bound = against_upper_bound(rank, upper, spec.weight_degree + spec.degree, sample)
         if exact:
-            bound = schwartz_zippel(rank, spec.weight_degree + spec.degree, sample)
+            meaning = ("grid-tensor rank at integer weights and templates: a certified lower bound on the "
+                       f"generic separation rank meeting the derivative-space upper bound {upper}, so it is the "
+                       "generic rank exactly")
+        elif full_grid:
             meaning = ("grid-tensor rank at integer weights and templates: a certified lower bound on the "
                        "generic separation rank; the grid has enough templates to be exact, so it equals "
-                       "the generic rank unless the random draw hits a minor's zero set")
+                       "the generic rank unless the random draw hits the zero set of a minor of size at most "
+                       f"the derivative-space upper bound {upper}{prime_note}")
         else:
             bound = None
             meaning = (f"grid-tensor rank with {len(chosen)} templates, fewer than the "
                        f"{default_template_count(spec)} that make the grid exact: a certified lower bound only")
             notes.append("grid smaller than exact size; the value is a lower bound only")
-        certainty = Certainty(True, bound, meaning)
+        certainty = Certainty(True, bound, meaning, exact)
     return SepResult(rank, method, field.name, spec, seed, part_a, certainty, blocks, notes,
-                     time.perf_counter() - start)
+                     time.perf_counter() - start, {"upper_bound": upper, "upper_bound_kind": derivative_bound(spec).kind})

@@ -1,0 +1,110 @@
+"""The derivative-space upper bound on the separation rank, in closed form (derived here).
+
+This bound is not stated in the papers; it follows from the reduced route (``../shared/MATH.md``
+§2 route 3 and §6).  The separation rank (N >= 2(d_x + 1)) is the rank of the catalecticant of
+q(S) = F(S)^T e_p: rows alpha (a derivative multi-index), columns (k, beta) (a component of q and
+a monomial), in n = d_x(d_x + 1)/2 variables.  Any matrix has rank <= min(rows, cols), and the
+rank of a block-diagonal matrix is the sum of its blocks' ranks, so
+
+* **homogeneous network** (q homogeneous of degree C = C(L) = (3^L - 1)/2): the catalecticant is
+  block diagonal with degree blocks a = 0..C of C(a + n - 1, n - 1) rows and
+  d_x C(C - a + n - 1, n - 1) columns, and
+
+      sep <= sum_a min(C(a + n - 1, n - 1), d_x C(C - a + n - 1, n - 1))          (B1)
+
+  for every weight setting;
+* **residual network** (q of degree <= C, every degree present): row 0 (alpha = 0) meets every
+  column, so the nonzero pattern gives a single block and min(rows, cols) is the trivial
+  C(C + n, n).  The pattern is still a staircase: entry (alpha, (k, beta)) is a coefficient of a
+  monomial of degree |alpha| + |beta|, zero once that exceeds C.  Rows with |alpha| >= t therefore
+  live in the d_x C(C - t + n, n) columns with |beta| <= C - t, and the other rows are
+  C(t - 1 + n, n) in number, so
+
+      sep <= min_{t = 0..C+1} [ C(t - 1 + n, n) + d_x C(C - t + n, n) ].          (B2)
+
+  There are no per-block values to report here (one block); (B2) is the total.
+
+Both are sums of binomials: cheap for any depth and width.  The same counts hold for the
+embedded network of rank r (n = r(r + 1)/2 and r components).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+from ..model.spec import NetworkSpec
+
+__all__ = ["DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound"]
+
+
+@dataclass(frozen=True)
+class DerivativeBound:
+    """The derivative-space upper bound of a spec.
+
+    Attributes
+    ----------
+    total : int
+        Upper bound on the generic separation rank (and on the rank at any weights).
+    blocks : tuple of (rows, cols, bound)
+        Degree blocks a = 0..C of the homogeneous network, bound = min(rows, cols); empty for a
+        residual network (one block: the bound is ``total``, from the staircase count B2).
+    kind : str
+        ``"degree blocks"`` (B1) or ``"staircase"`` (B2).
+    """
+
+    total: int
+    blocks: tuple
+    kind: str
+
+
+def degree_block_sizes(nvars: int, top: int, components: int) -> list[tuple[int, int]]:
+    """(rows, cols) of the degree blocks a = 0..top: (C(a+n-1, n-1), d C(top-a+n-1, n-1)).
+
+    >>> degree_block_sizes(3, 1, 2)  # d_x = 2, L = 1: n = 3 variables, degree 1, 2 components
+    [(1, 6), (3, 2)]
+    """
+    return [(comb(a + nvars - 1, nvars - 1), components * comb(top - a + nvars - 1, nvars - 1))
+            for a in range(top + 1)]
+
+
+def homogeneous_bound(nvars: int, top: int, components: int) -> int:
+    """Sum over degree blocks of min(rows, cols): (B1) of the module notes.
+
+    >>> homogeneous_bound(3, 1, 2)  # depth 1, width 2: min(1, 6) + min(3, 2)
+    3
+    """
+    return sum(min(rows, cols) for rows, cols in degree_block_sizes(nvars, top, components))
+
+
+def staircase_bound(nvars: int, top: int, components: int) -> int:
+    """min over t of C(t-1+n, n) + d C(top-t+n, n): (B2) of the module notes (q of degree <= top).
+
+    >>> staircase_bound(3, 1, 2)  # t = 1: one row of degree 0, plus 2 components x 1 constant column
+    3
+    """
+    return min((comb(t - 1 + nvars, nvars) if t else 0) + components * comb(top - t + nvars, nvars)
+               for t in range(top + 2))
+
+
+def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBound:
+    """The derivative-space bound of ``spec`` (homogeneous: B1 per degree block; residual: B2).
+
+    Parameters
+    ----------
+    spec : NetworkSpec
+        Depth L and width d_x fix n = d_x(d_x+1)/2 and C = (3^L-1)/2; heads do not enter.
+    rank : int, optional
+        For an embedded network of rank r: n = r(r+1)/2 and r components instead of d_x.
+
+    Examples
+    --------
+    >>> derivative_bound(NetworkSpec(depth=2, width=2)).total  # 1 + 3 + 6 + 6 + 2
+    18
+    """
+    r = spec.width if rank is None else rank
+    nvars, top = r * (r + 1) // 2, spec.layer_degree
+    if spec.residual:
+        return DerivativeBound(staircase_bound(nvars, top, r), (), "staircase")
+    blocks = tuple((rows, cols, min(rows, cols)) for rows, cols in degree_block_sizes(nvars, top, r))
+    return DerivativeBound(sum(b[2] for b in blocks), blocks, "degree blocks")
