@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Callable
@@ -19,96 +18,12 @@ import flint
 import sympy as sp
 
 from ..exact.arbexpr import compare, evaluate
-from .record import CheckResult, Check, L, d_x, H, d_a, N
-from ..rank.reduced import tokens_threshold
-from ..model.spec import NetworkSpec
-from .specsets import default_specs, exact_rank
+from .bounds import RankBound, _in_regime, spec_values
+from . import perturb
+from .record import CheckResult, Check
+from .search import integer_points, search as hypothesis_search
 
 __all__ = ["RankBound", "InequalityChain", "QuotedNumber", "Property", "Cases", "spec_values"]
-
-
-def spec_values(spec: NetworkSpec) -> dict:
-    """Symbol values of a spec: L, d_x, H, d_a and N = 2(d_x+1), the smallest N the rank holds for."""
-    return {L: spec.depth, d_x: spec.width, H: spec.heads, d_a: spec.attn_dim, N: tokens_threshold(spec)}
-
-
-def _in_regime(regime, values) -> bool | None:
-    if regime is None:
-        return True
-    lhs, rhs = regime.lhs, regime.rhs
-    rel = {sp.StrictLessThan: "<", sp.LessThan: "<=", sp.StrictGreaterThan: ">",
-           sp.GreaterThan: ">="}[type(regime)]
-    return compare(lhs, rhs, rel, values)
-
-
-def _spec_name(spec: NetworkSpec) -> str:
-    return f"L={spec.depth} d_x={spec.width} H={spec.heads}" + (" residual" if spec.residual else "")
-
-
-@dataclass
-class RankBound(Check):
-    """Compare ``bound`` with exact ranks: ``sep <= bound`` (upper) or ``bound <= sep`` (lower).
-
-    ``scale`` is ``"sep"`` (the bound is on sep) or ``"log3"`` (on log3 sep).  Specs where
-    ``regime`` (a sympy relation) certainly holds decide the check; the others are reported as
-    information.  ``condition`` (callable on a spec) restricts the specs considered at all.
-    """
-
-    bound: object
-    kind: str = "upper"
-    scale: str = "sep"
-    regime: object = None
-    residual: bool = False
-    condition: Callable | None = None
-    specs: list | None = None
-    name: str = "bound vs exact ranks"
-
-    def holds_for(self, rank: int, values: dict):
-        """Whether ``rank`` obeys the bound at ``values`` (True / False / None when arb cannot decide)."""
-        measured = sp.Integer(rank) if self.scale == "sep" else sp.log(sp.Integer(rank), 3)
-        lhs, rhs = (measured, self.bound) if self.kind == "upper" else (self.bound, measured)
-        return compare(lhs, rhs, "<=", values)
-
-    def applies_to(self, spec: NetworkSpec, values: dict) -> bool:
-        """The condition holds for ``spec`` and its regime certainly holds at ``values``."""
-        return (self.condition is None or bool(self.condition(spec))) and bool(_in_regime(self.regime, values))
-
-    def run(self) -> CheckResult:
-        specs = self.specs if self.specs is not None else default_specs(self.residual)
-        inside, outside, failures, details = 0, 0, [], []
-        for spec in specs:
-            if self.condition is not None and not self.condition(spec):
-                continue
-            values = spec_values(spec)
-            rank = exact_rank(spec)
-            holds = self.holds_for(rank, values)
-            in_regime = _in_regime(self.regime, values)
-            details.append({"spec": _spec_name(spec), "rank": rank,
-                            "bound": str(evaluate(self.bound, values).mid()), "holds": holds,
-                            "in_regime": bool(in_regime)})
-            if in_regime:
-                inside += 1
-                if holds is not True:
-                    failures.append((spec, rank, values))
-            else:
-                outside += 1
-        if failures:
-            spec, rank, values = failures[0]
-            return CheckResult(self.name, "fail",
-                               f"{len(failures)} of {inside} in-regime specs violate the bound; "
-                               f"smallest: {_spec_name(spec)} has sep {rank}",
-                               {"spec": _spec_name(spec), "rank": rank,
-                                "bound": str(evaluate(self.bound, values))}, details)
-        if inside == 0:
-            return CheckResult(self.name, "not-applicable",
-                               f"no default spec in the regime ({outside} outside, reported as information)",
-                               None, details)
-        held_outside = sum(1 for d in details if not d["in_regime"] and d["holds"])
-        if self.regime is None:
-            return CheckResult(self.name, "pass", f"holds on all {inside} specs", None, details)
-        return CheckResult(self.name, "pass",
-                           f"holds on all {inside} in-regime specs; outside the regime it holds on "
-                           f"{held_outside} of {outside} (information)", None, details)
 
 
 def _grid_points(grid: dict) -> list[dict]:
@@ -119,12 +34,21 @@ def _grid_points(grid: dict) -> list[dict]:
 
 @dataclass
 class InequalityChain(Check):
-    """Each step ``steps[i] <rel_i> steps[i+1]`` (``<=`` or ``=``) over a grid and a random search.
+    """Each step ``steps[i] <rel_i> steps[i+1]`` (``<=``, ``<`` or ``=``) over a grid and a
+    property-based search.
 
-    ``grid`` maps symbols to value lists; ``search`` random points are drawn (seeded) from
-    ``search_ranges``.  Points where ``regime`` does not certainly hold, or ``condition(point)``
-    is false, are skipped.  Equality steps are proved symbolically when sympy can, else checked
-    numerically (the arb ball of the difference must contain 0).
+    ``grid`` maps symbols to value lists (every point is checked, smallest first); then hypothesis
+    draws ``search`` points (derandomised, no database: the same points every run) from
+    ``strategy`` (a hypothesis strategy of points, symbol -> value) or, by default, integers in
+    ``search_ranges`` (symbol -> (lo, hi)); a counterexample found there is shrunk to its smallest.
+    Points where ``regime`` does not certainly hold, or ``condition(point)`` is false, are
+    skipped.  Equality steps are proved symbolically when sympy can, else checked numerically (the
+    arb ball of the difference must contain 0).  ``seed`` is kept for compatibility (hypothesis is
+    derandomised).
+
+    Perturbed statements: every inequality step reversed, every equality step with one side +1;
+    each is refuted where a checked point contradicts it.  The margin is the smallest
+    rhs - lhs of an inequality step over the checked points.
     """
 
     steps: list
@@ -136,17 +60,15 @@ class InequalityChain(Check):
     search_ranges: dict = field(default_factory=dict)
     seed: int = 0
     name: str = "inequality chain"
+    strategy: object = None
+    reading: str = ""
 
-    def _points(self):
-        points = _grid_points(self.grid)
-        rng = random.Random(self.seed)
-        ranges = self.search_ranges or {s: (min(v), max(v) * 4) for s, v in self.grid.items()}
-        for _ in range(self.search):
-            points.append({s: rng.randint(lo, hi) for s, (lo, hi) in ranges.items()})
-        return points
+    def _strategy(self):
+        if self.strategy is not None:
+            return self.strategy
+        return integer_points(self.search_ranges or {s: (min(v), max(v) * 4) for s, v in self.grid.items()})
 
     def run(self) -> CheckResult:
-        checked, failures, undecided = 0, [], 0
         symbolic = []
         for i, rel in enumerate(self.relations):
             if rel == "=":
@@ -154,39 +76,90 @@ class InequalityChain(Check):
                 symbolic.append(diff == 0)
             else:
                 symbolic.append(False)
-        for point in self._points():
+        gaps = [self.steps[i + 1] - self.steps[i] for i in range(len(self.relations))]
+        state = {"checked": 0, "undecided": 0, "refuted": set(), "margin": None}
+
+        def examine(point) -> int | None:
+            """The first failing step at ``point`` (None if every step holds or it is out of range)."""
             if self.condition is not None and not self.condition(point):
-                continue
+                return None
             if not _in_regime(self.regime, point):
-                continue
-            checked += 1
+                return None
+            state["checked"] += 1
+            failed = None
             for i, rel in enumerate(self.relations):
                 if rel == "=":
                     if symbolic[i]:
+                        state["refuted"].add(i)  # a + 1 = b contradicts a = b identically
                         continue
-                    ok = evaluate(self.steps[i] - self.steps[i + 1], point).contains(0)
+                    ball = evaluate(-gaps[i], point)
+                    ok = ball.contains(0)
+                    if ok and not (ball + 1).contains(0):
+                        state["refuted"].add(i)
                 else:
-                    ok = compare(self.steps[i], self.steps[i + 1], rel, point)
+                    ok = self._inequality(i, rel, gaps[i], point, state)
                 if ok is None:
-                    undecided += 1
-                elif not ok:
-                    failures.append((i, point))
-        if failures:
+                    state["undecided"] += 1
+                elif not ok and failed is None:
+                    failed = i
+            return failed
+
+        failures = [(i, point) for point in _grid_points(self.grid) for i in [examine(point)] if i is not None]
+        grid_checked = state["checked"]
+        found = hypothesis_search(self._strategy(), examine, self.search) if not failures else None
+        if failures or found:
             failures.sort(key=lambda f: (sum(f[1].values()), f[0]))
-            step, point = failures[0]
-            steps_failed = sorted({f[0] for f in failures})
+            step, point = failures[0] if failures else (found[1], found[0])
+            where = (f"{len(failures)} of {grid_checked} grid points" if failures else
+                     f"a searched point (hypothesis, shrunk to the smallest), grid of {grid_checked} points clean")
+            steps_failed = sorted({f[0] for f in failures}) or [step]
             return CheckResult(self.name, "fail",
                                f"step(s) {', '.join(f'{s}->{s + 1}' for s in steps_failed)} fail at "
-                               f"{len(failures)} of {checked} points; smallest: step {step}->{step + 1} at "
-                               f"{_fmt(point)}",
+                               f"{where}; smallest: step {step}->{step + 1} at {_fmt(point)}",
                                {"step": f"{step}->{step + 1}", **{str(k): v for k, v in point.items()}})
-        if undecided:
-            return CheckResult(self.name, "undecided", f"{undecided} comparisons undecided at 1024 bits")
-        if checked == 0:
+        if state["undecided"]:
+            return CheckResult(self.name, "undecided", f"{state['undecided']} comparisons undecided at 1024 bits")
+        if state["checked"] == 0:
             return CheckResult(self.name, "not-applicable", "no grid point in the regime")
-        return CheckResult(self.name, "pass",
-                           f"all {len(self.relations)} steps hold at {checked} points (grid and "
-                           f"{self.search} seeded random points), certified with arb")
+        result = CheckResult(self.name, "pass",
+                             f"all {len(self.relations)} steps hold at {state['checked']} points ({grid_checked} "
+                             f"on the grid, the rest from a derandomised hypothesis search of {self.search}), "
+                             "certified with arb")
+        for i, rel in enumerate(self.relations):
+            text = f"step {i}->{i + 1} reversed" if rel != "=" else f"step {i}->{i + 1} with one side +1"
+            result.perturbations.append({"statement": text, "refuted": i in state["refuted"],
+                                         "evidence": "contradicted at a checked point" if i in state["refuted"]
+                                         else "consistent with every checked point"})
+        result.could_fail = bool(state["refuted"])
+        if state["margin"] is not None:
+            value, step, point = state["margin"]
+            result.margin = {"value": value, "scale": "rhs - lhs (float)", "where": f"step {step} at {_fmt(point)}"}
+        result.evidence += f"; perturbations refuted {len(state['refuted'])} of {len(self.relations)}"
+        if not result.could_fail:
+            result.bites_at = "no perturbation refuted: every step is an equality at every checked point"
+        return result
+
+    @staticmethod
+    def _inequality(i, rel, gap, point, state):
+        """Decide lhs <rel> rhs through rhs - lhs in arb (64 bits), escalating with ``compare``
+        only when that ball straddles 0; record the margin and whether the reversal is refuted."""
+        old = flint.ctx.prec
+        flint.ctx.prec = 64
+        try:
+            ball = evaluate(gap, point)
+        finally:
+            flint.ctx.prec = old
+        if ball > 0:
+            state["refuted"].add(i)
+            value = float(ball.mid())
+            if state["margin"] is None or value < state["margin"][0]:
+                state["margin"] = (value, f"{i}->{i + 1}", dict(point))
+            return True
+        if ball < 0:
+            return False
+        if rel == "<=" and ball >= 0:
+            return True
+        return compare(sp.Integer(0), gap, rel, point)
 
 
 def _fmt(point: dict) -> str:
@@ -199,7 +172,8 @@ class QuotedNumber(Check):
 
     ``compute`` returns an exact number or an arb ball; the check passes when the recomputed
     value lies within ``tolerance`` of ``printed`` (by default one unit in the printed value's
-    last digit, given as ``tolerance``).
+    last digit, given as ``tolerance``).  Perturbed statements: the printed value +1, and the
+    next printed value (printed + 2 tolerance); the margin is tolerance - |recomputed - printed|.
     """
 
     compute: Callable
@@ -207,6 +181,7 @@ class QuotedNumber(Check):
     tolerance: object
     label: str = ""
     name: str = "quoted number"
+    reading: str = ""
 
     def run(self) -> CheckResult:
         old = flint.ctx.prec
@@ -218,7 +193,17 @@ class QuotedNumber(Check):
             lo, hi = evaluate(printed - tol), evaluate(printed + tol)
             shown = f"{self.label}: printed {self.printed}, recomputed {ball.str(6, radius=False)}"
             if lo < ball and ball < hi:
-                return CheckResult(self.name, "pass", shown + f" (within {self.tolerance})")
+                result = CheckResult(self.name, "pass", shown + f" (within {self.tolerance})")
+                for text, shift in (("printed value +1", 1), ("next printed value (+2 tolerance)", 2 * tol)):
+                    plo, phi = evaluate(printed + shift - tol), evaluate(printed + shift + tol)
+                    refuted = bool(ball < plo or ball > phi)
+                    result.perturbations.append(perturb.record(
+                        text, refuted, "recomputed value outside its window" if refuted else "within its window"))
+                result.could_fail = any(q["refuted"] for q in result.perturbations)
+                slack = evaluate(tol) - abs(ball - evaluate(printed))
+                result.margin = {"value": float(slack.mid()), "scale": "tolerance - |recomputed - printed| (float)",
+                                 "where": self.label or "the printed value"}
+                return result
             if ball < lo or ball > hi:
                 return CheckResult(self.name, "fail", shown + f" (outside +-{self.tolerance})",
                                    {"printed": str(self.printed), "recomputed": ball.str(10, radius=False)})
@@ -229,34 +214,81 @@ class QuotedNumber(Check):
 
 @dataclass
 class Property(Check):
-    """A structural fact: ``function()`` returns (holds: bool, evidence: str, counterexample)."""
+    """A structural fact: ``function()`` returns (holds: bool, evidence: str, counterexample).
+
+    ``perturb`` (optional): a callable, or dict description -> callable, with ``function``'s
+    signature and return value, stating a perturbed (false) version of the fact; it is refuted
+    where it returns holds False (``verify.claims.perturb``).
+    """
 
     function: Callable
     name: str = "property"
+    perturb: object = None
+    reading: str = ""
 
     def run(self) -> CheckResult:
         holds, evidence, counterexample = self.function()
         if holds is None:
             return CheckResult(self.name, "not-applicable", evidence)
-        return CheckResult(self.name, "pass" if holds else "fail", evidence, counterexample)
+        if not holds:
+            return CheckResult(self.name, "fail", evidence, counterexample)
+
+        def decide(fn):
+            p_holds, p_evidence, _ = fn()
+            return p_holds is False, p_evidence
+
+        return perturb.attach(CheckResult(self.name, "pass", evidence), self.perturb, decide)
 
 
 @dataclass
 class Cases(Check):
     """A fact checked case by case: ``per_case(*case)`` returns (holds, line) or
     (holds, line, counterexample).  The evidence lists every line; the first failing case ends the
-    check and is the counterexample (its arguments, unless ``per_case`` gives one)."""
+    check and is the counterexample (its arguments, unless ``per_case`` gives one).
+
+    ``strategy`` (optional): a hypothesis strategy of further cases; ``search`` of them are drawn
+    (derandomised, no database) after the listed cases, and a failing one is shrunk to its
+    smallest.  ``perturb`` (optional): a callable, or dict description -> callable, with
+    ``per_case``'s signature stating a perturbed statement (e.g. an index map shifted by one); it
+    is refuted if it fails on some listed case.
+    """
 
     cases: list
     per_case: Callable
     name: str = "cases"
+    strategy: object = None
+    search: int = 50
+    perturb: object = None
+    reading: str = ""
+
+    def _call(self, fn, case):
+        return fn(*case) if isinstance(case, tuple) else fn(case)
 
     def run(self) -> CheckResult:
         lines = []
         for case in self.cases:
-            holds, line, *rest = self.per_case(*case) if isinstance(case, tuple) else self.per_case(case)
+            holds, line, *rest = self._call(self.per_case, case)
             lines.append(line)
             if not holds:
                 counterexample = rest[0] if rest and rest[0] is not None else {"case": repr(case)}
                 return CheckResult(self.name, "fail", "; ".join(lines), counterexample)
-        return CheckResult(self.name, "pass", "; ".join(lines))
+        if self.strategy is not None:
+            def failure(case):
+                holds, line, *rest = self._call(self.per_case, case)
+                return None if holds else (line, rest[0] if rest and rest[0] is not None else {"case": repr(case)})
+
+            found = hypothesis_search(self.strategy, failure, self.search)
+            if found is not None:
+                case, (line, counterexample) = found
+                return CheckResult(self.name, "fail", "; ".join(lines) + f"; searched case (shrunk): {line}",
+                                   counterexample)
+            lines.append(f"{self.search} further cases from a derandomised hypothesis search hold")
+
+        def decide(fn):
+            for case in self.cases:
+                p_holds, p_line, *_ = self._call(fn, case)
+                if not p_holds:
+                    return True, f"refuted at {case!r}: {p_line}"
+            return False, f"holds on all {len(self.cases)} cases"
+
+        return perturb.attach(CheckResult(self.name, "pass", "; ".join(lines)), self.perturb, decide)

@@ -3,10 +3,16 @@
 A claim is data (a file in ``proofs/``); this module holds what a claim is made of and how its
 outcome follows from its checks.  Outcomes:
 
-* ``verified`` — every check of the printed statement passed;
+* ``verified`` — every check of the printed statement passed, and at least one of them could
+  have failed: it beats the trivial bound on a checked spec, or it refutes one of its perturbed
+  (strengthened) statements (``verify.claims.perturb``);
+* ``not-decided`` — every check passed but none could have failed (a vacuous bound, no refuted
+  perturbation); the report names the smallest spec where the statement would start to bite;
 * ``erratum`` — a check of the printed statement failed, and every check of the corrected
   statement passed; the record keeps the smallest counterexample found;
 * ``violated`` — the printed statement failed and no corrected statement was verified;
+* ``ambiguous`` — the claim has two or more readings (``Claim.readings`` or a check's ``reading``
+  label) whose outcomes disagree; every reading's outcome is recorded;
 * ``not-applicable`` — no check had anything in range to decide.
 
 The suite passes when every claim has its ``expected`` outcome.
@@ -24,7 +30,7 @@ import sympy as sp
 __all__ = ["Source", "CheckResult", "Check", "Claim", "ClaimResult", "load_claims", "run_claim",
            "OUTCOMES", "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k"]
 
-OUTCOMES = ("verified", "erratum", "violated", "not-applicable")
+OUTCOMES = ("verified", "erratum", "ambiguous", "not-decided", "violated", "not-applicable")
 
 #: Symbols the claims' formulas are written in.
 L, d_x, H, d_a, N, r, r_e, n, k = sp.symbols("L d_x H d_a N r r_e n k", positive=True, integer=True)
@@ -47,6 +53,11 @@ class CheckResult:
     """What one check found.
 
     status: ``pass``, ``fail``, ``not-applicable`` (nothing in range) or ``undecided``.
+    perturbations: one dict per perturbed statement tried (``statement``, ``refuted``, ``evidence``).
+    could_fail: whether the check could have failed (beats the trivial bound somewhere it applies,
+    or refutes a perturbation); None where the check kind cannot tell.
+    margin: the tightest margin found (``value``, ``scale``, ``where``), or None.
+    bites_at: for a check that could not fail, where its statement would start to bite.
     """
 
     name: str
@@ -54,12 +65,18 @@ class CheckResult:
     evidence: str
     counterexample: dict | None = None
     details: list = field(default_factory=list)
+    perturbations: list = field(default_factory=list)
+    could_fail: bool | None = None
+    margin: dict | None = None
+    bites_at: str | None = None
 
 
 class Check:
     """A way of deciding (part of) a claim.  Subclasses implement ``run`` -> CheckResult."""
 
     name = "check"
+    #: Which reading of the claim this check belongs to ("" = every reading).
+    reading = ""
 
     def run(self) -> CheckResult:  # pragma: no cover - interface
         raise NotImplementedError
@@ -80,6 +97,8 @@ class Claim:
     reading: str = ""
     corrected_statement: str = ""
     corrected_checks: list = field(default_factory=list)
+    #: Further readings: name -> list of checks (added to ``checks`` that carry no reading label).
+    readings: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.expected not in OUTCOMES:
@@ -95,6 +114,8 @@ class ClaimResult:
     corrected: list
     counterexample: dict | None
     seconds: float
+    #: reading name -> {"outcome", "evidence"}, when the claim has more than one reading.
+    readings: dict = field(default_factory=dict)
 
     @property
     def as_expected(self) -> bool:
@@ -122,12 +143,32 @@ class ClaimResult:
             "checks": [_check_dict(x) for x in self.checks],
             "corrected_checks": [_check_dict(x) for x in self.corrected],
             "seconds": round(self.seconds, 3),
+            **_strength(self),
         }
+
+
+def _strength(result: "ClaimResult") -> dict:
+    """How strong the verdict is: could a check have failed, its tightest margin, the perturbations
+    refuted, and where a statement that could not fail would start to bite."""
+    passed = [r for r in result.checks if r.status == "pass"]
+    tried = [p for r in result.checks for p in r.perturbations]
+    margins = [r.margin for r in result.checks if r.margin is not None]
+    bites = [r.bites_at for r in passed if r.bites_at]
+    return {
+        "could_fail": any(r.could_fail for r in passed),
+        "tightest_margin": min(margins, key=lambda m: m["value"]) if margins else None,
+        "perturbations_refuted": sum(1 for p in tried if p["refuted"]),
+        "perturbations_tried": len(tried),
+        "bites_at": bites[0] if bites else None,
+        "readings": result.readings,
+    }
 
 
 def _check_dict(result: CheckResult) -> dict:
     return {"name": result.name, "status": result.status, "evidence": result.evidence,
-            "counterexample": result.counterexample, "details": result.details}
+            "counterexample": result.counterexample, "details": result.details,
+            "could_fail": result.could_fail, "margin": result.margin, "bites_at": result.bites_at,
+            "perturbations": result.perturbations}
 
 
 def _run_all(checks) -> list[CheckResult]:
@@ -151,31 +192,71 @@ def _decide(results: list[CheckResult]) -> str:
     return "not-applicable"
 
 
-def run_claim(claim: Claim) -> ClaimResult:
-    """Run a claim's checks (and, if the printed statement fails, its corrected checks)."""
-    start = time.perf_counter()
-    results = _run_all(claim.checks)
+def _reading_groups(claim: Claim) -> dict:
+    """Reading name -> its checks.  Checks labelled with a ``reading`` form one reading each, with
+    the unlabelled checks shared by all; unlabelled checks alone form the reading "main"; each
+    entry of ``Claim.readings`` is one more reading of its own checks.  One group ("") when the
+    claim has a single reading."""
+    labels = sorted({c.reading for c in claim.checks if getattr(c, "reading", "")})
+    common = [c for c in claim.checks if not getattr(c, "reading", "")]
+    groups = {name: common + [c for c in claim.checks if getattr(c, "reading", "") == name] for name in labels}
+    if not labels:
+        groups = {"main": list(claim.checks)}
+    groups.update({name: list(checks) for name, checks in claim.readings.items()})
+    return groups if len(groups) > 1 else {"": list(claim.checks)}
+
+
+def _outcome(results: list[CheckResult], run_corrected) -> tuple[str, list, dict | None]:
+    """The outcome of one reading from its check results (corrected checks run on demand)."""
     verdict = _decide(results)
-    corrected: list[CheckResult] = []
-    counterexample = None
     if verdict == "fail":
-        failing = [r for r in results if r.status == "fail"]
-        counterexample = failing[0].counterexample
-        corrected = _run_all(claim.corrected_checks) if claim.corrected_checks else []
-        outcome = "erratum" if corrected and _decide(corrected) == "pass" else "violated"
-    elif verdict == "pass":
-        outcome = "verified"
-    elif verdict == "undecided":
-        outcome = "violated"  # nothing certified either way: treated as a surprise unless expected
-    else:
-        outcome = "not-applicable"
+        counterexample = next(r for r in results if r.status == "fail").counterexample
+        corrected = run_corrected()
+        return ("erratum" if corrected and _decide(corrected) == "pass" else "violated"), corrected, counterexample
+    if verdict == "pass":
+        could_fail = any(r.could_fail for r in results if r.status == "pass")
+        return ("verified" if could_fail else "not-decided"), [], None
+    if verdict == "undecided":
+        return "violated", [], None  # nothing certified either way: treated as a surprise unless expected
+    return "not-applicable", [], None
+
+
+def run_claim(claim: Claim) -> ClaimResult:
+    """Run a claim's checks (and, if the printed statement fails, its corrected checks).
+
+    Each check runs once even when several readings share it; readings whose outcomes disagree
+    make the claim ``ambiguous``.
+    """
+    start = time.perf_counter()
+    groups = _reading_groups(claim)
+    done: dict[int, CheckResult] = {}
+    for checks in groups.values():
+        for check in checks:
+            if id(check) not in done:
+                done[id(check)] = _run_all([check])[0]
+    results = list(done.values())
+    corrected_cache: list = []
+
+    def run_corrected():
+        if claim.corrected_checks and not corrected_cache:
+            corrected_cache.extend(_run_all(claim.corrected_checks))
+        return corrected_cache
+
+    per_reading = {name: _outcome([done[id(c)] for c in checks], run_corrected) for name, checks in groups.items()}
+    outcomes = {o for o, _, _ in per_reading.values()}
+    counterexample = next((cx for _, _, cx in per_reading.values() if cx is not None), None)
+    outcome = outcomes.pop() if len(outcomes) == 1 else "ambiguous"
     evidence = "; ".join(f"{r.name}: {r.evidence}" for r in results)
-    if corrected:
-        evidence += " | corrected: " + "; ".join(f"{r.name}: {r.evidence}" for r in corrected)
-    return ClaimResult(claim, outcome, evidence, results, corrected, counterexample,
-                       time.perf_counter() - start)
-
-
+    if corrected_cache:
+        evidence += " | corrected: " + "; ".join(f"{r.name}: {r.evidence}" for r in corrected_cache)
+    readings = {}
+    if len(groups) > 1:
+        readings = {name: {"outcome": o, "evidence": "; ".join(f"{done[id(c)].name}: {done[id(c)].evidence}"
+                                                               for c in groups[name])}
+                    for name, (o, _, _) in per_reading.items()}
+        evidence = "readings: " + ", ".join(f"{n} -> {r['outcome']}" for n, r in readings.items()) + " | " + evidence
+    return ClaimResult(claim, outcome, evidence, results, corrected_cache, counterexample,
+                       time.perf_counter() - start, readings)
 def load_claims(package: str = "proofs") -> list[Claim]:
     """Every ``CLAIM`` defined by a module of ``package`` (one claim per file), sorted by id."""
     pkg = importlib.import_module(package)

@@ -1,4 +1,8 @@
-"""Writing the registry's results: a terminal table, report.md and report.json (atomically)."""
+"""Writing the registry's results: a terminal table, report.md and report.json (atomically).
+
+Every outcome kind is counted (zeros included); each claim shows its tightest margin and how
+many of its perturbed statements it refuted, so tight and loose verdicts can be told apart.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,30 @@ import tempfile
 from pathlib import Path
 
 from ..files import write_atomic
+from .record import OUTCOMES
 
-__all__ = ["table", "markdown", "write_reports"]
+__all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength"]
+
+
+def counts(records: list[dict]) -> dict:
+    """Claims per outcome, every kind of ``OUTCOMES`` present (zeros included)."""
+    out = {kind: 0 for kind in OUTCOMES}
+    for rec in records:
+        out[rec["outcome"]] = out.get(rec["outcome"], 0) + 1
+    return out
+
+
+def summary(records: list[dict]) -> str:
+    """One line: the count of each outcome kind."""
+    return ", ".join(f"{v} {k}" for k, v in counts(records).items())
+
+
+def strength(rec: dict) -> tuple[str, str]:
+    """(tightest margin, perturbations refuted) of a record, as short texts."""
+    m = rec.get("tightest_margin")
+    margin = "-" if not m else f"{m['value']:.3g}"
+    tried = rec.get("perturbations_tried", 0)
+    return margin, (f"{rec.get('perturbations_refuted', 0)}/{tried}" if tried else "-")
 
 
 def _short(text: str, width: int) -> str:
@@ -17,30 +43,32 @@ def _short(text: str, width: int) -> str:
 
 
 def table(records: list[dict], width: int = 100) -> str:
-    """One line per claim: id, outcome (with a mark when unexpected), source, evidence."""
-    lines = [f"{'claim':<46} {'outcome':<15} {'source':<58} evidence"]
+    """One line per claim: id, outcome (with a mark when unexpected), tightest margin, perturbations
+    refuted, source, evidence."""
+    lines = [f"{'claim':<46} {'outcome':<15} {'margin':>8} {'refuted':>7} {'source':<58} evidence"]
     for rec in records:
         mark = "" if rec["as_expected"] else f" !expected {rec['expected']}"
-        lines.append(f"{rec['id']:<46} {rec['outcome'] + mark:<15} {_short(rec['source'], 58):<58} "
-                     f"{_short(rec['evidence'], width)}")
+        margin, refuted = strength(rec)
+        lines.append(f"{rec['id']:<46} {rec['outcome'] + mark:<15} {margin:>8} {refuted:>7} "
+                     f"{_short(rec['source'], 58):<58} {_short(rec['evidence'], width)}")
     return "\n".join(lines)
 
 
 def markdown(records: list[dict], header: dict) -> str:
-    counts = {}
-    for rec in records:
-        counts[rec["outcome"]] = counts.get(rec["outcome"], 0) + 1
     surprises = [r["id"] for r in records if not r["as_expected"]]
     out = ["# Verification report", "",
            f"verify {header['version']}, {header['claims']} claims, {header['seconds']:.1f} s, "
            f"spec set: {header['spec_set']}.", "",
-           "Outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ". " +
+           "Outcomes: " + summary(records) + ". " +
            ("Every outcome is as expected." if not surprises else f"UNEXPECTED: {', '.join(surprises)}."), "",
-           "| claim | source | outcome | evidence |", "|---|---|---|---|"]
+           "*margin*: the tightest margin of any check (log3 units for bounds against ranks); "
+           "*refuted*: perturbed (strengthened) statements refuted / tried.", "",
+           "| claim | source | outcome | margin | refuted | evidence |", "|---|---|---|---|---|---|"]
     for rec in records:
         evidence = rec["evidence"].replace("|", "\\|")
         outcome = rec["outcome"] + ("" if rec["as_expected"] else f" (expected {rec['expected']})")
-        out.append(f"| {rec['id']} | {rec['source']} | {outcome} | {_short(evidence, 400)} |")
+        margin, refuted = strength(rec)
+        out.append(f"| {rec['id']} | {rec['source']} | {outcome} | {margin} | {refuted} | {_short(evidence, 400)} |")
     errata = [r for r in records if r["outcome"] == "erratum"]
     if errata:
         out += ["", "## Errata", ""]
@@ -49,6 +77,17 @@ def markdown(records: list[dict], header: dict) -> str:
                     f"*Printed:* {rec['statement']}", "",
                     f"*Smallest counterexample:* `{json.dumps(rec['counterexample'])}`", "",
                     f"*Corrected statement (verified):* {rec['corrected_statement']}", ""]
+    ambiguous = [r for r in records if r["outcome"] == "ambiguous"]
+    if ambiguous:
+        out += ["", "## Ambiguous", ""]
+        for rec in ambiguous:
+            out += [f"### {rec['id']}", "", f"*Printed:* {rec['statement']}", ""]
+            out += [f"- reading *{name}*: {r['outcome']} ({_short(r['evidence'], 300)})"
+                    for name, r in (rec.get("readings") or {}).items()] + [""]
+    undecided = [r for r in records if r["outcome"] == "not-decided"]
+    if undecided:
+        out += ["", "## Not decided (no check could have failed)", ""]
+        out += [f"- **{r['id']}**: would first bite at {r.get('bites_at') or 'unknown'}" for r in undecided]
     return "\n".join(out) + "\n"
 
 
