@@ -1,0 +1,191 @@
+"""Exact arithmetic modulo a prime p < 2^50 on float64 arrays, with matrix products through BLAS.
+
+Every entry is an integer held exactly in a float64 and kept *reduced*: |x| <= h with
+h = (p - 1)/2 + 2 (balanced, i.e. centred, representation plus a slack of 2, see ``reduce``).
+Written against the array-API subset numpy and cupy share (the module is passed as ``xp``),
+so the same code runs on a GPU.
+
+Derivation of the bounds (LIMIT = 2^53 - 2p; every integer of magnitude <= 2^53 is a float64):
+
+* ``reduce(x)``, |x| <= LIMIT: q = rint(x * fl(1/p)); the computed quotient x/p has absolute
+  error <= |x/p| * 2.0001 * 2^-53 <= 2.1/p < 1/2, so q is the nearest integer to x/p or next
+  to it, |q p| <= |x| + p <= 2^53 is exact, and r = x - q p is exact with |r| <= p/2 + 2.1,
+  i.e. |r| <= h.
+* One limb (``limbs == 1``, small primes): a product C - A B over an inner chunk of k indices
+  has every partial sum bounded by h + k h^2, exact when h + k h^2 <= LIMIT.  For p < 2^23 that
+  allows k >= 511; for p just below 2^26, k = 7 (so a two-limb split is chosen there instead).
+* w limbs (larger primes): x = sum_i x_i 2^(b i) with balanced limbs, |x_i| <= 2^(b-1) below
+  the top and |x_top| <= h / 2^(b(w-1)) + 1, so every limb is <= l (``limb_bound``).  The w^2
+  limb products A_i B_j are one stacked BLAS product; each partial sum is <= k l^2, exact when
+  k l^2 <= LIMIT.  For p < 2^46, w = 2 and b = 23 give l = 2^22 and k = 504; for p < 2^51,
+  w = 3 and b = 17 give l = 2^16 and k in the millions.  The reduced blocks are combined as
+  sum_s (sum_{i+j=s} A_i B_j) * (2^(b s) mod p) with ``mul``.
+* ``mul(x, y)`` for |x|, |y| <= h when h^2 > LIMIT: q = rint(x * y * fl(1/p)) is within 1 of
+  x y / p (relative error <= 3.0001 * 2^-53 on a value <= h^2/p < 2^49), and r = x y - q p is
+  formed exactly in uint64 arithmetic modulo 2^64 (|r| <= 1.5 p + 1 < 2^63), then reduced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ModArith", "MAX_PRIME"]
+
+#: Largest modulus supported (three 17-bit limbs; ``mul``'s quotient stays within 1).
+MAX_PRIME = 2**50
+#: Fewest inner indices per exact float64 product worth a BLAS call; fewer limbs are preferred
+#: while their chunk is at least this long.
+MIN_CHUNK = 256
+#: Largest temporary (entries) one product tile may allocate.
+TILE_ENTRIES = 2**24
+
+
+def _limb_plan(h: int, limit: int, limbs: int) -> tuple[int, int, int]:
+    """(bits per limb b, limb bound l, inner chunk k) for ``limbs`` limbs, b minimising l."""
+    if limbs == 1:
+        return 0, h, max(0, (limit - h) // (h * h))
+    best = None
+    for b in range(2, 53):
+        bound = max(2 ** (b - 1), (h >> (b * (limbs - 1))) + 1)
+        if best is None or bound < best[1]:
+            best = (b, bound)
+    b, bound = best
+    return b, bound, limit // (bound * bound)
+
+
+class ModArith:
+    """Reduced float64 arithmetic mod ``p`` on arrays of module ``xp`` (numpy or cupy).
+
+    Parameters
+    ----------
+    p : int
+        An odd prime, 3 <= p < 2^50.
+    xp : module
+        numpy or cupy.
+    limbs : int, optional
+        Limbs per operand in matrix products (1, 2 or 3); by default the fewest whose exact
+        chunk has at least ``MIN_CHUNK`` inner indices.
+
+    >>> ar = ModArith(7)
+    >>> x = ar.from_ints(np.array([[6, 5], [3, 1]])); ar.to_ints(x).tolist()
+    [[6, 5], [3, 1]]
+    """
+
+    def __init__(self, p: int, xp=np, limbs: int | None = None):
+        if not 3 <= p < MAX_PRIME or p % 2 == 0:
+            raise ValueError(f"modulus {p} is outside the odd range 3..2^50")
+        self.p, self.xp = p, xp
+        self.h = (p - 1) // 2 + 2
+        self.limit = 2**53 - 2 * p
+        self.pinv = 1.0 / p
+        plans = {w: _limb_plan(self.h, self.limit, w) for w in (1, 2, 3)}
+        if limbs is None:
+            limbs = next((w for w in (1, 2, 3) if plans[w][2] >= MIN_CHUNK), 3)
+        if plans[limbs][2] < 1:
+            raise ValueError(f"{limbs} limb(s) cannot hold an exact product mod {p}")
+        self.limbs = limbs
+        self.bits, self.limb_bound, self.chunk = plans[limbs]
+        #: products of two reduced values are exact in float64 (no uint64 correction needed)
+        self.small = self.h * self.h + self.h <= self.limit
+        #: rank-one updates x - l u (|l|, |u| <= h) that may pile up on a reduced x before
+        #: |x| could pass LIMIT (0 when products need limbs): delayed reduction
+        self.delay = (self.limit - self.h) // (self.h * self.h) if self.small else 0
+        self.shift = [self.balanced(pow(2, self.bits * s, p)) for s in range(2 * limbs - 1)]
+
+    # ------------------------------------------------------------------ scalars and conversion
+    def balanced(self, value: int) -> int:
+        """``value`` mod p in (-p/2, p/2)."""
+        value %= self.p
+        return value - self.p if value > self.p // 2 else value
+
+    def inverse(self, value) -> int:
+        """The balanced inverse of a nonzero reduced entry."""
+        return self.balanced(pow(int(value) % self.p, -1, self.p))
+
+    def from_ints(self, matrix):
+        """A reduced float64 copy of an integer array (int64, or Python ints as numpy objects)."""
+        xp = self.xp
+        if getattr(matrix, "dtype", None) == object:
+            matrix = np.mod(matrix, self.p).astype(np.int64)
+        values = xp.asarray(matrix, dtype=xp.int64)
+        if values.size == 0:
+            return values.astype(xp.float64)
+        low, high = int(values.min()), int(values.max())
+        if max(-low, high) <= self.limit:  # exact in float64: reduce there (integer division is slow)
+            return self.reduce(values.astype(xp.float64))
+        values = xp.remainder(values, self.p)
+        values = values - self.p * (values > self.p // 2)
+        return values.astype(xp.float64)
+
+    def to_ints(self, values):
+        """Canonical residues in [0, p) as int64."""
+        return self.xp.remainder(values.astype(self.xp.int64), self.p)
+
+    # ------------------------------------------------------------------ elementwise
+    def reduce(self, x):
+        """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h; returns it."""
+        q = x * self.pinv
+        self.xp.rint(q, out=q)
+        q *= self.p
+        x -= q
+        return x
+
+    def nonzero(self, x):
+        """Boolean mask of entries that are nonzero mod p (h < p for p >= 5: a sign test suffices)."""
+        if self.h < self.p:
+            return x != 0
+        return self.xp.remainder(x, self.p) != 0
+
+    def mul(self, x, y):
+        """Reduced x * y (elementwise, broadcasting; ``y`` may be a Python int)."""
+        xp = self.xp
+        if self.small:
+            return self.reduce(x * y)
+        q = xp.rint(x * y * self.pinv)
+        xu = x.astype(xp.int64).view(xp.uint64)
+        yu = (xp.uint64(y % 2**64) if isinstance(y, int) else y.astype(xp.int64).view(xp.uint64))
+        r = xu * yu - q.astype(xp.int64).view(xp.uint64) * xp.uint64(self.p)
+        return self.reduce(r.view(xp.int64).astype(xp.float64))
+
+    # ------------------------------------------------------------------ matrix products
+    def _split(self, x):
+        """Balanced limbs x_0..x_{w-1} of reduced ``x`` (exact: divisions by 2^b)."""
+        xp = self.xp
+        base = float(2**self.bits)
+        parts = []
+        for _ in range(self.limbs - 1):
+            low = x - base * xp.rint(x / base)
+            parts.append(low)
+            x = (x - low) / base
+        parts.append(x)
+        return parts
+
+    def _product(self, a, b):
+        """Reduced a @ b for an inner dimension of at most ``chunk``."""
+        xp = self.xp
+        if self.limbs == 1:
+            return a @ b
+        m, n, w = a.shape[0], b.shape[1], self.limbs
+        stacked = xp.concatenate(self._split(a), axis=0) @ xp.concatenate(self._split(b), axis=1)
+        total = None
+        for s in range(2 * w - 1):
+            group = None
+            for i in range(max(0, s - w + 1), min(s, w - 1) + 1):
+                part = self.reduce(stacked[i * m:(i + 1) * m, (s - i) * n:(s - i + 1) * n])
+                group = part.copy() if group is None else group + part
+            group = self.reduce(group)
+            term = group if s == 0 else self.mul(group, self.shift[s])
+            total = term if total is None else total + term
+        return total
+
+    def submul(self, c, a, b) -> None:
+        """c <- c - a @ b (mod p), in place on the view ``c``; every partial sum exact (module notes)."""
+        inner = a.shape[1]
+        if inner == 0 or c.shape[0] == 0 or c.shape[1] == 0:
+            return
+        step = max(1, TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
+        for r in range(0, c.shape[0], step):
+            tile = c[r:r + step]
+            for k in range(0, inner, self.chunk):
+                tile -= self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk])
+                self.reduce(tile)
