@@ -1,0 +1,148 @@
+"""The proof of Lemma 6 of the revised supplement, step by step: the supports v^(h), v~^(h) (eq. 28), the pair
+sums behind eq. 31, the disjointness behind eq. 33, the recursion of eq. 37 and its closed forms, the constant of
+eqs. 38-39 against the executed construction, and the column index of eqs. 40-42."""
+
+from verify.claims.checks import Cases
+from verify.claims.record import Claim
+from verify.constructions.levine import grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.exact.gaussian import GaussianRational
+
+from ._common import REVISED, Source
+
+#: (d_x, H) with odd d_a = d_x/H >= 3, smallest first.
+LAYOUTS = [(w, h) for w in range(3, 16) for h in range(1, w + 1) if w % h == 0 and (w // h) % 2 == 1 and w // h >= 3]
+
+
+def _first_half(width, heads, h):
+    """Intended support of v~^(h), 1-based: the c = (d_a-1)/2 first-half coordinates of head h's segment."""
+    d_a = width // heads
+    return set(range(d_a * (h - 1) + 1, d_a * (h - 1) + (d_a - 1) // 2 + 1))
+
+
+def _support(width, heads, base):
+    """The printed 1_{d_a(h-1) <= k <= d_a(h-1) + (d_a-1)/2} read with 1-based (base 1) or 0-based (base 0) k."""
+    d_a = width // heads
+    for h in range(1, heads + 1):
+        printed = {k + (1 - base) for k in range(d_a * (h - 1), d_a * (h - 1) + (d_a - 1) // 2 + 1)} & \
+            set(range(1, width + 1))  # an index outside the vector selects nothing
+        if printed != _first_half(width, heads, h):
+            return False, f"d_x={width} H={heads} h={h}: printed support {sorted(printed)} (k {base}-based) != first " \
+                          f"half {sorted(_first_half(width, heads, h))}", {"d_x": width, "H": heads, "h": h}
+    return True, f"d_x={width} H={heads}: supports match"
+
+
+def _corrected_support(width, heads, shift=0):
+    """1_{d_a(h-1) < k <= d_a(h-1) + (d_a-1)/2}, 1-based, is the first half; and the heads' supports are disjoint
+    (eq. 33's cross terms vanish)."""
+    d_a = width // heads
+    sets = [{k + shift for k in range(d_a * (h - 1) + 1, d_a * (h - 1) + (d_a - 1) // 2 + 1)} for h in range(1, heads + 1)]
+    ok = all(s == _first_half(width, heads, h) for h, s in enumerate(sets, start=1))
+    ok = ok and sum(len(s) for s in sets) == len(set().union(*sets))
+    return ok, f"d_x={width} H={heads}: supports are the first halves, pairwise disjoint"
+
+
+def _disjoint(width, heads):
+    """Eq. 33: the printed supports of different heads are disjoint (both readings), so ||v~||^2 = sum_h <v~h, v~h>."""
+    d_a = width // heads
+    for base in (0, 1):
+        sets = [{k + (1 - base) for k in range(d_a * (h - 1), d_a * (h - 1) + (d_a - 1) // 2 + 1)}
+                for h in range(1, heads + 1)]
+        if sum(len(s) for s in sets) != len(set().union(*sets)):
+            return False, f"d_x={width} H={heads}: supports overlap ({base}-based)"
+    return True, f"d_x={width} H={heads}: head supports disjoint in both readings"
+
+
+def _pair_sum(width, heads, stated=None):
+    """Eq. 31: in v^(h) (eq. 23) each first-half entry u has the complement 1 - u, so the non-constant entries of a
+    head sum to c = (d_a - 1)/2; the proof replaces the sum by 1 (``stated`` overrides)."""
+    d_a = width // heads
+    c = (d_a - 1) // 2
+    u = [GaussianRational(k + 2, k + 1) for k in range(c)]  # any values: (a + b i)
+    segment = u + [GaussianRational(1) - x for x in u]
+    total = sum(segment, GaussianRational(0))
+    want = GaussianRational(c if stated is None else stated)
+    return total == want, f"d_x={width} H={heads}: a head's non-constant entries sum to {total}, stated {want}"
+
+
+def _alpha_beta(depth, offset=0):
+    """Eq. 37 from alpha_2 = 1, beta_2 = 0 (y^(2) = N sum_h <v~h, v~h> v^(h)) against alpha_l = (3^(l-1) - 1)/2,
+    beta_l = 3^(l-2) - 1; alpha_3 = 4, beta_3 = 2 as stated; and beta_L + 1 = 3^(L-2), the Hadamard power of eq. 39."""
+    alpha, beta = 1, 0
+    for _ in range(2, depth):
+        alpha, beta = 3 * alpha + 1, 3 * beta + 2
+    closed = ((3 ** (depth - 1) - 1) // 2 + offset, 3 ** (depth - 2) - 1)
+    ok = (alpha, beta) == closed and (depth != 3 or (alpha, beta) == (4, 2)) and beta + 1 == 3 ** (depth - 2)
+    return ok, f"l={depth}: recursion (alpha, beta) = ({alpha}, {beta}), closed forms {closed}"
+
+
+def _column_index(width, heads, per_head=None):
+    """Eqs. 40-42 read V_{i1, (d_a-1)(h-1) + k} for h in [H], k <= (d_a-1)/2; V has (d_x - H)/2 = H c columns, and the
+    indices should cover them once each (``per_head`` overrides the stride d_a - 1)."""
+    d_a = width // heads
+    c = (d_a - 1) // 2
+    stride = d_a - 1 if per_head is None else per_head(c)
+    indices = [stride * (h - 1) + k for h in range(1, heads + 1) for k in range(1, c + 1)]
+    ok = sorted(indices) == list(range(1, heads * c + 1))
+    return ok, f"d_x={width} H={heads}: column indices {min(indices)}..{max(indices)} for {heads * c} columns" + \
+        ("" if ok else " (outside V or missing)"), None if ok else {"d_x": width, "H": heads, "max": max(indices),
+                                                                    "columns": heads * c}
+
+
+def _constant(width, heads, depth, tokens, exponent_shift=0):
+    """Const of eq. 17 from the executed (corrected) construction = c^(3^(L-2) - 1) times eqs. 38-39's
+    N^((3^(L-1)-1)/2) i (2i)^(3^(L-2)): eq. 31's missing c per head, compounded through eq. 37."""
+    d_a = width // heads
+    c = (d_a - 1) // 2
+    v = unit_rows(3, heads * c, width * 10 + depth)
+    holds, const = proportional(grid_submatrix(width, heads, depth, tokens, v, frozenset()),
+                                hadamard_target(v, 3 ** (depth - 2)))
+    i = GaussianRational(0, 1)
+    printed = GaussianRational(tokens ** ((3 ** (depth - 1) - 1) // 2)) * i * (GaussianRational(0, 2)) ** (3 ** (depth - 2))
+    want = GaussianRational(c ** (3 ** (depth - 2) - 1 + exponent_shift)) * printed
+    ok = holds and const == want
+    return ok, f"d_x={width} H={heads} L={depth} N={tokens}: Const {const}, eqs. 38-39 give {printed}, " \
+               f"times c^(3^(L-2)-1) = {want}"
+
+
+CONSTANT_CASES = [(3, 1, 2, 2), (3, 1, 3, 2), (5, 1, 2, 2), (5, 1, 3, 2), (5, 1, 3, 4), (7, 1, 3, 2), (6, 2, 3, 2),
+                  (10, 2, 3, 2), (5, 1, 4, 2)]
+
+CLAIM = Claim(
+    id="levine2020_revised_lemma6_steps",
+    source=Source(REVISED, "B.3", "proof of Lemma 6, eqs. 28-43"),
+    statement="v~^(h)_k = v_k 1_{d_a(h-1) <= k <= d_a(h-1) + (d_a-1)/2}; every entry of v^(h) has a complement and the "
+              "sum over r mod d_a != 0 of y^(2)_r is N sum_h <v~h, v~h> (eq. 31); ||v~||^2 = sum_h <v~h, v~h> (eq. 33); "
+              "alpha_{l+1} = 3 alpha_l + 1, beta_{l+1} = 3 beta_l + 2, alpha_3 = 4, beta_3 = 2 give alpha_l = "
+              "(3^(l-1)-1)/2, beta_l = 3^(l-2) - 1 (eq. 37); y^(L) = N^((3^(L-1)-1)/2) i ||v~||^(2 3^(L-2)) (eqs. 38-39); "
+              "||v~||^2 = sum_h sum_{k <= (d_a-1)/2} (V_{i1,(d_a-1)(h-1)+k} + i V_{j1,(d_a-1)(h-1)+k})^2 (eq. 40).",
+    domain="every (d_x, H) with odd d_a = d_x/H >= 3 and d_x <= 15; eq. 37 for l = 2..15; the constant at "
+           "(d_x, H, L, N) in (3,1,2,2) .. (5,1,4,2) (d_a = 3, 5, 7; L = 2, 3, 4; N = 2, 4), exact over Q(i)",
+    reading="The support of v~^(h) is read with k 1-based and 0-based: both are checked, and both differ from the "
+            "first-half coordinates eqs. 40-41 need (1-based it adds the previous head's constant coordinate when "
+            "h >= 2; 0-based it takes c + 1 coordinates).  Eq. 31's constant is Const of Lemma 6, which does not "
+            "affect the rank; it is compared with the executed construction (verify.constructions.levine, corrected).",
+    checks=[Cases(LAYOUTS, lambda w, h: _support(w, h, 1), name="v~^(h) support, k 1-based"),
+            Cases(LAYOUTS, lambda w, h: _support(w, h, 0), name="v~^(h) support, k 0-based"),
+            Cases(LAYOUTS, lambda w, h: _pair_sum(w, h, stated=1), name="eq. 31: a head's entries sum to 1"),
+            Cases(LAYOUTS, _disjoint, name="eq. 33: head supports disjoint"),
+            Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms",
+                  perturb={"alpha_l + 1": lambda d: _alpha_beta(d, 1)}),
+            Cases(LAYOUTS, _column_index, name="eqs. 40-42: V's column index (d_a - 1)(h - 1) + k")],
+    expected="erratum",
+    corrected_statement="v~^(h)_k = v_k 1_{d_a(h-1) < k <= d_a(h-1) + c} (1-based, c = (d_a-1)/2); a head's non-constant "
+                        "entries sum to c, not 1, so eqs. 31-39 lose a factor c^2 per layer and Const carries "
+                        "c^(3^(L-2) - 1) (c^2 at L = 3, c^8 at L = 4; nothing changes for d_a = 3); eqs. 40-42 read "
+                        "V_{., c(h-1) + k} (the printed stride d_a - 1 runs past V's H c columns when H >= 2, the same "
+                        "defect as phi).  Eqs. 33 and 37 hold as printed; the Hadamard power 3^(L-2) is unaffected.",
+    corrected_checks=[Cases(LAYOUTS, _corrected_support, name="corrected supports",
+                            perturb={"shifted by one": lambda w, h: _corrected_support(w, h, 1)}),
+                      Cases(LAYOUTS, _pair_sum, name="a head's entries sum to c",
+                            perturb={"sum to 1": lambda w, h: _pair_sum(w, h, 1)}),
+                      Cases(LAYOUTS, _disjoint, name="eq. 33: head supports disjoint"),
+                      Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms"),
+                      Cases(LAYOUTS, lambda w, h: _column_index(w, h, per_head=lambda c: c),
+                            name="column index c(h - 1) + k",
+                            perturb={"stride d_a - 1": _column_index}),
+                      Cases(CONSTANT_CASES, _constant, name="Const of the executed construction",
+                            perturb={"c^(3^(L-2))": lambda *a: _constant(*a, exponent_shift=1)})],
+)
