@@ -4,8 +4,11 @@ eqs. 38-39 against the executed construction, and the column index of eqs. 40-42
 
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
-from verify.constructions.levine import grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.constructions.levine import construction, grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.constructions.vocabulary import Layout
 from verify.exact.gaussian import GaussianRational
+from verify.model.network import forward
+from verify.model.spec import NetworkSpec
 
 from ._common import REVISED, Source
 
@@ -104,6 +107,61 @@ def _constant(width, heads, depth, tokens, exponent_shift=0):
                f"times c^(3^(L-2)-1) = {want}"
 
 
+def _layer_outputs(width, heads, tokens):
+    """Layers 1-3 of the executed (corrected) construction at depth 4, on x^(i1) at position 1, x^(j1) at N/2 + 1 and
+    x^(M+1) elsewhere, with the vector v eq. 23 predicts; over Q(i)."""
+    d_a = width // heads
+    c = (d_a - 1) // 2
+    v_rows = unit_rows(2, heads * c, width * 7 + tokens)
+    weights, templates = construction(width, heads, 4, tokens, v_rows)
+    spec = NetworkSpec(depth=4, width=width, heads=heads, tokens=tokens)
+    inputs = [templates[-1]] * tokens
+    inputs[0], inputs[tokens // 2] = templates[0], templates[3]  # i1 = 1 and j1 = M/2 + 2: V's rows 1 and 2
+    layout = Layout(width, heads, heads * c)
+    i = GaussianRational(0, 1)
+    vi, vj = v_rows[0], v_rows[1]
+    v = []
+    for k in range(1, width + 1):
+        kind = layout.kind(k)
+        if kind == "const":
+            v.append(GaussianRational(1))
+        elif kind == "first":
+            v.append(GaussianRational(vi[layout.phi(k) - 1]) + i * GaussianRational(vj[layout.phi(k) - 1]))
+        else:
+            v.append(GaussianRational(1) - GaussianRational(vi[layout.phi(k - c) - 1])
+                     - i * GaussianRational(vj[layout.phi(k - c) - 1]))
+    segment = [[v[a] if a // d_a == h else GaussianRational(0) for a in range(width)] for h in range(heads)]
+    gram = [sum((v[a] * v[a] for a in range(width) if layout.kind(a + 1) == "first" and a // d_a == h),
+                GaussianRational(0)) for h in range(heads)]
+    s_total = sum(gram, GaussianRational(0))
+    inner = sum((GaussianRational(a * b) for a, b in zip(vi, vj)), GaussianRational(0))
+    return [forward(spec, weights, inputs, layers=layer) for layer in (1, 2, 3)], v, segment, gram, s_total, c, inner
+
+
+def _layers(width, heads, tokens, c_power=2):
+    """Eq. 23: every position of layer 1 equals v; eq. 28: layer 2 equals N sum_h <v~h, v~h> v^(h); eq. 32: layer 3
+    equals N^4 ||v~||^4 sum_h <v~h, v~h> v^(h) times c^``c_power`` (the printed eq. 32 has c^0); eq. 43:
+    ||v~||^2 = 2i <V_i1, V_j1>."""
+    outs, v, segment, gram, s_total, c, inner = _layer_outputs(width, heads, tokens)
+    n = GaussianRational(tokens)
+    want2 = [sum((n * gram[h] * segment[h][a] for h in range(heads)), GaussianRational(0)) for a in range(width)]
+    factor = n**4 * GaussianRational(c**c_power) * s_total * s_total
+    want3 = [sum((factor * gram[h] * segment[h][a] for h in range(heads)), GaussianRational(0)) for a in range(width)]
+    ok1 = all(col == v for col in outs[0])
+    ok2 = all(col == want2 for col in outs[1])
+    ok3 = all(col == want3 for col in outs[2])
+    name = f"d_x={width} H={heads} N={tokens}"
+    ok43 = s_total == GaussianRational(0, 2) * inner
+    ok = ok1 and ok2 and ok3 and ok43
+    return ok, f"{name}: layer 1 {'=' if ok1 else '!='} v, layer 2 {'=' if ok2 else '!='} eq. 28, layer 3 " \
+               f"{'=' if ok3 else '!='} eq. 32 times c^{c_power}, ||v~||^2 {'=' if ok43 else '!='} 2i <V_i1, V_j1>", \
+        None if ok else {"d_x": width, "H": heads, "N": tokens, "c": c, "layer1": ok1, "layer2": ok2, "layer3": ok3,
+                         "eq43": ok43}
+
+
+LAYER_CASES = [(3, 1, 2), (5, 1, 2), (6, 2, 2), (5, 1, 4), (7, 1, 2), (10, 2, 2)]
+
+
 CONSTANT_CASES = [(3, 1, 2, 2), (3, 1, 3, 2), (5, 1, 2, 2), (5, 1, 3, 2), (5, 1, 3, 4), (7, 1, 3, 2), (6, 2, 3, 2),
                   (10, 2, 3, 2), (5, 1, 4, 2)]
 
@@ -127,7 +185,9 @@ CLAIM = Claim(
             Cases(LAYOUTS, _disjoint, name="eq. 33: head supports disjoint"),
             Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms",
                   perturb={"alpha_l + 1": lambda d: _alpha_beta(d, 1)}),
-            Cases(LAYOUTS, _column_index, name="eqs. 40-42: V's column index (d_a - 1)(h - 1) + k")],
+            Cases(LAYOUTS, _column_index, name="eqs. 40-42: V's column index (d_a - 1)(h - 1) + k"),
+            Cases(LAYER_CASES, lambda *a: _layers(*a, c_power=0),
+                  name="eqs. 23, 28, 32 against layers 1-3 of the corrected construction (eq. 32 as printed)")],
     expected="erratum",
     corrected_statement="v~^(h)_k = v_k 1_{d_a(h-1) < k <= d_a(h-1) + c} (1-based, c = (d_a-1)/2); a head's non-constant "
                         "entries sum to c, not 1, so eqs. 31-39 lose a factor c^2 per layer and Const carries "
@@ -143,6 +203,8 @@ CLAIM = Claim(
                       Cases(LAYOUTS, lambda w, h: _column_index(w, h, per_head=lambda c: c),
                             name="column index c(h - 1) + k",
                             perturb={"stride d_a - 1": _column_index}),
+                      Cases(LAYER_CASES, _layers, name="eqs. 23, 28 and eq. 32 with c^2 against layers 1-3",
+                            perturb={"eq. 32 with c^3": lambda *a: _layers(*a, c_power=3)}),
                       Cases(CONSTANT_CASES, _constant, name="Const of the executed construction",
                             perturb={"c^(3^(L-2))": lambda *a: _constant(*a, exponent_shift=1)})],
 )
