@@ -11,6 +11,8 @@ from ..sweeps.progress import Progress
 from .sweep_commands import COMMANDS as SWEEP_COMMANDS
 from .sweep_commands import add_sweep_args, open_store
 from .sweep_commands import register as sweep_register
+from .coverage_command import COMMANDS as COVERAGE_COMMANDS
+from .coverage_command import register as coverage_register
 
 __all__ = ["register", "COMMANDS"]
 
@@ -72,6 +74,7 @@ def register(sub, add_network_args, add_output_args) -> None:
     add_output_args(probe)
 
     sweep_register(sub, add_output_args)
+    coverage_register(sub, add_output_args)
 
 
 def cmd_claims(args) -> int:
@@ -93,7 +96,7 @@ def cmd_run(args) -> int:
     from ..version import __version__
     from ..claims import specsets
     from ..claims.record import load_claims, run_claim
-    from ..claims.report import table, write_reports
+    from ..claims.report import summary, table, write_reports
 
     found = load_claims()
     if args.claim:
@@ -122,11 +125,7 @@ def cmd_run(args) -> int:
         print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
     else:
         print(table(records))
-        counts = {}
-        for r in records:
-            counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
-        print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " +
-              ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) +
+        print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary(records) +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
               f"\nreports: {out_dir / 'report.md'}, {out_dir / 'report.json'}")
     return 1 if surprises else 0
@@ -238,4 +237,4 @@ def cmd_check_certificate(args) -> int:
 
 
 COMMANDS = {"claims": cmd_claims, "run": cmd_run, "probe-n": cmd_probe, "certify": cmd_certify,
-            "check-certificate": cmd_check_certificate, **SWEEP_COMMANDS}
+            "check-certificate": cmd_check_certificate, **SWEEP_COMMANDS, **COVERAGE_COMMANDS}

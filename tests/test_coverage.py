@@ -1,0 +1,101 @@
+"""The coverage index (proofs/coverage/*.toml): every entry has a claim or a reason, every claim id
+exists, and ``verify coverage`` reports both rules' failures."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from verify.claims.coverage import KINDS, default_directory, load_index, summarise
+from verify.claims.record import load_claims
+from verify.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = {"levine2020_limits_to_depth_efficiencies.md", "levine2020_supplement_revised.txt",
+             "levine2020_author_response.txt", "wies2021_vocabulary_bottleneck.md"}
+
+
+def test_every_index_entry_has_a_claim_or_a_reason_and_every_claim_id_exists():
+    parts, entries, problems = load_index()
+    data = summarise(parts, entries, {c.id for c in load_claims()})
+    assert entries and not problems, problems
+    assert data["neither"] == [], data["neither"]
+    assert data["unknown_claims"] == [], data["unknown_claims"]
+    assert {p["document"] for p in parts} <= DOCUMENTS
+
+
+def test_the_index_files_ship_with_the_package():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["proofs"]
+    shipped = {p for pattern in patterns for p in (ROOT / "proofs").glob(pattern)}
+    assert set(default_directory().glob("*.toml")) <= shipped and shipped
+
+
+TOY = '''document = "levine2020_author_response.txt"
+part = "toy"
+citation = "toy citation"
+
+[[entry]]
+id = "a"
+place = "line 1"
+kind = "theorem"
+statement = "checked"
+claims = ["levine2020_lth_1000"]
+
+[[entry]]
+id = "b"
+place = "line 2"
+kind = "number"
+statement = "nothing decides it"
+
+[[entry]]
+id = "c"
+place = "line 3"
+kind = "remark"
+statement = "names a claim that does not exist"
+claims = ["no_such_claim"]
+
+[[entry]]
+id = "d"
+place = "line 4"
+kind = "experiment"
+statement = "a training result"
+reason = "training result"
+'''
+
+
+def test_coverage_reports_an_entry_with_neither_and_an_unknown_claim(tmp_path, capsys):
+    (tmp_path / "toy.toml").write_text(TOY)
+    assert main(["coverage", "--dir", str(tmp_path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["neither"] == ["toy:b"] and data["unknown_claims"] == ["toy:c -> no_such_claim"]
+    assert data["totals"] == {"entries": 4, "with_claim": 2, "with_reason": 1, "pending": 0, "neither": 1,
+                              "unknown_claims": 1}
+    assert not data["ok"]
+
+
+def test_coverage_table_of_a_complete_index_exits_0(tmp_path, capsys):
+    (tmp_path / "toy.toml").write_text(TOY.split("[[entry]]\nid = \"b\"")[0])
+    assert main(["coverage", "--dir", str(tmp_path)]) == 0
+    assert "toy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text,problem", [
+    ('document = "x"\npart = "p"\ncitation = "c"\n[[entry]]\nid = "a"\nplace = "p"\nkind = "poem"\n'
+     'statement = "s"\nreason = "r"\n', "kind 'poem'"),
+    ('document = "x"\npart = "p"\ncitation = "c"\n[[entry]]\nid = "a"\nplace = "p"\nkind = "count"\n'
+     'statement = "s"\nreason = "r"\n[[entry]]\nid = "a"\nplace = "p"\nkind = "count"\nstatement = "s"\n'
+     'reason = "r"\n', "duplicate id"),
+])
+def test_format_problems_are_named(tmp_path, text, problem):
+    (tmp_path / "bad.toml").write_text(text)
+    assert any(problem in p for p in load_index(tmp_path)[2])
+    assert "poem" not in KINDS
+
+
+def test_malformed_index_is_a_one_line_error(tmp_path, capsys):
+    (tmp_path / "broken.toml").write_text("document = \n")
+    assert main(["coverage", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "broken.toml is not valid TOML" in err and "\n" not in err

@@ -1,0 +1,156 @@
+"""Outcomes of the engine on toy claims whose verdicts are known by hand: a tight true bound refutes
+its strengthening, a vacuous bound is not-decided, disagreeing readings are ambiguous, and the
+property-based search reports the smallest counterexample."""
+
+import json
+
+import sympy as sp
+from hypothesis import strategies as st
+
+from verify import NetworkSpec
+from verify.claims.bounds import trivial_upper
+from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
+from verify.claims.perturb import NO_PERTURBATION
+from verify.claims.record import OUTCOMES, Claim, H, L, Source, d_x, n, run_claim
+from verify.claims.report import counts, markdown
+from verify.cli.main import main
+
+SRC = Source("levine2020_limits_to_depth_efficiencies.md", "test", "test")
+DEPTH1 = [NetworkSpec(depth=1, width=2), NetworkSpec(depth=1, width=3)]  # H = 1: sep = d_x + 1 (3, 4)
+TRUE = (True, "holds", None)
+FALSE = (False, "fails", {"x": 0})
+
+
+def _claim(checks, expected="verified", **kw):
+    return Claim("toy_claim", SRC, "a toy statement", checks, expected=expected, **kw)
+
+
+def test_trivial_upper_bound_is_the_monomial_count_of_one_side():
+    # N = 2(d_x + 1) = 6 tokens, 3 a side, 6 coordinates; monomials of degree <= 3 in 6 variables: C(9, 3)
+    assert trivial_upper(NetworkSpec(depth=1, width=2)) == 84
+    # depth 2, width 3: N = 8, 12 coordinates a side, degree <= 9: C(21, 9)
+    assert trivial_upper(NetworkSpec(depth=2, width=3, heads=3)) == 293930
+
+
+def test_a_tight_true_bound_is_verified_because_its_strengthening_is_refuted():
+    # depth 1, one head: sep = d_x + 1 exactly (the Theorem 1 upper bound (H(d_a+1))^C(L) at L = 1 is tight)
+    check = RankBound(d_x + 1, "upper", "sep", specs=DEPTH1)
+    result = run_claim(_claim([check]))
+    assert result.outcome == "verified"
+    tried = {p["statement"]: p["refuted"] for p in result.checks[0].perturbations}
+    assert tried == {"upper bound /3": True, "upper bound -1": True}
+    assert result.checks[0].margin["value"] == 0.0  # log3 bound - log3 sep = 0 at both specs
+
+
+def test_a_tight_lower_bound_is_refuted_when_multiplied_by_three():
+    result = RankBound(d_x + 1, "lower", "sep", specs=DEPTH1).run()
+    assert result.status == "pass" and result.could_fail
+    assert {p["statement"]: p["refuted"] for p in result.perturbations} == {"lower bound x3": True,
+                                                                            "lower bound +1": True}
+
+
+def test_a_vacuous_lower_bound_is_not_decided_and_names_where_it_would_bite():
+    # d_x - 4 <= sep: negative at d_x = 2, 3; beats sep >= 1 first where d_x - 4 > 1, i.e. d_x = 6, and
+    # the smallest reduced problem with d_x = 6 is depth 1 (C(1) d_x(d_x+1)/2 = 21 < any depth-2 one)
+    result = run_claim(_claim([RankBound(d_x - 4, "lower", "sep", specs=DEPTH1)], expected="not-decided"))
+    assert result.outcome == "not-decided" and result.as_expected
+    check = result.checks[0]
+    assert not check.could_fail and not any(p["refuted"] for p in check.perturbations)
+    assert check.bites_at == "L=1 d_x=6 H=1 (in the spec set)"
+
+
+def test_a_bound_that_never_bites_says_none_reachable():
+    result = RankBound(sp.Rational(1, 2), "lower", "sep", specs=DEPTH1).run()
+    assert result.status == "pass" and not result.could_fail and result.bites_at.startswith("none reachable")
+
+
+def test_a_loose_upper_bound_above_the_monomial_count_is_not_decided():
+    result = RankBound(sp.Integer(10**6), "upper", "sep", specs=DEPTH1).run()  # trivial bounds: 84 and 220
+    assert result.status == "pass" and not result.could_fail
+
+
+def test_an_upper_bound_below_the_monomial_count_could_have_failed_even_when_loose():
+    # 81 < 84 = trivial_upper at depth 1 width 2: the bound says something there
+    result = RankBound(sp.Integer(81), "upper", "sep", specs=DEPTH1[:1]).run()
+    assert result.could_fail and not any(p["refuted"] for p in result.perturbations)
+
+
+def test_two_disagreeing_readings_give_ambiguous_with_both_outcomes():
+    strict = Property(lambda: TRUE, perturb=lambda: FALSE, reading="strict")
+    loose = Property(lambda: FALSE)
+    result = run_claim(_claim([strict], expected="ambiguous", readings={"loose": [loose]}))
+    assert result.outcome == "ambiguous"
+    assert {k: v["outcome"] for k, v in result.readings.items()} == {"strict": "verified", "loose": "violated"}
+
+
+def test_agreeing_readings_give_their_common_outcome():
+    a = Property(lambda: TRUE, perturb=lambda: FALSE, reading="a")
+    b = Property(lambda: TRUE, perturb=lambda: FALSE, reading="b")
+    assert run_claim(_claim([a, b])).outcome == "verified"
+
+
+def test_an_erratum_under_one_reading_and_verified_under_another_is_ambiguous():
+    printed = Property(lambda: FALSE, reading="literal")
+    other = Property(lambda: TRUE, perturb=lambda: FALSE, reading="intended")
+    fixed = [Property(lambda: TRUE, perturb=lambda: FALSE)]
+    result = run_claim(_claim([printed, other], expected="ambiguous", corrected_checks=fixed,
+                              corrected_statement="fixed"))
+    assert {k: v["outcome"] for k, v in result.readings.items()} == {"intended": "verified", "literal": "erratum"}
+
+
+def test_a_property_without_a_perturbation_cannot_show_it_could_fail():
+    result = run_claim(_claim([Property(lambda: TRUE)], expected="not-decided"))
+    assert result.outcome == "not-decided" and result.checks[0].bites_at == NO_PERTURBATION
+
+
+def test_cases_perturbation_shifted_by_one_is_refuted():
+    # statement: the n-th odd number is 2n - 1; perturbation: the index shifted by one, 2(n+1) - 1
+    odd = lambda i: sorted(k for k in range(1, 40) if k % 2)[i - 1]  # noqa: E731
+    check = Cases([1, 2, 3], lambda i: (odd(i) == 2 * i - 1, f"{i}"),
+                  perturb={"index shifted by one": lambda i: (odd(i) == 2 * (i + 1) - 1, f"{i}")})
+    result = check.run()
+    assert result.status == "pass" and result.could_fail and result.perturbations[0]["refuted"]
+
+
+def test_chain_reversal_is_refuted_only_where_a_step_is_strict():
+    strict = InequalityChain([n, n + 1], ["<="], grid={n: [1, 2, 3]}, search=5).run()
+    flat = InequalityChain([n, 2 * n - n], ["<="], grid={n: [1, 2, 3]}, search=5).run()
+    assert strict.could_fail and strict.margin["value"] == 1.0
+    assert flat.status == "pass" and not flat.could_fail
+
+
+def test_hypothesis_search_shrinks_a_counterexample_outside_the_grid_to_the_smallest():
+    # n^2 <= 300 holds on the grid 1..5 and first fails at n = 18 (17^2 = 289, 18^2 = 324)
+    chain = InequalityChain([n**2, sp.Integer(300)], ["<="], grid={n: [1, 2, 3, 4, 5]}, search=200,
+                            search_ranges={n: (1, 10**6)})
+    result = chain.run()
+    assert result.status == "fail" and result.counterexample["n"] == 18
+
+
+def test_cases_search_shrinks_to_the_smallest_failing_case():
+    check = Cases([1, 2], lambda m: (m < 50, f"m={m}"), strategy=st.integers(1, 10**6), search=100)
+    result = check.run()
+    assert result.status == "fail" and result.counterexample == {"case": "50"}
+
+
+def test_quoted_number_shows_it_could_fail():
+    result = QuotedNumber(lambda: sp.log(1000, 3), "6.3", "0.05").run()  # log3 1000 = 6.2877
+    assert result.could_fail and all(p["refuted"] for p in result.perturbations)
+    assert abs(result.margin["value"] - (0.05 - 0.0123)) < 1e-3
+
+
+def test_report_counts_every_outcome_kind():
+    records = [run_claim(_claim([Property(lambda: TRUE)], expected="not-decided")).as_dict()]
+    assert counts(records) == {k: (1 if k == "not-decided" else 0) for k in OUTCOMES}
+    text = markdown(records, {"version": "t", "claims": 1, "seconds": 0.0, "spec_set": "default"})
+    assert "0 ambiguous" in text and "## Not decided" in text
+
+
+def test_run_exits_0_when_a_not_decided_claim_is_expected_and_1_when_verified_was(tmp_path, capsys, monkeypatch):
+    import verify.claims.record as record
+    for expected, code in (("not-decided", 0), ("verified", 1)):
+        toy = _claim([Property(lambda: TRUE)], expected=expected)
+        monkeypatch.setattr(record, "load_claims", lambda package="proofs", toy=toy: [toy])
+        assert main(["run", "--claim", "toy_claim", "--out", str(tmp_path), "--json", "--quiet"]) == code
+        data = json.loads(capsys.readouterr().out)
+        assert data["claims"][0]["outcome"] == "not-decided" and data["claims"][0]["could_fail"] is False
