@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from .checks import MAX_COUNT, MAX_DEPTH, MAX_WIDTH, int_range, writable_dir, writable_file
 from ..sweeps.progress import Progress
 from .sweep_commands import COMMANDS as SWEEP_COMMANDS
 from .sweep_commands import add_sweep_args, open_store
@@ -40,10 +41,10 @@ def register(sub, add_network_args, add_output_args) -> None:
         "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving "
         "sep >= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere, for d_x > 3^L. "
         "'verify check-certificate FILE' re-checks it from its own numbers."))
-    cert.add_argument("--depth", type=int, required=True, help="number of layers L >= 2")
-    cert.add_argument("--width", type=int, required=True, help="embedding dimension d_x > 3^L")
-    cert.add_argument("--heads", type=int, default=1, help="attention heads H < d_x (default 1)")
-    cert.add_argument("--seed", type=int, default=0, help="seed of weights and templates (default 0)")
+    cert.add_argument("--depth", type=int_range("--depth", 2, MAX_DEPTH), required=True, help="number of layers L >= 2")
+    cert.add_argument("--width", type=int_range("--width", 2, MAX_WIDTH), required=True, help="embedding dimension d_x > 3^L")
+    cert.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H < d_x (default 1)")
+    cert.add_argument("--seed", type=int_range("--seed", 0), default=0, help="seed of weights and templates (default 0)")
     cert.add_argument("--out", default=None, help="certificate file (default: stdout)")
     add_output_args(cert)
 
@@ -61,11 +62,11 @@ def register(sub, add_network_args, add_output_args) -> None:
         "Compares with Corollary 1's lower bound and the conjectured scale r L / log3 r "
         "(wies2021_vocabulary_bottleneck.md, section 4 and B.2.2)."))
     add_network_args(probe, tokens_required=False)
-    probe.add_argument("--vocab", type=int, default=None, help="vocabulary size V")
-    probe.add_argument("--rank", type=int, default=None, help="embedding rank r")
-    probe.add_argument("--pos-rank", type=int, default=0, help="positional embedding rank (default 0: none)")
-    probe.add_argument("--max-tokens", type=int, default=40, help="largest N (default 40)")
-    probe.add_argument("--patience", type=int, default=4,
+    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT), default=None, help="vocabulary size V")
+    probe.add_argument("--rank", type=int_range("--rank", 1, MAX_WIDTH), default=None, help="embedding rank r")
+    probe.add_argument("--pos-rank", type=int_range("--pos-rank", 0, MAX_WIDTH), default=0, help="positional embedding rank (default 0: none)")
+    probe.add_argument("--max-tokens", type=int_range("--max-tokens", 2, 10**6), default=40, help="largest N (default 40)")
+    probe.add_argument("--patience", type=int_range("--patience", 1, 10**6), default=4,
                        help="stop once the rank has been constant for this many steps (default 4)")
     probe.add_argument("--continuous", action="store_true",
                        help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")

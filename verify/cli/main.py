@@ -12,8 +12,10 @@ import sys
 from ..version import __version__
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, parse_field
+from .checks import MAX_COUNT, MAX_DEPTH, MAX_WIDTH, field_text, int_range, memory_limit
 from ..rank.grid import DEFAULT_MAX_EVALUATIONS
 from ..rank.memory import DEFAULT_MEMORY_GIB
+from .sep_repeat import add_repeat_args, certainty_rows, repeated_sep, weight_range_for
 from ..sweeps.progress import Progress
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
@@ -27,22 +29,22 @@ class _Parser(argparse.ArgumentParser):
 
 def _add_network_args(p, tokens_required=False):
     g = p.add_argument_group("network (eq. 3)")
-    g.add_argument("--depth", type=int, required=True, help="number of layers L >= 1")
-    g.add_argument("--width", type=int, required=True, help="embedding dimension d_x")
-    g.add_argument("--heads", type=int, default=1, help="attention heads H per layer (default 1)")
-    g.add_argument("--attn-dim", type=int, default=None, help="attention dimension d_a (default d_x/H)")
-    g.add_argument("--tokens", type=int, required=tokens_required, default=None,
+    g.add_argument("--depth", type=int_range("--depth", 1, MAX_DEPTH), required=True, help="number of layers L >= 1")
+    g.add_argument("--width", type=int_range("--width", 1, MAX_WIDTH), required=True, help="embedding dimension d_x")
+    g.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H per layer (default 1)")
+    g.add_argument("--attn-dim", type=int_range("--attn-dim", 1, MAX_WIDTH), default=None, help="attention dimension d_a (default d_x/H)")
+    g.add_argument("--tokens", type=int_range("--tokens", 1, MAX_COUNT), required=tokens_required, default=None,
                    help="sequence length N" + ("" if tokens_required else
                                                " (omit for the N-independent value of the reduced route)"))
-    g.add_argument("--output", type=int, default=0, help="output coordinate p (default 0)")
-    g.add_argument("--position", type=int, default=0, help="output position i (default 0)")
+    g.add_argument("--output", type=int_range("--output", 0, MAX_WIDTH), default=0, help="output coordinate p (default 0)")
+    g.add_argument("--position", type=int_range("--position", 0, MAX_COUNT), default=0, help="output position i (default 0)")
     g.add_argument("--residual", action="store_true", help="residual connections: each layer is I + T_l")
-    g.add_argument("--seed", type=int, default=0, help="seed of the integer weights (default 0)")
-    g.add_argument("--weight-range", type=int, default=DEFAULT_WEIGHT_RANGE,
+    g.add_argument("--seed", type=int_range("--seed", 0), default=0, help="seed of the integer weights (default 0)")
+    g.add_argument("--weight-range", type=int_range("--weight-range", 1, 2**62), default=DEFAULT_WEIGHT_RANGE,
                    help="weights uniform in [-R, R] (default 2^31)")
-    g.add_argument("--field", default=f"gf:{DEFAULT_PRIME}",
+    g.add_argument("--field", type=field_text, default=f"gf:{DEFAULT_PRIME}",
                    help="qq (exact rationals) or gf:P for a prime P (default gf:2^63-25)")
-    g.add_argument("--max-memory-gib", type=float, default=DEFAULT_MEMORY_GIB,
+    g.add_argument("--max-memory-gib", type=memory_limit, default=DEFAULT_MEMORY_GIB,
                    help=f"refuse work estimated above this (default {DEFAULT_MEMORY_GIB:g})")
 
 
@@ -68,11 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     sep.add_argument("--partition", default=None, help="positions in A, e.g. 0,1 (default the first N/2)")
     sep.add_argument("--all-partitions", action="store_true",
                      help="every balanced partition (Claim 1: the rank should not change)")
-    sep.add_argument("--templates", type=int, default=None,
+    sep.add_argument("--templates", type=int_range("--templates", 1, MAX_COUNT), default=None,
                      help="grid: templates per position (default binom(3^L+d_x, d_x), exact)")
-    sep.add_argument("--max-evaluations", type=int, default=DEFAULT_MAX_EVALUATIONS,
+    sep.add_argument("--max-evaluations", type=int_range("--max-evaluations", 1, 10**12), default=DEFAULT_MAX_EVALUATIONS,
                      help=f"grid: refuse grids with more evaluations (default {DEFAULT_MAX_EVALUATIONS:,})")
     _add_output_args(sep)
+    add_repeat_args(sep)
 
     mono = sub.add_parser("monomials", help="monomials of y_p^i against the closed form", description=(
         "Degree and monomial count of the exact polynomial y_p^i, beside the closed-form count "
@@ -119,7 +122,7 @@ def cmd_sep(args) -> int:
     if method != "reduced" and spec.tokens is None:
         raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
     show = not (args.json or args.quiet)
-    common = dict(method=method, field=field, seed=args.seed, weight_range=args.weight_range,
+    common = dict(method=method, field=field, seed=args.seed, weight_range=weight_range_for(args.weight_range, field),
                   max_memory_gib=args.max_memory_gib, max_evaluations=args.max_evaluations,
                   templates=args.templates)
     if args.all_partitions:
@@ -136,8 +139,12 @@ def cmd_sep(args) -> int:
                    partition=None, seconds=round(sum(r.seconds for r in results), 3))
     else:
         partition = parse_partition(args.partition, spec.tokens) if args.partition else None
-        result = separation_rank(spec, partition=partition, progress=Progress(f"{method} route", show), **common)
-        out = result.as_dict()
+        progress = Progress(f"{method} route", show)
+
+        def run(seed, here):  # one run at fresh weights in the field ``here`` (verify.rank.repeat)
+            return separation_rank(spec, partition=partition, progress=progress, **{
+                **common, "field": here, "seed": seed, "weight_range": weight_range_for(args.weight_range, here)})
+        out = repeated_sep(run, field, args.seed, args.target_probability, args.max_runs)
     out["notes"] = notes + out["notes"]
     if args.json:
         print(json.dumps(out))
@@ -148,15 +155,12 @@ def cmd_sep(args) -> int:
             ("network", f"depth {spec.depth}, width {spec.width}, heads {spec.heads}, d_a {spec.attn_dim}"
                         + (", residual" if spec.residual else "")),
             ("tokens", out.get("valid_for_tokens") if out["method"] == "reduced" else out["tokens"]),
-            ("output", f"y_{spec.output}^{spec.position}"), ("seed", args.seed)]
+            ("output", f"y_{spec.output}^{spec.position}"), ("seed", out["seed"])]
     if args.all_partitions:
         rows.append(("partitions", f"{len(out['partitions'])} balanced, invariant: {out['invariant']}"))
     elif out["partition"] is not None:
         rows.append(("partition A", ",".join(map(str, out["partition"]))))
-    rows += [("certified", "lower bound on the generic rank" if out["certified_lower_bound"] else "no"),
-             ("P(below generic)", f"<= {out['probability_bound']:.3g}" if out["probability_bound"] is not None
-              else "not claimed"),
-             ("blocks", len(out["blocks"])), ("seconds", out["seconds"])]
+    rows += certainty_rows(out) + [("blocks", len(out["blocks"])), ("seconds", out["seconds"])]
     rows += [("note", n) for n in out["notes"]]
     print(_table(rows))
     return 0
@@ -190,18 +194,15 @@ COMMANDS = {"sep": cmd_sep, "monomials": cmd_monomials}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
+    from .faults import run_guarded
+
+    def dispatch(argv):
+        args = build_parser().parse_args(argv)
         from .commands import COMMANDS as EXTRA
         handler = COMMANDS.get(args.command) or EXTRA[args.command]
         return handler(args)
-    except InputError as exc:
-        print(f"verify: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
-        return 130
+
+    return run_guarded(dispatch, argv)
 
 
 if __name__ == "__main__":

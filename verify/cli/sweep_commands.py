@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import write_atomic
+from .checks import MAX_COUNT, field_text, int_range, memory_limit, writable_file
 
 __all__ = ["register", "add_sweep_args", "open_store", "COMMANDS"]
 
@@ -19,7 +20,7 @@ def add_sweep_args(p) -> None:
     g.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
     g.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask distributed cluster, e.g. tcp://127.0.0.1:8786 (default: local processes)")
-    g.add_argument("--workers", type=int, default=None,
+    g.add_argument("--workers", type=int_range("--workers", 1, 4096), default=None,
                    help="local worker processes (default: one per CPU; 1 runs in this process)")
 
 
@@ -42,12 +43,12 @@ def register(sub, add_output_args) -> None:
     table.add_argument("--heads", default="all", choices=["all", "1"],
                        help="all: every divisor of the width (default); 1: single-head only")
     table.add_argument("--real", action="store_true", help="add the numerical rank of the real BERT network")
-    table.add_argument("--templates", type=int, default=None,
+    table.add_argument("--templates", type=int_range("--templates", 1, MAX_COUNT), default=None,
                        help="--real: templates per position (default 24)")
-    table.add_argument("--real-tokens", type=int, default=4, help="--real: sequence length N (default 4)")
-    table.add_argument("--seed", type=int, default=0, help="seed of the weights (default 0)")
-    table.add_argument("--field", default=None, help="field of the exact ranks (default gf:2^63-25)")
-    table.add_argument("--max-memory-gib", type=float, default=None,
+    table.add_argument("--real-tokens", type=int_range("--real-tokens", 2, 10**4), default=4, help="--real: sequence length N (default 4)")
+    table.add_argument("--seed", type=int_range("--seed", 0), default=0, help="seed of the weights (default 0)")
+    table.add_argument("--field", type=field_text, default=None, help="field of the exact ranks (default gf:2^63-25)")
+    table.add_argument("--max-memory-gib", type=memory_limit, default=None,
                        help="skip specs whose largest block is estimated above this (default 16)")
     table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV")
     table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")

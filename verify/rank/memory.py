@@ -1,10 +1,17 @@
-"""Memory estimates, checked before any large allocation."""
+"""Memory estimates, checked before any large allocation.
+
+Every estimate is closed-form arithmetic on binomials and logarithms, so it answers in
+microseconds for any input, absurd ones included (depth 10^20, width 10^6): sizes too large
+for exact integers are compared on the log2 scale.
+"""
 
 from __future__ import annotations
 
+import math
+
 from ..errors import InputError
 
-__all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib"]
+__all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib", "log2_comb", "log2_multichoose", "guard_log2"]
 
 #: Refuse computations estimated to need more than this many GiB unless told otherwise.
 DEFAULT_MEMORY_GIB = 16.0
@@ -14,11 +21,64 @@ def gib(n_bytes: float) -> str:
     return f"{n_bytes / 2**30:.3g} GiB"
 
 
+def _check_limit(limit_gib: float) -> None:
+    if not (isinstance(limit_gib, (int, float)) and math.isfinite(limit_gib) and limit_gib > 0):
+        raise InputError(f"the memory limit must be a number above 0, got {limit_gib!r}; "
+                         f"e.g. --max-memory-gib 16")
+
+
 def guard(estimate_bytes: float, limit_gib: float, what: str, fix: str) -> None:
     """Raise InputError naming the estimate and the fix if ``estimate_bytes`` exceeds the limit.
 
     >>> guard(10, 1.0, "x", "y")
     """
+    _check_limit(limit_gib)
     if estimate_bytes > limit_gib * 2**30:
         raise InputError(f"{what} needs about {gib(estimate_bytes)}, over the {limit_gib:g} GiB limit; "
                          f"{fix}, or raise --max-memory-gib")
+
+
+def log2_comb(n: float, k: float) -> float:
+    """log2 binom(n, k) for real n >= k >= 0 through lgamma (exact to float rounding).
+
+    >>> round(2 ** log2_comb(10, 3))
+    120
+    """
+    if k < 0 or n < k:
+        return -math.inf
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+
+
+def log2_multichoose(log2_m: float, k: float) -> float:
+    """A lower bound on log2 binom(m + k, k), given log2 m, for any m, k >= 0 (m may be far
+    beyond a float).
+
+    With s = min(m, k) and l = max(m, k), binom(m + k, k) = prod_{i=1..s} (l + i)/i >= (l/s + 1)^s,
+    each factor being at least (l + s)/s; the bound is below the truth by at most s log2 e bits,
+    and it never subtracts nearly equal numbers, so it is safe at every size.
+
+    >>> 2 ** log2_multichoose(math.log2(8), 2) <= 45  # binom(10, 2)
+    True
+    """
+    if k <= 0 or log2_m == -math.inf:
+        return 0.0
+    log2_k = math.log2(k)
+    low, high = (log2_m, log2_k) if log2_m <= log2_k else (log2_k, log2_m)
+    # s log2(l/s + 1) with s = 2^low, l = 2^high
+    gap = high - low
+    per_factor = gap + math.log2(1 + 2.0**-gap) if gap < 1000 else gap
+    return 2.0**low * per_factor if low < 1000 else math.inf
+
+
+def guard_log2(log2_bytes: float, limit_gib: float, what: str, fix: str) -> None:
+    """``guard`` for a lower bound on the bytes, given as its log2 (any size, no big integers).
+
+    >>> guard_log2(3.0, 1.0, "x", "y")
+    """
+    _check_limit(limit_gib)
+    if log2_bytes <= math.log2(limit_gib) + 30:
+        return
+    size = ("more than 10^300 GiB" if log2_bytes == math.inf else f"{gib(2.0**log2_bytes)}" if log2_bytes < 1000
+            else f"10^{(log2_bytes - 30) * math.log10(2):,.0f} GiB")
+    raise InputError(f"{what} needs at least {size}, over the {limit_gib:g} GiB limit; "
+                     f"{fix}, or raise --max-memory-gib")

@@ -176,7 +176,8 @@ def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib, log2_top=
         guard_log2(log2_entries + math.log2(56), max_memory_gib, what, fix)  # >= one key word per entry
     largest = largest_block_entries(nvars, top, components, homogeneous)
     words = _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)
-    guard(largest * (40 + 16 * words), max_memory_gib, f"{what} ({largest:,} entries)", fix)
+    count = f"{largest:,}" if largest < 10**15 else f"about {float(largest):.3g}"
+    guard(largest * (40 + 16 * words), max_memory_gib, f"{what} ({count} entries)", fix)
 
 
 def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:

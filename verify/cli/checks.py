@@ -1,0 +1,110 @@
+"""Checks done before any work: argument values at parse time (each message gives the valid
+range) and output paths (a file or folder the command could not write is refused up front, so a
+long computation is never lost to a typo in ``--out``)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError
+from ..exact.fields import DEFAULT_PRIME, parse_field
+
+__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "MAX_DEPTH", "MAX_WIDTH"]
+
+#: Largest depth the parser accepts: C(L) = (3^L - 1)/2 is already above 10^9 at L = 20, far past
+#: anything an estimate lets through, and every estimate stays closed-form below this.
+MAX_DEPTH = 64
+#: Largest width the parser accepts (the estimates refuse far smaller ones at any depth).
+MAX_WIDTH = 10**6
+#: Largest value of the other integer options (tokens, vocabulary, seeds are unbounded).
+MAX_COUNT = 10**9
+
+
+def int_range(option: str, low: int, high: int | None = None):
+    """An argparse ``type`` accepting integers in [low, high]; the message names the range.
+
+    >>> int_range("--depth", 1, 64)("3")
+    3
+    """
+    span = f"from {low} to {high:,}" if high is not None else f"at least {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} must be an integer {span}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{option} must be an integer {span}, got {value}")
+        return value
+
+    parse.__name__ = option  # argparse names the type in its own messages
+    return parse
+
+
+def memory_limit(text: str) -> float:
+    """``--max-memory-gib``: a finite number above 0 (nan, inf and negatives would disable the limit).
+
+    >>> memory_limit("0.5")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0 or value > 2**40:
+        raise argparse.ArgumentTypeError(f"--max-memory-gib must be a number above 0 and at most 2^40, got "
+                                         f"{text!r}; e.g. --max-memory-gib 16")
+    return value
+
+
+def field_text(text: str) -> str:
+    """``--field``: ``qq`` or ``gf:P`` with P a prime below 2^63 (the moment tables and matrices hold
+    residues in signed 64-bit words), returned as given.
+
+    >>> field_text("gf:101")
+    'gf:101'
+    """
+    try:
+        field = parse_field(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(f"--field {text!r}: {exc}") from None
+    if field.modulus is not None and field.modulus >= 2**63:
+        raise argparse.ArgumentTypeError(f"--field modulus {field.modulus} is above 2^63; the exact routes hold "
+                                         f"residues in 64-bit words, so use a prime below 2^63, e.g. "
+                                         f"gf:{DEFAULT_PRIME}")
+    return text
+
+
+def _probe_folder(folder: Path, option: str, what: str) -> None:
+    """Create ``folder`` if needed and write (then delete) a scratch file in it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, scratch = tempfile.mkstemp(dir=folder, prefix=".verify-probe.")
+        os.close(fd)
+        os.unlink(scratch)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InputError(f"{option} {what}: cannot write in {folder} ({reason}); choose a writable path") from None
+
+
+def writable_file(path: str | None, option: str) -> None:
+    """Refuse an output file that could not be written, before any work is done."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{option} {path} is a folder; give a file name, e.g. {Path(path) / 'out'}")
+    _probe_folder(target.parent if str(target.parent) else Path("."), option, path)
+
+
+def writable_dir(path: str, option: str) -> None:
+    """Refuse an output folder that is a file or could not be created or written."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name, "
+                         f"e.g. {path}-report")
+    _probe_folder(target, option, path)
