@@ -1,0 +1,20 @@
+"""The example after Corollary 1 sits in the corollary's regime: L = 6 below log3 1000, d_x > 3^L."""
+
+from verify.claims.checks import InequalityChain
+from verify.claims.record import Claim
+
+from ._common import MAIN, H, L, Source, d_x, log3
+
+POINT = {L: [6], d_x: [1000], H: [16]}
+
+CLAIM = Claim(
+    id="levine2020_corollary1_example_regime",
+    source=Source(MAIN, "§4.1", "example after Corollary 1: 'taking the deep network under the depth-efficiency "
+                                "threshold L^deep = 6' for d_x = 1000, H = 16"),
+    statement="L = 6 < log3(1000) = L_th, i.e. the deep network satisfies d_x^deep = 1000 > 3^6 as Corollary 1 "
+              "requires, and 1 < H = 16 < d_x as Theorem 1 requires.",
+    formulas={"threshold": log3(d_x), "width_condition": 3**L},
+    checks=[InequalityChain([L, log3(d_x)], ["<"], grid=POINT, search=0, name="L < log3 d_x"),
+            InequalityChain([3**L, d_x], ["<"], grid=POINT, search=0, name="3^L < d_x"),
+            InequalityChain([1, H, d_x], ["<", "<"], grid=POINT, search=0, name="1 < H < d_x")],
+)
