@@ -19,7 +19,7 @@ from ._common import MAIN, Source
 SMALL = [(n, rs) for n in range(1, 6) for k in range(1, 4) for rs in product(range(5), repeat=k)]
 
 
-def _chain(n, rs):
+def _chain(n, rs, strict=False):
     k, m = len(rs), sum(rs)
     f = {t: prod(r + t for r in rs) for t in range(1, max(n, k + 1))}
     for t, ft in f.items():  # AM-GM, for t in [k] as printed and t in [n-1] as used
@@ -30,14 +30,14 @@ def _chain(n, rs):
     s2 = Fraction(prod(prod(r + t for t in range(1, n)) for r in rs), factorial(n - 1) ** k)
     s3 = Fraction(prod(f[t] for t in range(1, n)), factorial(n - 1) ** k)
     s4 = prod((Fraction(m, k) + t) ** k for t in range(1, n)) / factorial(n - 1) ** k
-    if not (s0 == s1 == s2 == s3 and s3 <= s4):
+    if not (s0 == s1 == s2 == s3 and (s3 < s4 if strict else s3 <= s4)):
         return False, f"chain breaks at n={n} r={list(rs)}: {s0}, {s1}, {s2}, {s3}, {s4}", {"n": n, "r": list(rs)}
     return True, ""
 
 
-def _steps():
+def _steps(strict=False):
     for n, rs in SMALL:
-        holds, line, *cx = _chain(n, rs)
+        holds, line, *cx = _chain(n, rs, strict)
         if not holds:
             return False, line, cx[0]
     # Able to fail: the strict version of the AM-GM step is refuted at r_1 = ... = r_k.
@@ -46,13 +46,13 @@ def _steps():
                   f"strict bound would fail)"), None
 
 
-def _equal_case(printed: bool):
+def _equal_case(printed: bool, shift: int = 0):
     def per_case(n, k, q):
         """r_1 = ... = r_k = q = M/k: phi equals the bound exactly; the printed last term lacks 1/((n-1)!)^k."""
         phi = comb(n + q - 1, q) ** k
         bound = Fraction(prod(q + t for t in range(1, n)) ** k, factorial(n - 1) ** k)
         last = prod(q + t for t in range(1, n)) ** k if printed else bound
-        holds = phi == bound == last
+        holds = phi == bound + shift == last + shift
         cx = None if holds else {"n": n, "k": k, "M": k * q, "phi": phi, "printed_last": last}
         return holds, f"n={n} k={k} M={k * q}: phi={phi}, bound={bound}, last={last}", cx
     return per_case
@@ -67,11 +67,13 @@ CLAIM = Claim(
               "phi(M/k, ..., M/k) = prod_t f_t/((n-1)!)^k = prod_t (M/k + t)^k/((n-1)!)^k = (prod_t (M/k + t))^k.",
     domain="n = 1..5, k = 1..3, r_j = 0..4 (every tuple); equal case n = 1..4, k = 1..2, M/k = 0..2",
     reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.",
-    checks=[Property(_steps, name="AM-GM step and equality chain, exact"),
+    checks=[Property(_steps, name="AM-GM step and equality chain, exact",
+                     perturb={"the bound strict (<)": lambda: _steps(strict=True)}),
             Cases(EQUAL_CASES, _equal_case(True), name="equal case as printed")],
     expected="erratum",
     corrected_statement="For r_1 = ... = r_k = M/k, phi = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k: Lemma 2 holds "
                         "with equality; the printed last term (prod_t (M/k + t))^k omits the 1/((n-1)!)^k and is "
                         "wrong for n >= 3 (smallest: n = 3, k = 1, M = 0: phi = 1, printed 2).",
-    corrected_checks=[Cases(EQUAL_CASES, _equal_case(False), name="equal case with 1/((n-1)!)^k")],
+    corrected_checks=[Cases(EQUAL_CASES, _equal_case(False), name="equal case with 1/((n-1)!)^k",
+                            perturb={"phi = bound + 1": _equal_case(False, 1)})],
 )
