@@ -153,10 +153,9 @@ def _literal():
 
 
 CYCLIC, LITERAL = "r_{C+1} = r_0 (cyclic)", "r_{C+1} summed on its own"
-cyclic = Property(_cyclic, name="cyclic reading: eq. 8 = eq. 5", perturb={"query index shifted by one": lambda: _cyclic(1)})
-cyclic.reading = CYCLIC
-literal = Property(_literal, name="literal reading can write a depth-1 layer")
-literal.reading = LITERAL
+cyclic = Property(_cyclic, name="cyclic reading: eq. 8 = eq. 5", reading=CYCLIC,
+                  perturb={"query index shifted by one": lambda: _cyclic(1)})
+literal = Property(_literal, name="literal reading can write a depth-1 layer", reading=LITERAL)
 
 CLAIM = Claim(
     id="wies2021_lemma1_eq8_indices",

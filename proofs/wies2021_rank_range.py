@@ -24,11 +24,9 @@ def _effective(low=16, high=C1_LOW_RANK_WIDTH):
 
 
 LISTED, EFFECTIVE = "listed r is the rank", "rank = min(r, d_x)"
-listed = Property(_listed, name="listed r between 16 and 680")
-listed.reading = LISTED
-effective = Property(_effective, name="min(r, d_x) between 16 and 680",
+listed = Property(_listed, name="listed r between 16 and 680", reading=LISTED)
+effective = Property(_effective, name="min(r, d_x) between 16 and 680", reading=EFFECTIVE,
                      perturb={"up to 679": lambda: _effective(16, 679), "from 17": lambda: _effective(17)})
-effective.reading = EFFECTIVE
 
 CLAIM = Claim(
     id="wies2021_rank_range",
