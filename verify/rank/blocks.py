@@ -14,10 +14,32 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
+from ..exact.elimination import ELIMINATION, rank_mod_p
 from ..exact.fields import Field
+from ..exact.floatmod import MAX_PRIME
 from .memory import guard
 
-__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks"]
+__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "uses_float_elimination",
+           "FLINT", "FLOAT_MIN"]
+
+#: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q).
+FLINT = "flint"
+#: Shortest side from which a GF(p) rank (p < 2^50) goes through the float64 BLAS elimination;
+#: below it FLINT's conversion and elimination cost less (measured on 50..1600-sized squares).
+FLOAT_MIN = 256
+
+
+def uses_float_elimination(field: Field, rows: int, cols: int) -> bool:
+    """Whether ``rank_array`` ranks a rows x cols matrix over ``field`` with the float64 elimination."""
+    return field.modulus is not None and field.modulus < MAX_PRIME and min(rows, cols) >= FLOAT_MIN
+
+
+def rank_array(field: Field, array: np.ndarray) -> tuple[int, str]:
+    """Exact rank over ``field`` of a 2-D integer numpy array, and which elimination gave it:
+    ``verify.exact.elimination`` over GF(p) for p < 2^50 and large matrices, FLINT otherwise."""
+    if uses_float_elimination(field, *array.shape):
+        return rank_mod_p(array, field.modulus), ELIMINATION
+    return field.from_rows(np.ascontiguousarray(array)).rank(), FLINT
 
 
 @dataclass
@@ -32,6 +54,9 @@ class Block:
     implied_by: int | None = None
     #: Proven upper bound on the block's generic rank (``verify.rank.bound``), where one is known.
     upper_bound: int | None = None
+    #: Which elimination gave the rank: ``FLINT`` or ``verify.exact.elimination.ELIMINATION``
+    #: (``None`` when implied by another block or not recorded).
+    elimination: str | None = None
 
 
 @dataclass
@@ -76,6 +101,10 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     """
     if rows == 0 or cols == 0:
         return Block(rows, cols, 0)
+    squeeze = compress_ratio is not None and cols > compress_ratio * rows
+    if isinstance(matrix, np.ndarray) and not squeeze:
+        rank, how = rank_array(field, matrix)
+        return Block(rows, cols, rank, elimination=how)
     if isinstance(matrix, np.ndarray):
         mat = field.from_rows(matrix)
     else:
@@ -83,8 +112,8 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     if compress_ratio is not None and cols > compress_ratio * rows:
         rng = rng or random.Random(0)
         mat = mat * field.random_matrix(cols, rows, rng)
-        return Block(rows, cols, mat.rank(), compressed_to=rows)
-    return Block(rows, cols, mat.rank())
+        return Block(rows, cols, mat.rank(), compressed_to=rows, elimination=FLINT)
+    return Block(rows, cols, mat.rank(), elimination=FLINT)
 
 
 def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,

@@ -35,7 +35,7 @@ from math import comb
 
 import numpy as np
 
-from .blocks import Block
+from .blocks import FLINT, Block, rank_array, uses_float_elimination
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.modular import modular_product
@@ -112,10 +112,19 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
 
     def whole() -> Block:
         lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
-        return Block(m, n, field.from_rows(lines).rank())
+        rank, how = rank_array(field, lines)
+        return Block(m, n, rank, elimination=how)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide)
+    if uses_float_elimination(field, *slice_.shape):
+        # the float64 BLAS elimination settles a slice of full rank (every generic block) by itself;
+        # a deficient one still needs FLINT's null space for the complement
+        rank, how = rank_array(field, slice_)
+        if rank == short:
+            return Block(m, n, short, elimination=how)
+        if take < short and rank == take:
+            return None
     matrix = field.from_rows(np.ascontiguousarray(slice_.T))
     del slice_  # the FLINT copy is all the elimination needs
     basis, nullity = matrix.nullspace()
@@ -159,7 +168,7 @@ def _probe_rank(field: Field, moments, row_keys, col_keys, size: int) -> int:
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
     sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
-    return field.from_rows(np.ascontiguousarray(sub)).rank()
+    return rank_array(field, sub)[0]
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None) -> Block:
@@ -200,6 +209,8 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int,
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
         block = block_rank(field, moments, keys_rows, keys_cols, hint)
+        if block.elimination is None:
+            block.elimination = FLINT
         if progress is not None:
             progress(len(found) + 1, top + 1)
         return block
