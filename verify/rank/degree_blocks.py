@@ -137,7 +137,7 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
     if len(rest) == 0:
         return Block(m, n, short - nullity)
     if field.modulus is not None:
-        left, compressed = _complement_rows(field, basis, short, nullity, f"verify-complement:{m}x{n}")
+        left, compressed = _complement_rows(field, basis, short, nullity, f"verify-complement:{seed}:{m}x{n}")
         del basis
         extra = _complement_rank(field, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
                                  len(rest))
@@ -161,20 +161,23 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
     return Block(m, n, short - nullity + extra)
 
 
-def _probe_rank(field: Field, moments, row_keys, col_keys, size: int) -> int:
+def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: object = 0) -> int:
     """Rank of a seeded random size x size sub-block (a lower bound on the block's rank)."""
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
-    rng = random.Random(f"verify-probe:{m}x{n}")
+    rng = random.Random(f"verify-probe:{seed}:{m}x{n}")
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
     sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
     return rank_array(field, sub)[0]
 
 
-def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None) -> Block:
+def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
+               seed: object = 0) -> Block:
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
-    ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency."""
+    ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency.  ``seed``
+    (the run's seed) draws the slice columns and the null-space mixing H, so that the mixing's
+    Schwartz-Zippel term is a bound over a draw independent of the block, not fixed by its shape."""
     m, n, _, short, long = _shape(moments, row_keys, col_keys)
     if short == 0:
         return Block(m, n, 0)
@@ -182,21 +185,22 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
         guess = hint
         if guess is None:  # no neighbour ranked yet: a sub-block a third of the size looks for deficiency
             size = min(long, short // 3)
-            found = _probe_rank(field, moments, row_keys, col_keys, size)
+            found = _probe_rank(field, moments, row_keys, col_keys, size, seed)
             guess = found if found < size - SLICE_EXTRA else None
         take = None if guess is None else min(long, guess + guess // 4 + 2 * SLICE_EXTRA)
         if take is not None and take < short - SLICE_EXTRA:  # a slice a little wider than the expected rank
-            block = _slice_rank(field, moments, row_keys, col_keys, take, "verify-probe-slice")
+            block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}")
             if block is not None:
                 return block
-    return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), "verify-slice")
+    return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}")
 
 
 def degree_block_ranks(field: Field, moments, nvars: int, top: int,
-                       progress=None) -> tuple[int, list[Block], list[str]]:
+                       progress=None, seed: object = 0) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
-    ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``)."""
+    ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
+    ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn."""
     count = moments.count
     sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
@@ -208,7 +212,7 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int,
         keys_cols = moments.keys(compositions(top - a, nvars))
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
-        block = block_rank(field, moments, keys_rows, keys_cols, hint)
+        block = block_rank(field, moments, keys_rows, keys_cols, hint, seed)
         if block.elimination is None:
             block.elimination = FLINT
         if progress is not None:

@@ -226,7 +226,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
-        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress)
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
@@ -278,6 +278,9 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
 
     check_memory(spec, max_memory_gib)
+    if field.modulus is not None and field.modulus <= spec.layer_degree:  # before any draw can make q zero
+        raise InputError(f"the reduced route needs a prime above C(L) = {spec.layer_degree} so that factorials "
+                         f"are invertible; use the default field")
     nvars = spec.width * (spec.width + 1) // 2
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()

@@ -1,0 +1,127 @@
+"""Independent runs until the bound on missing the generic rank meets a target (issue 14, items 3 and 7)."""
+
+import json
+import math
+import random
+
+import numpy as np
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify import Field, NetworkSpec
+from verify.cli.main import main
+from verify.rank import degree_blocks
+from verify.rank.certainty import Certainty
+from verify.rank.degree_blocks import degree_block_ranks
+from verify.rank.moments import moment_table
+from verify.rank.repeat import distinct_primes, repeat_until
+from verify.rank.result import SepResult
+
+SPEC = NetworkSpec(depth=1, width=2)
+
+
+def _fake(ranks, bounds, exact_at=None):
+    """rank_once returning planted ranks and per-run bounds, recording the fields it was given."""
+    seen = []
+
+    def run(seed, field):
+        i = len(seen)
+        seen.append((seed, field.modulus))
+        exact = i == exact_at
+        certainty = Certainty(True, 0.0 if exact else bounds[i], "planted", exact)
+        return SepResult(ranks[i], "reduced", field.name, SPEC, seed, None, certainty)
+    return run, seen
+
+
+@given(st.integers(1, 40), st.integers(2, 60))
+def test_runs_stop_at_the_first_count_whose_product_of_bounds_meets_the_target_or_at_once_if_out_of_reach(exponent, target_exponent):
+    """Bounds 2^-e per run (exact in binary): the product first drops to 2^-t after ceil(t/e) runs."""
+    run, seen = _fake([3] * 20, [2.0**-exponent] * 20)
+    out = repeat_until(run, Field(2**61 - 1), 5, target=2.0**-target_exponent, max_runs=20)
+    expected = math.ceil(target_exponent / exponent)
+    if expected > 20:  # out of reach: known after the first run, not after twenty wasted ones
+        assert len(out.runs) == 1 and "more than max_runs" in out.stopped
+        return
+    assert len(out.runs) == expected
+    assert out.probability_bound <= 2.0**-target_exponent
+    assert [s for s, _ in seen] == list(range(5, 5 + expected))  # independent weights: seed, seed + 1, ...
+
+
+def test_the_largest_rank_is_reported_and_counted():
+    run, _ = _fake([5, 7, 6], [0.125, 0.125, 0.125])
+    out = repeat_until(run, Field(101), target=2.0**-9, max_runs=3)  # (1/8)^3 = 2^-9: three runs
+    assert out.rank == 7 and len(out.runs) == 3
+    assert out.as_dict()["runs_at_rank"] == 1
+    assert out.as_dict()["primes"] == [101, 97, 89]  # each run in its own field
+
+
+def test_a_certified_exact_run_stops_the_loop_with_bound_zero():
+    run, seen = _fake([4, 9], [2.0**-4, 2.0**-4], exact_at=1)
+    out = repeat_until(run, Field(101), target=1e-9, max_runs=8)
+    assert out.certified_exact and out.probability_bound == 0 and out.rank == 9 and len(seen) == 2
+
+
+def test_a_run_that_bounds_nothing_is_not_repeated():
+    run, seen = _fake([4] * 8, [1.0] * 8)
+    out = repeat_until(run, Field(101), max_runs=8)
+    assert len(seen) == 1 and out.probability_bound == 1.0 and "bounds nothing" in out.stopped
+
+
+def test_distinct_primes_are_the_primes_below_the_first_in_decreasing_order():
+    from itertools import islice
+    got = list(islice(distinct_primes(2**26 + 15), 5))  # 2^26 + 15 is prime
+    expected = [2**26 + 15]
+    while len(expected) < 5:
+        expected.append(sympy.prevprime(expected[-1]))
+    assert got == expected
+
+
+def test_sep_repeats_over_small_primes_until_the_product_of_bounds_is_below_1e_9(capsys):
+    """Depth 2, width 2, two heads: rank 17 < 18 = the upper bound, so never certified exact.  Weights
+    uniform over GF(p): per run 18 * 2(3^2 - 1)/p + 18/p = 306/p, so at p near 10^6 three runs are
+    needed (306/p ~ 3.1e-4, cubed ~ 2.9e-11)."""
+    assert main(["sep", "--depth", "2", "--width", "2", "--heads", "2", "--field", "gf:1000003", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    primes = [1000003, sympy.prevprime(1000003), sympy.prevprime(sympy.prevprime(1000003))]
+    assert out["rank"] == 17 and out["runs"] == 3 and out["primes"] == primes
+    expected = math.prod(306 / p for p in primes)
+    assert expected <= out["probability_bound"] <= expected * (1 + 1e-9)
+    assert out["certified_exact"] is False and out["elimination"]
+    assert any("GF(p)" in n for n in out["notes"])  # the bad-prime caveat beside the number
+
+
+def test_sep_stops_after_one_run_when_the_rank_meets_the_upper_bound(capsys):
+    assert main(["sep", "--depth", "2", "--width", "2", "--field", "gf:1000003", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rank"] == 18 and out["certified_exact"] and out["probability_bound"] == 0 and out["runs"] == 1
+
+
+def test_null_space_mixing_is_drawn_from_the_run_seed(monkeypatch):
+    """q_k = combinations of the 6th powers of 3 linear forms in 6 variables (3 components): the block
+    a = 3 (56 x 168) has rank 3, so its 88-column slice leaves a null space of 53 > 32 columns, which is
+    mixed down.  Two seeds: the same exact ranks, different mixing matrices."""
+    p = 2**31 - 1
+    field = Field(p)
+    ctx = field.poly_context(("s", 6))
+    rng = random.Random(7)
+    forms = [sum((g * rng.randrange(p) for g in ctx.gens()), ctx.from_dict({})) for _ in range(3)]
+    q = [sum((f**6 * rng.randrange(p) for f in forms), ctx.from_dict({})) for _ in range(3)]
+    exps = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), 6) for poly in q]
+    moments = moment_table(exps, [poly.coeffs() for poly in q], field, 6, 6, True)
+    mixed = []
+    real = degree_blocks._complement_rows
+
+    def spy(*args):
+        left, compressed = real(*args)
+        if compressed:
+            mixed.append((args[-1], left.copy()))  # (the seed H is drawn from, Z^T = H^T Y^T)
+        return left, compressed
+    monkeypatch.setattr(degree_blocks, "_complement_rows", spy)
+    ranks, first = [], []
+    for seed in (0, 1):
+        mixed.clear()
+        ranks.append(degree_block_ranks(field, moments, 6, 6, seed=seed)[0])
+        first.append(mixed[0])
+    assert ranks[0] == ranks[1] == 1 + 6 * 3  # block 0 is one row; blocks 1..6 span the 3 forms' powers
+    assert first[0][0] != first[1][0] and not np.array_equal(first[0][1], first[1][1])

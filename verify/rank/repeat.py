@@ -1,0 +1,192 @@
+"""Repeat a rank with independent weights and primes until missing the generic rank is unlikely enough.
+
+Each run draws its own weights (seed s, s + 1, ...) and works in its own prime field.  Its rank r_i is
+a certified lower bound on the generic rank g whatever the prime (``../shared/MATH.md`` §3), and its
+probability bound e_i bounds P(r_i < g) (Schwartz-Zippel with a proven upper bound on g, see
+``certainty.against_upper_bound``).  The runs are independent, so the largest rank misses g only if
+every run does:
+
+    P(max_i r_i < g) <= prod_i e_i.
+
+The loop stops as soon as that product is at most ``target``, or a run meets the upper bound
+(certified exact: g is then known, with probability bound 0), or ``max_runs`` runs were made, or
+the first run shows the target is out of reach in ``max_runs`` runs (``ceil(log target / log e)``
+runs would be needed).  Over GF(p) each e_i is about missing the generic rank over GF(p_i), which
+is the generic rank over Q unless p_i divides every g x g minor of the generic matrix (finitely
+many such primes): the product is about the rank over Q when the primes used are not such primes,
+and the result says so beside the number.
+
+The rank function is a parameter (``rank_once(seed, field) -> SepResult``), so any elimination
+(FLINT, the float64-BLAS elimination over small primes, a GPU) plugs in unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field as dc_field
+from fractions import Fraction
+from typing import Callable, Iterator
+
+import flint
+
+from .certainty import BAD_PRIME_NOTE
+from ..exact.fields import Field
+from .result import SepResult
+
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "field_weight_range", "repeat_until", "DEFAULT_TARGET",
+           "DEFAULT_MAX_RUNS"]
+
+#: Stop once the bound on missing the generic rank is at most this.
+DEFAULT_TARGET = 1e-9
+#: Never make more runs than this.
+DEFAULT_MAX_RUNS = 8
+
+
+def field_weight_range(field: Field) -> int | None:
+    """The weight range that draws weights uniformly over GF(p): [-(p-1)/2, (p-1)/2] is one full
+    residue system, so each residue has probability exactly 1/p and the Schwartz-Zippel sample is p.
+    ``None`` over Q (no field to fill).
+
+    >>> field_weight_range(Field(7))
+    3
+    """
+    return None if field.modulus is None else (field.modulus - 1) // 2
+
+
+def distinct_primes(first: int) -> Iterator[int]:
+    """``first``, then the primes below it in decreasing order (independent fields for the runs).
+
+    >>> from itertools import islice
+    >>> list(islice(distinct_primes(31), 4))
+    [31, 29, 23, 19]
+    """
+    p = first
+    while p > 2:
+        if flint.fmpz(p).is_prime():
+            yield p
+        p -= 1
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One run: its seed, prime (``None`` over Q), rank and what it certifies."""
+
+    seed: int
+    prime: int | None
+    rank: int
+    probability_bound: float | None
+    certified_exact: bool
+    seconds: float
+
+    def as_dict(self) -> dict:
+        return {"seed": self.seed, "prime": self.prime, "rank": self.rank,
+                "probability_bound": self.probability_bound, "certified_exact": self.certified_exact,
+                "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class Repeated:
+    """The largest rank over the runs, the run that gave it, and the combined bound."""
+
+    best: SepResult
+    runs: list = dc_field(default_factory=list)
+    probability_bound: float | None = None
+    certified_exact: bool = False
+    target: float = DEFAULT_TARGET
+    stopped: str = ""
+
+    @property
+    def rank(self) -> int:
+        return self.best.rank
+
+    @property
+    def elimination(self) -> str:
+        """How the best run's ranks were eliminated: what the route recorded, else FLINT's kernel."""
+        named = self.best.extra.get("elimination")
+        return named or ("flint fmpz_mat (fraction-free over Z)" if self.best.field == "qq" else "flint nmod_mat")
+
+    def as_dict(self) -> dict:
+        """Keys added to the best run's JSON: which elimination, primes and runs gave the number."""
+        top = self.best.rank
+        elimination = self.elimination
+        primes = [r.prime for r in self.runs]
+        return {"rank": top, "probability_bound": self.probability_bound, "certified_exact": self.certified_exact,
+                "target_probability": self.target, "elimination": elimination,
+                "primes": sorted(set(p for p in primes if p is not None), reverse=True),
+                "runs": len(self.runs), "runs_at_rank": sum(1 for r in self.runs if r.rank == top),
+                "repeat_stopped": self.stopped, "run_details": [r.as_dict() for r in self.runs]}
+
+
+def _product(bounds: list[float]) -> float:
+    value = Fraction(1)
+    for b in bounds:
+        value *= Fraction(b)
+    if value >= 1:
+        return 1.0
+    near = float(value)
+    return near if Fraction(near) >= value else math.nextafter(near, 1.0)  # rounded up, never down
+
+
+def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, seed: int = 0,
+                 target: float = DEFAULT_TARGET, max_runs: int = DEFAULT_MAX_RUNS,
+                 primes: Iterator[int] | None = None) -> Repeated:
+    """Run ``rank_once(seed + i, field_i)`` until the largest rank is certified exact or its bound
+    is at most ``target`` (module notes).
+
+    Parameters
+    ----------
+    rank_once : callable (seed, Field) -> SepResult
+        One run at fresh weights in the given field; its ``certainty`` carries the per-run bound.
+    field : Field
+        The first run's field; later runs use the next primes below it (``distinct_primes``), or
+        Q again over Q.
+    primes : iterator of int, optional
+        The primes to use instead (e.g. primes below 2^26 for a small-prime elimination).
+    """
+    if max_runs < 1:
+        raise ValueError("max_runs must be >= 1")
+    if primes is None and field.modulus is not None:
+        primes = distinct_primes(field.modulus)
+    runs: list[RunRecord] = []
+    best: SepResult | None = None
+    bounds: list[float] = []
+    stopped = ""
+    for i in range(max_runs):
+        here = field if primes is None else Field(next(primes))
+        result = rank_once(seed + i, here)
+        c = result.certainty
+        runs.append(RunRecord(seed + i, here.modulus, result.rank, c.probability_bound, c.certified_exact,
+                              result.seconds))
+        if best is None or result.rank > best.rank:
+            best = result
+        if c.certified_exact:
+            return Repeated(result, runs, 0.0, True, target,  # its rank is the upper bound: the largest
+                            f"run {i + 1} met the proven upper bound: certified exact")
+        if c.probability_bound is None:
+            stopped = "the runs claim no equality with the generic rank (a lower bound only)"
+            break
+        bounds.append(c.probability_bound)
+        combined = _product(bounds)
+        if combined <= target:
+            stopped = f"combined bound {combined:.3g} <= target {target:g} after {i + 1} run(s)"
+            break
+        if i == 0:
+            if c.probability_bound >= 1:
+                stopped = "one run bounds nothing (bound 1): more runs cannot reach the target; use a larger prime"
+                break
+            needed = math.ceil(math.log(target) / math.log(c.probability_bound))
+            if needed > max_runs:
+                stopped = (f"the target needs about {needed} runs at this bound per run, more than max_runs "
+                           f"{max_runs}; use a larger prime or weights drawn over the whole field")
+                break
+    else:
+        stopped = f"max_runs {max_runs} reached"
+    combined = None if not bounds or len(bounds) < len(runs) else _product(bounds)
+    return Repeated(best, runs, combined, False, target, stopped)
+
+
+def bad_prime_note(repeated: Repeated) -> str | None:
+    """The caveat every GF(p) probability carries, or ``None`` when nothing probabilistic is claimed."""
+    if repeated.certified_exact or repeated.probability_bound is None or repeated.runs[0].prime is None:
+        return None
+    return BAD_PRIME_NOTE
