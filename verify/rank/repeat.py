@@ -101,8 +101,12 @@ class Repeated:
 
     @property
     def elimination(self) -> str:
-        """How the best run's ranks were eliminated: what the route recorded, else FLINT's kernel."""
-        named = self.best.extra.get("elimination")
+        """How the best run's ranks were eliminated: the names its blocks record (``Block.elimination``),
+        else FLINT's kernel (the only one the other routes use)."""
+        named = self.best.extra.get("elimination") or sorted(
+            {getattr(b, "elimination", None) for b in self.best.blocks} - {None})
+        if isinstance(named, list):
+            named = " + ".join(named)
         return named or ("flint fmpz_mat (fraction-free over Z)" if self.best.field == "qq" else "flint nmod_mat")
 
     def as_dict(self) -> dict:
@@ -177,7 +181,7 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
             needed = math.ceil(math.log(target) / math.log(c.probability_bound))
             if needed > max_runs:
                 stopped = (f"the target needs about {needed} runs at this bound per run, more than max_runs "
-                           f"{max_runs}; use a larger prime or weights drawn over the whole field")
+                           f"{max_runs}; use a larger prime, weights over the whole field, or more runs")
                 break
     else:
         stopped = f"max_runs {max_runs} reached"
