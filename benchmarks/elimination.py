@@ -1,0 +1,59 @@
+"""Exact rank over GF(p) by the float64 BLAS elimination, against scipy's float64 ``lu_factor`` (the
+speed it aims at: within 2x) and FLINT's ``nmod_mat.rank`` on the same random n x n matrices.
+
+The elimination runs with one limb (p = 8388593 < 2^23) and with two limbs (p = 2^46 - 21); FLINT
+with the small prime and with the default 2^63 - 25.  FLINT at 8000^2 takes minutes: it runs only
+with --flint-large.  Matrix conversion into FLINT is not timed.  Set OPENBLAS_NUM_THREADS to pin
+the BLAS threads.  Needs scipy (``pip install -e .[bench]``).
+Run: python benchmarks/elimination.py [--sizes 4000,8000] [--flint-large]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import flint
+import numpy as np
+import scipy.linalg
+
+from verify.exact.elimination import plan, rank_mod_p
+
+SMALL, LIMBED, WORD = 8388593, 2**46 - 21, 2**63 - 25
+
+
+def timed(fn) -> tuple[float, object]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="4000,8000")
+    parser.add_argument("--flint-large", action="store_true", help="also time FLINT above 4000^2")
+    args = parser.parse_args()
+    for p in (SMALL, LIMBED):
+        print(f"p = {p}: {plan(p)}")
+    rng = np.random.default_rng(0)
+    for n in map(int, args.sizes.split(",")):
+        small = rng.integers(0, SMALL, (n, n))
+        t_lu, _ = timed(lambda: scipy.linalg.lu_factor(small.astype(np.float64), overwrite_a=True, check_finite=False))
+        t_one, r_one = timed(lambda: rank_mod_p(small, SMALL))
+        print(f"{n}^2: scipy lu_factor {t_lu:.1f}s; float64 elimination, one limb (p < 2^23) {t_one:.1f}s "
+              f"(rank {r_one}, {t_one / t_lu:.2f}x lu_factor)", flush=True)
+        big = rng.integers(0, LIMBED, (n, n))
+        t_two, r_two = timed(lambda: rank_mod_p(big, LIMBED))
+        print(f"{n}^2: float64 elimination, two limbs (p < 2^46) {t_two:.1f}s (rank {r_two}, "
+              f"{t_two / t_lu:.2f}x lu_factor)", flush=True)
+        if n <= 4000 or args.flint_large:
+            for p, values in ((SMALL, small), (WORD, rng.integers(0, 2**62, (n, n)))):
+                matrix = flint.nmod_mat(n, n, values.ravel().tolist(), p)
+                t_flint, r_flint = timed(matrix.rank)
+                print(f"{n}^2: FLINT nmod_mat.rank, p = {p} {t_flint:.1f}s (rank {r_flint}, "
+                      f"{t_flint / t_lu:.2f}x lu_factor)", flush=True)
+                del matrix
+
+
+if __name__ == "__main__":
+    main()
