@@ -2,6 +2,7 @@
 the reduced route builds, exact ranks, and the certainty it gives to ``verify sep``."""
 
 import itertools
+import math
 from fractions import Fraction
 
 import networkx as nx
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from verify import Field, NetworkSpec, draw_weights, separation_rank
 from verify.exact.compositions import compositions
 from verify.exact.fields import DEFAULT_PRIME
-from verify.rank.bound import degree_block_sizes, derivative_bound, staircase_bound
+from verify.rank.bound import degree_block_sizes, derivative_bound, homogeneous_bound, staircase_bound
 from verify.rank.reduced import _split, reduced_polynomials
 from verify.rank.moments import moment_table
 
@@ -125,3 +126,18 @@ def test_coefficient_and_grid_bounds_pin_their_degrees():
     assert low <= coefficients.certainty.probability_bound <= low * (1 + 1e-12)
     low = _expected_bound(18, 16 + 9, 2 * 2**31 + 1)
     assert low <= grid.certainty.probability_bound <= low * (1 + 1e-12)
+
+
+@given(nvars=st.integers(1, 12), top=st.integers(0, 200), comps=st.integers(1, 6))
+def test_closed_forms_equal_the_sums_and_minima_they_replace(nvars, top, comps):
+    """Hockey-stick sum and convex minimum against the plain loops over a and t."""
+    sizes = degree_block_sizes(nvars, top, comps)
+    assert homogeneous_bound(nvars, top, comps) == sum(min(rows, cols) for rows, cols in sizes)
+    assert staircase_bound(nvars, top, comps) == min(
+        sum(math.comb(a + nvars - 1, nvars - 1) for a in range(t)) +
+        comps * sum(math.comb(b + nvars - 1, nvars - 1) for b in range(top - t + 1)) for t in range(top + 2))
+
+
+def test_the_bound_is_cheap_at_depth_200():
+    bound = derivative_bound(NetworkSpec(depth=200, width=3))
+    assert bound.blocks == () and bound.total > 3**200

@@ -24,7 +24,8 @@ rank of a block-diagonal matrix is the sum of its blocks' ranks, so
 
   There are no per-block values to report here (one block); (B2) is the total.
 
-Both are sums of binomials: cheap for any depth and width.  The same counts hold for the
+Both reduce to O(log C) binomials (``homogeneous_bound``, ``staircase_bound``): cheap for any
+depth and width.  The same counts hold for the
 embedded network of rank r (n = r(r + 1)/2 and r components).
 """
 
@@ -35,7 +36,12 @@ from math import comb
 
 from ..model.spec import NetworkSpec
 
-__all__ = ["DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound"]
+__all__ = ["DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound",
+           "BLOCK_LIST_CAP"]
+
+#: Degrees C(L) above which the per-block list is not written out (depth 12 and more: no route
+#: computes such a rank; the total stays in closed form).
+BLOCK_LIST_CAP = 100_000
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ class DerivativeBound:
         Upper bound on the generic separation rank (and on the rank at any weights).
     blocks : tuple of (rows, cols, bound)
         Degree blocks a = 0..C of the homogeneous network, bound = min(rows, cols); empty for a
-        residual network (one block: the bound is ``total``, from the staircase count B2).
+        residual network (one block: the bound is ``total``, from the staircase count B2) and
+        for C > ``BLOCK_LIST_CAP``.
     kind : str
         ``"degree blocks"`` (B1) or ``"staircase"`` (B2).
     """
@@ -68,23 +75,56 @@ def degree_block_sizes(nvars: int, top: int, components: int) -> list[tuple[int,
             for a in range(top + 1)]
 
 
+def _last_true(predicate, lo: int, hi: int) -> int:
+    """Largest t in [lo, hi] with predicate(t), for a predicate true up to some point then false
+    (lo - 1 if none): O(log(hi - lo)) evaluations."""
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if predicate(mid):
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return hi
+
+
 def homogeneous_bound(nvars: int, top: int, components: int) -> int:
-    """Sum over degree blocks of min(rows, cols): (B1) of the module notes.
+    """Sum over degree blocks of min(rows, cols): (B1) of the module notes, in closed form.
+
+    rows_a = C(a+n-1, n-1) grows with a and cols_a = d C(top-a+n-1, n-1) shrinks, so with t the
+    last a where rows_a <= cols_a the sum is sum_{a<=t} rows_a + sum_{a>t} cols_a, and the hockey
+    stick identity sum_{j<=m} C(j+n-1, n-1) = C(m+n, n) gives C(t+n, n) + d C(top-t-1+n, n):
+    O(log top) binomials, so any depth is cheap.
 
     >>> homogeneous_bound(3, 1, 2)  # depth 1, width 2: min(1, 6) + min(3, 2)
     3
     """
-    return sum(min(rows, cols) for rows, cols in degree_block_sizes(nvars, top, components))
+    def rows_not_above_cols(a: int) -> bool:
+        return comb(a + nvars - 1, nvars - 1) <= components * comb(top - a + nvars - 1, nvars - 1)
+
+    t = _last_true(rows_not_above_cols, 0, top)
+    below = comb(t + nvars, nvars) if t >= 0 else 0
+    above = components * comb(top - t - 1 + nvars, nvars) if t < top else 0
+    return below + above
 
 
 def staircase_bound(nvars: int, top: int, components: int) -> int:
-    """min over t of C(t-1+n, n) + d C(top-t+n, n): (B2) of the module notes (q of degree <= top).
+    """min over t = 0..top+1 of C(t-1+n, n) + d C(top-t+n, n): (B2) of the module notes (q of degree
+    <= top), in closed form.
+
+    The step from t to t + 1 adds C(t+n-1, n-1) rows and removes d C(top-t+n-1, n-1) columns: it
+    grows with t, so the function is convex in t and its minimum sits at the first t whose step is
+    not negative (binary search, O(log top) binomials).
 
     >>> staircase_bound(3, 1, 2)  # t = 1: one row of degree 0, plus 2 components x 1 constant column
     3
     """
-    return min((comb(t - 1 + nvars, nvars) if t else 0) + components * comb(top - t + nvars, nvars)
-               for t in range(top + 2))
+    def value(t: int) -> int:
+        return (comb(t - 1 + nvars, nvars) if t else 0) + components * comb(top - t + nvars, nvars)
+
+    def step_negative(t: int) -> bool:  # value(t + 1) < value(t)
+        return comb(t + nvars - 1, nvars - 1) < components * comb(top - t + nvars - 1, nvars - 1)
+
+    return value(_last_true(step_negative, 0, top) + 1)
 
 
 def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBound:
@@ -106,5 +146,6 @@ def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBo
     nvars, top = r * (r + 1) // 2, spec.layer_degree
     if spec.residual:
         return DerivativeBound(staircase_bound(nvars, top, r), (), "staircase")
-    blocks = tuple((rows, cols, min(rows, cols)) for rows, cols in degree_block_sizes(nvars, top, r))
-    return DerivativeBound(sum(b[2] for b in blocks), blocks, "degree blocks")
+    blocks = () if top > BLOCK_LIST_CAP else tuple(
+        (rows, cols, min(rows, cols)) for rows, cols in degree_block_sizes(nvars, top, r))
+    return DerivativeBound(homogeneous_bound(nvars, top, r), blocks, "degree blocks")
