@@ -37,7 +37,7 @@ def _deep_or_even(p) -> bool:
     return _heads(p) and (p[L] >= 3 or (p[d_x] - p[H]) % 2 == 0)
 
 
-GRID = {L: [2, 3, 4], d_x: list(range(10, 121)), H: list(range(2, 61))}
+GRID = {L: [2, 3, 4], d_x: list(range(10, 100)), H: list(range(2, 50))}
 SEARCH = {L: (2, 7), d_x: (10, 5000), H: (2, 12)}
 
 CLAIM = Claim(
@@ -47,12 +47,12 @@ CLAIM = Claim(
     statement="For 2 <= L < log3 d_x and 1 < H < d_x, log3 ((floor((d_x - H)/2) over 3^(L-2))) >= "
               "a_1 3^L (log3(d_x - H) + a_2); for L = 1, log3(d_x + 1) >= the same expression.",
     formulas={"construction_rank": Q, "printed": PRINTED, "floored": FLOORED, "power_step": POWER},
-    domain="L = 1-4 with d_x = 10..120 (4..199 at L = 1) and every divisor 1 < H < d_x, plus seeded points up to L = 7, d_x = 5000",
+    domain="L = 1-4 with d_x = 10..99 (4..199 at L = 1) and every divisor 1 < H < d_x, plus seeded points up to L = 7, d_x = 5000",
     regime=BELOW_THRESHOLD,
     reading="The proof's quantity is the rank of the construction's grid sub-matrix (first supplement, Lemma 4 / "
             "eq. 16); at L = 1 the one-layer rank d_x + 1 (claim levine2020_single_layer_linear) stands in for it.",
     checks=[InequalityChain([PRINTED, log3(Q)], ["<="], grid=GRID, regime=BELOW_THRESHOLD, condition=_heads,
-                            search=120, search_ranges=SEARCH, name="printed bound <= log3 of the construction's rank"),
+                            search=60, search_ranges=SEARCH, name="printed bound <= log3 of the construction's rank"),
             InequalityChain([PRINTED, log3(d_x + 1)], ["<="], grid={L: [1], d_x: list(range(4, 200)),
                                                                     H: list(range(2, 100))},
                             regime=BELOW_THRESHOLD, condition=_heads, search=0,
@@ -64,12 +64,12 @@ CLAIM = Claim(
                         "At L = 2 with d_x - H odd the printed bound exceeds log3 Q = log3((d_x-H-1)/2) by "
                         "log3((d_x-H)/(d_x-H-1)): there it needs floor((d_x-H)/2) in place of (d_x-H)/2.",
     corrected_checks=[InequalityChain([FLOORED, POWER, log3(Q)], ["<=", "<="], grid=GRID, regime=BELOW_THRESHOLD,
-                                      condition=_heads, search=120, search_ranges=SEARCH,
+                                      condition=_heads, search=60, search_ranges=SEARCH,
                                       name="floored chain, every parity"),
                       InequalityChain([FLOORED, PRINTED], ["="], grid=GRID, regime=BELOW_THRESHOLD,
-                                      condition=_even, search=120, search_ranges=SEARCH,
+                                      condition=_even, search=60, search_ranges=SEARCH,
                                       name="floored = printed for even d_x - H"),
                       InequalityChain([PRINTED, log3(Q)], ["<="], grid=GRID, regime=BELOW_THRESHOLD,
-                                      condition=_deep_or_even, search=120, search_ranges=SEARCH,
+                                      condition=_deep_or_even, search=60, search_ranges=SEARCH,
                                       name="printed bound from Q for L >= 3 or even d_x - H")],
 )

@@ -51,10 +51,10 @@ CLAIM = Claim(
     reading="Where floor((d_x-H)/2) = 0 the construction certifies nothing and sep >= 1 stands in (max(1, Q)); the "
             "mirror estimate is checked where floor((d_x-H)/2) >= 2.",
     checks=[InequalityChain([PRINTED, log3(sp.Max(Q, 1))], ["<="], grid=GRID, regime=ABOVE_THRESHOLD,
-                            condition=_heads, search=150, search_ranges=SEARCH,
+                            condition=_heads, search=80, search_ranges=SEARCH,
                             name="printed bound <= log3 max(1, Q)"),
             InequalityChain([PRINTED, MIRROR_POWER, log3(MIRROR), log3(Q)], ["<=", "<=", "="], grid=GRID,
-                            regime=ABOVE_THRESHOLD, condition=_two_halves, search=150, search_ranges=SEARCH,
+                            regime=ABOVE_THRESHOLD, condition=_two_halves, search=80, search_ranges=SEARCH,
                             name="through the mirror estimate"),
             InequalityChain([PRINTED, 0], ["<="], grid={L: [1], d_x: [2], H: [1]}, regime=ABOVE_THRESHOLD,
                             search=0, name="L = 1: printed bound <= 0")],
