@@ -22,13 +22,14 @@ PRINTED = sp.Rational(1, 2) * d_x * L - L * (H / 2 + 1) - d_x * (1 + sp.Rational
 FLOORED = (D - 1) * L - d_x - d_x / 2 * log3(D)
 POWER = (D - 1) * (L - 2 - log3(D - 1))
 BRANCH = (D - 1) * log3(LAM / (D - 1) + 1)
-GRID = {L: list(range(2, 13)), d_x: list(range(3, 31)), H: list(range(1, 30))}
-SEARCH = {L: (2, 30), d_x: (3, 300), H: (1, 12)}
+GRID = {L: list(range(2, 17)), d_x: list(range(4, 25)), H: list(range(2, 24))}
+SEARCH = {L: (2, 30), d_x: (4, 300), H: (2, 12)}
 
 
 def _admissible(p) -> bool:
-    """H divides d_x (d_a = d_x/H) and D = floor((d_x - H)/2) >= 1 (Q >= 1, so log3 Q is defined)."""
-    return p[H] < p[d_x] and p[d_x] % p[H] == 0 and p[d_x] - p[H] >= 2
+    """Theorem 2's heads ('as defined in Theorem 1'): 1 < H < d_x, H dividing d_x (d_a = d_x/H); and
+    D = floor((d_x - H)/2) >= 1 (Q >= 1, so log3 Q is defined)."""
+    return 1 < p[H] < p[d_x] and p[d_x] % p[H] == 0 and p[d_x] - p[H] >= 2
 
 
 def _chain(condition, steps, relations, name, search=30):
@@ -42,12 +43,13 @@ CLAIM = Claim(
     statement="For L > log3 d_x: log3 ((floor((d_x - H)/2) over 3^(L-2))) >= 1/2 d_x L + b_1 + b_2 with "
               "b_1 = -L(H/2 + 1), b_2 = -d_x(1 + log3((d_x - H)/2)/2).",
     formulas={"construction_rank": Q, "printed": PRINTED, "floored": FLOORED, "power_step": POWER, "branch": BRANCH},
-    domain="L = 2..12 with 3^L > d_x, d_x = 3..30, H | d_x, d_x - H >= 2, both parities, plus seeded points up to "
-           "L = 30, d_x = 300",
+    domain="L = 2..16 with 3^L > d_x, d_x = 4..24, 1 < H < d_x with H | d_x and d_x - H >= 2, both parities, plus "
+           "30 points of a derandomised search up to L = 30, d_x = 300",
     regime=ABOVE_THRESHOLD,
     reading="The proof's quantity is the rank of the construction's grid sub-matrix; its d must be an integer, so at odd "
             "d_x - H it is floor((d_x - H)/2) (the certificates' bound).  The Theorem 1 branch is claim "
-            "levine2020_theorem1_lower_construction.",
+            "levine2020_theorem1_lower_construction; the main text's Theorem 2 from the same quantity through the "
+            "author response's mirror form is claim levine2020_theorem2_lower_construction.",
     checks=[_chain(_admissible, [PRINTED, log3(Q)], ["<="], "printed bound <= log3 Q, every parity")],
     expected="erratum",
     corrected_statement="For every parity, log3 Q >= (D-1) log3(lambda/(D-1) + 1) >= (D-1)(L - 2 - log3(D-1)) >= "
