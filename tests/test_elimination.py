@@ -134,3 +134,20 @@ def test_delayed_rank_one_updates_stay_exact_at_the_largest_entries(p, limbs):
         pending = engine._rank_one(target, left, right, pending)
     ar.reduce(target)
     assert (ar.to_ints(target) == (top + updates * top * top) % p).all()
+
+
+@pytest.mark.parametrize("p,limbs", PRIMES)
+def test_delayed_schur_updates_stay_exact_at_the_largest_entries(p, limbs):
+    """Repeated C - A B with reduction delayed between products (``submul(..., pending=...)``), every
+    entry of largest magnitude and one sign, against Python integers."""
+    ar = ModArith(p, np, limbs)
+    top = (p - 1) // 2
+    inner = min(ar.chunk // 2 + 3, 300)
+    a, b = np.full((3, inner), top, dtype=np.int64), np.full((inner, 2), -top, dtype=np.int64)
+    c = ar.from_ints(np.full((3, 2), top, dtype=np.int64))
+    pending = 0
+    for _ in range(5):
+        pending = ar.submul(c, ar.from_ints(a), ar.from_ints(b), pending)
+        assert np.abs(c).max() <= ar.h + pending * ar.h * ar.h < 2**53
+    ar.reduce(c)
+    assert (ar.to_ints(c) == (top + 5 * inner * top * top) % p).all()

@@ -26,10 +26,12 @@ import numpy as np
 
 from .floatmod import ModArith
 
-__all__ = ["ELIMINATION", "BASE", "PivotRank", "rank_mod_p", "plan"]
+__all__ = ["ELIMINATION", "BASE", "PivotRank", "rank_mod_p", "plan", "set_array_module"]
 
 #: How results name this elimination.
 ELIMINATION = "float64-blas-pluq"
+#: The array module used when a caller passes none (numpy; ``set_array_module(cupy)`` for a GPU).
+_ARRAY_MODULE = np
 #: Columns below which the elimination (and rows below which the triangular solve) runs one
 #: pivot at a time.
 BASE = 16
@@ -74,11 +76,12 @@ class _Pluq:
         a[:, [i, j]] = a[:, [j, i]]
         perm[i], perm[j] = perm[j], perm[i]
 
-    def _base(self, r0: int, c0: int, c1: int) -> int:
-        """Eliminate columns c0:c1 below row r0 one pivot at a time; returns the rank found."""
+    def _base(self, r0: int, c0: int, c1: int, pend: int) -> int:
+        """Eliminate columns c0:c1 below row r0 one pivot at a time; returns the rank found.
+        The region enters bounded by h + pend h^2 and leaves reduced."""
         ar, a, xp = self.ar, self.a, self.xp
         rows = a.shape[0]
-        k = pending = 0  # pending: rank-one updates on the rows below r since they were reduced
+        k, pending = 0, pend  # pending: rank-one updates (in h^2) on the rows below r since reduced
         for j in range(c0, c1):
             r = r0 + k
             if r >= rows:
@@ -120,11 +123,12 @@ class _Pluq:
             return 0
         return pending + 1
 
-    def _trsm(self, r0: int, c0: int, r: int, cs: int, ce: int) -> None:
-        """Rows r0:r0+r of columns cs:ce <- L^{-1} (them), L the unit lower r x r block at (r0, c0)."""
+    def _trsm(self, r0: int, c0: int, r: int, cs: int, ce: int, pend: int) -> None:
+        """Rows r0:r0+r of columns cs:ce <- L^{-1} (them), L the unit lower r x r block at (r0, c0).
+        The right-hand side enters bounded by h + pend h^2 and leaves reduced."""
         ar, a = self.ar, self.a
         if r <= BASE:
-            pending = 0
+            pending = pend
             for j in range(r - 1):
                 if pending:
                     ar.reduce(a[r0 + j, cs:ce])
@@ -134,23 +138,26 @@ class _Pluq:
                 ar.reduce(a[r0:r0 + r, cs:ce])
             return
         half = r // 2
-        self._trsm(r0, c0, half, cs, ce)
-        ar.submul(a[r0 + half:r0 + r, cs:ce], a[r0 + half:r0 + r, c0:c0 + half], a[r0:r0 + half, cs:ce])
-        self._trsm(r0 + half, c0 + half, r - half, cs, ce)
+        self._trsm(r0, c0, half, cs, ce, pend)
+        pend = ar.submul(a[r0 + half:r0 + r, cs:ce], a[r0 + half:r0 + r, c0:c0 + half], a[r0:r0 + half, cs:ce], pend)
+        self._trsm(r0 + half, c0 + half, r - half, cs, ce, pend)
 
-    def run(self, r0: int, c0: int, c1: int) -> int:
-        """PLUQ of the submatrix below row r0 on columns c0:c1; its pivot columns end up first."""
+    def run(self, r0: int, c0: int, c1: int, pend: int = 0) -> int:
+        """PLUQ of the submatrix below row r0 on columns c0:c1; its pivot columns end up first.
+
+        The region enters with |entries| <= h + pend h^2 (delayed reduction of the Schur
+        complements, one limb) and leaves reduced."""
         a = self.a
         if r0 >= a.shape[0] or c0 >= c1:
             return 0
         if c1 - c0 <= BASE:
-            return self._base(r0, c0, c1)
+            return self._base(r0, c0, c1, pend)
         mid = c0 + (c1 - c0) // 2
-        r1 = self.run(r0, c0, mid)
+        r1 = self.run(r0, c0, mid, pend)
         if r1:
-            self._trsm(r0, c0, r1, mid, c1)  # U12 = L11^{-1} A12
-            self.ar.submul(a[r0 + r1:, mid:c1], a[r0 + r1:, c0:c0 + r1], a[r0:r0 + r1, mid:c1])  # Schur complement
-        r2 = self.run(r0 + r1, mid, c1)
+            self._trsm(r0, c0, r1, mid, c1, pend)  # U12 = L11^{-1} A12
+            pend = self.ar.submul(a[r0 + r1:, mid:c1], a[r0 + r1:, c0:c0 + r1], a[r0:r0 + r1, mid:c1], pend)  # Schur
+        r2 = self.run(r0 + r1, mid, c1, pend)
         if r2 and mid - c0 > r1:  # move the right half's pivot columns next to the left half's
             moved = list(range(mid, mid + r2)) + list(range(c0 + r1, mid))
             a[:, c0 + r1:mid + r2] = a[:, moved]
@@ -158,7 +165,14 @@ class _Pluq:
         return r1 + r2
 
 
-def rank_mod_p(matrix, p: int, xp=np, pivots: bool = False, limbs: int | None = None):
+def set_array_module(xp) -> None:
+    """Make ``xp`` (numpy or cupy) the array module of every later ``rank_mod_p(..., xp=None)`` call,
+    e.g. so that the reduced route ranks its blocks on a GPU (``benchmarks/gpu_rank.py``)."""
+    global _ARRAY_MODULE
+    _ARRAY_MODULE = xp
+
+
+def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None):
     """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly.
 
     Parameters
@@ -167,8 +181,9 @@ def rank_mod_p(matrix, p: int, xp=np, pivots: bool = False, limbs: int | None = 
         Entries are reduced mod p first; the input is not modified.
     p : int
         The prime.
-    xp : module
-        numpy (CPU) or cupy (GPU); the same code runs on either.
+    xp : module, optional
+        numpy (CPU) or cupy (GPU); the same code runs on either.  Default: ``set_array_module``'s
+        choice, numpy unless changed.  A numpy input is copied to the device in row bands.
     pivots : bool
         Return a ``PivotRank`` (rank, pivot rows, pivot columns as numpy arrays) instead of an int.
     limbs : int, optional
@@ -179,7 +194,7 @@ def rank_mod_p(matrix, p: int, xp=np, pivots: bool = False, limbs: int | None = 
     >>> r = rank_mod_p(np.array([[0, 0], [0, 5]]), 7, pivots=True); (r.rank, r.rows.tolist(), r.cols.tolist())
     (1, [1], [1])
     """
-    ar = ModArith(p, xp, limbs)
+    ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
     a = ar.from_ints(matrix)
     if a.ndim != 2:
         raise ValueError("rank_mod_p needs a 2-D matrix")

@@ -107,15 +107,19 @@ class ModArith:
         xp = self.xp
         if getattr(matrix, "dtype", None) == object:
             matrix = np.mod(matrix, self.p).astype(np.int64)
-        values = xp.asarray(matrix, dtype=xp.int64)
-        if values.size == 0:
-            return values.astype(xp.float64)
-        low, high = int(values.min()), int(values.max())
-        if max(-low, high) <= self.limit:  # exact in float64: reduce there (integer division is slow)
-            return self.reduce(values.astype(xp.float64))
-        values = xp.remainder(values, self.p)
-        values = values - self.p * (values > self.p // 2)
-        return values.astype(xp.float64)
+        out = xp.empty(matrix.shape, dtype=xp.float64)
+        if out.size == 0:
+            return out
+        step = max(1, TILE_ENTRIES // max(1, matrix.shape[-1]))
+        for r in range(0, matrix.shape[0], step):  # row bands: temporaries (and host-to-device copies) stay small
+            values = xp.asarray(matrix[r:r + step], dtype=xp.int64)
+            low, high = int(values.min()), int(values.max())
+            if max(-low, high) <= self.limit:  # exact in float64: reduce there (integer division is slow)
+                out[r:r + step] = self.reduce(values.astype(xp.float64))
+            else:
+                values = xp.remainder(values, self.p)
+                out[r:r + step] = (values - self.p * (values > self.p // 2)).astype(xp.float64)
+        return out
 
     def to_ints(self, values):
         """Canonical residues in [0, p) as int64."""
@@ -178,14 +182,30 @@ class ModArith:
             total = term if total is None else total + term
         return total
 
-    def submul(self, c, a, b) -> None:
-        """c <- c - a @ b (mod p), in place on the view ``c``; every partial sum exact (module notes)."""
+    def submul(self, c, a, b, pending: int | None = None) -> int:
+        """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every
+        partial sum exact (module notes).
+
+        With ``pending`` None, ``c`` is reduced on entry and on return.  Otherwise (delayed
+        reduction, one limb only) ``c`` enters with |c| <= h + pending h^2 and is reduced only when
+        the next chunk could pass LIMIT; returns the count bounding it on return (0 if reduced)."""
         inner = a.shape[1]
         if inner == 0 or c.shape[0] == 0 or c.shape[1] == 0:
-            return
+            return pending or 0
+        delayed = pending is not None and self.delay > 0
         step = max(1, TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
+        out = 0
         for r in range(0, c.shape[0], step):
-            tile = c[r:r + step]
+            tile, count = c[r:r + step], (pending or 0)
             for k in range(0, inner, self.chunk):
+                width = min(self.chunk, inner - k)
+                if delayed and count + width > self.delay:
+                    self.reduce(tile)
+                    count = 0
                 tile -= self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk])
-                self.reduce(tile)
+                count += width
+                if not delayed:
+                    self.reduce(tile)
+                    count = 0
+            out = count
+        return out

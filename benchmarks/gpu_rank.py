@@ -1,0 +1,130 @@
+"""The float64 elimination over GF(p) on a GPU (cupy) against the same code on the CPU (numpy).
+
+1. Timings: random n x n matrices (default n = 8000 and 16000) with entries in [0, p), p = 8388593
+   (one limb), ranked on the GPU and, up to --cpu-max, on the CPU; a rank-deficient product
+   (rank n - 100) checks that the GPU finds the same rank as the CPU.
+2. With --depth4: the memory estimate of depth 4, width 3 (blocks about 80,000 wide), and, when it
+   fits and python-flint imports, its reduced rank with every large block ranked on the GPU.
+
+The timing part imports only ``verify/exact/floatmod.py`` and ``elimination.py`` (numpy, cupy),
+never python-flint.  --depth4 needs python-flint (the network's polynomial q is built with FLINT):
+on a machine without network access, carry the abi3 wheel, e.g.
+``pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux2014_x86_64
+python-flint==0.9.0 -d wheels`` here, then ``pip install --no-index wheels/*.whl`` there.
+Run: python benchmarks/gpu_rank.py [--sizes 8000,16000] [--cpu-max 8000] [--depth4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+import types
+from math import comb
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+P = 8388593
+
+
+def exact_modules():
+    """verify.exact.elimination and .floatmod loaded on their own (no ``verify`` package import, so no flint)."""
+    if "verify" in sys.modules:
+        from verify.exact import elimination, floatmod
+        return elimination, floatmod
+    package = types.ModuleType("_exact_only")
+    package.__path__ = [str(ROOT / "verify" / "exact")]
+    sys.modules["_exact_only"] = package
+    return importlib.import_module("_exact_only.elimination"), importlib.import_module("_exact_only.floatmod")
+
+
+def timed(fn, sync=None):
+    start = time.perf_counter()
+    value = fn()
+    if sync:
+        sync()
+    return time.perf_counter() - start, value
+
+
+def depth4_estimate(width: int = 3, depth: int = 4, heads_components: int = 3) -> dict:
+    """Largest degree-block slice of depth 4, width 3 and the memory the GPU path holds at once."""
+    n, c = width * (width + 1) // 2, (3**depth - 1) // 2
+    sizes = [(comb(a + n - 1, n - 1), heads_components * comb(c - a + n - 1, n - 1)) for a in range(c + 1)]
+    short = max(min(r, k) for r, k in sizes)
+    long = max(max(r, k) for r, k in sizes if min(r, k) == short)
+    device = short * (short + 32) * 8 + 4 * 2**24 * 8  # float64 slice + product tiles
+    host = 2 * short * (short + 32) * 8  # int64 slice and the pieces it is stacked from
+    return {"short": short, "long": long, "device_gib": device / 2**30, "host_gib": host / 2**30}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="8000,16000")
+    parser.add_argument("--cpu-max", type=int, default=8000, help="largest n also timed on the CPU")
+    parser.add_argument("--depth4", action="store_true", help="also rank depth 4, width 3, 1 head, on the GPU")
+    args = parser.parse_args()
+    elimination, floatmod = exact_modules()
+    import cupy
+
+    props = cupy.cuda.runtime.getDeviceProperties(0)
+    free, total = cupy.cuda.runtime.memGetInfo()
+    print(f"GPU {props['name'].decode()}: {total / 2**30:.1f} GiB, {free / 2**30:.1f} GiB free", flush=True)
+    sync = cupy.cuda.Device().synchronize
+    elimination.rank_mod_p(np.eye(300, dtype=np.int64), P, xp=cupy)  # compile the kernels once
+    rng = np.random.default_rng(0)
+    for n in map(int, args.sizes.split(",")):
+        full = rng.integers(0, P, (n, n))
+        t_gpu, r_gpu = timed(lambda: elimination.rank_mod_p(full, P, xp=cupy), sync)
+        line = f"{n}^2 random: GPU {t_gpu:.1f}s rank {r_gpu}"
+        if n <= args.cpu_max:
+            t_cpu, r_cpu = timed(lambda: elimination.rank_mod_p(full, P, xp=np))
+            line += f"; CPU {t_cpu:.1f}s rank {r_cpu}; speed-up {t_cpu / t_gpu:.1f}x"
+        print(line, flush=True)
+        del full
+        ar = floatmod.ModArith(P, cupy)
+        left = ar.from_ints(rng.integers(0, P, (n, n - 100)))
+        right = ar.from_ints(rng.integers(0, P, (n - 100, n)))
+        product = cupy.zeros((n, n))
+        ar.submul(product, left, right)  # -(left @ right) mod p: rank n - 100 unless a minor vanishes
+        deficient = cupy.asnumpy(ar.to_ints(product))
+        del left, right, product
+        t_gpu, r_gpu = timed(lambda: elimination.rank_mod_p(deficient, P, xp=cupy), sync)
+        line = f"{n}^2 rank-{n - 100} product: GPU {t_gpu:.1f}s rank {r_gpu}"
+        if n <= args.cpu_max:
+            r_cpu = elimination.rank_mod_p(deficient, P, xp=np)
+            line += f"; CPU rank {r_cpu} ({'agree' if r_cpu == r_gpu else 'DISAGREE'})"
+        print(line, flush=True)
+        del deficient
+        cupy.get_default_memory_pool().free_all_blocks()
+    estimate = depth4_estimate()
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    fits = estimate["device_gib"] < free / 2**30
+    print(f"depth 4 width 3: largest slice {estimate['short']:,} x {estimate['short'] + 32:,} "
+          f"(block {estimate['short']:,} x {estimate['long']:,}); GPU holds about {estimate['device_gib']:.1f} GiB "
+          f"({'fits' if fits else 'does NOT fit'} in {free / 2**30:.1f} GiB free), host about "
+          f"{estimate['host_gib']:.0f} GiB", flush=True)
+    if not args.depth4 or not fits:
+        return
+    try:
+        sys.path.insert(0, str(ROOT))
+        import verify
+        from verify.exact import elimination as packaged
+    except ImportError as err:
+        print(f"depth 4 width 3 skipped: {err} (carry a python-flint wheel, see the notes)")
+        return
+    packaged.set_array_module(cupy)
+    start = time.perf_counter()
+    result = verify.separation_rank(verify.NetworkSpec(depth=4, width=3, heads=1), "reduced",
+                                    field=verify.Field(P), max_memory_gib=120.0,
+                                    progress=lambda done, total: print(f"  block {done}/{total} at "
+                                                                       f"{time.perf_counter() - start:.0f}s", flush=True))
+    data = result.as_dict()
+    print(f"depth 4 width 3 heads 1: rank {result.rank} (upper bound {data.get('upper_bound')}, certified exact "
+          f"{data.get('certified_exact')}) in {time.perf_counter() - start:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
