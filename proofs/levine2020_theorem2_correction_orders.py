@@ -1,0 +1,68 @@
+"""Theorem 2: 'corrections on the order of L' (b_1, c_1) and 'on the order of d_x log3(d_x)' (b_2, c_2).
+
+Decided with sympy limits.  The head count is the question: Theorem 2 allows any H dividing d_x, up to
+H = d_x/2 below H = d_x; with H growing like d_x, b_1 = -L(H/2 + 1) is of the order of d_x L, the
+order of the leading term 1/2 d_x L itself.  Two readings are recorded: H fixed as d_x grows (the
+response's 'neglecting H << d_x'), and H allowed to grow with d_x (H = d_x/2).
+"""
+
+import sympy as sp
+
+from verify.claims.checks import Property
+from verify.claims.record import Claim
+
+from ._common import MAIN, H, L, Source, d_x, log3
+
+B1 = -L * (H / 2 + 1)
+B2 = -d_x * (1 + sp.Rational(1, 2) * log3((d_x - H) / 2))
+C1 = L
+C2 = -2 * d_x * log3(d_x / (2 * sp.E)) + log3(d_x)
+D_LOG_D = d_x * sp.log(d_x)
+
+
+def _finite_nonzero(value) -> bool:
+    return value.is_finite is True and value.is_zero is False
+
+
+def _orders(heads, l_order=L, d_order=D_LOG_D):
+    """b_1/l_order and c_1/l_order stay finite and nonzero as L and d_x grow; b_2/d_order and c_2/d_order as d_x
+    grows (H = ``heads``, a symbol or a function of d_x)."""
+    def check():
+        ratios = {"b_1": sp.limit(sp.limit((B1 / l_order).subs(H, heads), L, sp.oo), d_x, sp.oo),
+                  "c_1": sp.limit(sp.limit(C1 / l_order, L, sp.oo), d_x, sp.oo),
+                  "b_2": sp.limit((B2 / d_order).subs(H, heads), d_x, sp.oo),
+                  "c_2": sp.limit(C2 / d_order, d_x, sp.oo)}
+        shown = ", ".join(f"{k} -> {v}" for k, v in ratios.items())
+        bad = [k for k, v in ratios.items() if not _finite_nonzero(v)]
+        return not bad, f"H = {heads}: limits of the ratios {shown}", \
+            {"H": str(heads), "not of the stated order": bad} if bad else None
+    return check
+
+
+def _b1_with_width():
+    limit = sp.limit(sp.limit((B1 / (d_x * L)).subs(H, d_x / 2), L, sp.oo), d_x, sp.oo)
+    return _finite_nonzero(limit), f"b_1 / (d_x L) -> {limit} at H = d_x/2", None
+
+
+def _b1_vanishes():
+    limit = sp.limit(sp.limit((B1 / (d_x * L)).subs(H, d_x / 2), L, sp.oo), d_x, sp.oo)
+    return limit == 0, f"b_1 / (d_x L) -> {limit}", None
+
+
+CLAIM = Claim(
+    id="levine2020_theorem2_correction_orders",
+    source=Source(MAIN, "§4.2", "Theorem 2: 'corrections on the order of L' and 'on the order of d_x log3(d_x)'"),
+    statement="b_1 = -L(H/2 + 1) and c_1 = L are of the order of L; b_2 and c_2 are of the order of d_x log3 d_x.",
+    formulas={"b_1": B1, "b_2": B2, "c_1": C1, "c_2": C2},
+    reading="Order of f means f / (L or d_x log d_x) tends to a finite nonzero limit.  With H fixed all four hold; "
+            "with H = d_x/2 (allowed by the theorem) b_1 / L is unbounded, b_1 ~ -d_x L / 4.",
+    checks=[Property(_orders(H), name="H fixed as d_x grows", reading="H fixed",
+                     perturb={"b_1 and c_1 of order 1 (not L)": _orders(H, l_order=1)}),
+            Property(_orders(d_x / 2), name="H = d_x / 2", reading="H grows with d_x",
+                     perturb={"b_1 and c_1 of order 1 (not L)": _orders(d_x / 2, l_order=1)})],
+    expected="ambiguous",
+    corrected_statement="b_1 is of the order of L only for bounded H; when H grows with d_x (up to d_x/2) it is of "
+                        "the order of d_x L (b_1 / (d_x L) -> -1/4 at H = d_x/2), the order of the leading term.",
+    corrected_checks=[Property(_b1_with_width, name="b_1 / (d_x L) at H = d_x/2",
+                               perturb={"b_1 / (d_x L) -> 0 at H = d_x/2": _b1_vanishes})],
+)
