@@ -1,5 +1,7 @@
 """Claim 2 (revised supplement): a rank reached at one point is reached almost everywhere."""
 
+from functools import lru_cache
+
 from verify import NetworkSpec, separation_rank
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
@@ -7,12 +9,24 @@ from verify.claims.record import Claim
 from ._common import REVISED, Source
 
 
-def _case(depth, width, heads):
+@lru_cache(maxsize=None)
+def _ranks(depth, width, heads):
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
     wide = {separation_rank(spec, "reduced", seed=s).rank for s in range(4)}
     narrow = [separation_rank(spec, "reduced", seed=s, weight_range=1).rank for s in range(8)]
+    return wide, narrow
+
+
+def _case(depth, width, heads):
+    wide, narrow = _ranks(depth, width, heads)
     return len(wide) == 1 and max(narrow) <= max(wide), \
         f"L={depth} d={width} H={heads}: wide {sorted(wide)}, weights in {{-1,0,1}} {narrow}"
+
+
+def _no_exception_set(depth, width, heads):
+    """Perturbed: the rank is reached at every point (the exceptional set is empty, not merely null)."""
+    wide, narrow = _ranks(depth, width, heads)
+    return min(narrow) >= max(wide), f"L={depth} d={width} H={heads}: lowest rank at a point {min(narrow)}"
 
 
 CLAIM = Claim(
@@ -21,5 +35,6 @@ CLAIM = Claim(
     statement="If rank A(theta) >= r at one point, then {theta : rank A(theta) < r} has measure zero: "
               "the rank at random points is the generic (maximal) rank.",
     checks=[Cases([(2, 2, 1), (2, 3, 3), (3, 2, 1)], _case,
-                  name="random wide-range weights all reach one rank, no degenerate point exceeds it")],
+                  name="random wide-range weights all reach one rank, no degenerate point exceeds it",
+                  perturb={"every point reaches the rank": _no_exception_set})],
 )
