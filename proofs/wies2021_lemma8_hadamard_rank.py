@@ -34,12 +34,18 @@ def find_matrix(d: int, lam: int):
     return None, None
 
 
-def _check():
+def _check(extra: int = 0):
+    """extra > 0: the count + extra (one more row, any non-negative integer vector) at full rank."""
     rows = []
     for d, lam in CASES:
         c, rows_of_a = find_matrix(d, lam)
         if c is None:
             return False, f"no matrix found for d={d}, lambda={lam}", {"d": d, "lambda": lam}
+        if extra:
+            more = list(rows_of_a) + [tuple(range(2, d + 2))] * extra
+            gram = [[sum(a * b for a, b in zip(x, y)) ** lam for y in more] for x in more]
+            if flint.fmpz_mat(gram).rank() < len(more):
+                return False, f"d={d} lambda={lam}: {len(more)} rows reach rank {flint.fmpz_mat(gram).rank()} only", None
         rows.append(f"d={d} lambda={lam}: {len(rows_of_a)} rows of squared norm {c}")
     return True, "exhibited, full rank checked exactly over Z: " + "; ".join(rows), None
 
@@ -51,5 +57,6 @@ CLAIM = Claim(
               "rank((A A^T)^{.lambda}) = ((d over lambda)).",
     reading="The transcription writes binom(d, lambda); the proof counts compositions k_1 + ... + k_d = lambda, "
             "i.e. the multiset coefficient ((d over lambda)), which is what is checked.",
-    checks=[Property(_check, name="explicit natural-number matrices, exact rank")],
+    checks=[Property(_check, name="explicit natural-number matrices, exact rank",
+                     perturb={"((d over lambda)) + 1 rows at full rank": lambda: _check(1)})],
 )

@@ -14,4 +14,6 @@ CLAIM = Claim(
     reading="O~ is asymptotic and cannot be checked at finite sizes; it is checked through its explicit form, "
             "eq. 9 of Theorem 3, whose log3 is (r + r_e) log3(3^L + 1) + O(log) = O~(L min{r, d_x}). " + READING,
     checks=[RankBound(log3(EQ9.xreplace(FULL_RANK)), "upper", "log3", name="explicit form vs exact ranks")],
+    # eq. 9 never beats the trivial bound (the monomial count) on the default specs; it would from L=3 d_x=5.
+    expected="not-decided",
 )

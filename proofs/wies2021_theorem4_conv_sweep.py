@@ -13,11 +13,11 @@ from ._wies import EQ9
 SWEEP = [(2, 4, 1, rank) for rank in (1, 2, 3, 4)] + [(3, 3, 1, rank) for rank in (1, 2, 3)]
 
 
-def _case(depth, width, heads, rank):
+def _case(depth, width, heads, rank, scale=1):
     embedding = ConvolutionEmbedding(width, input_dim=2, kernel=2, rank=rank)
     sep = embedded_reduced_rank(NetworkSpec(depth=depth, width=width, heads=heads), Field(DEFAULT_PRIME),
                                 embedding.factors[0])
-    bound = evaluate(EQ9, {L: depth, r: rank, r_e: 0})
+    bound = evaluate(EQ9, {L: depth, r: rank, r_e: 0}) / scale
     return bool(bound >= sep), f"L={depth} d_x={width} r={rank}: sep {sep}, bound {bound.mid().str(3, radius=False)}"
 
 
@@ -30,5 +30,8 @@ CLAIM = Claim(
     domain="kernel M/N = 2, d_input = 2; d_x = 4 at depth 2 with r = 1..4; d_x = 3 at depth 3 with r = 1..3",
     reading="Exact ranks from the rank-r reduced route (valid for N >= 2(r+1)), which the tests check against "
             "the coefficient route on the raw inputs.",
-    checks=[Cases(SWEEP, _case, name="exact convolution-embedding ranks against eq. 11")],
+    checks=[Cases(SWEEP, _case, name="exact convolution-embedding ranks against eq. 11",
+                  perturb={"eq. 11 / 3": lambda *c: _case(*c, scale=3)})],
+    # eq. 11 exceeds the measured ranks by factors of hundreds and more: even eq. 11 / 3 is never refuted.
+    expected="not-decided",
 )

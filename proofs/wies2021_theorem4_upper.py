@@ -11,4 +11,6 @@ CLAIM = Claim(
     formulas={"sep_upper": EQ9},
     reading=READING + " A convolution embedding of rank d_x with kernel width 1 is the identity embedding.",
     checks=[RankBound(EQ9.xreplace(FULL_RANK), "upper", "sep")],
+    # eq. 11 never beats the trivial bound (the monomial count) on the default specs; it would from L=3 d_x=5.
+    expected="not-decided",
 )
