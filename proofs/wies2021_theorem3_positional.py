@@ -1,6 +1,8 @@
 """Theorem 3 (eq. 9) with a positional embedding of rank r_e = 1, the case the paper uses for Theorem 1,
 against exact token ranks (every other eq. 9 claim has r_e = 0)."""
 
+from functools import lru_cache
+
 from verify import DEFAULT_PRIME, Field, NetworkSpec
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
@@ -14,8 +16,13 @@ from ._wies import EQ9
 CASES = [(1, 2, 2, 1, 4), (1, 2, 3, 2, 4), (1, 3, 3, 2, 4), (2, 2, 3, 1, 4), (2, 2, 3, 2, 4), (2, 2, 2, 1, 6)]
 
 
+@lru_cache(maxsize=None)
+def _sep(depth, width, vocab, rank, tokens):
+    return probe_step(NetworkSpec(depth=depth, width=width), Field(DEFAULT_PRIME), 0, tokens, vocab, rank, 1)["rank"]
+
+
 def _case(depth, width, vocab, rank, tokens, scale=1):
-    sep = probe_step(NetworkSpec(depth=depth, width=width), Field(DEFAULT_PRIME), 0, tokens, vocab, rank, 1)["rank"]
+    sep = _sep(depth, width, vocab, rank, tokens)
     bound = evaluate(EQ9, {L: depth, r: rank, r_e: 1}) / scale
     trivial = vocab ** (tokens // 2)
     return bool(bound >= sep), (f"L={depth} d_x={width} V={vocab} r={rank} r_e=1 N={tokens}: sep {sep}, eq. 9 "

@@ -1,5 +1,7 @@
 """Theorem 4's upper bound against exact ranks with a convolution embedding, as r varies."""
 
+from functools import lru_cache
+
 from verify import DEFAULT_PRIME, Field, NetworkSpec
 from verify.exact.arbexpr import evaluate
 from verify.claims.checks import Cases
@@ -13,10 +15,15 @@ from ._wies import EQ9
 SWEEP = [(2, 4, 1, rank) for rank in (1, 2, 3, 4)] + [(3, 3, 1, rank) for rank in (1, 2, 3)]
 
 
-def _case(depth, width, heads, rank, scale=1):
+@lru_cache(maxsize=None)
+def _sep(depth, width, heads, rank):
     embedding = ConvolutionEmbedding(width, input_dim=2, kernel=2, rank=rank)
-    sep = embedded_reduced_rank(NetworkSpec(depth=depth, width=width, heads=heads), Field(DEFAULT_PRIME),
-                                embedding.factors[0])
+    return embedded_reduced_rank(NetworkSpec(depth=depth, width=width, heads=heads), Field(DEFAULT_PRIME),
+                                 embedding.factors[0])
+
+
+def _case(depth, width, heads, rank, scale=1):
+    sep = _sep(depth, width, heads, rank)
     bound = evaluate(EQ9, {L: depth, r: rank, r_e: 0}) / scale
     return bool(bound >= sep), f"L={depth} d_x={width} r={rank}: sep {sep}, bound {bound.mid().str(3, radius=False)}"
 
