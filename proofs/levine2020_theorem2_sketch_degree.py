@@ -35,12 +35,23 @@ def _split(spec, poly):
     return (int(poly.total_degree()), others), (3**spec.depth, 3**spec.depth - 1)
 
 
+def _split_shifted(spec, poly):
+    """Perturbed: the stated degrees one higher."""
+    got, (total, others) = _split(spec, poly)
+    return got, (total, others + 1)
+
+
 CLAIM = Claim(
     id="levine2020_theorem2_sketch_degree",
     source=Source(MAIN, "§4.2", "proof sketch of Theorem 2"),
     statement="y_p^i is a polynomial of degree 2C = 3^L - 1.",
-    checks=[Property(_degrees(_total), name="total degree of y_p^i")],
-    expected="erratum",
+    reading="Two readings of 'degree 2C'.  Total degree in the network's input (3^L, not 2C: erratum), or the "
+            "degree in the C summed inputs x^{j_1..j_C} of eq. 4, to which 'note that C is as defined in eq. 4' "
+            "points (each summed index enters two factors: 2C; the query x^i adds one): holds.",
+    checks=[Property(_degrees(_total), name="total degree of y_p^i", reading="total degree"),
+            Property(_degrees(_split), name="degree in the summed (non-query) positions", reading="summed inputs",
+                     perturb={"degree 2C + 1 in the summed positions": _degrees(_split_shifted)})],
+    expected="ambiguous",
     corrected_statement="y_p^i has total degree 3^L = 2C + 1; its degree in the non-query positions is 2C = 3^L - 1 "
                         "(the query x^i contributes one more factor).",
     corrected_checks=[Property(_degrees(_split), name="total and non-query degrees")],
