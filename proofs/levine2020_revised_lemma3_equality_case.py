@@ -3,6 +3,8 @@
 from fractions import Fraction
 from math import comb, factorial, prod
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
 
@@ -54,5 +56,6 @@ CLAIM = Claim(
                         "/ ((n-1)!)^k, so Lemma 3's bound is attained (as 'hence the name' intends); the printed form "
                         "is off by ((n-1)!)^k, already at n = 3, k = 1, M = 0 (1 against 2).",
     corrected_checks=[Cases(CASES, _corrected, name="the bound is attained",
+                            strategy=st.tuples(st.integers(1, 15), st.integers(1, 8), st.integers(0, 30)), search=50,
                             perturb={"bound + 1": lambda a, b, c: _corrected(a, b, c, 1)})],
 )

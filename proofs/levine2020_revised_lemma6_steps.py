@@ -2,6 +2,8 @@
 sums behind eq. 31, the disjointness behind eq. 33, the recursion of eq. 37 and its closed forms, the constant of
 eqs. 38-39 against the executed construction, and the column index of eqs. 40-42."""
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
 from verify.constructions.levine import construction, grid_submatrix, hadamard_target, proportional, unit_rows
@@ -11,6 +13,9 @@ from verify.model.network import forward
 from verify.model.spec import NetworkSpec
 
 from ._common import REVISED, Source
+
+#: Further layouts for the search: d_x = H d_a with odd d_a >= 3, up to d_a = 41 and H = 12.
+LAYOUT_STRATEGY = st.tuples(st.integers(1, 20), st.integers(1, 12)).map(lambda t: ((2 * t[0] + 1) * t[1], t[1]))
 
 #: (d_x, H) with odd d_a = d_x/H >= 3, smallest first.
 LAYOUTS = [(w, h) for w in range(3, 16) for h in range(1, w + 1) if w % h == 0 and (w // h) % 2 == 1 and w // h >= 3]
@@ -194,14 +199,15 @@ CLAIM = Claim(
                         "c^(3^(L-2) - 1) (c^2 at L = 3, c^8 at L = 4; nothing changes for d_a = 3); eqs. 40-42 read "
                         "V_{., c(h-1) + k} (the printed stride d_a - 1 runs past V's H c columns when H >= 2, the same "
                         "defect as phi).  Eqs. 33 and 37 hold as printed; the Hadamard power 3^(L-2) is unaffected.",
-    corrected_checks=[Cases(LAYOUTS, _corrected_support, name="corrected supports",
+    corrected_checks=[Cases(LAYOUTS, _corrected_support, name="corrected supports", strategy=LAYOUT_STRATEGY, search=40,
                             perturb={"shifted by one": lambda w, h: _corrected_support(w, h, 1)}),
-                      Cases(LAYOUTS, _pair_sum, name="a head's entries sum to c",
+                      Cases(LAYOUTS, _pair_sum, name="a head's entries sum to c", strategy=LAYOUT_STRATEGY, search=40,
                             perturb={"sum to 1": lambda w, h: _pair_sum(w, h, 1)}),
                       Cases(LAYOUTS, _disjoint, name="eq. 33: head supports disjoint"),
-                      Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms"),
+                      Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms",
+                            strategy=st.integers(2, 200), search=30),
                       Cases(LAYOUTS, lambda w, h: _column_index(w, h, per_head=lambda c: c),
-                            name="column index c(h - 1) + k",
+                            name="column index c(h - 1) + k", strategy=LAYOUT_STRATEGY, search=40,
                             perturb={"stride d_a - 1": _column_index}),
                       Cases(LAYER_CASES, _layers, name="eqs. 23, 28 and eq. 32 with c^2 against layers 1-3",
                             perturb={"eq. 32 with c^3": lambda *a: _layers(*a, c_power=3)}),

@@ -9,6 +9,7 @@ from math import comb, factorial, prod
 
 import flint
 import sympy as sp
+from hypothesis import strategies as st
 
 from verify.claims.checks import Cases, InequalityChain
 from verify.claims.record import Claim
@@ -117,9 +118,12 @@ CLAIM = Claim(
                   perturb={"rank <= ((r over p)) - 1": lambda r, p: _hadamard_rank(r, p, drop=1)}),
             Cases([(a, b) for a in range(1, 13) for b in range(1, 13)], _binomial_max,
                   name="binomial lower bounds and their equality cases",
+                  strategy=st.tuples(st.integers(1, 150), st.integers(1, 150)), search=40,
                   perturb={"strict inequality": lambda a, b: _binomial_max(a, b, strict=True)}),
             Cases([(w, h, depth) for w in range(2, 13) for h in range(1, w + 1) if w % h == 0 and w - h >= 2
-                   for depth in range(2, 6)], _applied, name="applied at n = floor((d_x - H)/2), k = 3^(L-2)"),
+                   for depth in range(2, 6)], _applied, name="applied at n = floor((d_x - H)/2), k = 3^(L-2)",
+                  strategy=st.tuples(st.integers(1, 60), st.integers(1, 60), st.integers(2, 6)).map(
+                      lambda t: (t[0] * t[1] + t[1] + 2, t[1], t[2])), search=30),
             Cases([(d, lam) for d in range(1, 5) for lam in range(1, 6)], _multinomial,
                   name="eqs. 15-16 multinomial expansion",
                   perturb={"without the multinomial coefficient": lambda d, lam: _multinomial(d, lam, False)}),

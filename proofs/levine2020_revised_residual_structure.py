@@ -5,6 +5,7 @@ from itertools import product
 from math import comb
 
 import flint
+from hypothesis import strategies as st
 
 from verify import NetworkSpec, draw_weights
 from verify.claims.checks import Cases
@@ -48,7 +49,9 @@ def _lemma5_polynomial(depth, width, heads, tokens, top=0):
 def _lemma5_induction(depth, top=0):
     """E, F, G in {X (j = 0), terms with j in [C(L)]}: 2^3 = 8 kinds of term; j' = j_E + j_F + j_G + 1 covers
     exactly [1, C(L+1)], C(L+1) = 3 C(L) + 1."""
-    reach = {je + jf + jg + 1 for je, jf, jg in product(range(_c(depth) + 1), repeat=3)}
+    single = set(range(_c(depth) + 1))
+    pairs = {a + b for a in single for b in single}
+    reach = {p + g + 1 for p in pairs for g in single}
     kinds = len(list(product(("X", "Y-X"), repeat=3)))
     ok = reach == set(range(1, _c(depth + 1) + 1 - top)) and kinds == 8
     return ok, f"L={depth}->{depth + 1}: j' in [{min(reach)}, {max(reach)}], C(L+1) = {_c(depth + 1)}, {kinds} kinds"
@@ -94,6 +97,7 @@ CLAIM = Claim(
                   perturb={"j' <= C(L+1) - 1": lambda d: _lemma5_induction(d, top=1)}),
             Cases([(w, d) for w in range(1, 9) for d in (1, 2, 3)], _theorem4_sum,
                   name="sum over j and the X term within (C+1) times eq. 8",
+                  strategy=st.tuples(st.integers(1, 40), st.integers(1, 4)), search=30,
                   perturb={"within eq. 8 (factor 1)": lambda w, d: _theorem4_sum(w, d, factor=1)}),
             Cases(default_specs(residual=True), _ranks, name="exact residual ranks within sum_j eq8(j) + 1")],
 )

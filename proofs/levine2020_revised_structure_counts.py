@@ -7,6 +7,7 @@ from itertools import product
 from math import comb, prod
 
 import flint
+from hypothesis import strategies as st
 
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
@@ -160,6 +161,7 @@ CLAIM = Claim(
             "'<=' between betas would repeat positions and over-count.  ((2 over r_beta)) is read as ((2 over n_beta)), "
             "the number of ways to split n_beta between P and Q.",
     checks=[Cases(list(range(1, 16)), _recursion, name="C(L) recursion against its closed form",
+                  strategy=st.integers(1, 200), search=30,
                   perturb={"closed form + 1": lambda depth: _recursion(depth, 1)}),
             Cases([(1, 2, 2, 2), (1, 2, 2, 4), (2, 2, 2, 2), (2, 2, 2, 4), (4, 2, 2, 2)], _expansion,
                   name="eq. 2 = Corollary 1's index sum = Theorem 1's P/Q split (exact)",
@@ -167,6 +169,7 @@ CLAIM = Claim(
             Cases(list(range(1, 11)), _swaps, name="swap patterns and Theorem 1's term count",
                   perturb={"binom(C, b + 1) sequences with b swaps": lambda c: _swaps(c, 1)}),
             Cases([(n, k) for n in range(1, 6) for k in range(0, 7)], _multiset, name="multiset identity",
+                  strategy=st.tuples(st.integers(1, 4), st.integers(0, 12)), search=20,
                   perturb={"binom(n + k, k) compositions": lambda n, k: _multiset(n, k, 1)}),
             Cases([(w, c) for w in range(1, 5) for c in (1, 4)] + [(2, 13)], _chi_counts,
                   name="number of chi, splits per chi, lemma 3 at n = 2 with its equality clause",
