@@ -66,11 +66,18 @@ CLAIM = Claim(
     statement="f_t <= (M/k + t)^k; prod ((n over r_j)) = ... = prod_t f_t/((n-1)!)^k <= bound; and for r_j = M/k: "
               "phi(M/k, ..., M/k) = prod_t f_t/((n-1)!)^k = prod_t (M/k + t)^k/((n-1)!)^k = (prod_t (M/k + t))^k.",
     domain="n = 1..5, k = 1..3, r_j = 0..4 (every tuple); equal case n = 1..4, k = 1..2, M/k = 0..2",
-    reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.",
+    reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.  The closing "
+            "display has two readings: its last term as printed, (prod_t (M/k + t))^k, false for n >= 3, and the "
+            "equality case of the lemma's bound that the display sets out to show (its previous term), which holds; "
+            "they disagree, so the claim is ambiguous.",
     checks=[Property(_steps, name="AM-GM step and equality chain, exact",
                      perturb={"the bound strict (<)": lambda: _steps(strict=True)}),
-            Cases(EQUAL_CASES, _equal_case(True), name="equal case as printed")],
-    expected="erratum",
+            Cases(EQUAL_CASES, _equal_case(True), name="equal case as printed",
+                  reading="as printed: the last term (prod_t (M/k + t))^k"),
+            Cases(EQUAL_CASES, _equal_case(False), name="equal case, phi = Lemma 2's bound",
+                  reading="as the equality case of Lemma 2 ('hence the name'): phi = the bound",
+                  perturb={"phi = bound + 1": _equal_case(False, 1)})],
+    expected="ambiguous",
     corrected_statement="For r_1 = ... = r_k = M/k, phi = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k: Lemma 2 holds "
                         "with equality; the printed last term (prod_t (M/k + t))^k omits the 1/((n-1)!)^k and is "
                         "wrong for n >= 3 (smallest: n = 3, k = 1, M = 0: phi = 1, printed 2).",

@@ -18,9 +18,9 @@ STEPS = [
 GRID = {L: list(range(1, 8)), d_x: list(range(1, 61))}
 
 
-def chain(regime, name):
-    return InequalityChain(STEPS, ["<=", "<=", "<=", "="], grid=GRID, regime=regime, search=100,
-                           search_ranges={L: (1, 12), d_x: (1, 400)}, name=name)
+def chain(regime, name, reading=""):
+    return InequalityChain(STEPS, ["<=", "<=", "<=", "="], grid=GRID, regime=regime, search=40,
+                           search_ranges={L: (1, 12), d_x: (1, 400)}, name=name, reading=reading)
 
 
 CLAIM = Claim(
@@ -29,10 +29,13 @@ CLAIM = Claim(
     statement="log3 of Theorem 4's bound <= ... <= (2d_x + 1)L + log3 d_x + 2d_x(log3 2e - log3 d_x), "
               "each step as printed.",
     formulas={f"step{i}": s for i, s in enumerate(STEPS)},
-    domain="L in 1..7, d_x in 1..60, plus 100 seeded random points up to L = 12, d_x = 400",
-    reading="The chain is printed without a regime; its conclusion is used for L > log3 d_x (Theorem 2).",
-    checks=[chain(None, "printed chain, every (L, d_x)")],
-    expected="erratum",
+    domain="L in 1..7, d_x in 1..60, plus 40 points of a derandomised search up to L = 12, d_x = 400",
+    reading="The chain is printed without a regime ('From here, theorem 2 follows'); its conclusion is used only for "
+            "L > log3 d_x, Theorem 2's regime.  Two readings: every (L, d_x) as printed (step 1->2 fails when 3^L <= "
+            "d_x), or Theorem 2's regime, where it is used (every step holds); they disagree, so the claim is ambiguous.",
+    checks=[chain(None, "printed chain, every (L, d_x)", reading="every (L, d_x)"),
+            chain(ABOVE_THRESHOLD, "printed chain for L > log3 d_x", reading="Theorem 2's regime L > log3 d_x")],
+    expected="ambiguous",
     corrected_statement="Step 1->2 (dropping the +1 of (3^L - 1)/d_x + 1, absorbed by a second (2e)^d_x) "
                         "fails when 3^L <= d_x; every step holds for 3^L > d_x, Theorem 2's regime, so its "
                         "upper bound stands.",
