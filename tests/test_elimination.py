@@ -151,3 +151,24 @@ def test_delayed_schur_updates_stay_exact_at_the_largest_entries(p, limbs):
         assert np.abs(c).max() <= ar.h + pending * ar.h * ar.h < 2**53
     ar.reduce(c)
     assert (ar.to_ints(c) == (top + 5 * inner * top * top) % p).all()
+
+
+@pytest.mark.parametrize("p,limbs", PRIMES[::2] + [(101, None)])
+@pytest.mark.parametrize("shape,rank", [((40, 90), 25), ((90, 40), 40), ((70, 70), 33), ((5, 60), 0)])
+def test_null_space_rows_are_annihilated_and_span_the_kernel(p, limbs, shape, rank):
+    """M x = 0 for every row x (Python integers); the rows have FLINT rank cols - rank(M); mixed
+    rows (basis times a seeded matrix H) are annihilated too and have rank min(nullity, t) here."""
+    from verify.exact.nullspace import null_space
+
+    rng = np.random.default_rng(13)
+    matrix = low_rank(rng, *shape, rank, p)
+    space = null_space(matrix, p)
+    assert space.rank == flint_rank(matrix, p) and space.nullity == shape[1] - space.rank
+    basis = space.rows()
+    assert basis.shape == (space.nullity, shape[1])
+    assert not ((matrix.astype(object) @ basis.T.astype(object)) % p).any()
+    assert flint_rank(basis, p) == space.nullity
+    mix = rng.integers(0, p, (space.nullity, 7))
+    mixed = space.rows(mix)
+    assert not ((matrix.astype(object) @ mixed.T.astype(object)) % p).any()
+    assert flint_rank(mixed, p) == min(space.nullity, 7)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .floatmod import ModArith
 
-__all__ = ["ELIMINATION", "BASE", "PivotRank", "rank_mod_p", "plan", "set_array_module"]
+__all__ = ["ELIMINATION", "BASE", "PivotRank", "rank_mod_p", "factor", "plan", "set_array_module"]
 
 #: How results name this elimination.
 ELIMINATION = "float64-blas-pluq"
@@ -165,6 +165,22 @@ class _Pluq:
         return r1 + r2
 
 
+def factor(matrix, p: int, xp=None, limbs: int | None = None):
+    """PLUQ of an integer matrix over GF(p) in place on a reduced float64 copy.
+
+    Returns (arithmetic, array holding L and U, row permutation, column permutation, rank): the
+    array is P A Q with L strictly below the diagonal of its first ``rank`` columns and U on and
+    above it in its first ``rank`` rows; ``colperm[i]`` is the column of A at position i."""
+    ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
+    a = ar.from_ints(matrix)
+    if a.ndim != 2:
+        raise ValueError("rank_mod_p needs a 2-D matrix")
+    rows, cols = a.shape
+    rowperm, colperm = list(range(rows)), list(range(cols))
+    rank = _Pluq(ar, a, rowperm, colperm).run(0, 0, cols) if rows and cols else 0
+    return ar, a, rowperm, colperm, rank
+
+
 def set_array_module(xp) -> None:
     """Make ``xp`` (numpy or cupy) the array module of every later ``rank_mod_p(..., xp=None)`` call,
     e.g. so that the reduced route ranks its blocks on a GPU (``benchmarks/gpu_rank.py``)."""
@@ -194,13 +210,7 @@ def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None 
     >>> r = rank_mod_p(np.array([[0, 0], [0, 5]]), 7, pivots=True); (r.rank, r.rows.tolist(), r.cols.tolist())
     (1, [1], [1])
     """
-    ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
-    a = ar.from_ints(matrix)
-    if a.ndim != 2:
-        raise ValueError("rank_mod_p needs a 2-D matrix")
-    rows, cols = a.shape
-    rowperm, colperm = list(range(rows)), list(range(cols))
-    rank = _Pluq(ar, a, rowperm, colperm).run(0, 0, cols) if rows and cols else 0
+    ar, a, rowperm, colperm, rank = factor(matrix, p, xp, limbs)
     if not pivots:
         return rank
     return PivotRank(rank, np.array(rowperm[:rank], dtype=np.int64), np.array(colperm[:rank], dtype=np.int64),

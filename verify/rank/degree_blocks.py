@@ -36,6 +36,8 @@ from math import comb
 import numpy as np
 
 from .blocks import FLINT, Block, rank_array, uses_float_elimination
+from ..exact.elimination import ELIMINATION
+from ..exact.nullspace import null_space
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.modular import modular_product
@@ -94,6 +96,13 @@ def _complement_rows(field: Field, basis, short: int, nullity: int, seed: str):
     return np.array(entries, dtype=np.int64).reshape(COMPLEMENT_ROWS, short), True
 
 
+def _mixing(field: Field, nullity: int, seed: str) -> np.ndarray:
+    """The nullity x COMPLEMENT_ROWS matrix H of ``_complement_rows``, drawn in the same order."""
+    rng = random.Random(seed)
+    return np.array([[rng.randrange(field.modulus) for _ in range(COMPLEMENT_ROWS)] for _ in range(nullity)],
+                    dtype=np.int64)
+
+
 def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> int:
     """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole)."""
     step = max(1, COMPLEMENT_CHUNK // max(1, left.shape[1]))
@@ -117,34 +126,38 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide)
-    if uses_float_elimination(field, *slice_.shape):
-        # the float64 BLAS elimination settles a slice of full rank (every generic block) by itself;
-        # a deficient one still needs FLINT's null space for the complement
-        rank, how = rank_array(field, slice_)
-        if rank == short:
-            return Block(m, n, short, elimination=how)
-        if take < short and rank == take:
-            return None
-    matrix = field.from_rows(np.ascontiguousarray(slice_.T))
-    del slice_  # the FLINT copy is all the elimination needs
-    basis, nullity = matrix.nullspace()
-    del matrix
+    space, how = None, FLINT
+    if uses_float_elimination(field, *slice_.shape):  # the float64 BLAS elimination: rank and null space
+        space, how, basis = null_space(slice_.T, field.modulus), ELIMINATION, None
+        del slice_
+        nullity = space.nullity
+    else:
+        matrix = field.from_rows(np.ascontiguousarray(slice_.T))
+        del slice_  # the FLINT copy is all the elimination needs
+        basis, nullity = matrix.nullspace()
+        del matrix
     if take < short and short - nullity == take:
         return None  # the slice is independent: it shows no deficiency to build on
     if nullity == 0:
-        return Block(m, n, short)
+        return Block(m, n, short, elimination=how)
     rest = np.setdiff1d(np.arange(long, dtype=np.int64), pick)
     if len(rest) == 0:
-        return Block(m, n, short - nullity)
+        return Block(m, n, short - nullity, elimination=how)
     if field.modulus is not None:
-        left, compressed = _complement_rows(field, basis, short, nullity, f"verify-complement:{seed}:{m}x{n}")
+        label = f"verify-complement:{seed}:{m}x{n}"
+        if space is not None:  # Y^T, or H^T Y^T with H drawn as _complement_rows draws it
+            mix = None if nullity <= COMPLEMENT_ROWS else _mixing(field, nullity, label)
+            left, compressed = space.rows(mix), mix is not None
+            del space
+        else:
+            left, compressed = _complement_rows(field, basis, short, nullity, label)
         del basis
         extra = _complement_rank(field, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
                                  len(rest))
         if not compressed:
-            return Block(m, n, short - nullity + extra)
+            return Block(m, n, short - nullity + extra, elimination=how)
         if extra < COMPLEMENT_ROWS:
-            return Block(m, n, short - nullity + extra, compressed_to=COMPLEMENT_ROWS)
+            return Block(m, n, short - nullity + extra, compressed_to=COMPLEMENT_ROWS, elimination=how)
         if take < short:
             return None
         # the compression is saturated: the complement's rank is unknown, so rank the block whole
