@@ -18,7 +18,7 @@ LINE5 = L + log3(d_x) + d_x * log3(2 * E) + 2 * d_x * log3(2 * 3**L / d_x)
 LINE6 = (2 * d_x + 1) * L + log3(d_x) + 2 * d_x * (log3(2 * sp.sqrt(2 * E)) - log3(d_x))
 
 GRID = {L: list(range(1, 7)), d_x: list(range(1, 31)) + [80, 81, 82, 242, 243, 244]}  # edges 3^L - 1, 3^L, 3^L + 1
-RANGES = {L: (1, 12), d_x: (1, 400)}
+RANGES = {L: (1, 9), d_x: (1, 300)}
 
 
 def _needs_regime(depth):
@@ -42,7 +42,7 @@ CLAIM = Claim(
     formulas={f"line{i}": s for i, s in enumerate([LINE1, LINE2, LINE3, LINE4, LINE5, LINE6], start=1)}
     | {"line4_reading_B": LINE4_B},
     domain="L in 1..6, d_x in 1..30 and 80-82, 242-244 (d_x = 1 and d_x = 3^L +- 1 included), plus 40 seeded random "
-           "points up to L = 12, d_x = 400; lines 3-6 only where 3^L > d_x",
+           "points up to L = 9, d_x = 300; lines 3-6 only where 3^L > d_x",
     reading="The fourth line's factor is garbled ('(2 . 3L - 1 / dx)'); reading A is 2 3^L/d_x (what line 5 uses and "
             "the author response prints), reading B is (2 3^L - 1)/d_x.  Both are checked; both hold.  The last two "
             "relations are printed as <= but are identities; they are checked as equalities.",
