@@ -145,7 +145,7 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
         local_cols = np.searchsorted(c_idx, cols[sel]).tolist()
         for i, j, k in zip(local_rows, local_cols, sel.tolist()):
             mat[i, j] = values[k]
-        block = Block(len(r_idx), len(c_idx), mat.rank())
+        block = Block(len(r_idx), len(c_idx), mat.rank(), elimination=FLINT)
         result.blocks.append(block)
         result.rank += block.rank
         if progress is not None:
