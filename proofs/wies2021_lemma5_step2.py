@@ -1,0 +1,64 @@
+"""Lemma 5's proof, step (2) (appendix B.2.1): the kernel's output, written out case by case, adds the clause
+'alpha <= r' to every case (and writes A_{i_j - M/2, phi(alpha)} in the second half).  Read literally, every
+coordinate beyond r is 0 -- but each head's constant coordinate alpha = h d_a is 1 in step (1) and in eq. 15,
+and alpha = d_x > r whenever r < d_x.  Read as eq. 15 (the clause a slip), step (2) equals step (1)."""
+
+from verify.claims.checks import Property
+from verify.claims.record import Claim
+from verify.constructions.vocabulary import convolution_embedding
+
+from ._common import WIES, Source
+from ._vocab import LEMMA56_CASES, a_matrix, corrected_layout, embedding_target
+
+KERNELS = (1, 2)
+#: The small layouts: widths up to 8 at depth 2, up to 6 at depth 3.
+CASES = [c for c in LEMMA56_CASES if c[0] <= (8 if c[3] == 2 else 6)]
+
+
+def _compare(literal: bool, bump: int = 0):
+    """Step (1)'s output (the kernel applied to the templates) against step (2)'s right-hand side
+    (bump: every constant coordinate of the right-hand side + bump, a perturbed equality)."""
+    checked = 0
+    for width, heads, rank, depth in CASES:
+        layout = corrected_layout(width, heads, (rank - heads) // 2)
+        if layout is None:
+            continue
+        a = a_matrix(layout.carried, depth)
+        tokens = list(range(1, 2 * len(a) + 2))
+        for kernel in KERNELS:
+            _, outputs, _ = convolution_embedding(layout, a, tokens, kernel)
+            for token, out in zip(tokens, outputs):
+                rhs = embedding_target(layout, a, token)
+                rhs = [v + bump if layout.kind(alpha) == "const" else v for alpha, v in enumerate(rhs, start=1)]
+                if literal:
+                    rhs = [v if alpha <= rank else 0 for alpha, v in enumerate(rhs, start=1)]
+                checked += 1
+                if out != rhs:
+                    alpha = next(i for i, (x, y) in enumerate(zip(out, rhs), start=1) if x != y)
+                    return False, (f"d_x={width} H={heads} r={rank} L={depth} k={kernel} token {token}: step (1) gives "
+                                   f"{out[alpha - 1]} at alpha={alpha}, step (2) {rhs[alpha - 1]}"), \
+                        {"d_x": width, "H": heads, "r": rank, "L": depth, "kernel": kernel, "token": token, "alpha": alpha}
+    return True, f"step (1) = step (2) for {checked} (layout, kernel, token) triples", None
+
+
+LITERAL, AS_EQ15 = "clause alpha <= r as printed", "step (2) as eq. 15"
+
+CLAIM = Claim(
+    id="wies2021_lemma5_step2",
+    source=Source(WIES, "appendix B.2.1", "proof of Lemma 5, step (2)"),
+    statement="y^(0,j)_alpha = x^(j, ((alpha-1) mod k)+1)_{floor((alpha-1)/k)+1} on the read coordinates equals: "
+              "A_{i_j, phi(alpha)} / A_{i_j - M/2, phi(alpha)} / 1 / 0 by case, each case with 'alpha <= r'.",
+    domain="every small layout (d_x = 3..8 at L = 2, 3..6 at L = 3; H | d_x, r - H even; corrected phi), kernel widths 1, 2, "
+           "every token",
+    reading="Two readings of the clause 'alpha <= r': literally (coordinates beyond r are 0), or as a slip, step (2) "
+            "then being eq. 15.  The second half's A_{i_j - M/2, phi(alpha)} is read as eq. 15's "
+            "A_{i_j - V/2, phi(alpha - (d_a-1)/2)} in both (M is the raw input length, not a row count); phi is the "
+            "corrected one of Lemma 6 so that only this step is tested.",
+    checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r", reading=LITERAL),
+            Property(lambda: _compare(False), name="step (1) = step (2) as eq. 15", reading=AS_EQ15,
+                     perturb={"constant coordinates = 2": lambda: _compare(False, 1)})],
+    expected="ambiguous",
+    corrected_statement="Drop 'alpha <= r': every head's constant coordinate (alpha = h d_a, up to d_x) is 1; the "
+                        "kernel still has rank <= r because only r rows of it are nonzero, not the first r.",
+    corrected_checks=[Property(lambda: _compare(False), name="step (1) = eq. 15")],
+)
