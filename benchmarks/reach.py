@@ -98,8 +98,9 @@ def main():
             row = {"depth": depth, "width": width, "heads": heads, "target_seconds": target or "", "prime": args.prime}
             estimate = largest_slice_gib(depth, width)
             if gpu and not has_gpu():
-                row.update(status="refused", note=f"needs a GPU: the largest slice and its float64 copy need about "
-                                                  f"{estimate:.0f} GiB (benchmarks/gpu_rank.py)")
+                row.update(status="refused", note=f"needs a GPU: its largest slice needs about {estimate / 2:.0f} GiB "
+                                                  f"as float64 on the device and {estimate:.0f} GiB on the host with "
+                                                  f"its int64 copy (benchmarks/gpu_rank.py)")
             elif estimate > args.max_memory_gib:
                 row.update(status="refused", note=f"the largest slice and its float64 copy need about {estimate:.1f} "
                                                   f"GiB, over --max-memory-gib {args.max_memory_gib:g}")
