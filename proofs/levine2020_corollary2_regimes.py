@@ -11,12 +11,17 @@ import sympy as sp
 from verify.claims.checks import InequalityChain, Property
 from verify.claims.record import Claim
 
-from ._common import ABOVE_THRESHOLD, MAIN, L, Source, d_x, k, log3
+from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, k, log3, multichoose
 
 BETA_1 = log3(d_x) / L
 SHALLOW_DEPTH = BETA_1 * L + k
 SHALLOW_WIDTH = 3**k * d_x
 GRID = {L: list(range(1, 7)), d_x: list(range(2, 30)), k: [1, 2, 3]}
+#: On the threshold d_x = 3^L: Theorem 1's printed lower bound against the construction's rank (d_x - H is even
+#: there, every H being a power of 3), the step that would carry eq. 6 to the boundary.
+AT_THRESHOLD = 3**L
+T1_LOWER = 3 ** (L - 2) * (log3(AT_THRESHOLD - H) - L + 2 - log3(2))
+T1_RANK = multichoose(sp.floor((AT_THRESHOLD - H) / 2), 3 ** (L - 2))
 
 
 def _strictly_inside():
@@ -44,9 +49,15 @@ CLAIM = Claim(
     expected="erratum",
     corrected_statement="The shallow network has L_s = log3 d_s exactly (on the threshold, outside both theorems' "
                         "strict regimes); with one more factor 3 of width, d_s = 3^(beta_2 + 1) d_x, it lies inside "
-                        "Theorem 1's regime with log3 d_s - L_s = 1.",
+                        "Theorem 1's regime with log3 d_s - L_s = 1.  Alternatively eq. 6's lower bound extends to "
+                        "the threshold itself: at d_x = 3^L it follows from the construction's rank (d_x - H is even "
+                        "there).",
     corrected_checks=[InequalityChain([SHALLOW_DEPTH, log3(SHALLOW_WIDTH)], ["="], grid=GRID, regime=ABOVE_THRESHOLD,
                                       search=0, name="L_s = log3 d_s"),
                       InequalityChain([SHALLOW_DEPTH + 1, log3(3 * SHALLOW_WIDTH)], ["="], grid=GRID,
-                                      regime=ABOVE_THRESHOLD, search=0, name="log3(3 d_s) - L_s = 1")],
+                                      regime=ABOVE_THRESHOLD, search=0, name="log3(3 d_s) - L_s = 1"),
+                      InequalityChain([T1_LOWER, log3(T1_RANK)], ["<="], grid={L: [2, 3, 4, 5, 6], H: [3, 9, 27, 81]},
+                                      condition=lambda p: p[H] < 3 ** p[L], search=0,
+                                      name="on the threshold d_x = 3^L: eq. 6's lower bound <= log3 of the "
+                                           "construction's rank")],
 )
