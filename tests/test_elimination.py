@@ -155,13 +155,17 @@ def test_delayed_schur_updates_stay_exact_at_the_largest_entries(p, limbs):
 
 @pytest.mark.parametrize("p,limbs", PRIMES[::2] + [(101, None)])
 @pytest.mark.parametrize("shape,rank", [((40, 90), 25), ((90, 40), 40), ((70, 70), 33), ((5, 60), 0)])
-def test_null_space_rows_are_annihilated_and_span_the_kernel(p, limbs, shape, rank):
+@pytest.mark.parametrize("columns", ["random", "zero and repeated"])
+def test_null_space_rows_are_annihilated_and_span_the_kernel(p, limbs, shape, rank, columns):
     """M x = 0 for every row x (Python integers); the rows have FLINT rank cols - rank(M); mixed
     rows (basis times a seeded matrix H) are annihilated too and have rank min(nullity, t) here."""
     from verify.exact.nullspace import null_space
 
     rng = np.random.default_rng(13)
     matrix = low_rank(rng, *shape, rank, p)
+    if columns != "random":  # pivots away from the leading columns: a nontrivial column permutation
+        matrix[:, ::3] = 0
+        matrix[:, 4] = matrix[:, 1]
     space = null_space(matrix, p)
     assert space.rank == flint_rank(matrix, p) and space.nullity == shape[1] - space.rank
     basis = space.rows()
