@@ -166,7 +166,8 @@ def test_unknown_claim_is_a_one_line_error(capsys):
 
 def test_claims_lists_the_registry(capsys):
     assert main(["claims", "--json"]) == 0
-    assert len(json.loads(capsys.readouterr().out)) >= 30
+    data = json.loads(capsys.readouterr().out)  # one object, like every --json
+    assert len(data["claims"]) == data["count"] >= 30
 
 
 def test_cases_check_stops_at_the_first_failing_case():

@@ -24,21 +24,22 @@ MAX_WIDTH = 10**6
 MAX_COUNT = 10**9
 
 
-def int_range(option: str, low: int, high: int | None = None):
+def int_range(option: str, low: int, high: int | None = None, what: str | None = None):
     """An argparse ``type`` accepting integers in [low, high]; the message names the range.
 
     >>> int_range("--depth", 1, 64)("3")
     3
     """
     span = f"from {low} to {high:,}" if high is not None else f"at least {low}"
+    name = f"{option} ({what})" if what else option
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{option} must be an integer {span}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{name} must be an integer {span}, got {text!r}") from None
         if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{option} must be an integer {span}, got {value}")
+            raise argparse.ArgumentTypeError(f"{name} must be an integer {span}, got {value}")
         return value
 
     parse.__name__ = option  # argparse names the type in its own messages

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -30,7 +31,9 @@ def register(sub, add_network_args, add_output_args) -> None:
     run.add_argument("--claim", action="append", default=None, metavar="ID",
                      help="run only this claim (repeatable)")
     run.add_argument("--out", default="verify-report", help="directory for report.md and report.json "
-                     "(default verify-report/)")
+                     "(default verify-report/; with --claim they go to its partial/ folder)")
+    run.add_argument("--dry-run", action="store_true",
+                     help="print the plan (exact ranks to compute or reuse, claims to check) and compute nothing")
     run.add_argument("--extended", action="store_true",
                      help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
     add_sweep_args(run)
@@ -62,7 +65,7 @@ def register(sub, add_network_args, add_output_args) -> None:
         "Compares with Corollary 1's lower bound and the conjectured scale r L / log3 r "
         "(wies2021_vocabulary_bottleneck.md, section 4 and B.2.2)."))
     add_network_args(probe, tokens_required=False)
-    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT), default=None, help="vocabulary size V")
+    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT, "the vocabulary size"), default=None, help="vocabulary size V")
     probe.add_argument("--rank", type=int_range("--rank", 1, MAX_WIDTH), default=None, help="embedding rank r")
     probe.add_argument("--pos-rank", type=int_range("--pos-rank", 0, MAX_WIDTH), default=0, help="positional embedding rank (default 0: none)")
     probe.add_argument("--max-tokens", type=int_range("--max-tokens", 2, 10**6), default=40, help="largest N (default 40)")
@@ -71,6 +74,8 @@ def register(sub, add_network_args, add_output_args) -> None:
     probe.add_argument("--continuous", action="store_true",
                        help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
     probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds")
+    probe.add_argument("--dry-run", action="store_true",
+                       help="print the plan (each N, its estimated memory, what is stored) and compute nothing")
     add_sweep_args(probe)
     add_output_args(probe)
 
@@ -83,8 +88,8 @@ def cmd_claims(args) -> int:
 
     found = load_claims()
     if args.json:
-        print(json.dumps([{"id": c.id, "source": str(c.source), "expected": c.expected,
-                           "statement": c.statement} for c in found]))
+        print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,
+                                      "statement": c.statement} for c in found], "count": len(found)}))
         return 0
     width = max(len(c.id) for c in found)
     for c in found:
@@ -99,6 +104,8 @@ def cmd_run(args) -> int:
     from ..claims.record import load_claims, run_claim
     from ..claims.report import summary, table, write_reports
 
+    if not args.dry_run:
+        writable_dir(args.out, "--out")  # before any work: a typo must not cost a finished run
     found = load_claims()
     if args.claim:
         known = {c.id for c in found}
@@ -108,14 +115,19 @@ def cmd_run(args) -> int:
         found = [c for c in found if c.id in set(args.claim)]
     specsets.EXTENDED = args.extended
     show = not (args.json or args.quiet)
+    if args.dry_run:
+        return _run_plan(args, found)
     start = time.perf_counter()  # the reported time includes the exact ranks computed up front
     if not args.claim or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
         _prefetch_ranks(args, show)
     progress = Progress("claims", show, unit="claim")
     records = []
-    out_dir = Path(args.out)
+    # --claim writes beside the full report, never over it
+    out_dir = Path(args.out) / "partial" if args.claim else Path(args.out)
     header = {"version": __version__, "claims": len(found), "seconds": 0.0,
               "spec_set": "extended" if args.extended else "default"}
+    if args.claim:
+        header["partial"] = sorted(set(args.claim))
     for i, claim in enumerate(found):
         records.append(run_claim(claim).as_dict())
         header["seconds"] = time.perf_counter() - start
@@ -132,23 +144,50 @@ def cmd_run(args) -> int:
     return 1 if surprises else 0
 
 
+def _prefetch_tasks():
+    """The exact ranks every bound check reads: (specs, sweep tasks)."""
+    from ..claims import specsets
+    from ..exact.fields import DEFAULT_PRIME
+    from ..rank.memory import DEFAULT_MEMORY_GIB
+    from ..sweeps.table import sep_task
+
+    specs = specsets.default_specs(False) + specsets.default_specs(True)
+    return specs, [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
+
+
+def _run_plan(args, found) -> int:
+    """``verify run --dry-run``: the claims it would check and the exact ranks it would compute."""
+    from ..rank.reduced import estimate_block_bytes
+    from ..sweeps.plan import plan_text, sweep_plan
+    from ..sweeps.table import sep_cost
+
+    _, tasks = _prefetch_tasks()
+    with open_store(args) as store:
+        plan = sweep_plan(tasks, store, sep_cost, lambda t: estimate_block_bytes(t.spec))
+    plan["claims"] = [c.id for c in found]
+    plan["out"] = str(Path(args.out) / "partial" if args.claim else Path(args.out))
+    if args.json:
+        print(json.dumps(plan))
+    else:
+        print(plan_text(plan) + f"Then {len(found)} claims would be checked, reports written to {plan['out']}.")
+    return 0
+
+
 def _prefetch_ranks(args, show: bool) -> None:
     """Compute (or read from the store) the exact ranks of every default spec through the sweep
     executor, so the bound checks find them computed."""
     from ..claims import specsets
-    from ..exact.fields import DEFAULT_PRIME
-    from ..rank.memory import DEFAULT_MEMORY_GIB
     from ..sweeps.progress import SweepProgress
     from ..sweeps.executor import run_sweep
-    from ..sweeps.table import sep_cost, sep_task
+    from ..sweeps.table import sep_cost
 
-    specs = specsets.default_specs(False) + specsets.default_specs(True)
-    tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
+    specs, tasks = _prefetch_tasks()
     with open_store(args) as store:
         values, _ = run_sweep(tasks, store, args.scheduler, args.workers, SweepProgress("exact ranks", show),
                               cost=sep_cost)
     for spec, value in zip(specs, values):
-        specsets.remember(spec, 0, value["rank"])
+        if value is not None:  # a refused spec is left to the checks, which report it
+            specsets.remember(spec, 0, value["rank"])
 
 
 def cmd_probe(args) -> int:
@@ -162,6 +201,7 @@ def cmd_probe(args) -> int:
                        output=args.output, residual=args.residual)
     if args.plot and not args.plot.lower().endswith(".png"):
         raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot probe.png")
+    writable_file(args.plot, "--plot")
     from ..sweeps.store import Task
     from ..sweeps.executor import cpu_count, run_sweep
 
@@ -171,32 +211,72 @@ def cmd_probe(args) -> int:
     limits = (("max_memory_gib", args.max_memory_gib),)
     method = "coefficients" if args.continuous else "tokens"
     batch = 1 if args.workers == 1 else (args.workers or (4 if args.scheduler else cpu_count()))
+
+    def task(n):
+        return Task("probe_step", spec, method, field.name, args.seed, tuple(sorted({**options, "tokens": n}.items())),
+                    limits)
+
     with open_store(args) as store:
+        if args.dry_run:
+            from ..sweeps.plan import plan_text, sweep_plan
+            from ..sweeps.probe import probe_plan
+
+            plan = sweep_plan([task(n) for n in range(2, args.max_tokens + 1, 2)], store,
+                              **probe_plan(spec, args.max_memory_gib, **options))
+            plan["note"] = "the probe stops early once the rank is steady; these are the most it would compute"
+            print(json.dumps(plan) if args.json else plan_text(plan) + plan["note"] + "\n", end="\n" if args.json else "")
+            return 0
+
         def run_batch(token_counts):
-            tasks = [Task("probe_step", spec, method, field.name, args.seed,
-                          tuple(sorted({**options, "tokens": n}.items())), limits) for n in token_counts]
-            return run_sweep(tasks, store, args.scheduler, args.workers)[0]
+            values, stats = run_sweep([task(n) for n in token_counts], store, args.scheduler, args.workers)
+            if stats.refused:  # the smallest N refused decides (larger N only need more)
+                first = min(stats.refused, key=lambda item: dict(item["task"].params)["tokens"])
+                raise InputError(first["reason"])
+            return values
 
         result = probe_tokens(spec, field, args.seed, args.max_tokens, args.patience,
                               progress=Progress("probe-n", not (args.json or args.quiet), unit="N step"),
                               run_batch=run_batch, batch=batch, max_memory_gib=args.max_memory_gib, **options)
     data = result.as_dict()
-    if args.plot:
-        from ..sweeps.plot import plot_probe
-        plot_probe(data, args.plot)
+    data.update(field=field.name, seed=args.seed)
     if args.json:
         print(json.dumps(data))
-        return 0
-    print(f"{'N':>4}  rank")
-    for row in data["ranks"]:
-        print(f"{row['tokens']:>4}  {row['rank']}")
-    scale = data["conjecture_scale"]
-    print(f"\nstopped: {data['stopped']}; saturated at N = {data['saturation_tokens']} with rank "
-          f"{data['saturated_rank']}; N-independent limit: {data['limit_rank']}\n"
-          f"Corollary 1 lower bound: {data['lower_bound']} (first reached at N = {data['tokens_reaching_lower_bound']}); "
-          f"r L / log3 r = {'%.2f' % scale if scale else None}; {data['seconds']:.1f}s" +
-          (f"\nplot: {args.plot}" if args.plot else ""))
+    else:
+        print(f"{'N':>4}  rank")
+        for row in data["ranks"]:
+            print(f"{row['tokens']:>4}  {row['rank']}")
+        print("\n" + probe_summary(data))
+    sys.stdout.flush()
+    if args.plot:
+        from ..sweeps.plot import plot_probe
+        plot_probe(data, args.plot, field=field.name, seed=args.seed)
+        if not args.json:
+            print(f"plot: {args.plot}")
     return 0
+
+
+def probe_summary(data: dict) -> str:
+    """The probe's findings in whole sentences (no None: a value that does not exist is said so)."""
+    stop = {"saturated": "Stopped because the rank was steady for --patience steps",
+            "max-tokens": "Stopped at --max-tokens"}.get(data["stopped"], f"Stopped: {data['stopped']}")
+    if data["saturation_tokens"] is None:
+        steady = "the rank was still changing at the last N"
+    else:
+        steady = f"the rank is {data['saturated_rank']} from N = {data['saturation_tokens']} on"
+    lines = [f"{stop}; {steady}."]
+    if data["limit_rank"] is not None:
+        lines.append(f"The N-independent limit is {data['limit_rank']}.")
+    if data["lower_bound"] is None:
+        lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
+    elif data["tokens_reaching_lower_bound"] is None:
+        lines.append(f"Corollary 1's lower bound {data['lower_bound']} was not reached at any N probed.")
+    else:
+        lines.append(f"Corollary 1's lower bound {data['lower_bound']} is first reached at "
+                     f"N = {data['tokens_reaching_lower_bound']}.")
+    if data["conjecture_scale"] is not None:
+        lines.append(f"The conjectured scale r L / log3 r is {data['conjecture_scale']:.2f}.")
+    lines.append(f"Time: {data['seconds']:.1f}s.")
+    return " ".join(lines)
 
 
 def cmd_certify(args) -> int:
@@ -204,9 +284,14 @@ def cmd_certify(args) -> int:
     from ..files import write_atomic
     from ..model.spec import NetworkSpec
 
+    writable_file(args.out, "--out")  # before the work, which can take minutes
     spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads)
+    if spec.width <= 3**spec.depth:
+        raise InputError(f"certificates need width > 3^depth = {3**spec.depth}; e.g. --depth 2 --width 10 "
+                         f"or --depth 3 --width 28")
     start = time.perf_counter()
-    data = certify(spec, seed=args.seed)
+    data = certify(spec, seed=args.seed, progress=Progress("certificate matrix", not (args.json or args.quiet),
+                                                           unit="row"))
     seconds = time.perf_counter() - start
     text = json.dumps(data)
     if args.out:
@@ -220,16 +305,36 @@ def cmd_certify(args) -> int:
     return 0
 
 
+#: Certificate files above this size are refused before they are read.
+MAX_CERTIFICATE_BYTES = 256 * 2**20
+
+
 def cmd_check_certificate(args) -> int:
     from ..constructions.certificate import check_certificate
 
+    path = Path(args.file)
+    fix = "give the path 'verify certify --out' wrote"
+    if not path.exists():
+        raise InputError(f"certificate file {args.file!r} does not exist; {fix}")
+    if path.is_dir():
+        raise InputError(f"certificate file {args.file!r} is a folder; {fix}")
     try:
-        data = json.loads(Path(args.file).read_text())
-    except FileNotFoundError:
-        raise InputError(f"certificate file {args.file!r} does not exist; give the path 'verify certify --out' wrote")
+        size = path.stat().st_size
+        if size > MAX_CERTIFICATE_BYTES:
+            raise InputError(f"certificate file {args.file!r} has {size / 2**20:.0f} MiB, over the "
+                             f"{MAX_CERTIFICATE_BYTES // 2**20} MiB a certificate can have; {fix}")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read certificate file {args.file!r} ({exc.strerror or exc}); {fix}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{args.file!r} is not a text file; give a file written by 'verify certify'") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{args.file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'")
-    holds, reason = check_certificate(data)
+        raise InputError(f"{args.file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
+    except RecursionError:
+        raise InputError(f"{args.file!r} nests too deeply to be a certificate; give a file written by "
+                         f"'verify certify'") from None
+    holds, reason = check_certificate(data, progress=Progress("certificate matrix", not (args.json or args.quiet),
+                                                              unit="row"))
     if args.json:
         print(json.dumps({"holds": holds, "reason": reason}))
     else:

@@ -53,9 +53,12 @@ def fault_message(exc: BaseException) -> str | None:
 
 def run_guarded(handler, args) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
+    from ..sweeps.progress import close_all
+
     try:
         return handler(args)
     except BaseException as exc:  # noqa: BLE001 - the command line's single exit point
+        close_all()
         if isinstance(exc, SystemExit):
             raise
         message = fault_message(exc)
@@ -72,3 +75,5 @@ def run_guarded(handler, args) -> int:
             _silence_stdout()
         print(f"verify: error: {message}", file=sys.stderr)
         return USER_ERROR if fault_message(exc) is not None else 1
+    finally:
+        close_all()

@@ -98,6 +98,16 @@ def _table(pairs: list[tuple[str, object]]) -> str:
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in pairs)
 
 
+def _distinct(text: str) -> str:
+    """``--partition`` lists each position once: ``0,0`` is a typo, not the partition {0}."""
+    items = [p.strip() for p in text.split(",") if p.strip()]
+    repeated = sorted({p for p in items if items.count(p) > 1})
+    if repeated:
+        raise InputError(f"--partition {text!r} lists position {repeated[0]} more than once; list each position "
+                         f"of A once, e.g. --partition 0,1")
+    return text
+
+
 def cmd_sep(args) -> int:
     from ..model.partitions import balanced_partitions, parse_partition
     from ..rank.reduced import tokens_threshold
@@ -138,7 +148,7 @@ def cmd_sep(args) -> int:
                    invariant=len(ranks) == 1, rank=results[0].rank if len(ranks) == 1 else None,
                    partition=None, seconds=round(sum(r.seconds for r in results), 3))
     else:
-        partition = parse_partition(args.partition, spec.tokens) if args.partition else None
+        partition = parse_partition(_distinct(args.partition), spec.tokens) if args.partition else None
         progress = Progress(f"{method} route", show)
 
         def run(seed, here):  # one run at fresh weights in the field ``here`` (verify.rank.repeat)
@@ -154,7 +164,7 @@ def cmd_sep(args) -> int:
             ("method", out["method"]), ("field", out["field"]),
             ("network", f"depth {spec.depth}, width {spec.width}, heads {spec.heads}, d_a {spec.attn_dim}"
                         + (", residual" if spec.residual else "")),
-            ("tokens", out.get("valid_for_tokens") if out["method"] == "reduced" else out["tokens"]),
+            ("tokens", f"every N >= {out['valid_from_tokens']}" if out["method"] == "reduced" else out["tokens"]),
             ("output", f"y_{spec.output}^{spec.position}"), ("seed", out["seed"])]
     if args.all_partitions:
         rows.append(("partitions", f"{len(out['partitions'])} balanced, invariant: {out['invariant']}"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import write_atomic
-from .checks import MAX_COUNT, field_text, int_range, memory_limit, writable_file
+from .checks import MAX_COUNT, MAX_DEPTH, field_text, int_range, memory_limit, writable_file
 
 __all__ = ["register", "add_sweep_args", "open_store", "COMMANDS"]
 
@@ -52,6 +52,8 @@ def register(sub, add_output_args) -> None:
                        help="skip specs whose largest block is estimated above this (default 16)")
     table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV")
     table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")
+    table.add_argument("--dry-run", action="store_true",
+                       help="print the plan (tasks, estimated memory and work, what is stored) and compute nothing")
     add_sweep_args(table)
     add_output_args(table)
 
@@ -81,10 +83,16 @@ def cmd_table(args) -> int:
     templates = DEFAULT_TEMPLATES if args.templates is None else args.templates
     if args.plot and not args.plot.lower().endswith(".png"):
         raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot table.png")
+    writable_file(args.csv, "--csv")  # before any work: a typo must not cost a finished table
+    writable_file(args.plot, "--plot")
     if args.real:
         check_grid(templates, args.real_tokens)
     specs, skipped = [], []
-    for spec in table_specs(parse_range(args.depths, "depths"), parse_range(args.widths, "widths"), args.heads):
+    depths, widths = parse_range(args.depths, "depths", MAX_DEPTH), parse_range(args.widths, "widths", 1000)
+    if len(depths) * len(widths) > 2000:
+        raise InputError(f"--depths {args.depths} --widths {args.widths} make {len(depths) * len(widths):,} "
+                         f"(depth, width) pairs, over the 2,000 a table takes; narrow the ranges")
+    for spec in table_specs(depths, widths, args.heads):
         try:
             check_memory(spec, memory)
             specs.append(spec)
@@ -100,29 +108,48 @@ def cmd_table(args) -> int:
     tasks = [sep_task(spec, field, args.seed, memory) for spec in specs]
     if args.real:
         tasks += [real_task(spec, args.seed, templates, args.real_tokens) for spec in specs]
+    cost = lambda t: sep_cost(t) if t.kind == "sep" else 1  # noqa: E731
     with open_store(args) as store:
-        values, stats = run_sweep(tasks, store, args.scheduler, args.workers,
-                                  SweepProgress("table", not quiet),
-                                  cost=lambda t: sep_cost(t) if t.kind == "sep" else 0)
+        if args.dry_run:
+            from ..rank.reduced import estimate_block_bytes
+            from ..sweeps.plan import plan_text, sweep_plan
+
+            plan = sweep_plan(tasks, store, cost, lambda t: estimate_block_bytes(t.spec) if t.kind == "sep" else None)
+            plan["skipped"] = skipped
+            print(json.dumps(plan) if args.json else plan_text(plan), end="\n" if args.json else "")
+            return 0
+        values, stats = run_sweep(tasks, store, args.scheduler, args.workers, SweepProgress("table", not quiet),
+                                  cost=cost)
         store_path = None if store.path is None else str(store.path)
+    for item in stats.refused:  # refused by a worker's own estimate: listed like the up-front refusals
+        spec = item["task"].spec
+        skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": item["reason"]})
+    done = [i for i, spec in enumerate(specs)
+            if values[i] is not None and (not args.real or values[len(specs) + i] is not None)]
+    if not done:
+        raise InputError(f"every spec was refused ({skipped[-1]['reason']})")
     columns = bound_columns()
-    rows = build_rows(specs, values[:len(specs)], values[len(specs):] if args.real else None, columns)
-    if args.csv:
-        write_atomic(Path(args.csv), to_csv(rows, columns))
-    if args.plot:
-        from ..sweeps.plot import plot_table
-        plot_table(rows, args.plot)
-    if args.json:
+    rows = build_rows([specs[i] for i in done], [values[i] for i in done],
+                      [values[len(specs) + i] for i in done] if args.real else None, columns)
+    if args.json:  # printed first: a file that cannot be written must not lose the table
         print(json.dumps({"rows": rows, "skipped": skipped, "field": field, "seed": args.seed,
                           "sweep": stats.as_dict(), "store": store_path,
                           "meaning": "sep_rank: exact rank at seeded integer weights over the field, a certified "
                                      "lower bound on the generic rank (equal to it with probability >= 1 - "
                                      "probability_bound), valid for N >= 2(d_x+1); real_rank: numeric"}))
-        return 0
-    print(markdown(rows, columns), end="")
-    print(f"\n{stats.total} results: {stats.computed} computed, {stats.reused} from the store"
-          f"{' (' + store_path + ')' if store_path else ''}, {stats.seconds:.1f}s"
-          + (f"; CSV: {args.csv}" if args.csv else "") + (f"; plot: {args.plot}" if args.plot else ""))
+    else:
+        print(markdown(rows, columns), end="")
+    sys.stdout.flush()
+    if args.csv:
+        write_atomic(Path(args.csv), to_csv(rows, columns))
+    if args.plot:
+        from ..sweeps.plot import plot_table
+        plot_table(rows, args.plot, title=f"field {field}, seed {args.seed}")
+    if not args.json:
+        print(f"\n{stats.total} results: {stats.computed} computed, {stats.reused} from the store"
+              f"{' (' + store_path + ')' if store_path else ''}"
+              + (f", {len(stats.refused)} refused" if stats.refused else "") + f", {stats.seconds:.1f}s"
+              + (f"; CSV: {args.csv}" if args.csv else "") + (f"; plot: {args.plot}" if args.plot else ""))
     return 0
 
 
@@ -130,6 +157,7 @@ def cmd_results(args) -> int:
     from ..sweeps.store import Store, default_store_path, export_csv
 
     path = args.store or default_store_path()
+    writable_file(args.out, "--out")
     if not Path(path).exists():
         raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
     with Store(path) as store:

@@ -24,9 +24,20 @@ from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 
-__all__ = ["lower_bound", "certify", "check_certificate"]
+__all__ = ["lower_bound", "certify", "check_certificate", "validate_certificate", "check_size"]
 
 FORMAT = "verify-separation-rank-certificate/1"
+#: The bound a certificate claims, stored as text and compared exactly.
+BOUND_TEXT = "multichoose(floor((width - heads)/2), 3^(depth - 2))"
+#: Forward passes (grid entries m^2) a certificate may need: about 10^7, a few minutes.
+MAX_GRID_ENTRIES = 10_000_000
+#: Certificate depths beyond this are refused before 3^L is formed (d_x > 3^L is out of reach).
+MAX_CERT_DEPTH = 64
+
+_INT_FIELDS = ("depth", "width", "heads", "attn_dim", "tokens", "position", "output", "prime", "claimed_rank",
+               "determinant_mod_prime")
+_FIELDS = set(_INT_FIELDS) | {"format", "residual", "partition_a", "bound", "weights", "templates_a",
+                              "templates_b", "outputs_at_first_point"}
 
 
 def lower_bound(depth: int, width: int, heads: int) -> int:
@@ -73,64 +84,146 @@ def _fingerprint(layers, rows, cols, p, residual) -> list[int]:
     return [int(v) for v in _outputs(layers, [rows[0], cols[0]], p, residual).entries()]
 
 
-def _grid(layers, rows, cols, p, output, residual) -> flint.nmod_mat:
-    return flint.nmod_mat([[_output(layers, [a, b], p, output, residual) for b in cols] for a in rows], p)
+def _grid(layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_mat:
+    matrix = []
+    for i, a in enumerate(rows):
+        matrix.append([_output(layers, [a, b], p, output, residual) for b in cols])
+        if progress is not None:
+            progress(i + 1, len(rows))
+    return flint.nmod_mat(matrix, p)
+
+
+def check_size(m: int, width: int, depth: int, heads: int) -> None:
+    """Refuse (InputError) an m x m certificate grid above ``MAX_GRID_ENTRIES`` forward passes, before
+    any template is drawn or any entry computed (closed form: m^2 passes of L layers)."""
+    if m * m > MAX_GRID_ENTRIES:
+        raise InputError(f"the certificate's {m:,} x {m:,} grid needs {m * m:.3g} forward passes of {depth} "
+                         f"layers, over the limit of {MAX_GRID_ENTRIES:,}; choose a smaller width or depth "
+                         f"(e.g. --depth 3 --width 28)")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_matrix(value) -> bool:
+    return isinstance(value, list) and all(isinstance(r, list) and all(_is_int(x) for x in r) for r in value)
+
+
+def validate_certificate(data) -> None:
+    """Check the structure of a certificate: every field present with its type, no other field.
+
+    Raises InputError (the file is not a certificate: exit 2); whether its numbers prove the claim
+    is ``check_certificate``'s job (exit 1 when they do not).
+    """
+    def bad(what: str):
+        return InputError(f"the certificate is malformed: {what}; give a file written by 'verify certify'")
+
+    if not isinstance(data, dict):
+        raise bad(f"it is a JSON {type(data).__name__}, not an object")
+    if data.get("format") != FORMAT:
+        raise bad(f"its format is {data.get('format')!r}, not {FORMAT!r}")
+    missing = sorted(_FIELDS - set(data))
+    unknown = sorted(set(data) - _FIELDS)
+    if missing or unknown:
+        raise bad(("missing " + ", ".join(missing) if missing else "") + ("; " if missing and unknown else "")
+                  + ("unknown fields " + ", ".join(unknown) + " (every field must be checked)" if unknown else ""))
+    for name in _INT_FIELDS:
+        if not _is_int(data[name]):
+            raise bad(f"{name} must be an integer, got {data[name]!r:.40}")
+    if not isinstance(data["residual"], bool) or not isinstance(data["bound"], str):
+        raise bad("residual must be true or false and bound a string")
+    for name in ("partition_a", "outputs_at_first_point"):
+        if not (isinstance(data[name], list) and all(_is_int(x) for x in data[name])):
+            raise bad(f"{name} must be a list of integers")
+    for name in ("templates_a", "templates_b"):
+        if not _int_matrix(data[name]):
+            raise bad(f"{name} must be a list of integer vectors")
+    weights = data["weights"]
+    if not (isinstance(weights, dict) and set(weights) == {"seed", "weight_range", "layers"}
+            and _is_int(weights["seed"]) and _is_int(weights["weight_range"]) and isinstance(weights["layers"], list)):
+        raise bad("weights must hold exactly seed, weight_range (integers) and layers (a list)")
+    for layer in weights["layers"]:
+        if not (isinstance(layer, dict) and set(layer) == {"query", "key", "value", "output"}
+                and all(isinstance(layer[k], list) and all(_int_matrix(m) for m in layer[k]) for k in layer)):
+            raise bad("each layer must hold query, key, value and output: per head an integer matrix")
 
 
 def certify(spec: NetworkSpec, seed: int = 0, prime: int = DEFAULT_PRIME,
-            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3) -> dict:
+            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress=None) -> dict:
     """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x)."""
     if spec.depth < 2 or spec.width <= 3**spec.depth or spec.heads >= spec.width:
         raise InputError(f"certificates need depth >= 2, width > 3^depth = {3**spec.depth} and heads < width; "
                          f"e.g. --depth 2 --width 10 or --depth 3 --width 28")
     m = lower_bound(spec.depth, spec.width, spec.heads)
+    check_size(m, spec.width, spec.depth, spec.heads)
     weights = draw_weights(spec, seed, weight_range).as_dict()
     layers = _layers(weights, prime)
     for attempt in range(tries):
         rng = random.Random(f"verify-certificate:{seed}:{attempt}")
         draw = lambda: [rng.randint(-weight_range, weight_range) for _ in range(spec.width)]  # noqa: E731
         rows, cols = [draw() for _ in range(m)], [draw() for _ in range(m)]
-        det = int(_grid(layers, rows, cols, prime, spec.output, spec.residual).det())
+        det = int(_grid(layers, rows, cols, prime, spec.output, spec.residual, progress).det())
         if det:
             return {"format": FORMAT, "depth": spec.depth, "width": spec.width, "heads": spec.heads,
                     "attn_dim": spec.attn_dim, "residual": spec.residual, "tokens": 2, "partition_a": [0],
                     "position": 0, "output": spec.output, "prime": prime, "claimed_rank": m,
-                    "bound": "multichoose(floor((width - heads)/2), 3^(depth - 2))",
+                    "bound": BOUND_TEXT,
                     "weights": weights, "templates_a": rows, "templates_b": cols,
                     "determinant_mod_prime": det,
                     "outputs_at_first_point": _fingerprint(layers, rows, cols, prime, spec.residual)}
     raise InputError(f"no nonsingular {m} x {m} grid matrix found in {tries} draws; try another --seed")
 
 
-def check_certificate(data: dict) -> tuple[bool, str]:
-    """Re-check a certificate from its own numbers; returns (holds, one-line reason)."""
+def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
+    """Re-check a certificate from its own numbers; returns (holds, one-line reason).
+
+    Raises InputError when ``data`` is not a certificate at all (``validate_certificate``) or its grid
+    is beyond ``check_size``; every other defect is a failure of the claim.
+    """
+    validate_certificate(data)
+    depth, width, heads, p = data["depth"], data["width"], data["heads"], data["prime"]
+    if not (2 < p < 2**64 and flint.fmpz(p).is_prime()):
+        return False, "the prime is not a word-size prime"
+    if not (2 <= depth <= MAX_CERT_DEPTH and 1 <= heads < width and width > 3**depth):
+        return False, "the spec is outside the regime d_x > 3^L (depth >= 2, 1 <= heads < width)"
+    if (data["tokens"], data["partition_a"], data["position"]) != (2, [0], 0):
+        return False, "a certificate is for N = 2, A = {0}, output position 0"
+    if data["bound"] != BOUND_TEXT:
+        return False, f"the stated bound {data['bound']!r:.60} is not the bound of Theorems 1-2"
+    m = data["claimed_rank"]
+    if m != lower_bound(depth, width, heads):
+        return False, f"claimed rank {m} is not the bound {lower_bound(depth, width, heads)}"
+    check_size(m, width, depth, heads)
+    rows, cols = data["templates_a"], data["templates_b"]
+    if len(rows) != m or len(cols) != m or any(len(t) != width for t in rows + cols):
+        return False, "templates do not form an m x m grid of width-d_x vectors"
+    d_a, weights = data["attn_dim"], data["weights"]
+    if not (0 <= data["output"] < width and d_a >= 1):
+        return False, "the output coordinate or the attention dimension is out of range"
+    layers = weights["layers"]
+    shapes = {"query": (d_a, width), "key": (d_a, width), "value": (d_a, width), "output": (width, d_a)}
+    if len(layers) != depth or any(len(layer[name]) != heads or any(
+            len(mat) != shape[0] or any(len(row) != shape[1] for row in mat) for mat in layer[name])
+            for layer in layers for name, shape in shapes.items()):
+        return False, "weights do not match depth, heads, width and attn_dim"
+    bound = weights["weight_range"]
+    if bound < 1 or any(abs(x) > bound for layer in layers for mats in layer.values() for mat in mats
+                        for row in mat for x in row) or any(abs(x) > bound for t in rows + cols for x in t):
+        return False, f"a weight or template lies outside the stated weight_range [-{bound}, {bound}]"
     try:
-        if data.get("format") != FORMAT:
-            return False, "unknown certificate format"
-        depth, width, heads, p = data["depth"], data["width"], data["heads"], data["prime"]
-        if not (isinstance(p, int) and p > 2 and flint.fmpz(p).is_prime() and p < 2**64):
-            return False, "the prime is not a word-size prime"
-        if not (width > 3**depth and depth >= 2 and heads < width):
-            return False, "the spec is outside the regime d_x > 3^L"
-        m = data["claimed_rank"]
-        if m != lower_bound(depth, width, heads):
-            return False, f"claimed rank {m} is not the bound {lower_bound(depth, width, heads)}"
-        rows, cols = data["templates_a"], data["templates_b"]
-        if len(rows) != m or len(cols) != m or any(len(t) != width for t in rows + cols):
-            return False, "templates do not form an m x m grid of width-d_x vectors"
-        spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=data["attn_dim"],
-                           residual=data["residual"], output=data["output"])
-        layers = data["weights"]["layers"]
-        if len(layers) != depth or any(len(layer["query"]) != heads for layer in layers):
-            return False, "weights do not match depth and heads"
-        built = _layers(data["weights"], p)
-        if _fingerprint(built, rows, cols, p, spec.residual) != data["outputs_at_first_point"]:
-            return False, "the recomputed outputs at the first grid point differ from the stored ones"
-        det = int(_grid(built, rows, cols, p, spec.output, spec.residual).det())
-        if det == 0:
-            return False, "the grid matrix is singular mod p"
-        if det != data["determinant_mod_prime"]:
-            return False, "the recomputed determinant differs from the stored one"
-        return True, f"sep >= {m} almost everywhere: the {m} x {m} grid matrix has determinant {det} mod {p}"
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        return False, f"malformed certificate ({exc.__class__.__name__}: {exc})"
+        spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=d_a, residual=data["residual"],
+                           output=data["output"])
+    except InputError as exc:
+        return False, f"the network it describes is not valid ({exc})"
+    if draw_weights(spec, weights["seed"], bound).as_dict() != weights:
+        return False, f"the weights are not the seeded draw of seed {weights['seed']} and weight_range {bound}"
+    built = _layers(weights, p)
+    if _fingerprint(built, rows, cols, p, spec.residual) != data["outputs_at_first_point"]:
+        return False, "the recomputed outputs at the first grid point differ from the stored ones"
+    det = int(_grid(built, rows, cols, p, spec.output, spec.residual, progress).det())
+    if det == 0:
+        return False, "the grid matrix is singular mod p"
+    if det != data["determinant_mod_prime"]:
+        return False, "the recomputed determinant differs from the stored one"
+    return True, f"sep >= {m} almost everywhere: the {m} x {m} grid matrix has determinant {det} mod {p}"

@@ -238,7 +238,8 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int,
             for below in range(a):
                 found[below] = Block(*sizes[below], sizes[below][0], implied_by=a)
             if a:
-                notes.append(f"degree blocks 0..{a - 1} have full row rank because block {a} has")
+                notes.append(f"degree blocks 0..{a - 1} have full row rank, because block {a} has full row rank "
+                                 f"and full row rank propagates to lower degrees")
             break
     for a in range(turn + 1, top + 1):  # tall blocks, outward: full column rank propagates up
         found[a] = rank_of(a)
@@ -246,7 +247,8 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int,
             for above in range(a + 1, top + 1):
                 found[above] = Block(*sizes[above], sizes[above][1], implied_by=a)
             if a < top:
-                notes.append(f"degree blocks {a + 1}..{top} have full column rank because block {a} has")
+                notes.append(f"degree blocks {a + 1}..{top} have full column rank, because block {a} has full "
+                                 f"column rank and full column rank propagates to higher degrees")
             break
     if progress is not None:
         progress(top + 1, top + 1)

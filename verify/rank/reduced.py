@@ -180,6 +180,24 @@ def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib, log2_top=
     guard(largest * (40 + 16 * words), max_memory_gib, f"{what} ({count} entries)", fix)
 
 
+def estimate_block_bytes(spec: NetworkSpec) -> float:
+    """Bytes of the largest catalecticant block of ``spec`` (the estimate ``check_memory`` compares with
+    the limit), or inf when it is beyond 2^4096 entries; closed form, instant for any spec."""
+    import math
+
+    from .memory import log2_multichoose
+
+    nvars = spec.width * (spec.width + 1) // 2
+    if spec.depth > 600:
+        return math.inf
+    top, homogeneous = spec.layer_degree, not spec.residual
+    side = log2_multichoose(math.log2(max(top // 2 if homogeneous else top, 1)), nvars - (1 if homogeneous else 0))
+    if 2 * side > 4096:
+        return math.inf
+    largest = largest_block_entries(nvars, top, spec.width, homogeneous)
+    return float(largest * (40 + 16 * _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)))
+
+
 def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:
     """Refuse (InputError) before any work if the largest catalecticant block would not fit.
 
@@ -316,6 +334,6 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
                        Certainty(True, bound, meaning, certified_exact=exact), blocks, notes,
                        time.perf_counter() - start)
-    result.extra = {"tokens": None, "valid_for_tokens": f">= {threshold}", "tokens_threshold": threshold,
+    result.extra = {"tokens": None, "valid_from_tokens": threshold, "tokens_threshold": threshold,
                     "upper_bound": upper.total, "upper_bound_kind": upper.kind}
     return result

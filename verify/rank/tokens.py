@@ -15,6 +15,7 @@ itself and its matricisation rank is sep exactly.  Two routes:
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -81,11 +82,38 @@ def _count_keys(counts: np.ndarray, base: int) -> np.ndarray:
     return counts @ (base ** np.arange(counts.shape[1], dtype=np.int64))
 
 
+def estimate_counts_log2_bytes(vocab: int, tokens: int, size_a: int) -> float:
+    """log2 of the bytes the counts route holds at once (closed form, any size).
+
+    Count vectors of k tokens over V words number binom(k + V - 1, V - 1); the route keeps those of
+    the A side less the query, of the B side and of all N tokens as int64 rows of length V, one value
+    row per count vector of N tokens, their sorted copies, and the V binom(|A| - 1 + V - 1, V - 1) x
+    binom(|B| + V - 1, V - 1) token matrix with its FLINT copy (40 bytes an entry).
+    """
+    import math
+
+    from .memory import log2_multichoose
+
+    def count(k: int) -> float:  # log2 binom(k + V - 1, V - 1), a lower bound beyond floats
+        return log2_multichoose(math.log2(k) if k > 0 else -math.inf, vocab - 1) if k > 0 else 0.0
+
+    row, col, every = count(size_a - 1), count(tokens - size_a), count(tokens)
+    log2_v = math.log2(vocab)
+    terms = [every + log2_v + math.log2(8 * 4), row + log2_v + 3, col + log2_v + 3,
+             log2_v + row + col + math.log2(40)]
+    top = max(terms)
+    return top + math.log2(sum(2.0 ** (x - top) for x in terms))
+
+
 def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progress, rng):
+    from .memory import guard_log2
+
     p = field.modulus
     vocab, n = embedding.vocab, spec.tokens
     if spec.position not in part_a:
         raise InputError("the counts route puts the query in A; give a partition that contains --position")
+    guard_log2(estimate_counts_log2_bytes(vocab, n, len(part_a)), max_memory_gib,
+               f"the counts route at N = {n} with V = {vocab:,}", "use a smaller --vocab or --max-tokens")
     row_counts = compositions(len(part_a) - 1, vocab)
     col_counts = compositions(n - len(part_a), vocab)
     rows, cols = vocab * len(row_counts), len(col_counts)
@@ -122,7 +150,7 @@ def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progre
 def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
     n, vocab = spec.tokens, embedding.vocab
     part_b = [j for j in range(n) if j not in part_a]
-    if vocab**n > max_evaluations:
+    if n * math.log2(vocab) > math.log2(max_evaluations) + 1e-9 and vocab**n > max_evaluations:
         raise InputError(f"enumerating {vocab}^{n} = {vocab**n:,} token sequences is over the limit of "
                          f"{max_evaluations:,}; use the counts route (no positional embedding) or fewer tokens")
     rows, cols = list(product(range(vocab), repeat=len(part_a))), list(product(range(vocab), repeat=len(part_b)))

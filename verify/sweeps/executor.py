@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import InputError
-from .progress import SweepProgress
+from .progress import REFRESH_SECONDS, SweepProgress
 from .store import Store, Task
 
 __all__ = ["compute", "executor", "run_sweep", "SweepStats", "cpu_count"]
@@ -30,9 +31,26 @@ def cpu_count() -> int:
 
 
 def _init_worker(threads: int) -> None:
+    """Worker set-up: FLINT threads, and Ctrl-C left to the parent (which stops the pool), so an
+    idle worker never prints a KeyboardInterrupt traceback."""
+    import signal
+
     import flint
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     flint.ctx.threads = max(1, threads)
+
+
+def _stop_workers(pool) -> None:
+    """End a process pool's workers now (on interrupt or error): running tasks are abandoned, every
+    result already received is in the store."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        try:
+            process.terminate()
+        except (OSError, AttributeError):  # pragma: no cover - already gone
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def compute(task: Task) -> dict:
@@ -47,7 +65,7 @@ def compute(task: Task) -> dict:
                                 **dict(task.limits))
         value = {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,
                  "probability_bound": found.certainty.probability_bound,
-                 "valid_for_tokens": (found.extra or {}).get("valid_for_tokens"),
+                 "valid_from_tokens": (found.extra or {}).get("valid_from_tokens"),
                  "blocks": len(found.blocks)}
     elif task.kind == "real_rank":
         from ..rank.numrank import real_grid_rank
@@ -75,9 +93,10 @@ def executor(scheduler: str | None = None, workers: int | None = None):
             raise InputError("--scheduler needs dask.distributed; install it with pip install 'verify[dask]'") from None
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}; "
-                             f"check the address (e.g. tcp://127.0.0.1:8786)") from None
+        except Exception as exc:  # noqa: BLE001 - Dask raises OSError, TimeoutError, ValueError, ...
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler!r} ({reason}); "
+                             f"give its address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786") from None
         try:
             yield client.get_executor(pure=False)
         finally:
@@ -90,9 +109,14 @@ def executor(scheduler: str | None = None, workers: int | None = None):
         with ThreadPoolExecutor(max_workers=1) as pool:
             yield pool
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                             initargs=(max(1, cpu_count() // workers),)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                               initargs=(max(1, cpu_count() // workers),))
+    try:
         yield pool
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 @dataclass
@@ -101,15 +125,19 @@ class SweepStats:
     reused: int = 0
     computed: int = 0
     seconds: float = 0.0
+    refused: list = field(default_factory=list)  # {"task": Task, "reason": str} for each refused task
 
     def as_dict(self) -> dict:
         return {"total": self.total, "reused": self.reused, "computed": self.computed,
-                "seconds": round(self.seconds, 3)}
+                "refused": len(self.refused), "seconds": round(self.seconds, 3)}
 
 
 def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, workers: int | None = None,
               progress: SweepProgress | None = None, cost=None) -> tuple[list[dict], SweepStats]:
     """Values of ``tasks`` in order: from the store where present, else computed and stored.
+
+    A task whose computation refuses its input (``InputError``, e.g. over the memory limit) gets
+    the value None and is listed in ``stats.refused``; the others go on.
 
     ``cost`` (task -> number) orders the submissions, most expensive first, so that the long
     tasks do not start last.
@@ -128,24 +156,73 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
             stats.reused += 1
         else:
             missing[key] = task
-    if progress is not None:
-        progress(len(values), len(tasks), stats.reused, 0)
-    if missing:
-        order = sorted(missing.values(), key=cost, reverse=True) if cost is not None else list(missing.values())
-        with executor(scheduler, workers) as pool:
-            futures: dict[Future, Task] = {pool.submit(compute, task): task for task in order}
-            try:
-                for future in as_completed(futures):
-                    task = futures[future]
-                    value = future.result()
-                    store.put(task, value, value.get("compute_seconds", 0.0))
-                    values[task.key()] = value
-                    stats.computed += 1
-                    if progress is not None:
-                        progress(len(values), len(tasks), stats.reused, stats.computed)
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+    weight = (lambda task: max(float(cost(task)), 1.0)) if cost is not None else (lambda task: 1.0)
+
+    def start_progress() -> None:  # once the workers are reachable: a refused scheduler shows no bar
+        if hasattr(progress, "start"):
+            reused_cost = sum(weight(t) for t in {t.key(): t for t in tasks if t.key() in values}.values())
+            progress.start(sum(weight(t) for t in missing.values()) + reused_cost, reused_cost,
+                           len(values) + len(missing), len(values))
+        elif progress is not None:
+            progress(len(values), len(tasks), stats.reused, 0)
+
+    def receive(task: Task, outcome) -> None:
+        """Store one finished task (or list its refusal) and move the progress on."""
+        if isinstance(outcome, InputError):  # refused by its own estimate: listed, the sweep goes on
+            stats.refused.append({"task": task, "reason": str(outcome)})
+            values[task.key()] = None
+        else:
+            store.put(task, outcome, outcome.get("compute_seconds", 0.0))
+            values[task.key()] = outcome
+            stats.computed += 1
+        if hasattr(progress, "advance"):
+            progress.advance(weight(task))
+        elif progress is not None:
+            progress(len(values), len(tasks), stats.reused, stats.computed)
+
+    order = sorted(missing.values(), key=cost, reverse=True) if cost is not None else list(missing.values())
+    try:
+        if not order:
+            start_progress()
+        elif not scheduler and workers == 1:  # in this process: Ctrl-C stops it at once
+            start_progress()
+            for task in order:
+                try:
+                    outcome = compute(task)
+                except InputError as exc:
+                    outcome = exc
+                receive(task, outcome)
+        else:
+            with executor(scheduler, workers) as pool:
+                start_progress()
+                futures: dict[Future, Task] = {pool.submit(compute, task): task for task in order}
+                pending = set(futures)
+                try:
+                    while pending:
+                        finished, pending = wait(pending, timeout=REFRESH_SECONDS, return_when=FIRST_COMPLETED)
+                        if hasattr(progress, "refresh"):
+                            progress.refresh()
+                        for future in finished:
+                            try:
+                                outcome = future.result()
+                            except InputError as exc:
+                                outcome = exc
+                            except Exception as exc:
+                                if not type(exc).__module__.startswith("distributed"):
+                                    raise
+                                raise InputError(f"the Dask cluster lost a task ({type(exc).__name__}: {exc}); "
+                                                 f"results so far are stored: check the workers and rerun") from None
+                            except BrokenProcessPool:
+                                raise InputError("a worker process died (killed from outside, most likely for "
+                                                 "lack of memory); results so far are stored: rerun with fewer "
+                                                 "--workers or a lower --max-memory-gib") from None
+                            receive(futures[future], outcome)
+                except BaseException:
+                    for future in futures:
+                        future.cancel()
+                    raise
+    finally:
+        if hasattr(progress, "close"):
+            progress.close()
     stats.seconds = time.perf_counter() - start
     return [values[t.key()] for t in tasks], stats

@@ -20,7 +20,7 @@ from ..rank.sep import separation_rank
 from ..model.spec import NetworkSpec, draw_weights
 from ..rank.tokens import token_rank
 
-__all__ = ["ProbeResult", "probe_tokens", "corollary1_lower_bound", "conjecture_scale"]
+__all__ = ["ProbeResult", "probe_tokens", "probe_plan", "corollary1_lower_bound", "conjecture_scale"]
 
 
 def corollary1_lower_bound(depth: int, rank: int, heads: int) -> int | None:
@@ -144,7 +144,14 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
     done = 0
     while done < len(steps) and not result.stopped:
         wave = steps[done:done + batch]
-        for tokens, found in zip(wave, run_batch(wave)):
+        try:
+            found_wave = run_batch(wave)
+        except InputError as exc:  # refused by an estimate: keep what is computed, say where it stopped
+            if not result.ranks:
+                raise
+            result.stopped = f"refused at N = {wave[0]} ({exc})"
+            break
+        for tokens, found in zip(wave, found_wave):
             value = found["rank"]
             result.ranks.append({"tokens": tokens, "rank": value})
             result.compressed |= found["compressed"]
@@ -160,3 +167,23 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         result.stopped = "max-tokens"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = None, rank: int | None = None,
+               positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31) -> dict:
+    """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
+    for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
+    from ..exact.fields import Field, DEFAULT_PRIME
+    from ..rank.coefficients import estimate_coefficient_bytes
+    from ..rank.tokens import estimate_counts_log2_bytes
+
+    def memory(task) -> float | None:
+        n = dict(task.params)["tokens"]
+        if continuous:
+            return float(estimate_coefficient_bytes(spec.with_tokens(n), Field(DEFAULT_PRIME)))
+        if vocab is None or positional_rank:
+            return None
+        log2 = estimate_counts_log2_bytes(vocab, n, n // 2)
+        return 2.0**log2 if log2 < 1000 else math.inf
+
+    return {"cost": lambda task: memory(task) or 1.0, "memory": memory}

@@ -1,66 +1,136 @@
-"""Progress lines on stderr for long computations (silent under --json or --quiet)."""
+"""Progress bars on stderr (tqdm) for long computations; silent under --json or --quiet.
+
+A single computation (the blocks of a rank, the rows of a certificate's matrix) counts its steps;
+a sweep counts work, each task weighted by its estimated cost, so the time left follows the
+work still to do rather than the number of tasks.  Nothing shows for work that ends within a
+second, and a bar is redrawn at least every ``REFRESH_SECONDS`` while a long step runs.
+"""
 
 from __future__ import annotations
 
 import sys
-import time
+import threading
+import weakref
 
-__all__ = ["Progress", "SweepProgress"]
+from tqdm import tqdm
+
+__all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "close_all"]
+
+#: A running bar is redrawn at least this often (elapsed time keeps moving during one long step).
+REFRESH_SECONDS = 2.0
+#: Bars appear only for work still running after this many seconds.
+DELAY_SECONDS = 1.0
 
 
-class Progress:
-    """Callable ``(done, total)`` that prints ``label: done/total, elapsed`` at most twice a second,
-    and nothing at all for work that finishes within a second.
+_OPEN: "weakref.WeakSet[_Bar]" = weakref.WeakSet()
 
-    On a terminal the line is rewritten in place; otherwise one line is printed per update.
+
+def close_all() -> None:
+    """Close every bar still open (the command line calls this before it prints an error line)."""
+    for bar in list(_OPEN):
+        bar.close()
+
+
+class _Bar:
+    """A lazily opened tqdm bar with a daemon thread that redraws it every few seconds."""
+
+    def __init__(self, label: str, enabled: bool, stream, unit: str, bar_format: str | None = None):
+        self.label, self.enabled, self.unit = label, enabled, unit
+        self.stream = stream or sys.stderr
+        self.bar_format = bar_format
+        self.bar = None
+        self._stop = threading.Event()
+
+    def open(self, total: float, initial: float = 0) -> None:
+        if not self.enabled or self.bar is not None:
+            return
+        self.bar = tqdm(total=total, initial=initial, desc=self.label, unit=self.unit, file=self.stream,
+                        delay=DELAY_SECONDS, mininterval=0.5, dynamic_ncols=True, leave=True,
+                        bar_format=self.bar_format)
+        _OPEN.add(self)
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(REFRESH_SECONDS):
+            bar = self.bar
+            if bar is None:
+                return
+            try:
+                bar.refresh()
+            except (ValueError, OSError):  # stream closed under us
+                return
+
+    def close(self) -> None:
+        self._stop.set()
+        _OPEN.discard(self)
+        if self.bar is not None:
+            try:
+                self.bar.close()
+            except (ValueError, OSError):  # pragma: no cover - stream closed
+                pass
+            self.bar = None
+
+
+class Progress(_Bar):
+    """Callable ``(done, total)`` for one long computation, drawn as a tqdm bar on stderr.
+
+    The bar closes itself when ``done`` reaches ``total``; ``close()`` ends it early.
     """
 
     def __init__(self, label: str, enabled: bool = True, stream=None, unit: str = "block"):
-        self.label, self.enabled, self.unit = label, enabled, unit
-        self.stream = stream or sys.stderr
-        self.start = time.perf_counter()
-        self._last = 0.0
-        self._shown = False
+        super().__init__(label, enabled, stream, unit)
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return
-        now = time.perf_counter()
-        if now - self.start < 1.0 and not self._shown:
-            return  # short work prints nothing
-        if done < total and now - self._last < 0.5:
+        self.open(total)
+        if self.bar is None:
             return
-        self._shown = True
-        self._last = now
-        elapsed = now - self.start
-        line = f"{self.label}: {self.unit} {done} of {total}, elapsed {elapsed:.1f}s"
-        if done and done < total:
-            line += f", about {elapsed / done * (total - done):.0f}s left"
-        self._emit(line, done >= total)
-
-    def _emit(self, line: str, final: bool) -> None:
-        tty = getattr(self.stream, "isatty", lambda: False)()
-        end = "\n" if final or not tty else ""
-        print(("\r" if tty else "") + line.ljust(78), end=end, file=self.stream, flush=True)
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.close()
 
 
-class SweepProgress(Progress):
-    """``label: done/total (reused from the store), rate, time left`` for a sweep; the rate and the
-    time left count only the results computed, not those read from the store."""
+class SweepProgress(_Bar):
+    """Progress of a sweep, weighted by each task's estimated cost.
+
+    ``start(total_cost, reused_cost, tasks, reused)`` opens the bar (the results read from the store
+    count as done but not into the rate); ``advance(cost)`` adds a computed task.  As a plain
+    callable ``(done, total, reused, computed)`` it counts tasks (all of cost 1).
+    """
 
     def __init__(self, label: str, enabled: bool = True, stream=None):
-        super().__init__(label, enabled, stream, unit="result")
+        super().__init__(label, enabled, stream, unit="work",
+                         bar_format="{desc} |{bar}| {percentage:3.0f}% of the estimated work, "
+                                    "{elapsed} elapsed, about {remaining} left")
+        self.tasks = self.reused = self.computed = 0
+
+    def start(self, total_cost: float, reused_cost: float, tasks: int, reused: int) -> None:
+        self.tasks, self.reused = tasks, reused
+        self.open(max(total_cost, 1e-9), reused_cost)
+        self._postfix()
+
+    def _postfix(self) -> None:
+        if self.bar is not None:
+            self.bar.set_description_str(f"{self.label}: {self.reused + self.computed}/{self.tasks} results "
+                                         f"({self.reused} from the store)", refresh=False)
+
+    def advance(self, cost: float) -> None:
+        self.computed += 1
+        if self.bar is not None:
+            self._postfix()
+            self.bar.update(cost)
+
+    def refresh(self) -> None:
+        if self.bar is not None:
+            self.bar.refresh()
 
     def __call__(self, done: int, total: int, reused: int = 0, computed: int = 0) -> None:
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.start
-        if elapsed < 1.0 and not self._shown:
-            return  # a sweep that finishes within a second prints nothing
-        self._shown = True
-        rate = computed / elapsed if elapsed > 0 else 0.0
-        left = (total - done) / rate if rate > 0 else None
-        line = (f"{self.label}: {done}/{total} done ({reused} from the store), "
-                f"{rate * 60:.1f} computed/min, elapsed {elapsed:.0f}s"
-                + (f", about {left:.0f}s left" if left is not None and done < total else ""))
-        self._emit(line, done >= total)
+        if self.bar is None:
+            self.start(total, reused, total, reused)
+        while self.computed < computed:
+            self.advance(1.0)
+        if done >= total:
+            self.close()

@@ -101,16 +101,29 @@ class Store:
     def __exit__(self, *exc):
         self.close()
 
+    def _damaged(self, exc: Exception) -> InputError:
+        return InputError(f"the results store {self.path} is damaged ({exc}); delete or move it, pass another "
+                          f"--store PATH, or use --no-store")
+
     def get(self, task: Task) -> dict | None:
         if self._conn is None:
             return None
-        row = self._conn.execute("SELECT value FROM results WHERE key = ?", (task.key(),)).fetchone()
-        return None if row is None else json.loads(row[0])
+        try:
+            row = self._conn.execute("SELECT value FROM results WHERE key = ?", (task.key(),)).fetchone()
+            return None if row is None else json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise self._damaged(exc) from None
 
     def put(self, task: Task, value: dict, seconds: float) -> None:
         """Write one result in its own transaction (committed before this returns)."""
         if self._conn is None:
             return
+        try:
+            self._put(task, value, seconds)
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+
+    def _put(self, task: Task, value: dict, seconds: float) -> None:
         with self._conn:
             self._conn.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -128,17 +141,23 @@ class Store:
             query += " WHERE kind = ?"
             args = (kind,)
         out = []
-        for kind_, spec, method, field_, seed, params, version, value, seconds, created in \
-                self._conn.execute(query + " ORDER BY created, rowid", args):
-            out.append({"kind": kind_, "spec": json.loads(spec), "method": method, "field": field_, "seed": seed,
-                        "params": json.loads(params), "version": version, "value": json.loads(value),
-                        "seconds": seconds, "created": created})
+        try:
+            for kind_, spec, method, field_, seed, params, version, value, seconds, created in \
+                    self._conn.execute(query + " ORDER BY created, rowid", args):
+                out.append({"kind": kind_, "spec": json.loads(spec), "method": method, "field": field_,
+                            "seed": seed, "params": json.loads(params), "version": version,
+                            "value": json.loads(value), "seconds": seconds, "created": created})
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise self._damaged(exc) from None
         return out
 
     def __len__(self) -> int:
         if self._conn is None:
             return 0
-        return self._conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        try:
+            return self._conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
 
 
 def export_csv(rows: list[dict]) -> str:

@@ -27,28 +27,28 @@ __all__ = ["parse_range", "table_specs", "bound_columns", "sep_task", "real_task
            "regime"]
 
 
-def parse_range(text: str, name: str) -> list[int]:
-    """``"2-4"`` -> [2, 3, 4]; ``"1,3"`` -> [1, 3]; ``"3"`` -> [3].
+def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
+    """``"2-4"`` -> [2, 3, 4]; ``"1,3"`` -> [1, 3]; ``"3"`` -> [3]; every value in 1..``high``.
 
     >>> parse_range("1-3", "depths")
     [1, 2, 3]
     """
-    values: list[int] = []
+    values: set[int] = set()
+    bad = f"--{name} must be integers from 1 to {high:,}, got {text!r}; write e.g. 1-3 or 2,4"
     try:
         for part in text.split(","):
-            part = part.strip()
-            if "-" in part:
-                low, high = (int(v) for v in part.split("-", 1))
-                if high < low:
-                    raise ValueError
-                values.extend(range(low, high + 1))
-            else:
-                values.append(int(part))
-    except ValueError:
+            low, _, top = part.strip().partition("-")
+            low, top = int(low), int(top or low)
+            if top < low:
+                raise ValueError
+            if low < 1 or top > high:
+                raise InputError(bad)
+            values.update(range(low, top + 1))
+    except ValueError as exc:
+        if isinstance(exc, InputError):
+            raise
         raise InputError(f"--{name} {text!r} is not a range; write e.g. 1-3 or 2,4") from None
-    if not values or min(values) < 1:
-        raise InputError(f"--{name} must be positive integers, got {text!r}")
-    return sorted(set(values))
+    return sorted(values)
 
 
 def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> list[NetworkSpec]:
@@ -145,7 +145,7 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
                "sep_rank": rank, "log3_sep": math.log(rank, 3) if rank > 0 else None,
                "regime": regime(spec), "certified_lower_bound": sep_values[index]["certified_lower_bound"],
                "probability_bound": sep_values[index]["probability_bound"],
-               "valid_for_tokens": sep_values[index]["valid_for_tokens"], "bounds": bounds}
+               "valid_from_tokens": 2 * (spec.width + 1), "bounds": bounds}  # N >= 2(d_x + 1)
         if real_values is not None:
             real = real_values[index]
             row["real_rank"] = real["rank"]
@@ -171,7 +171,7 @@ def _grid(rows: list[dict], columns: list[BoundColumn]) -> tuple[list[str], list
     body = []
     for r in rows:
         line = [str(r["depth"]), str(r["width"]), str(r["heads"]), str(r["sep_rank"]),
-                f"{r['log3_sep']:.3f}", r["regime"]]
+                "-" if r["log3_sep"] is None else f"{r['log3_sep']:.3f}", r["regime"]]
         if real:
             extra = r["real"]
             line.append(f"{r['real_rank']} (gap {extra['gap_decades']:.1f} dec"
@@ -201,10 +201,31 @@ def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
 
 
 def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
-    header, body, used = _grid(rows, columns)
-    header = header[:len(header) - len(used)] + [c.label for c in used]
+    """The table as CSV: numeric columns hold numbers or nothing (a bound that does not apply, or one
+    whose value is <= 0 on the sep scale so has no log3); each bound has a ``holds`` column beside it."""
+    _, _, used = _grid(rows, columns)
+    real = any("real_rank" in r for r in rows)
+    header = ["depth", "width", "heads", "sep", "log3_sep", "regime"]
+    header += ["real_rank_numeric", "real_gap_decades", "real_at_grid_cap"] if real else []
+    for col in used:
+        header += [f"{col.label} log3", f"{col.label} holds"]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(body)
+    for r in rows:
+        line = [r["depth"], r["width"], r["heads"], r["sep_rank"],
+                "" if r["log3_sep"] is None else repr(r["log3_sep"]), r["regime"]]
+        if real:
+            extra = r.get("real") or {}
+            line += [r.get("real_rank", ""), "" if extra.get("gap_decades") is None else extra["gap_decades"],
+                     "" if "at_cap" not in extra else str(bool(extra["at_cap"])).lower()]
+        by_label = {b["bound"]: b for b in r["bounds"]}
+        for col in used:
+            bound = by_label.get(col.label)
+            if bound is None:
+                line += ["", ""]
+            else:
+                line += ["" if bound["log3_value"] is None else repr(bound["log3_value"]),
+                         "" if bound["holds"] is None else str(bool(bound["holds"])).lower()]
+        writer.writerow(line)
     return buf.getvalue()

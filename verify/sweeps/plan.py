@@ -1,0 +1,57 @@
+"""``--dry-run``: the plan of a sweep (tasks, estimated cost and memory of each, what is already
+stored) without computing anything."""
+
+from __future__ import annotations
+
+from .store import Store, Task
+
+__all__ = ["sweep_plan", "plan_text"]
+
+
+def _spec_name(task: Task) -> str:
+    spec = task.spec
+    name = f"depth {spec.depth}, width {spec.width}, heads {spec.heads}" + (", residual" if spec.residual else "")
+    params = dict(task.params)
+    if "tokens" in params:
+        name += f", N = {params['tokens']}"
+    return name
+
+
+def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None) -> dict:
+    """What a sweep would do: per task its kind, spec, share of the estimated work, estimated
+    memory (GiB, where an estimate exists) and whether the store already holds it.
+
+    ``cost`` (task -> relative cost) and ``memory`` (task -> bytes or None) are the sweep's own
+    closed-form estimates.
+    """
+    rows, seen = [], set()
+    for task in tasks:
+        if task.key() in seen:
+            continue
+        seen.add(task.key())
+        stored = store.get(task) is not None
+        rows.append({"kind": task.kind, "spec": task.spec.as_dict(), "method": task.method, "field": task.field,
+                     "seed": task.seed, "params": dict(task.params), "name": _spec_name(task),
+                     "cost": float(cost(task)) if cost is not None else 1.0,
+                     "memory_gib": (None if memory is None or memory(task) is None
+                                    else round(memory(task) / 2**30, 6)),
+                     "stored": stored})
+    todo = sum(r["cost"] for r in rows if not r["stored"])
+    for row in rows:
+        row["share_of_work"] = 0.0 if row["stored"] or not todo else round(row["cost"] / todo, 6)
+    return {"dry_run": True, "tasks": rows, "to_compute": sum(not r["stored"] for r in rows),
+            "stored": sum(r["stored"] for r in rows), "store": None if store.path is None else str(store.path)}
+
+
+def plan_text(plan: dict) -> str:
+    """The plan as lines for a terminal."""
+    lines = [f"{'task':<10} {'spec':<44} {'memory':>12} {'work':>7}  status"]
+    for row in plan["tasks"]:
+        memory = "" if row["memory_gib"] is None else f"{row['memory_gib']:.3g} GiB"
+        share = "" if row["stored"] else f"{100 * row['share_of_work']:.1f}%"
+        lines.append(f"{row['kind']:<10} {row['name']:<44} {memory:>12} {share:>7}  "
+                     + ("stored" if row["stored"] else "to compute"))
+    lines.append(f"\nDry run: {plan['to_compute']} tasks to compute, {plan['stored']} already stored"
+                 + (f" in {plan['store']}" if plan["store"] else " (no store)")
+                 + "; work is each task's share of the estimated cost still to compute. Nothing was computed.")
+    return "\n".join(lines) + "\n"
