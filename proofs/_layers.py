@@ -1,7 +1,6 @@
 """Shared computations for the claims on the form of eq. 3: degrees of y_p^i and layer compositions."""
 
 from verify import Field, NetworkSpec, draw_weights
-from verify.model.network import forward
 from verify.model.polynomial import output_polynomial
 from verify.model.spec import Weights
 

@@ -25,5 +25,6 @@ CLAIM = Claim(
             InequalityChain([3**L, d_x], ["<"], grid=POINT, search=0, name="3^L < d_x"),
             InequalityChain([1, H, d_x], ["<", "<"], grid=POINT, search=0, name="1 < H < d_x"),
             InequalityChain([k, log3(SHALLOW_WIDTH)], ["<"], grid={k: [2, 3]}, search=0,
-                            name="the shallow networks (depth 2, 3) lie in eq. 6's regime, so its upper bound applies")],
+                            name="the shallow networks (depth 2, 3) lie in eq. 6's regime, where its upper "
+                                 "bound holds")],
 )

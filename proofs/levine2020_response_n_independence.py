@@ -62,7 +62,8 @@ CLAIM = Claim(
     checks=[Property(_constant_from(2), name="sep(N) for N = 2, 4, ..., 2(d_x+1)", reading="sep constant, any spec"),
             Cases(IN_REGIME, _theorem1_at_every_n, name="Theorem 1's regime: sep(N) constant and within eq. 6",
                   reading="Theorem 1's regime",
-                  perturb={"upper bound of eq. 6 divided by 3": partial(_theorem1_at_every_n, upper_scale=sp.Rational(1, 3))})],
+                  perturb={"upper bound of eq. 6 divided by 3":
+                           partial(_theorem1_at_every_n, upper_scale=sp.Rational(1, 3))})],
     expected="ambiguous",
     corrected_statement="sep(N) is constant from N = 4 on in every spec measured (and provably from "
                         "N = 2(d_x+1)); at N = 2 it is smaller once L >= 2 (15 instead of 18 at L = 2, d_x = 2).",

@@ -47,7 +47,8 @@ CLAIM = Claim(
     statement="For 2 <= L < log3 d_x and 1 < H < d_x, log3 ((floor((d_x - H)/2) over 3^(L-2))) >= "
               "a_1 3^L (log3(d_x - H) + a_2); for L = 1, log3(d_x + 1) >= the same expression.",
     formulas={"construction_rank": Q, "printed": PRINTED, "floored": FLOORED, "power_step": POWER},
-    domain="L = 1-4 with d_x = 10..99 (4..199 at L = 1) and every divisor 1 < H < d_x, plus seeded points up to L = 7, d_x = 5000",
+    domain="L = 1-4 with d_x = 10..99 (4..199 at L = 1) and every divisor 1 < H < d_x, plus seeded points up "
+           "to L = 7, d_x = 5000",
     regime=BELOW_THRESHOLD,
     reading="The proof's quantity is the rank of the construction's grid sub-matrix (first supplement, Lemma 4 / "
             "eq. 16); at L = 1 the one-layer rank d_x + 1 (claim levine2020_single_layer_linear) stands in for it.",
