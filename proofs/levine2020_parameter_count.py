@@ -2,6 +2,8 @@
 
 from functools import partial
 
+from hypothesis import strategies as st
+
 from verify import NetworkSpec, draw_weights
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
@@ -13,6 +15,9 @@ from ._common import MAIN, L, Source, d_x
 FEED_FORWARD = 4 * d_x * d_x + d_x * 4 * d_x
 PRINTED_LAYER = 12 * d_x**2
 PRINTED_NETWORK = 12 * L * d_x**2
+#: Further specs for the derandomised hypothesis search: depth 1-6, width 1-40, every head count of the width.
+SPECS = st.tuples(st.integers(1, 6), st.integers(1, 40)).flatmap(
+    lambda t: st.sampled_from(divisors(t[1])).map(lambda h: (t[0], t[1], h)))
 CASES = [(depth, width, heads) for depth in (1, 2, 3) for width in (1, 2, 3, 4, 6, 12) for heads in divisors(width)]
 
 
@@ -45,11 +50,12 @@ CLAIM = Claim(
     statement="Theta holds 4LH weight matrices; with W^FF1 in R^{4d_x x d_x}, W^FF2 in R^{d_x x 4d_x} a layer has "
               "12 d_x^2 parameters and a depth-L network 12 L d_x^2 (no embeddings, no biases).",
     formulas={"feed_forward": FEED_FORWARD, "per_layer": PRINTED_LAYER, "network": PRINTED_NETWORK},
-    domain="L = 1-3, d_x in {1, 2, 3, 4, 6, 12}, every head count H dividing d_x (d_a = d_x/H)",
+    domain="L = 1-3, d_x in {1, 2, 3, 4, 6, 12}, every head count H dividing d_x (d_a = d_x/H); 40 more specs "
+           "up to L = 6, d_x = 40 from a derandomised hypothesis search",
     reading="Attention parameters are counted from the matrices the toolkit draws for eq. 3 (shapes of eq. 1: "
             "H heads of W^K, W^Q, W^V in R^{d_a x d_x} and W^O in R^{d_x x d_a}); biases and layer-norm gains are "
             "not counted, as in Kaplan et al.'s non-embedding size.",
-    checks=[Cases(CASES, _case, name="matrices and parameters per spec",
+    checks=[Cases(CASES, _case, name="matrices and parameters per spec", strategy=SPECS, search=40,
                   perturb={"4LH + 1 weight matrices": partial(_case, matrix_shift=1),
                            "12 d_x^2 + 1 parameters per layer": partial(_case, layer_shift=1)})],
 )

@@ -3,6 +3,8 @@
 from functools import lru_cache, partial
 from math import comb
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
 
@@ -31,9 +33,11 @@ CLAIM = Claim(
     id="levine2020_response_multiset_symmetry",
     source=Source(RESPONSE, "lines 11-12", "symmetry of n - 1 and k in the multiset coefficient"),
     statement="((n over k)) = ((k + 1 over n - 1)) (n - 1 and k play symmetric roles).",
-    domain="n = 1..12, k = 0..12 (n = 1 and k = 0 included)",
+    domain="n = 1..12, k = 0..12 (n = 1 and k = 0 included), and 50 pairs up to 40 from a derandomised "
+           "hypothesis search",
     reading="Multisets counted by a recursion over the multiplicity of one kind (independent of the binomial "
             "formula), compared with each other and with C(n + k - 1, k).",
     checks=[Cases(CASES, _case, name="both sides, every (n, k)",
+                  strategy=st.tuples(st.integers(1, 40), st.integers(0, 40)), search=50,
                   perturb={"((n over k)) = ((k + 2 over n - 1))": partial(_case, shift=1)})],
 )
