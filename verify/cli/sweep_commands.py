@@ -136,7 +136,10 @@ def cmd_table(args) -> int:
                           "sweep": stats.as_dict(), "store": store_path,
                           "meaning": "sep_rank: exact rank at seeded integer weights over the field, a certified "
                                      "lower bound on the generic rank (equal to it with probability >= 1 - "
-                                     "probability_bound), valid for N >= 2(d_x+1); real_rank: numeric"}))
+                                     "probability_bound; certified_exact when it meets the derivative-space "
+                                     "upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the "
+                                     "probability is about the generic rank over GF(p), equal to the one over Q "
+                                     "unless p is one of finitely many bad primes; real_rank: numeric"}))
     else:
         print(markdown(rows, columns), end="")
     sys.stdout.flush()

@@ -65,6 +65,8 @@ def compute(task: Task) -> dict:
                                 **dict(task.limits))
         value = {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,
                  "probability_bound": found.certainty.probability_bound,
+                 "certified_exact": found.certainty.certified_exact,
+                 "upper_bound": (found.extra or {}).get("upper_bound"),
                  "valid_from_tokens": (found.extra or {}).get("valid_from_tokens"),
                  "blocks": len(found.blocks)}
     elif task.kind == "real_rank":

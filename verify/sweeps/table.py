@@ -145,6 +145,8 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
                "sep_rank": rank, "log3_sep": math.log(rank, 3) if rank > 0 else None,
                "regime": regime(spec), "certified_lower_bound": sep_values[index]["certified_lower_bound"],
                "probability_bound": sep_values[index]["probability_bound"],
+               "certified_exact": sep_values[index].get("certified_exact"),
+               "upper_bound": sep_values[index].get("upper_bound"),
                "valid_from_tokens": 2 * (spec.width + 1), "bounds": bounds}  # N >= 2(d_x + 1)
         if real_values is not None:
             real = real_values[index]
