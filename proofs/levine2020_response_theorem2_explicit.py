@@ -10,6 +10,7 @@ LOWER = sp.Rational(1, 2) * d_x * L - L * (H / 2 + 1) - d_x * (1 + sp.Rational(1
 
 CLAIM = Claim(
     id="levine2020_response_theorem2_explicit",
+    expected="not-decided",
     source=Source(RESPONSE, "lines 16-20", "Theorem 2 as restated, with the corrected c_2"),
     statement="For L > log3 d_x: 1/2 d_x L + b_1 + b_2 <= log3 sep(y) <= 2 d_x L + c_1 + c_2 with c_1 = L and "
               "c_2 = -2 d_x log3(d_x / (2 sqrt(2e))) + log3 d_x.",

@@ -19,6 +19,7 @@ def _check():
 
 CLAIM = Claim(
     id="levine2020_single_layer_linear",
+    expected="not-decided",
     source=Source(MAIN, "§4.2", "opening paragraph"),
     statement="The separation rank of a single layer (eq. 3) is only linear in H and d_x.",
     reading="Exact value derived for this check: y = a^T S_A B x^i + tr(S_B M(x^i)), so sep = 1 + rank of "

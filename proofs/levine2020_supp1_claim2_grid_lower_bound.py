@@ -27,6 +27,7 @@ def _check():
 
 CLAIM = Claim(
     id="levine2020_supp1_claim2_grid_lower_bound",
+    expected="not-decided",
     source=Source(MAIN, "supplement B.1.2", "Claim 2"),
     statement="For any M and any template vectors, rank of the grid-tensor matricisation <= sep(y_p^i).",
     domain="N = 2, depth 1-2, template counts from 1 to exact",

@@ -6,6 +6,7 @@ from ._structure import partition_invariance
 
 CLAIM = Claim(
     id="levine2020_supp1_claim4_partition_invariance",
+    expected="not-decided",
     source=Source(MAIN, "supplement C.2", "Claim 4"),
     statement="For any depth, N > 1 and output locations i, p the separation rank w.r.t. balanced partitions "
               "is the same for every balanced partition.",

@@ -37,6 +37,7 @@ def _tree_counts():
 
 CLAIM = Claim(
     id="levine2020_supp1_lemma1_composition_tree",
+    expected="not-decided",
     source=Source(MAIN, "supplement A.1", "Lemma 1 and Corollary 3 (eq. 10)"),
     statement="A depth-L composition of eq. 3 is a sum of products of C(L) = (3^L - 1)/2 matrices "
               "M = A X X^T B^T; the number of summed position indices satisfies C(L+1) = 3 C(L) + 1.",

@@ -34,6 +34,7 @@ def _search():
 
 CLAIM = Claim(
     id="levine2020_supp1_lemma2_multiset_amgm",
+    expected="not-decided",
     source=Source(MAIN, "supplement A.4", "Lemma 2"),
     statement="prod_j ((n over r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k with M = sum_j r_j.",
     checks=[Property(_search, name="exact check, exhaustive small cases and 2000 random")],

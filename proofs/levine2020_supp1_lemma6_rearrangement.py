@@ -32,6 +32,7 @@ def _search():
 
 CLAIM = Claim(
     id="levine2020_supp1_lemma6_rearrangement",
+    expected="not-decided",
     source=Source(MAIN, "supplement B.3", "Lemma 6 (vector rearrangement inequality)"),
     statement="For distinct non-negative vectors v^(1..N) and any permutation sigma != identity, "
               "sum_i <v^(i), v^(sigma(i))> < sum_i ||v^(i)||^2.",

@@ -17,6 +17,7 @@ def _case(depth, width, heads):
 
 CLAIM = Claim(
     id="levine2020_supp1_lower_bound_certificate",
+    expected="not-decided",
     source=Source(MAIN, "supplement B.2", "lower bounds of Theorems 1 and 2 (eq. 16, Claims 2-3)"),
     statement="For d_x > 3^L, sep(y_p^i) >= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere.",
     reading="Certified by a nonsingular grid sub-matrix of that size at seeded integer weights and templates "

@@ -24,6 +24,7 @@ def _case(d, lam):
 
 CLAIM = Claim(
     id="levine2020_supp1_omega_matrix",
+    expected="not-decided",
     source=Source(MAIN, "supplement B.2", "proof of the lower bounds (V with rows Omega^q, eqs. 17-19, Lemmas 5-6)"),
     statement="For V whose rows are Omega^(q_1..q_d) over the compositions q of lambda into d parts, "
               "rank((V V^T)^{.lambda}) = ((d over lambda)) for all Omega but a finite set.",

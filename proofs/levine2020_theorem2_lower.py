@@ -11,6 +11,7 @@ BOUND = sp.Rational(1, 2) * d_x * L + B1 + B2
 
 CLAIM = Claim(
     id="levine2020_theorem2_lower",
+    expected="not-decided",
     source=Source(MAIN, "§4.2", "Theorem 2, eq. 7 (lower bound), b_1 = -L(H/2 + 1), "
                                  "b_2 = -d_x(1 + log3((d_x - H)/2)/2)"),
     statement="For L > log3 d_x, almost everywhere 1/2 d_x L + b_1 + b_2 <= log3 sep(y_p^i).",

@@ -11,6 +11,7 @@ BOUND = 2 * d_x * L + C1 + C2
 
 CLAIM = Claim(
     id="levine2020_theorem2_upper",
+    expected="not-decided",
     source=Source(MAIN, "§4.2", "Theorem 2, eq. 7 (upper bound), c_1 = L, c_2 = -2 d_x log3(d_x/2e) + log3 d_x"),
     statement="For L > log3 d_x, almost everywhere log3 sep(y_p^i) <= 2 d_x L + c_1 + c_2.",
     formulas={"log3_sep_upper": BOUND, "c_1": C1, "c_2": C2},
