@@ -8,7 +8,8 @@ from verify.rank.grid import default_template_count
 from ._common import MAIN, Source
 
 
-def _check():
+def _check(slack=0):
+    """Grid rank <= sep - slack for every template count (slack = 0: Claim 2)."""
     rows = []
     for depth, width, heads in [(1, 2, 1), (1, 3, 3), (2, 2, 2)]:
         spec = NetworkSpec(depth=depth, width=width, heads=heads, tokens=2)
@@ -17,7 +18,7 @@ def _check():
         for templates in sorted({1, 2, 3, exact // 2, exact}):
             grid = separation_rank(spec, "grid", templates=templates).rank
             rows.append((depth, width, heads, templates, grid, sep))
-            if grid > sep:
+            if grid > sep - slack:
                 return False, f"grid rank {grid} > sep {sep}", {"spec": str(spec), "templates": templates}
             if templates == exact and grid != sep:
                 return False, f"exact grid rank {grid} != sep {sep}", {"spec": str(spec), "templates": templates}
@@ -27,9 +28,9 @@ def _check():
 
 CLAIM = Claim(
     id="levine2020_supp1_claim2_grid_lower_bound",
-    expected="not-decided",
     source=Source(MAIN, "supplement B.1.2", "Claim 2"),
     statement="For any M and any template vectors, rank of the grid-tensor matricisation <= sep(y_p^i).",
     domain="N = 2, depth 1-2, template counts from 1 to exact",
-    checks=[Property(_check, name="grid vs coefficient ranks")],
+    checks=[Property(_check, name="grid vs coefficient ranks",
+                     perturb={"grid rank <= sep - 1 (the bound one stronger)": lambda: _check(1)})],
 )
