@@ -6,7 +6,6 @@ from ._common import MAIN, Source
 from ._structure import partition_invariance
 
 
-
 def _unbalanced():
     """the rank is the same for every partition, balanced or not"""
     spec = NetworkSpec(depth=2, width=2, heads=1, tokens=4)
