@@ -176,3 +176,13 @@ def test_null_space_rows_are_annihilated_and_span_the_kernel(p, limbs, shape, ra
     mixed = space.rows(mix)
     assert not ((matrix.astype(object) @ mixed.T.astype(object)) % p).any()
     assert flint_rank(mixed, p) == min(space.nullity, 7)
+
+
+def test_overwrite_ranks_in_the_inputs_memory_with_the_same_rank():
+    rng = np.random.default_rng(21)
+    p = 8388593
+    matrix = low_rank(rng, 90, 70, 40, p).astype(np.int64)
+    expected = flint_rank(matrix, p)
+    for view in (matrix.copy(), matrix.T.copy().T):  # C and Fortran layouts
+        assert rank_mod_p(view, p, overwrite=True) == expected
+        assert view.dtype == np.int64 and not (view == matrix).all()  # consumed

@@ -165,14 +165,15 @@ class _Pluq:
         return r1 + r2
 
 
-def factor(matrix, p: int, xp=None, limbs: int | None = None):
+def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = False):
     """PLUQ of an integer matrix over GF(p) in place on a reduced float64 copy.
 
     Returns (arithmetic, array holding L and U, row permutation, column permutation, rank): the
     array is P A Q with L strictly below the diagonal of its first ``rank`` columns and U on and
-    above it in its first ``rank`` rows; ``colperm[i]`` is the column of A at position i."""
+    above it in its first ``rank`` rows; ``colperm[i]`` is the column of A at position i.  With
+    ``overwrite``, an int64 numpy input's memory holds the factors (the input is consumed)."""
     ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
-    a = ar.from_ints(matrix)
+    a = ar.from_ints(matrix, overwrite)
     if a.ndim != 2:
         raise ValueError("rank_mod_p needs a 2-D matrix")
     rows, cols = a.shape
@@ -188,7 +189,7 @@ def set_array_module(xp) -> None:
     _ARRAY_MODULE = xp
 
 
-def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None):
+def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None, overwrite: bool = False):
     """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly.
 
     Parameters
@@ -204,13 +205,15 @@ def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None 
         Return a ``PivotRank`` (rank, pivot rows, pivot columns as numpy arrays) instead of an int.
     limbs : int, optional
         Force the limb count of the products (see ``floatmod``).
+    overwrite : bool
+        Let the elimination run in an int64 input's own memory (the input is destroyed).
 
     >>> rank_mod_p(np.array([[1, 2, 3], [2, 4, 6], [1, 0, 1]]), 101)
     2
     >>> r = rank_mod_p(np.array([[0, 0], [0, 5]]), 7, pivots=True); (r.rank, r.rows.tolist(), r.cols.tolist())
     (1, [1], [1])
     """
-    ar, a, rowperm, colperm, rank = factor(matrix, p, xp, limbs)
+    ar, a, rowperm, colperm, rank = factor(matrix, p, xp, limbs, overwrite)
     if not pivots:
         return rank
     return PivotRank(rank, np.array(rowperm[:rank], dtype=np.int64), np.array(colperm[:rank], dtype=np.int64),

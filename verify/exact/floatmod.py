@@ -102,12 +102,18 @@ class ModArith:
         """The balanced inverse of a nonzero reduced entry."""
         return self.balanced(pow(int(value) % self.p, -1, self.p))
 
-    def from_ints(self, matrix):
-        """A reduced float64 copy of an integer array (int64, or Python ints as numpy objects)."""
+    def from_ints(self, matrix, overwrite: bool = False):
+        """A reduced float64 copy of an integer array (int64, or Python ints as numpy objects).
+
+        With ``overwrite`` and an int64 array of ``xp``, the result is written over the input's own
+        memory (band by band, through a float64 view), which the caller then no longer reads."""
         xp = self.xp
         if getattr(matrix, "dtype", None) == object:
             matrix = np.mod(matrix, self.p).astype(np.int64)
-        out = xp.empty(matrix.shape, dtype=xp.float64)
+        if overwrite and isinstance(matrix, xp.ndarray) and matrix.dtype == xp.int64:
+            out = matrix.view(xp.float64)
+        else:
+            out = xp.empty(matrix.shape, dtype=xp.float64)
         if out.size == 0:
             return out
         step = max(1, TILE_ENTRIES // max(1, matrix.shape[-1]))

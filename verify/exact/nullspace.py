@@ -20,8 +20,8 @@ __all__ = ["NullSpace", "null_space"]
 class NullSpace:
     """The right null space of a matrix over GF(p): ``rank``, ``nullity`` and ``rows(mix)``."""
 
-    def __init__(self, matrix, p: int, xp=None):
-        self.ar, self.a, _, self.colperm, self.rank = factor(matrix, p, xp)
+    def __init__(self, matrix, p: int, xp=None, overwrite: bool = False):
+        self.ar, self.a, _, self.colperm, self.rank = factor(matrix, p, xp, overwrite=overwrite)
         self.cols = self.a.shape[1]
         self.nullity = self.cols - self.rank
 
@@ -58,8 +58,9 @@ class NullSpace:
         return np.ascontiguousarray(out.get() if hasattr(out, "get") else out)
 
 
-def null_space(matrix, p: int, xp=None) -> NullSpace:
-    """The right null space {x : matrix @ x = 0} over GF(p) (``NullSpace``).
+def null_space(matrix, p: int, xp=None, overwrite: bool = False) -> NullSpace:
+    """The right null space {x : matrix @ x = 0} over GF(p) (``NullSpace``); ``overwrite`` lets the
+    elimination consume an int64 numpy input's memory.
 
     >>> ns = null_space(np.array([[1, 2, 3], [2, 4, 6]]), 7)
     >>> ns.rank, ns.nullity
@@ -67,4 +68,4 @@ def null_space(matrix, p: int, xp=None) -> NullSpace:
     >>> (np.array([[1, 2, 3]]) @ ns.rows().T % 7).tolist()
     [[0, 0]]
     """
-    return NullSpace(matrix, p, xp)
+    return NullSpace(matrix, p, xp, overwrite)

@@ -34,11 +34,12 @@ def uses_float_elimination(field: Field, rows: int, cols: int) -> bool:
     return field.modulus is not None and field.modulus < MAX_PRIME and min(rows, cols) >= FLOAT_MIN
 
 
-def rank_array(field: Field, array: np.ndarray) -> tuple[int, str]:
+def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
     """Exact rank over ``field`` of a 2-D integer numpy array, and which elimination gave it:
-    ``verify.exact.elimination`` over GF(p) for p < 2^50 and large matrices, FLINT otherwise."""
+    ``verify.exact.elimination`` over GF(p) for p < 2^50 and large matrices, FLINT otherwise.
+    ``overwrite``: the float elimination may run in an int64 array's own memory (destroying it)."""
     if uses_float_elimination(field, *array.shape):
-        return rank_mod_p(array, field.modulus), ELIMINATION
+        return rank_mod_p(array, field.modulus, overwrite=overwrite), ELIMINATION
     return field.from_rows(np.ascontiguousarray(array)).rank(), FLINT
 
 

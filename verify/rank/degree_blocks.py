@@ -57,14 +57,22 @@ PROBE_MIN = 1024
 def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarray:
     """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array."""
     per = len(col_keys)
-    if wide:
-        parts = []
-        for k in range(moments.count):
+    out, at = None, 0  # filled in place: no stacked copy of the pieces (half the peak memory)
+    for k in range(moments.count):
+        if wide:
             sel = idx[(idx >= k * per) & (idx < (k + 1) * per)] - k * per
-            if len(sel):
-                parts.append(moments.gather(k, row_keys, col_keys[sel]))
-        return np.hstack(parts)
-    return np.hstack([moments.gather(k, row_keys[idx], col_keys) for k in range(moments.count)]).T
+            piece = moments.gather(k, row_keys, col_keys[sel]) if len(sel) else None
+        else:
+            piece = moments.gather(k, row_keys[idx], col_keys)
+        if piece is None:
+            continue
+        if out is None:
+            shape = (len(row_keys), len(idx)) if wide else (len(idx), moments.count * per)
+            out = np.empty(shape, dtype=piece.dtype)
+        out[:, at:at + piece.shape[1]] = piece
+        at += piece.shape[1]
+        del piece
+    return out if wide else out.T
 
 
 def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
@@ -121,14 +129,14 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
 
     def whole() -> Block:
         lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
-        rank, how = rank_array(field, lines)
+        rank, how = rank_array(field, lines, overwrite=True)
         return Block(m, n, rank, elimination=how)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide)
     space, how = None, FLINT
     if uses_float_elimination(field, *slice_.shape):  # the float64 BLAS elimination: rank and null space
-        space, how, basis = null_space(slice_.T, field.modulus), ELIMINATION, None
+        space, how, basis = null_space(slice_.T, field.modulus, overwrite=True), ELIMINATION, None
         del slice_
         nullity = space.nullity
     else:
@@ -181,7 +189,7 @@ def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: obje
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
     sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
-    return rank_array(field, sub)[0]
+    return rank_array(field, np.ascontiguousarray(sub), overwrite=True)[0]
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
