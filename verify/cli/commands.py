@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
-from .checks import MAX_COUNT, MAX_DEPTH, MAX_WIDTH, int_range, writable_dir, writable_file
+from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, int_range, writable_dir, writable_file
 from ..sweeps.progress import Progress
 from .sweep_commands import COMMANDS as SWEEP_COMMANDS
 from .sweep_commands import add_sweep_args, open_store
@@ -68,7 +68,7 @@ def register(sub, add_network_args, add_output_args) -> None:
     probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT, "the vocabulary size"), default=None, help="vocabulary size V")
     probe.add_argument("--rank", type=int_range("--rank", 1, MAX_WIDTH), default=None, help="embedding rank r")
     probe.add_argument("--pos-rank", type=int_range("--pos-rank", 0, MAX_WIDTH), default=0, help="positional embedding rank (default 0: none)")
-    probe.add_argument("--max-tokens", type=int_range("--max-tokens", 2, 10**6), default=40, help="largest N (default 40)")
+    probe.add_argument("--max-tokens", type=int_range("--max-tokens", 2, MAX_TOKENS), default=40, help="largest N (default 40)")
     probe.add_argument("--patience", type=int_range("--patience", 1, 10**6), default=4,
                        help="stop once the rank has been constant for this many steps (default 4)")
     probe.add_argument("--continuous", action="store_true",

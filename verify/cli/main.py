@@ -12,7 +12,7 @@ import sys
 from ..version import __version__
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, parse_field
-from .checks import MAX_COUNT, MAX_DEPTH, MAX_WIDTH, field_text, int_range, memory_limit
+from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit, route_size
 from ..rank.grid import DEFAULT_MAX_EVALUATIONS
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from .sep_repeat import add_repeat_args, certainty_rows, repeated_sep, weight_range_for
@@ -33,7 +33,7 @@ def _add_network_args(p, tokens_required=False):
     g.add_argument("--width", type=int_range("--width", 1, MAX_WIDTH), required=True, help="embedding dimension d_x")
     g.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H per layer (default 1)")
     g.add_argument("--attn-dim", type=int_range("--attn-dim", 1, MAX_WIDTH), default=None, help="attention dimension d_a (default d_x/H)")
-    g.add_argument("--tokens", type=int_range("--tokens", 1, MAX_COUNT), required=tokens_required, default=None,
+    g.add_argument("--tokens", type=int_range("--tokens", 1, MAX_TOKENS), required=tokens_required, default=None,
                    help="sequence length N" + ("" if tokens_required else
                                                " (omit for the N-independent value of the reduced route)"))
     g.add_argument("--output", type=int_range("--output", 0, MAX_WIDTH), default=0, help="output coordinate p (default 0)")
@@ -131,6 +131,7 @@ def cmd_sep(args) -> int:
                          "or choose --method coefficients")
     if method != "reduced" and spec.tokens is None:
         raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
+    route_size(spec, method, args.templates, args.max_evaluations, args.max_memory_gib, args.all_partitions)
     show = not (args.json or args.quiet)
     common = dict(method=method, field=field, seed=args.seed, weight_range=weight_range_for(args.weight_range, field),
                   max_memory_gib=args.max_memory_gib, max_evaluations=args.max_evaluations,
@@ -184,6 +185,7 @@ def cmd_monomials(args) -> int:
 
     spec = _spec(args)
     field = parse_field(args.field)
+    route_size(spec, "monomials", None, 1, args.max_memory_gib)  # closed form first: absurd sizes at once
     guard(estimate_coefficient_bytes(spec, field), args.max_memory_gib,
           f"the polynomial for depth {spec.depth}, width {spec.width}, {spec.tokens} tokens", "use fewer --tokens")
     report = monomial_report(spec, draw_weights(spec, args.seed, args.weight_range), field)

@@ -101,10 +101,13 @@ def cmd_table(args) -> int:
     if not specs:
         raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
     quiet = args.json or args.quiet
-    for row in skipped:
-        if not quiet:
+    if not quiet:
+        for row in skipped[:3]:
             print(f"skipped depth {row['depth']} width {row['width']} heads {row['heads']}: {row['reason']}",
                   file=sys.stderr)
+        if len(skipped) > 3:
+            print(f"skipped {len(skipped) - 3} more specs for the same reason at larger sizes "
+                  f"(--json lists every one)", file=sys.stderr)
     tasks = [sep_task(spec, field, args.seed, memory) for spec in specs]
     if args.real:
         tasks += [real_task(spec, args.seed, templates, args.real_tokens) for spec in specs]

@@ -18,6 +18,13 @@ DEFAULT_MEMORY_GIB = 16.0
 
 
 def gib(n_bytes: float) -> str:
+    """``n_bytes`` in GiB, three digits; integers beyond a float as a power of ten.
+
+    >>> gib(3 * 2**30), gib(2**2000)
+    ('3 GiB', '10^593 GiB')
+    """
+    if isinstance(n_bytes, int) and n_bytes.bit_length() > 1000:
+        return f"10^{round((n_bytes.bit_length() - 30) * math.log10(2))} GiB"
     return f"{n_bytes / 2**30:.3g} GiB"
 
 

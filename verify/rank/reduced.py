@@ -176,7 +176,8 @@ def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib, log2_top=
         guard_log2(log2_entries + math.log2(56), max_memory_gib, what, fix)  # >= one key word per entry
     largest = largest_block_entries(nvars, top, components, homogeneous)
     words = _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)
-    count = f"{largest:,}" if largest < 10**15 else f"about {float(largest):.3g}"
+    count = (f"{largest:,}" if largest < 10**15 else f"about {float(largest):.3g}" if largest.bit_length() < 1000
+             else f"about 10^{len(str(largest)) - 1}")
     guard(largest * (40 + 16 * words), max_memory_gib, f"{what} ({count} entries)", fix)
 
 
@@ -195,7 +196,10 @@ def estimate_block_bytes(spec: NetworkSpec) -> float:
     if 2 * side > 4096:
         return math.inf
     largest = largest_block_entries(nvars, top, spec.width, homogeneous)
-    return float(largest * (40 + 16 * _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)))
+    try:
+        return float(largest * (40 + 16 * _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)))
+    except OverflowError:  # beyond a float: far past any limit
+        return math.inf
 
 
 def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:

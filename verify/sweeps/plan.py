@@ -3,6 +3,8 @@ stored) without computing anything."""
 
 from __future__ import annotations
 
+import math
+
 from .store import Store, Task
 
 __all__ = ["sweep_plan", "plan_text"]
@@ -15,6 +17,13 @@ def _spec_name(task: Task) -> str:
     if "tokens" in params:
         name += f", N = {params['tokens']}"
     return name
+
+
+def _gib(n_bytes: float | None) -> float | None:
+    """Bytes as GiB for JSON: None where there is no estimate or it is beyond a float (JSON has no inf)."""
+    if n_bytes is None or not math.isfinite(n_bytes):
+        return None
+    return round(n_bytes / 2**30, 9)
 
 
 def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None) -> dict:
@@ -32,9 +41,8 @@ def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None) -> dict:
         stored = store.get(task) is not None
         rows.append({"kind": task.kind, "spec": task.spec.as_dict(), "method": task.method, "field": task.field,
                      "seed": task.seed, "params": dict(task.params), "name": _spec_name(task),
-                     "cost": float(cost(task)) if cost is not None else 1.0,
-                     "memory_gib": (None if memory is None or memory(task) is None
-                                    else round(memory(task) / 2**30, 6)),
+                     "cost": min(float(cost(task)), 1e300) if cost is not None else 1.0,
+                     "memory_gib": _gib(None if memory is None else memory(task)),
                      "stored": stored})
     todo = sum(r["cost"] for r in rows if not r["stored"])
     for row in rows:
@@ -43,11 +51,21 @@ def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None) -> dict:
             "stored": sum(r["stored"] for r in rows), "store": None if store.path is None else str(store.path)}
 
 
+def _size(gib: float | None) -> str:
+    """A size in GiB written with a readable unit (1.5 MiB, not 0.00146 GiB)."""
+    if gib is None:
+        return ""
+    for unit, scale in (("GiB", 1.0), ("MiB", 2**-10), ("KiB", 2**-20)):
+        if gib >= scale:
+            return f"{gib / scale:.3g} {unit}"
+    return "under 1 KiB"
+
+
 def plan_text(plan: dict) -> str:
     """The plan as lines for a terminal."""
     lines = [f"{'task':<10} {'spec':<44} {'memory':>12} {'work':>7}  status"]
     for row in plan["tasks"]:
-        memory = "" if row["memory_gib"] is None else f"{row['memory_gib']:.3g} GiB"
+        memory = _size(row["memory_gib"])
         share = "" if row["stored"] else f"{100 * row['share_of_work']:.1f}%"
         lines.append(f"{row['kind']:<10} {row['name']:<44} {memory:>12} {share:>7}  "
                      + ("stored" if row["stored"] else "to compute"))

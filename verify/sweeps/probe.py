@@ -173,14 +173,14 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
                positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31) -> dict:
     """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
     for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
-    from ..exact.fields import Field, DEFAULT_PRIME
-    from ..rank.coefficients import estimate_coefficient_bytes
+    from ..rank.memory import log2_multichoose
     from ..rank.tokens import estimate_counts_log2_bytes
 
     def memory(task) -> float | None:
         n = dict(task.params)["tokens"]
-        if continuous:
-            return float(estimate_coefficient_bytes(spec.with_tokens(n), Field(DEFAULT_PRIME)))
+        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (cli.checks.route_size)
+            log2 = log2_multichoose(spec.depth * math.log2(3) - 1, (n - 1) * spec.width - 1) + math.log2(500)
+            return 2.0**log2 if log2 < 1000 else math.inf
         if vocab is None or positional_rank:
             return None
         log2 = estimate_counts_log2_bytes(vocab, n, n // 2)

@@ -52,13 +52,17 @@ class _Bar:
 
     def _tick(self) -> None:
         while not self._stop.wait(REFRESH_SECONDS):
-            bar = self.bar
-            if bar is None:
+            if self.bar is None:
                 return
             try:
-                bar.refresh()
-            except (ValueError, OSError):  # stream closed under us
+                self.refresh()
+            except (ValueError, OSError, AttributeError):  # stream closed, or the bar closed under us
                 return
+
+    def refresh(self) -> None:
+        bar = self.bar
+        if bar is not None:
+            bar.refresh()
 
     def close(self) -> None:
         self._stop.set()
@@ -103,29 +107,40 @@ class SweepProgress(_Bar):
 
     def __init__(self, label: str, enabled: bool = True, stream=None):
         super().__init__(label, enabled, stream, unit="work",
-                         bar_format="{desc} |{bar}| {percentage:3.0f}% of the estimated work, "
-                                    "{elapsed} elapsed, about {remaining} left")
+                         bar_format="{desc} |{bar}| {percentage:3.0f}% of the estimated work, {elapsed} elapsed"
+                                    "{postfix}")
         self.tasks = self.reused = self.computed = 0
+        self._initial = 0.0
 
     def start(self, total_cost: float, reused_cost: float, tasks: int, reused: int) -> None:
-        self.tasks, self.reused = tasks, reused
+        self.tasks, self.reused, self._initial = tasks, reused, reused_cost
         self.open(max(total_cost, 1e-9), reused_cost)
         self._postfix()
 
     def _postfix(self) -> None:
+        """Counts in the description; the time left, once a result has arrived, from the work done per
+        second (the results read from the store do not count)."""
+        bar = self.bar
+        if bar is None:
+            return
+        bar.set_description_str(f"{self.label}: {self.reused + self.computed}/{self.tasks} results "
+                                f"({self.reused} from the store)", refresh=False)
+        elapsed = bar.format_dict["elapsed"]
+        done = bar.n - self._initial
+        if done > 0 and elapsed > 0:
+            left = (bar.total - bar.n) / (done / elapsed)
+            bar.set_postfix_str(f"about {tqdm.format_interval(left)} left", refresh=False)
+
+    def refresh(self) -> None:
         if self.bar is not None:
-            self.bar.set_description_str(f"{self.label}: {self.reused + self.computed}/{self.tasks} results "
-                                         f"({self.reused} from the store)", refresh=False)
+            self._postfix()
+            self.bar.refresh()
 
     def advance(self, cost: float) -> None:
         self.computed += 1
         if self.bar is not None:
             self._postfix()
             self.bar.update(cost)
-
-    def refresh(self) -> None:
-        if self.bar is not None:
-            self.bar.refresh()
 
     def __call__(self, done: int, total: int, reused: int = 0, computed: int = 0) -> None:
         if self.bar is None:

@@ -164,6 +164,11 @@ def export_csv(rows: list[dict]) -> str:
     """Flat CSV: one line per result; spec fields, params and value fields become columns."""
     flat = []
     for row in rows:
+        value = dict(row["value"])
+        older = value.pop("valid_for_tokens", None)  # stored before 0.2.0's numeric key: ">= 6" -> 6
+        if isinstance(older, str) and older.startswith(">= ") and "valid_from_tokens" not in value:
+            value["valid_from_tokens"] = int(older[3:])
+        row = {**row, "value": value}
         line = {"kind": row["kind"], **{f"spec.{k}": v for k, v in row["spec"].items()},
                 "method": row["method"], "field": row["field"], "seed": row["seed"],
                 **{f"param.{k}": v for k, v in row["params"].items()},
