@@ -156,6 +156,7 @@ def _strength(result: "ClaimResult") -> dict:
     bites = [r.bites_at for r in passed if r.bites_at]
     return {
         "could_fail": any(r.could_fail for r in passed),
+        "corrected_could_fail": any(r.could_fail for r in result.corrected if r.status == "pass"),
         "tightest_margin": min(margins, key=lambda m: m["value"]) if margins else None,
         "perturbations_refuted": sum(1 for p in tried if p["refuted"]),
         "perturbations_tried": len(tried),

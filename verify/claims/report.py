@@ -33,7 +33,7 @@ def summary(records: list[dict]) -> str:
 def strength(rec: dict) -> tuple[str, str]:
     """(tightest margin, perturbations refuted) of a record, as short texts."""
     m = rec.get("tightest_margin")
-    margin = "-" if not m else f"{m['value']:.3g}"
+    margin = "-" if not m else f"{(m['value'] or 0.0):.3g}"  # no "-0"
     tried = rec.get("perturbations_tried", 0)
     return margin, (f"{rec.get('perturbations_refuted', 0)}/{tried}" if tried else "-")
 
@@ -76,7 +76,9 @@ def markdown(records: list[dict], header: dict) -> str:
             out += [f"### {rec['id']}", "", f"*Source:* {rec['source']}", "",
                     f"*Printed:* {rec['statement']}", "",
                     f"*Smallest counterexample:* `{json.dumps(rec['counterexample'])}`", "",
-                    f"*Corrected statement (verified):* {rec['corrected_statement']}", ""]
+                    f"*Corrected statement (verified):* {rec['corrected_statement']}" +
+                    ("" if rec.get("corrected_could_fail") else
+                     " (its checks passed, but none could have failed: no perturbation refuted)"), ""]
     ambiguous = [r for r in records if r["outcome"] == "ambiguous"]
     if ambiguous:
         out += ["", "## Ambiguous", ""]
