@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .floatmod import ModArith
+from .floatmod import TILE_ENTRIES, ModArith
 
 __all__ = ["ELIMINATION", "BASE", "PivotRank", "rank_mod_p", "factor", "plan", "set_array_module"]
 
@@ -160,7 +160,9 @@ class _Pluq:
         r2 = self.run(r0 + r1, mid, c1, pend)
         if r2 and mid - c0 > r1:  # move the right half's pivot columns next to the left half's
             moved = list(range(mid, mid + r2)) + list(range(c0 + r1, mid))
-            a[:, c0 + r1:mid + r2] = a[:, moved]
+            band = max(1, TILE_ENTRIES // len(moved))
+            for r in range(0, a.shape[0], band):  # in row bands: the temporary stays small
+                a[r:r + band, c0 + r1:mid + r2] = a[r:r + band, moved]
             self.colperm[c0 + r1:mid + r2] = [self.colperm[c] for c in moved]
         return r1 + r2
 
