@@ -78,11 +78,14 @@ class _Bar:
 class Progress(_Bar):
     """Callable ``(done, total)`` for one long computation, drawn as a tqdm bar on stderr.
 
-    The bar closes itself when ``done`` reaches ``total``; ``close()`` ends it early.
+    The bar opens at construction (drawn after a second, redrawn every few seconds, so a long first
+    step still shows its elapsed time) and closes itself when ``done`` reaches ``total``; a later call
+    opens a new one; ``close()`` ends it early.
     """
 
     def __init__(self, label: str, enabled: bool = True, stream=None, unit: str = "block"):
         super().__init__(label, enabled, stream, unit)
+        self.open(None)  # shows the elapsed time from the start, even before the first step ends
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
