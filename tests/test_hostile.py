@@ -282,3 +282,15 @@ def test_plots_have_integer_depth_ticks_a_title_and_named_bounds(tmp_path, monke
     assert "seed 0" in fig._suptitle.get_text() and "gf:101" in fig._suptitle.get_text()
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any("Levine et al. 2020, Thm 2 upper" in label for label in labels)
+
+
+def test_dry_runs_print_the_plan_and_compute_nothing(capsys, tmp_path):
+    store = tmp_path / "s.sqlite"
+    code, out, _, seconds = run(capsys, "run", "--dry-run", "--json", "--store", store)
+    plan = json.loads(out)
+    assert code == 0 and plan["to_compute"] == len(plan["tasks"]) > 0 and len(plan["claims"]) >= 30
+    code, out, _, _ = run(capsys, "probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1",
+                          "--max-tokens", "6", "--dry-run", "--json", "--store", store)
+    plan = json.loads(out)
+    assert code == 0 and [t["params"]["tokens"] for t in plan["tasks"]] == [2, 4, 6]
+    assert not store.exists() or "probe_step" not in store.read_bytes().decode("latin-1")
