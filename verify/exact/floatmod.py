@@ -119,8 +119,14 @@ class ModArith:
         step = max(1, TILE_ENTRIES // max(1, matrix.shape[-1]))
         for r in range(0, matrix.shape[0], step):  # row bands: temporaries (and host-to-device copies) stay small
             values = xp.asarray(matrix[r:r + step], dtype=xp.int64)
+            if out.base is not None and values.base is not None:  # overwrite: never read what is being written
+                values = values.copy()
             low, high = int(values.min()), int(values.max())
-            if max(-low, high) <= self.limit:  # exact in float64: reduce there (integer division is slow)
+            if 0 <= low and high < self.p:  # residues already: only centre them
+                out[r:r + step] = values
+                band = out[r:r + step]
+                band -= self.p * (band > self.p // 2)
+            elif max(-low, high) <= self.limit:  # exact in float64: reduce there (integer division is slow)
                 out[r:r + step] = self.reduce(values.astype(xp.float64))
             else:
                 values = xp.remainder(values, self.p)
