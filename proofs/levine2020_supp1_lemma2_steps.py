@@ -10,6 +10,8 @@ from fractions import Fraction
 from itertools import product
 from math import comb, factorial, prod
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases, Property
 from verify.claims.record import Claim
 
@@ -65,7 +67,8 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement A.4", "proof of Lemma 2 (AM-GM step, equality chain, equal case)"),
     statement="f_t <= (M/k + t)^k; prod ((n over r_j)) = ... = prod_t f_t/((n-1)!)^k <= bound; and for r_j = M/k: "
               "phi(M/k, ..., M/k) = prod_t f_t/((n-1)!)^k = prod_t (M/k + t)^k/((n-1)!)^k = (prod_t (M/k + t))^k.",
-    domain="n = 1..5, k = 1..3, r_j = 0..4 (every tuple); equal case n = 1..4, k = 1..2, M/k = 0..2",
+    domain="n = 1..5, k = 1..3, r_j = 0..4 (every tuple); equal case n = 1..4, k = 1..2, M/k = 0..2 "
+           "and a hypothesis search of 20 with n <= 8, k <= 4, M/k <= 6",
     reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.  The closing "
             "display has two readings: its last term as printed, (prod_t (M/k + t))^k, false for n >= 3, and the "
             "equality case of the lemma's bound that the display sets out to show (its previous term), which holds; "
@@ -75,6 +78,7 @@ CLAIM = Claim(
             Cases(EQUAL_CASES, _equal_case(True), name="equal case as printed",
                   reading="as printed: the last term (prod_t (M/k + t))^k"),
             Cases(EQUAL_CASES, _equal_case(False), name="equal case, phi = Lemma 2's bound",
+                  strategy=st.tuples(st.integers(1, 8), st.integers(1, 4), st.integers(0, 6)), search=20,
                   reading="as the equality case of Lemma 2 ('hence the name'): phi = the bound",
                   perturb={"phi = bound + 1": _equal_case(False, 1)})],
     expected="ambiguous",

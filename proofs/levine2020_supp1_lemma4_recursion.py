@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases, Property
 from verify.claims.record import Claim
 
@@ -60,10 +62,12 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement B.3", "proof of Lemma 4, eqs. 36-42 (recursion eq. 40 and its closed form)"),
     statement="alpha_{l+1} = 3 alpha_l + 1, beta_{l+1} = 3 beta_l + 2 with alpha_3 = 4, beta_3 = 2 give alpha_l = "
               "(3^(l-1) - 1)/2, beta_l = 3^(l-2) - 1, and ||v~||^(2 beta_L) sum_h <v~h, v~h> = ||v~||^(2 3^(L-2)).",
-    domain="L = 2..25 (L = 2 is eq. 31, the recursion's start), exact integers; eqs. 37-39 symbolically",
+    domain="L = 2..25 (L = 2 is eq. 31, the recursion's start) and a hypothesis search of 20 L up to 80, exact "
+           "integers; eqs. 37-39 symbolically",
     reading="Eq. 41-42 print the exponent with a lower-case l (3^(l-2)); read as L, the last layer.  The factor c = "
             "(d_a - 1)/2 that eq. 34 drops is claim levine2020_supp1_lemma4_constant; it does not change the exponents.",
     checks=[Cases(DEPTHS, _recursion, name="recursion from eq. 31 against the closed forms",
+                  strategy=st.integers(2, 80), search=20,
                   perturb={"alpha_l = (3^(l-1) + 1)/2": lambda d: _recursion(d, lambda l: (3 ** (l - 1) + 1) // 2),
                            "beta_l = 3^(l-2)": lambda d: _recursion(d, beta_closed=lambda l: 3 ** (l - 2))}),
             Property(_symbolic_step, name="eqs. 36-39", perturb={"N exponent 3 alpha_l": _step_perturbed})],

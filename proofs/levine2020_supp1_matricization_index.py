@@ -2,6 +2,8 @@
 
 from itertools import combinations, product
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
 
@@ -37,7 +39,9 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement B.1.1", "matricization [[A]]_{I,J}: row 1 + sum_t (d_{i_t} - 1) M^(N/2 - t)"),
     statement="For a balanced partition (I, J) of [N], A_{d_1..d_N} goes to row 1 + sum_t (d_{i_t} - 1) M^(N/2-t) and "
               "column 1 + sum_t (d_{j_t} - 1) M^(N/2-t) of an M^(N/2) x M^(N/2) matrix, each entry to its own cell.",
-    domain="M = 1..3, N = 2, 4 (and N = 6 at M = 2), every balanced partition",
+    domain="M = 1..3, N = 2, 4 (and N = 6 at M = 2), every balanced partition; a hypothesis search "
+           "of 15 (M, N) with M <= 4, N in {2, 4}",
     checks=[Cases(CASES, _case, name="index map lands in and fills the matrix",
+                  strategy=st.tuples(st.integers(1, 4), st.sampled_from([2, 4])), search=15,
                   perturb={"exponent M^(N/2 - t + 1) (shifted by one)": lambda m, n: _case(m, n, 1)})],
 )

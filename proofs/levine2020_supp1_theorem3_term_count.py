@@ -3,6 +3,8 @@
 from collections import Counter
 from math import comb
 
+from hypothesis import strategies as st
+
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
 
@@ -37,12 +39,14 @@ CLAIM = Claim(
               "each leaves d_a^b free r indices, so sum_h sum_b sum_beta sum_r 1 = H^C sum_b binom(C, b) d_a^b "
               "= H^C (d_a + 1)^C = (H(d_a + 1))^C.",
     formulas={"closed": (H * (d_a + 1)) ** C},
-    domain="C = 1..8 and C(3) = 13 enumerated (2^C sequences), d_a = 1..5, H = 1..4, exact integers",
+    domain="C = 1..8 and C(3) = 13 enumerated (2^C sequences), d_a = 1..5, H = 1..4, exact integers; a hypothesis "
+           "search of 15 C in 1..11",
     reading="The beta sums are typeset with <= between consecutive betas (beta_b <= beta_{b-1} ... <= beta_1); "
             "swap indices are distinct by their definition (beta in [C] with P_beta != P_beta+1), which is the "
             "reading checked; the typeset <= would count multisets, ((C over b)) instead of binom(C, b) "
             "(shown in the evidence).  beta_1 = C is allowed (a swap between M^(C) and the query's P).",
     checks=[Cases(CS, _count, name="side sequences, swaps and terms enumerated",
+                  strategy=st.integers(1, 11), search=15,
                   perturb={"binom(C - 1, b) sequences have b swaps (beta_1 < C strictly)":
                            lambda c: _count(c, lambda m, b: comb(m - 1, b)),
                            "((C over b)) sequences have b swaps (<= between betas as typeset)":
