@@ -294,3 +294,33 @@ def test_dry_runs_print_the_plan_and_compute_nothing(capsys, tmp_path):
     plan = json.loads(out)
     assert code == 0 and [t["params"]["tokens"] for t in plan["tasks"]] == [2, 4, 6]
     assert not store.exists() or "probe_step" not in store.read_bytes().decode("latin-1")
+
+
+def test_ctrl_c_mid_sweep_hands_back_and_prints_what_is_done(capsys, monkeypatch):
+    from verify.sweeps import executor
+    from verify.sweeps.executor import SweepInterrupted, run_sweep
+    from verify.sweeps.store import Store
+    from verify.sweeps.table import sep_task, table_specs
+
+    class StopAfterOne:  # a Ctrl-C arriving just after the first result
+        def start(self, *counts):
+            pass
+
+        def advance(self, cost):
+            raise KeyboardInterrupt
+
+    tasks = [sep_task(s, "gf:101", 0, 16.0) for s in table_specs([1], [2, 3], "1")]
+    with pytest.raises(SweepInterrupted) as stop:
+        run_sweep(tasks, Store(None), workers=1, progress=StopAfterOne())
+    assert sum(v is not None for v in stop.value.values) == 1
+
+    real = executor.run_sweep
+
+    def interrupted(tasks, store, *args, **kwargs):
+        raise SweepInterrupted([{"rank": 3, "certified_lower_bound": True, "probability_bound": 0.0}]
+                               + [None] * (len(tasks) - 1), executor.SweepStats())
+    monkeypatch.setattr(executor, "run_sweep", interrupted)
+    code, out, err, _ = run(capsys, "table", "--depths", "1", "--widths", "2", "--heads", "all", "--no-store")
+    monkeypatch.setattr(executor, "run_sweep", real)
+    assert code == 2 and "| 1 | 2 | 1 | 3 |" in out and "Interrupted: 1 of 2 specs done" in out
+    assert err.strip().splitlines()[-1].startswith("verify: error: interrupted")

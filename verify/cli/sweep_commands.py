@@ -74,7 +74,7 @@ def cmd_table(args) -> int:
     from ..rank.numrank import DEFAULT_TEMPLATES, check_grid
     from ..rank.reduced import check_memory
     from ..sweeps.progress import SweepProgress
-    from ..sweeps.executor import run_sweep
+    from ..sweeps.executor import SweepInterrupted, run_sweep
     from ..sweeps.table import (bound_columns, build_rows, markdown, parse_range, real_task, sep_cost, sep_task,
                         table_specs, to_csv)
 
@@ -121,9 +121,13 @@ def cmd_table(args) -> int:
             plan["skipped"] = skipped
             print(json.dumps(plan) if args.json else plan_text(plan), end="\n" if args.json else "")
             return 0
-        values, stats = run_sweep(tasks, store, args.scheduler, args.workers, SweepProgress("table", not quiet),
-                                  cost=cost)
         store_path = None if store.path is None else str(store.path)
+        try:
+            values, stats = run_sweep(tasks, store, args.scheduler, args.workers, SweepProgress("table", not quiet),
+                                      cost=cost)
+        except SweepInterrupted as stop:  # print the rows already computed, then the one-line error
+            _print_partial(specs, stop.values, args.real, args.json)
+            raise
     for item in stats.refused:  # refused by a worker's own estimate: listed like the up-front refusals
         spec = item["task"].spec
         skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": item["reason"]})
@@ -157,6 +161,21 @@ def cmd_table(args) -> int:
               + (f", {len(stats.refused)} refused" if stats.refused else "") + f", {stats.seconds:.1f}s"
               + (f"; CSV: {args.csv}" if args.csv else "") + (f"; plot: {args.plot}" if args.plot else ""))
     return 0
+
+
+def _print_partial(specs, values, real: bool, as_json: bool) -> None:
+    """On Ctrl-C: the table of the specs whose results had arrived (all stored), on stdout."""
+    from ..sweeps.table import bound_columns, build_rows, markdown
+
+    done = [i for i, spec in enumerate(specs)
+            if values[i] is not None and (not real or values[len(specs) + i] is not None)]
+    if not done or as_json:  # --json promises one object, and only on success
+        return
+    columns = bound_columns()
+    rows = build_rows([specs[i] for i in done], [values[i] for i in done],
+                      [values[len(specs) + i] for i in done] if real else None, columns)
+    print(markdown(rows, columns), end="")
+    print(f"\nInterrupted: {len(done)} of {len(specs)} specs done; the rest resume from the store.", flush=True)
 
 
 def cmd_results(args) -> int:

@@ -20,7 +20,7 @@ from ..errors import InputError
 from .progress import REFRESH_SECONDS, SweepProgress
 from .store import Store, Task
 
-__all__ = ["compute", "executor", "run_sweep", "SweepStats", "cpu_count"]
+__all__ = ["compute", "executor", "run_sweep", "SweepStats", "SweepInterrupted", "cpu_count"]
 
 
 def cpu_count() -> int:
@@ -121,6 +121,14 @@ def executor(scheduler: str | None = None, workers: int | None = None):
     pool.shutdown(wait=True)
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep: ``values`` (None where not computed) and ``stats`` of what finished."""
+
+    def __init__(self, values: list, stats: "SweepStats"):
+        super().__init__("interrupted")
+        self.values, self.stats = values, stats
+
+
 @dataclass
 class SweepStats:
     total: int = 0
@@ -209,20 +217,23 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
                                 outcome = future.result()
                             except InputError as exc:
                                 outcome = exc
+                            except BrokenProcessPool:
+                                raise InputError("a worker process died (killed from outside, most likely for "
+                                                 "lack of memory); results so far are stored: rerun with fewer "
+                                                 "--workers or a lower --max-memory-gib") from None
                             except Exception as exc:
                                 if not type(exc).__module__.startswith("distributed"):
                                     raise
                                 raise InputError(f"the Dask cluster lost a task ({type(exc).__name__}: {exc}); "
                                                  f"results so far are stored: check the workers and rerun") from None
-                            except BrokenProcessPool:
-                                raise InputError("a worker process died (killed from outside, most likely for "
-                                                 "lack of memory); results so far are stored: rerun with fewer "
-                                                 "--workers or a lower --max-memory-gib") from None
                             receive(futures[future], outcome)
                 except BaseException:
                     for future in futures:
                         future.cancel()
                     raise
+    except KeyboardInterrupt:  # hand back what is done (also stored), so the caller can print it
+        stats.seconds = time.perf_counter() - start
+        raise SweepInterrupted([values.get(t.key()) for t in tasks], stats) from None
     finally:
         if hasattr(progress, "close"):
             progress.close()
