@@ -151,8 +151,8 @@ class InequalityChain(Check):
             flint.ctx.prec = old
         if ball > 0:
             state["refuted"].add(i)
-            value = float(ball.mid())
-            if state["margin"] is None or value < state["margin"][0]:
+            value = float(ball.mid())  # a float label for the report; the decision above is certified
+            if value != float("inf") and (state["margin"] is None or value < state["margin"][0]):
                 state["margin"] = (value, f"{i}->{i + 1}", dict(point))
             return True
         if ball < 0:
