@@ -215,6 +215,6 @@ class RankBound(Check):
             values = spec_values(spec)
             if _in_regime(self.regime, values) and self.beats_trivial(spec, values):
                 name = _spec_name(spec)
-                return name + (" (in the spec set)" if name in known else " (outside the spec set: not reachable here)")
+                return name + (" (in the spec set)" if name in known else " (not in the spec set, default or extended)")
         return (f"none reachable: no spec with L <= {BITE_SEARCH['depth'][-1]}, d_x <= {BITE_SEARCH['width'][-1]} "
                 "where the bound beats the trivial one")
