@@ -194,7 +194,10 @@ def test_ctrl_c_during_a_table_leaves_no_worker_traceback(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "verify", "table", "--depths", "2-3", "--widths", "3",
                              "--workers", "2", "--store", str(store), "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(3.0)
+    deadline = time.time() + 60
+    while not store.exists() and time.time() < deadline:  # the store opens just before the pool starts
+        time.sleep(0.1)
+    time.sleep(1.5)
     os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C does
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2, err
