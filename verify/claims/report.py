@@ -89,7 +89,8 @@ def markdown(records: list[dict], header: dict) -> str:
     undecided = [r for r in records if r["outcome"] == "not-decided"]
     if undecided:
         out += ["", "## Not decided (no check could have failed)", ""]
-        out += [f"- **{r['id']}**: would first bite at {r.get('bites_at') or 'unknown'}" for r in undecided]
+        out += [f"- **{r['id']}**: " + ("would first bite at " if (r.get("bites_at") or "").startswith("L=") else "")
+                + (r.get("bites_at") or "unknown") for r in undecided]
     return "\n".join(out) + "\n"
 
 
