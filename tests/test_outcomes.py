@@ -154,3 +154,5 @@ def test_run_exits_0_when_a_not_decided_claim_is_expected_and_1_when_verified_wa
         assert main(["run", "--claim", "toy_claim", "--out", str(tmp_path), "--json", "--quiet"]) == code
         data = json.loads(capsys.readouterr().out)
         assert data["claims"][0]["outcome"] == "not-decided" and data["claims"][0]["could_fail"] is False
+        written = json.loads(next(tmp_path.rglob("report.json")).read_text())
+        assert written["counts"] == {k: (1 if k == "not-decided" else 0) for k in OUTCOMES}

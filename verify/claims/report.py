@@ -96,6 +96,7 @@ def markdown(records: list[dict], header: dict) -> str:
 
 def write_reports(out_dir: Path, records: list[dict], header: dict) -> tuple[Path, Path]:
     md, js = out_dir / "report.md", out_dir / "report.json"
-    write_atomic(js, json.dumps({"header": header, "claims": records}, indent=1, default=str) + "\n")
+    write_atomic(js, json.dumps({"header": header, "counts": counts(records), "claims": records}, indent=1,
+                                default=str) + "\n")
     write_atomic(md, markdown(records, header))
     return md, js
