@@ -144,11 +144,13 @@ def test_run_one_claim_writes_reports(tmp_path, capsys):
     code = main(["run", "--claim", "levine2020_lth_1000", "--out", str(tmp_path), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["all_as_expected"]
-    report = json.loads((tmp_path / "report.json").read_text())
+    partial = tmp_path / "partial"  # a --claim run never replaces the full report (issue 13)
+    report = json.loads((partial / "report.json").read_text())
     record = report["claims"][0]
-    for key in ("id", "source", "statement", "outcome", "evidence"):
+    for key in ("id", "source", "statement", "outcome", "evidence", "could_fail", "tightest_margin"):
         assert key in record
-    assert (tmp_path / "report.md").read_text().startswith("# Verification report")
+    assert (partial / "report.md").read_text().startswith("# Verification report")
+    assert not (tmp_path / "report.json").exists()
 
 
 def test_run_exits_1_on_an_unexpected_outcome(tmp_path, capsys, monkeypatch):
