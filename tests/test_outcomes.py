@@ -40,6 +40,8 @@ def test_a_tight_true_bound_is_verified_because_its_strengthening_is_refuted():
     tried = {p["statement"]: p["refuted"] for p in result.checks[0].perturbations}
     assert tried == {"upper bound /3": True, "upper bound -1": True}
     assert result.checks[0].margin["value"] == 0.0  # log3 bound - log3 sep = 0 at both specs
+    rows = result.checks[0].details  # per spec: margin, and 3 < 84 and 4 < 455 beat the monomial counts
+    assert [(r["rank"], r["margin_log3"], r["beats_trivial"]) for r in rows] == [(3, 0.0, True), (4, 0.0, True)]
 
 
 def test_a_tight_lower_bound_is_refuted_when_multiplied_by_three():
@@ -65,7 +67,7 @@ def test_a_bound_that_never_bites_says_none_reachable():
 
 
 def test_a_loose_upper_bound_above_the_monomial_count_is_not_decided():
-    result = RankBound(sp.Integer(10**6), "upper", "sep", specs=DEPTH1).run()  # trivial bounds: 84 and 220
+    result = RankBound(sp.Integer(10**6), "upper", "sep", specs=DEPTH1).run()  # trivial bounds: 84 and 455
     assert result.status == "pass" and not result.could_fail
 
 

@@ -1,11 +1,15 @@
 """The kinds of check a claim can use (see ``claims.Claim``).
 
 * ``RankBound`` — a stated bound against exact separation ranks, inside and outside its regime;
-* ``InequalityChain`` — each step of a derivation over a parameter grid and a seeded random
-  search, decided with arb;
+* ``InequalityChain`` — each step of a derivation over a parameter grid and a derandomised
+  hypothesis search (``verify.claims.search``), decided with arb;
 * ``QuotedNumber`` — a number printed in a paper recomputed from its formula;
 * ``Property`` — an identity or structural fact computed by a function;
 * ``Cases`` — a fact checked case by case, stopping at the first case that fails.
+
+Every passing check also records whether it could have failed: perturbed statements (see
+``verify.claims.bounds`` for bounds against ranks, ``verify.claims.perturb`` for the ones a
+``Property`` or ``Cases`` supplies), and its tightest margin.
 """
 
 from __future__ import annotations
