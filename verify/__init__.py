@@ -7,7 +7,7 @@ The public surface is small; everything else is internal and may move.
 * ``separation_rank``: the separation rank of y_p^i by the coefficient, grid or reduced route, with
   what the number certifies (``SepResult``).
 * ``Field`` / ``parse_field`` / ``DEFAULT_PRIME``: GF(p) or Q, the field ranks are computed in.
-* ``claims`` / ``run_claims``: the claims registry of the papers and its checks.
+* ``list_claims`` / ``run_claims``: the claims registry of the papers and its checks.
 * ``reviewers_table`` / ``probe_n``: the sweeps behind ``verify table`` and ``verify probe-n``.
 * ``InputError``: raised for input the engine refuses, with a one-line message.
 
@@ -30,7 +30,7 @@ blocks of its catalecticant have at most min(C(a+2, 2), 2 C(6-a, 2)) = 1, 3, 6, 
 """
 
 from .version import __version__  # noqa: E402
-from .api import claims, probe_n, reviewers_table, run_claims  # noqa: E402
+from .api import list_claims, probe_n, reviewers_table, run_claims  # noqa: E402
 from .errors import InputError  # noqa: E402
 from .exact.fields import DEFAULT_PRIME, Field, parse_field  # noqa: E402
 from .model.spec import NetworkSpec, draw_weights  # noqa: E402
@@ -38,5 +38,5 @@ from .rank.result import SepResult  # noqa: E402
 from .rank.sep import separation_rank  # noqa: E402
 
 __all__ = ["NetworkSpec", "draw_weights", "separation_rank", "SepResult", "Field", "parse_field",
-           "DEFAULT_PRIME", "claims", "run_claims", "reviewers_table", "probe_n", "InputError",
+           "DEFAULT_PRIME", "list_claims", "run_claims", "reviewers_table", "probe_n", "InputError",
            "__version__"]

@@ -11,10 +11,10 @@ from .errors import InputError
 from .exact.fields import DEFAULT_PRIME, parse_field
 from .model.spec import NetworkSpec
 
-__all__ = ["claims", "run_claims", "reviewers_table", "probe_n"]
+__all__ = ["list_claims", "run_claims", "reviewers_table", "probe_n"]
 
 
-def claims(package: str = "proofs") -> list:
+def list_claims(package: str = "proofs") -> list:
     """Every claim of the registry, in file order.
 
     Parameters
@@ -31,7 +31,7 @@ def claims(package: str = "proofs") -> list:
     Examples
     --------
     >>> import verify
-    >>> registry = verify.claims()
+    >>> registry = verify.list_claims()
     >>> theorem = next(c for c in registry if c.id == "levine2020_theorem2_upper")
     >>> theorem.source.section
     '§4.2'
@@ -50,7 +50,7 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     Parameters
     ----------
     ids : list of str, optional
-        Claim ids (see ``claims()``); an unknown id raises ``InputError``.
+        Claim ids (see ``list_claims()``); an unknown id raises ``InputError``.
     package : str
         The registry package (default ``proofs``).
 
@@ -68,12 +68,12 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     """
     from .claims.record import run_claim
 
-    registry = claims(package)
+    registry = list_claims(package)
     if ids is not None:
         known = {claim.id: claim for claim in registry}
         missing = [i for i in ids if i not in known]
         if missing:
-            raise InputError(f"unknown claim id {missing[0]!r}; list the ids with verify.claims() or `verify claims`")
+            raise InputError(f"unknown claim id {missing[0]!r}; list the ids with verify.list_claims() or `verify claims`")
         registry = [known[i] for i in ids]
     return [run_claim(claim) for claim in registry]
 
