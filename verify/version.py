@@ -1,3 +1,3 @@
 """The package version, in one place: results stores key on it."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

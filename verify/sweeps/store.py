@@ -165,7 +165,7 @@ def export_csv(rows: list[dict]) -> str:
     flat = []
     for row in rows:
         value = dict(row["value"])
-        older = value.pop("valid_for_tokens", None)  # stored before 0.2.0's numeric key: ">= 6" -> 6
+        older = value.pop("valid_for_tokens", None)  # stored by 0.2.0 and older: ">= 6" -> 6
         if isinstance(older, str) and older.startswith(">= ") and "valid_from_tokens" not in value:
             value["valid_from_tokens"] = int(older[3:])
         row = {**row, "value": value}
