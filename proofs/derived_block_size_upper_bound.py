@@ -106,7 +106,7 @@ CLAIM = Claim(
     formulas={"block_sum_upper": BLOCK_SUM, "theorem1_log3": THEOREM1, "theorem2_log3": THEOREM2},
     domain=(f"the registry's default specs (and their residual set) for the inequality; d_x = 2..8, L <= {DEEPEST} "
             "for Theorem 2; Theorem 1's regime at L = 1..4 for d_x up to 200"),
-    reading=("A result of this toolkit (MATH.md §6 of the engine notes), cited against the main paper only for "
+    reading=("A result of this toolkit (docs/mathematics.md §2), cited against the main paper only for "
              "the comparison.  Theorem 1 is compared at H = 1, its smallest value."),
     checks=[
         Cases(default_specs() + default_specs(residual=True), _block_inequality,

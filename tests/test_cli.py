@@ -29,7 +29,7 @@ def test_sep_json_has_the_documented_keys(capsys):
 def test_sep_without_tokens_uses_the_reduced_route_and_says_for_which_n(capsys):
     code, out, _ = run(capsys, "sep", "--depth", "2", "--width", "2", "--json")
     data = json.loads(out)
-    # the reduced value holds from N = 2(d_x + 1) = 6 on (MATH.md section 2), given as a number
+    # the reduced value holds from N = 2(d_x + 1) = 6 on (docs/mathematics.md section 2), given as a number
     assert (code, data["method"], data["tokens"], data["valid_from_tokens"]) == (0, "reduced", None, 2 * (2 + 1))
 
 

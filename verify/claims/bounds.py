@@ -6,7 +6,7 @@ Besides deciding the bound on every spec of the spec set, the check records per 
   an upper bound (None where a lower bound on sep is <= 0: there is no log);
 * whether the bound **beats the trivial one** there.  Trivial lower bound: sep >= 1 (y_p^i is not
   the zero polynomial).  Trivial upper bound: the size of the coefficient matrix of y_p^i
-  (MATH.md §2), min(#monomials in x_A, #monomials in x_B).  y_p^i has degree <= 3^L in the inputs
+  (docs/mathematics.md §2), min(#monomials in x_A, #monomials in x_B).  y_p^i has degree <= 3^L in the inputs
   (each layer is cubic, eq. 3; homogeneous of degree 3^L without residual connections), and the
   ranks are those at N = 2(d_x + 1) (``spec_values``), so each side has m = (N/2) d_x = d_x(d_x + 1)
   coordinates and at most C(m + 3^L, 3^L) monomials of degree <= 3^L: ``trivial_upper``;

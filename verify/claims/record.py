@@ -38,7 +38,7 @@ L, d_x, H, d_a, N, r, r_e, n, k = sp.symbols("L d_x H d_a N r r_e n k", positive
 
 @dataclass(frozen=True)
 class Source:
-    """Where a claim is stated: document file name (in ``../shared/papers/``), section, label."""
+    """Where a claim is stated: document (the source file's name, an id: see docs/claims.md for the full references), section, label."""
 
     document: str
     section: str

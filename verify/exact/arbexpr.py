@@ -1,7 +1,7 @@
 """Certified evaluation of sympy expressions with arb ball arithmetic, and certified comparisons.
 
 Every inequality between real expressions that involve logs or e is decided here, never with
-floats (``../shared/MATH.md`` §5).  A comparison answers True or False only when the balls are
+floats (``docs/mathematics.md`` §5).  A comparison answers True or False only when the balls are
 disjoint; otherwise the precision is raised, and ``None`` (undecided) comes back at the end.
 """
 

@@ -1,6 +1,6 @@
 """Exact fields: GF(p) for word-size primes p, and Q (computed fraction-free over Z).
 
-Ranks mod p are certified lower bounds on ranks over Q for integer matrices (MATH.md §3).
+Ranks mod p are certified lower bounds on ranks over Q for integer matrices (docs/mathematics.md §3).
 """
 
 from __future__ import annotations

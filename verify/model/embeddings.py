@@ -3,7 +3,7 @@
 Vocabulary embedding (eq. 3): token w in [V] becomes x = M e_w with M = P Q of rank r
 (P is d_x x r, Q is r x V).  Optional positional embedding of rank r_e: position j adds column j
 of P' Q' (P' is d_x x r_e).  Integer entries, seeded, so every route sees the same embedding.
-Any linear embedding only changes what the x^j are (``../shared/MATH.md`` §1, §4).
+Any linear embedding only changes what the x^j are (``docs/mathematics.md`` §1, §4).
 """
 
 from __future__ import annotations

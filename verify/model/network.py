@@ -3,7 +3,7 @@
 Each layer maps the columns x^j of X to y^j = T(S) x^j (plus x^j with residual connections),
 with S = sum_j x^j x^j^T and T(S) = sum_h W^{O,h} W^{V,h} S (W^{K,h})^T W^{Q,h}
 (``levine2020_limits_to_depth_efficiencies.md`` eq. 3, vectorised as in the supplement's
-proof of Lemma 1; ``../shared/MATH.md`` §1).
+proof of Lemma 1; ``docs/mathematics.md`` §1).
 
 The entries may be elements of any python-flint ring that supports ``+``, ``*`` and
 multiplication by Python integers: ``fmpz``, ``nmod``, ``fmpq`` and the multivariate

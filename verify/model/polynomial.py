@@ -1,7 +1,7 @@
 """The exact polynomial y_p^i in the N*d_x input coordinates, and its monomial counts.
 
 Sources: ``levine2020_limits_to_depth_efficiencies.md`` §4.2 (y_p^i has degree 3^L; eq. 4 and
-the supplement's eq. 11 give its form), ``../shared/MATH.md`` §1 (y^i = F(S) x^i, F homogeneous
+the supplement's eq. 11 give its form), ``docs/mathematics.md`` §1 (y^i = F(S) x^i, F homogeneous
 of degree C(L) = (3^L - 1)/2 in S without residual connections).
 """
 

@@ -1,7 +1,7 @@
 """The network specification of eq. 3 and its seeded integer weights.
 
 Source: ``levine2020_limits_to_depth_efficiencies.md`` §2, eqs. 3-4 (linearised multi-head
-self-attention); ``../shared/MATH.md`` §1 and §3 (why weights are integers from a wide range).
+self-attention); ``docs/mathematics.md`` §1 and §3 (why weights are integers from a wide range).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..errors import InputError
 __all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "divisors", "DEFAULT_WEIGHT_RANGE"]
 
 #: Weights are drawn uniformly from [-DEFAULT_WEIGHT_RANGE, DEFAULT_WEIGHT_RANGE].  Wide, so that
-#: accidental zeros and cancellations are rare (MATH.md §3); it is the "sample set" of the
+#: accidental zeros and cancellations are rare (docs/mathematics.md §3); it is the "sample set" of the
 #: Schwartz-Zippel bound reported with every probabilistic number.
 DEFAULT_WEIGHT_RANGE = 2**31
 
@@ -84,7 +84,7 @@ class NetworkSpec:
 
     @property
     def degree(self) -> int:
-        """3^L, the degree of y_p^i in the inputs (MATH.md §1)."""
+        """3^L, the degree of y_p^i in the inputs (docs/mathematics.md §1)."""
         return 3**self.depth
 
     @property
@@ -108,7 +108,7 @@ def divisors(n: int) -> list[int]:
 class LayerWeights:
     """One layer's weights, per head: query, key, value (d_a x d_x) and output (d_x x d_a).
 
-    The transcription of eq. 3 calls the output matrix W^Q; it is W^O (MATH.md §1).
+    The transcription of eq. 3 calls the output matrix W^Q; it is W^O (docs/mathematics.md §1).
     """
 
     query: tuple

@@ -3,7 +3,7 @@
 A matrix whose rows and columns split into groups with no nonzero entry between different
 groups is block diagonal after permutation, and its rank is the sum of the blocks' ranks.  The
 groups are the connected components of the bipartite graph with an edge (row, column) for each
-nonzero entry (``../shared/MATH.md`` §2: "find the blocks from the nonzero pattern").
+nonzero entry (``docs/mathematics.md`` §2: "find the blocks from the nonzero pattern").
 """
 
 from __future__ import annotations

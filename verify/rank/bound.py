@@ -1,6 +1,6 @@
 """The derivative-space upper bound on the separation rank, in closed form (derived here).
 
-This bound is not stated in the papers; it follows from the reduced route (``../shared/MATH.md``
+This bound is not stated in the papers; it follows from the reduced route (``docs/mathematics.md``
 §2 route 3 and §6).  The separation rank (N >= 2(d_x + 1)) is the rank of the catalecticant of
 q(S) = F(S)^T e_p: rows alpha (a derivative multi-index), columns (k, beta) (a component of q and
 a monomial), in n = d_x(d_x + 1)/2 variables.  Any matrix has rank <= min(rows, cols), and the

@@ -1,4 +1,4 @@
-"""What a computed rank certifies (``../shared/MATH.md`` §3).
+"""What a computed rank certifies (``docs/mathematics.md`` §3).
 
 * Certified: weights and templates are integers, so a rank computed mod p at these weights is
   <= the rank over Q at these weights (reduction mod p can only drop rank), which is <= the
@@ -9,7 +9,7 @@
   Schwartz-Zippel that happens with probability <= r * deg / |sample set|.  The bound is for
   the generic rank over the field used, which equals the generic rank over Q except for
   finitely many primes.
-* Exact from two sides (MATH.md §6): the rank r at any weights is <= the generic rank g, and g is
+* Exact from two sides (docs/mathematics.md §2-3): the rank r at any weights is <= the generic rank g, and g is
   <= a proven upper bound u (``verify.rank.bound``).  When r = u the generic rank is r, with no
   probability involved.  Otherwise the event to bound is a g x g minor vanishing, of degree
   <= g * deg <= u * deg: the probability bound uses u, never the rank found (which is smaller

@@ -1,4 +1,4 @@
-"""Separation rank by the coefficient matricisation (``../shared/MATH.md`` §2, route 1).
+"""Separation rank by the coefficient matricisation (``docs/mathematics.md`` §2, route 1).
 
 Write f = sum c_{a,b} m_a(x_A) m_b(x_B); then sep(f; A, B) = rank [c_{a,b}]: "<=" is the
 decomposition itself, ">=" because the monomials m_a (m_b) are linearly independent functions.

@@ -1,4 +1,4 @@
-"""Exact ranks of the degree blocks of a homogeneous q = F(S)^T e_p (MATH.md §2, route 3).
+"""Exact ranks of the degree blocks of a homogeneous q = F(S)^T e_p (docs/mathematics.md §2, route 3).
 
 Block a has rows alpha (|alpha| = a) and columns (k, beta) (|beta| = C - a); up to a row
 scaling by alpha! it is the catalecticant, so its rank is dim D_a with

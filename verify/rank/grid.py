@@ -1,4 +1,4 @@
-"""Separation rank by the grid tensor (``../shared/MATH.md`` §2, route 2; the papers' tool).
+"""Separation rank by the grid tensor (``docs/mathematics.md`` §2, route 2; the papers' tool).
 
 The network is evaluated at every assignment of template vectors to positions; the resulting
 tensor, matricised w.r.t. (A, B), has rank <= sep (first supplement, Claim 2).  With M generic

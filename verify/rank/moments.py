@@ -1,6 +1,6 @@
 """Moment values c~_k[gamma] = coeff_gamma(q_k) * gamma! looked up at sums alpha + beta.
 
-Every catalecticant entry of the reduced route (MATH.md §2, route 3) is c~_k[alpha + beta]; the
+Every catalecticant entry of the reduced route (docs/mathematics.md §2, route 3) is c~_k[alpha + beta]; the
 blocks are filled by looking these values up for all row/column pairs at once.  Two exact lookups:
 
 * ``SearchMoments`` (any q): additive integer keys (``AdditiveEncoder``), a sorted search, or a

@@ -1,6 +1,6 @@
 """The reduced route: F(S) and the derivative space of q(S) = F(S)^T e_p.
 
-Sources: ``../shared/MATH.md`` §1 (y^i = F(S) x^i, S_l = T_l S_{l-1} T_l^T) and §2 route 3.
+Sources: ``docs/mathematics.md`` §1 (y^i = F(S) x^i, S_l = T_l S_{l-1} T_l^T) and §2 route 3.
 Because f = e_p^T F(S_A + S_B) x^i, for N/2 >= d_x + 1 the separation rank equals the dimension
 of the span of all partial derivatives of the vector polynomial q(S), i.e. the rank of its
 catalecticant (rows alpha; columns (k, beta); entry coeff of S^{alpha+beta} in q_k times
@@ -42,7 +42,7 @@ COMPRESS_RATIO = 4
 
 
 def tokens_threshold(spec: NetworkSpec) -> int:
-    """Smallest even N with N/2 >= d_x + 1, from which the reduced value is sep (MATH.md §2)."""
+    """Smallest even N with N/2 >= d_x + 1, from which the reduced value is sep (docs/mathematics.md §2)."""
     return 2 * (spec.width + 1)
 
 
@@ -61,7 +61,7 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
     """q(S) = F(S)^T e_p: the d_x polynomials F_{p,k}(S) in the d_x(d_x+1)/2 entries of S.
 
     F = G_L ... G_1 with G_l = T_l(S_{l-1}) (or I + T_l(S_{l-1}) with residual connections),
-    S_0 = S and S_l = G_l S_{l-1} G_l^T (MATH.md §1).  Only row p of the last G_L is needed.
+    S_0 = S and S_l = G_l S_{l-1} G_l^T (docs/mathematics.md §1).  Only row p of the last G_L is needed.
 
     Returns
     -------

@@ -1,7 +1,7 @@
 """Repeat a rank with independent weights and primes until missing the generic rank is unlikely enough.
 
 Each run draws its own weights (seed s, s + 1, ...) and works in its own prime field.  Its rank r_i is
-a certified lower bound on the generic rank g whatever the prime (``../shared/MATH.md`` §3), and its
+a certified lower bound on the generic rank g whatever the prime (``docs/mathematics.md`` §3), and its
 probability bound e_i bounds P(r_i < g) (Schwartz-Zippel with a proven upper bound on g, see
 ``certainty.against_upper_bound``).  The runs are independent, so the largest rank misses g only if
 every run does:

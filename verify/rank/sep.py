@@ -1,6 +1,6 @@
 """The public entry point: the separation rank of y_p^i by a chosen route, with its meaning.
 
-Routes (``../shared/MATH.md`` §2): ``coefficients`` (matricise the exact polynomial), ``grid``
+Routes (``docs/mathematics.md`` §2): ``coefficients`` (matricise the exact polynomial), ``grid``
 (the papers' grid tensor over template vectors) and ``reduced`` (the derivative space of
 F(S)^T e_p, independent of N).
 """

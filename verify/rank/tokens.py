@@ -1,4 +1,4 @@
-"""Exact separation ranks for token inputs (``../shared/MATH.md`` §4).
+"""Exact separation ranks for token inputs (``docs/mathematics.md`` §4).
 
 The function lives on the finite set [V]^N, so the grid tensor over all tokens is the function
 itself and its matricisation rank is sep exactly.  Two routes:
@@ -57,7 +57,7 @@ def _nmod_layers(weights: Weights, p: int) -> list:
 
 
 def _output_row(spec: NetworkSpec, maps: list, s_matrix, p: int):
-    """Row p of F(S) over GF(p) for a numeric S (the reduced recursion of MATH.md §1)."""
+    """Row p of F(S) over GF(p) for a numeric S (the reduced recursion of docs/mathematics.md §1)."""
     d = spec.width
     one = flint.nmod_mat([[int(i == j) for j in range(d)] for i in range(d)], p)
     f, s = one, s_matrix

@@ -1,7 +1,7 @@
 """The reviewers' table: exact generic separation ranks beside every applicable bound of both papers.
 
 One row per spec (depth, width, heads): the exact separation rank by the reduced route (valid
-for N >= 2(d_x+1), MATH.md §2), log3 of it, the regime (L against log3 d_x: main text §4.1
+for N >= 2(d_x+1), docs/mathematics.md §2), log3 of it, the regime (L against log3 d_x: main text §4.1
 Theorem 1 below, §4.2 Theorem 2 above), and each bound of the claims registry that applies
 (its regime and condition hold), on the log3 scale, with whether the exact rank obeys it
 (decided with arb on the bound's own scale, ``arbexpr.compare``).  With ``real``, the numerical grid rank of the
