@@ -56,7 +56,7 @@ def depth4_estimate(width: int = 3, depth: int = 4, heads_components: int = 3) -
     short = max(min(r, k) for r, k in sizes)
     long = max(max(r, k) for r, k in sizes if min(r, k) == short)
     device = short * (short + 32) * 8 + 4 * 2**24 * 8  # float64 slice + product tiles
-    host = 2 * short * (short + 32) * 8  # int64 slice and the pieces it is stacked from
+    host = short * (short + 32) * 8  # the int64 slice, gathered in place (copied to the device in bands)
     return {"short": short, "long": long, "device_gib": device / 2**30, "host_gib": host / 2**30}
 
 

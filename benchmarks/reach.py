@@ -37,11 +37,12 @@ DEFAULT_PRIME = 8388593
 
 
 def largest_slice_gib(depth: int, width: int) -> float:
-    """GiB of the largest degree-block slice (short x (short + 32) int64) plus its float64 copy:
-    what the float elimination holds at once for a homogeneous network."""
+    """GiB of the largest degree-block slice, short x (short + 32) entries of 8 bytes: the float
+    elimination runs in the slice's own memory (plus product tiles of 128 MiB), so this is what it
+    holds at once for a homogeneous network (the engine's own guard prices whole blocks)."""
     n, c = width * (width + 1) // 2, (3**depth - 1) // 2
     short = max(min(comb(a + n - 1, n - 1), width * comb(c - a + n - 1, n - 1)) for a in range(c + 1))
-    return 2 * short * (short + 32) * 8 / 2**30
+    return short * (short + 32) * 8 / 2**30
 
 
 def has_gpu() -> bool:
@@ -100,12 +101,11 @@ def main():
             row = {"depth": depth, "width": width, "heads": heads, "target_seconds": target or "", "prime": args.prime}
             estimate = largest_slice_gib(depth, width)
             if gpu and not has_gpu():
-                row.update(status="refused", note=f"needs a GPU: its largest slice needs about {estimate / 2:.0f} GiB "
-                                                  f"as float64 on the device and {estimate:.0f} GiB on the host with "
-                                                  f"its int64 copy (benchmarks/gpu_rank.py)")
+                row.update(status="refused", note=f"needs a GPU: its largest slice needs about {estimate:.0f} GiB as "
+                                                  f"float64 on the device and as int64 on the host (benchmarks/gpu_rank.py)")
             elif estimate > args.max_memory_gib:
-                row.update(status="refused", note=f"the largest slice and its float64 copy need about {estimate:.1f} "
-                                                  f"GiB, over --max-memory-gib {args.max_memory_gib:g}")
+                row.update(status="refused", note=f"its largest slice needs about {estimate:.1f} GiB, over "
+                                                  f"--max-memory-gib {args.max_memory_gib:g}")
             else:
                 cmd = [sys.executable, __file__, "--child", f"{depth},{width},{heads}", "--prime", str(args.prime),
                        "--max-memory-gib", str(max(args.max_memory_gib, 64.0))]
