@@ -52,11 +52,25 @@ def test_batched_grid_spans_several_blocks_and_reports_progress(monkeypatch):
 
 
 def test_fits_is_the_float64_exactness_bound():
-    # (H d_x + 2)(p - 1)^2 < 2^53: p - 1 = 2^20 at H d_x + 2 = 2^13 is exactly 2^53, one over
-    assert not fits(2**13 - 2, 1, 2**20 + 1) and fits(2**13 - 3, 1, 2**20 + 1)
+    # (H d_x + 3) p^2 < 2^53: p = 2^20 at H d_x + 3 = 2^13 is exactly 2^53, one over
+    assert not fits(2**13 - 3, 1, 2**20) and fits(2**13 - 4, 1, 2**20)
+    assert not fits(2**12 - 1, 2, 2**20) and fits(2**12 - 2, 2, 2**20) and fits(1, 1, 5) and not fits(1, 1, 3)
     p = largest_fitting_prime(30, 2)
     assert flint.fmpz(p).is_prime() and fits(30, 2, p) and p < 2**20
     with pytest.raises(ValueError):
         grid_values(draw_weights(NetworkSpec(depth=1, width=2), 0, 3).as_dict(), [[1, 2]], [[3, 4]],
                     2**61 - 1, 0, False)
     assert np.iinfo(np.int64).max > p
+
+
+@pytest.mark.parametrize("p", [5, 101, 1048573])
+def test_float64_reduction_is_exact_up_to_the_fits_bound(p):
+    from verify.constructions.grid_eval import _mod
+
+    top = 2**53 - p  # the largest value a layer can form below the fits bound is under this
+    rng = random.Random(p)
+    values = [0, 1, p - 1, p, p + 1, top - 1, top] + [k * p + e for k in (2**20, top // p - 1, top // p)
+                                                       for e in (-1, 0, 1) if 0 <= k * p + e <= top]
+    values += [rng.randrange(top) for _ in range(200)]
+    got = _mod(np.array(values, dtype=np.float64), p)
+    assert [int(v) for v in got] == [v % p for v in values]  # Python integers: the independent route

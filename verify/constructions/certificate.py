@@ -5,9 +5,12 @@ A certificate holds integer weights, integer template vectors for the two positi
 M[i, j] = y_p^0(t^A_i, t^B_j).  det != 0 mod p means rank M = m over GF(p), so rank over Q >= m,
 so sep >= m at these weights (Claim 2 of the first supplement) and almost everywhere (Claim 3).
 
-The checker trusts nothing but the file: it rebuilds M with its own forward pass, the vectorised
-eq. 3 Y = sum_h W^O W^V X X^T (W^K)^T W^Q X (supplement eq. 1) in nmod_mat arithmetic, recomputes
-the determinant and the bound, and accepts only if every stored number agrees.  The certificate
+The checker trusts nothing but the file: it rebuilds M from the stored weights, templates and prime
+by the vectorised eq. 3 Y = sum_h W^O W^V X X^T (W^K)^T W^Q X (supplement eq. 1), recomputes the
+determinant and the bound, and accepts only if every stored number agrees.  M is evaluated for all
+grid points at once by ``grid_eval`` (exact float64 BLAS) when the prime is small enough for that
+(``grid_eval.fits``; ``certify`` picks such a prime), else point by point in nmod_mat arithmetic; the
+first point is always also evaluated in nmod_mat arithmetic (the fingerprint), and the two must agree.  The certificate
 also stores every coordinate of Y at the first grid point, which every weight moves (even those
 y_p^0 never reads), so changing any weight, template, the prime, the rank or the determinant
 changes something the checker recomputes.
@@ -23,6 +26,7 @@ import flint
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
+from . import grid_eval
 
 __all__ = ["lower_bound", "certify", "check_certificate", "validate_certificate", "check_size"]
 
@@ -93,6 +97,22 @@ def _grid(layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_
     return flint.nmod_mat(matrix, p)
 
 
+def _matrix(weights: dict, layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_mat:
+    """The grid matrix mod p: batched (``grid_eval``) when float64 is exact at this prime, else ``_grid``."""
+    heads = max((len(layer["query"]) for layer in weights["layers"]), default=1)
+    if grid_eval.fits(len(rows[0]), heads, p):
+        values = grid_eval.grid_values(weights, rows, cols, p, output, residual, progress)
+        return flint.nmod_mat(values.tolist(), p)
+    return _grid(layers, rows, cols, p, output, residual, progress)
+
+
+def certificate_prime(width: int, heads: int) -> int:
+    """The prime ``certify`` uses by default: the largest below 2^20 at which the batched grid is exact
+    (``grid_eval.largest_fitting_prime``), else ``DEFAULT_PRIME`` (point-by-point evaluation).  Any prime
+    proves the bound: det M != 0 mod p implies rank M = m over Q."""
+    return grid_eval.largest_fitting_prime(width, heads) or DEFAULT_PRIME
+
+
 def check_size(m: int, width: int, depth: int, heads: int) -> None:
     """Refuse (InputError) an m x m certificate grid above ``MAX_GRID_ENTRIES`` forward passes, before
     any template is drawn or any entry computed (closed form: m^2 passes of L layers)."""
@@ -149,21 +169,25 @@ def validate_certificate(data) -> None:
             raise bad("each layer must hold query, key, value and output: per head an integer matrix")
 
 
-def certify(spec: NetworkSpec, seed: int = 0, prime: int = DEFAULT_PRIME,
+def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
             weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress=None) -> dict:
-    """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x)."""
+    """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x).
+
+    ``prime`` defaults to ``certificate_prime(width, heads)``, at which the grid is evaluated batched.
+    """
     if spec.depth < 2 or spec.width <= 3**spec.depth or spec.heads >= spec.width:
         raise InputError(f"certificates need depth >= 2, width > 3^depth = {3**spec.depth} and heads < width; "
                          f"e.g. --depth 2 --width 10 or --depth 3 --width 28")
     m = lower_bound(spec.depth, spec.width, spec.heads)
     check_size(m, spec.width, spec.depth, spec.heads)
+    prime = certificate_prime(spec.width, spec.heads) if prime is None else prime
     weights = draw_weights(spec, seed, weight_range).as_dict()
     layers = _layers(weights, prime)
     for attempt in range(tries):
         rng = random.Random(f"verify-certificate:{seed}:{attempt}")
         draw = lambda: [rng.randint(-weight_range, weight_range) for _ in range(spec.width)]  # noqa: E731
         rows, cols = [draw() for _ in range(m)], [draw() for _ in range(m)]
-        det = int(_grid(layers, rows, cols, prime, spec.output, spec.residual, progress).det())
+        det = int(_matrix(weights, layers, rows, cols, prime, spec.output, spec.residual, progress).det())
         if det:
             return {"format": FORMAT, "depth": spec.depth, "width": spec.width, "heads": spec.heads,
                     "attn_dim": spec.attn_dim, "residual": spec.residual, "tokens": 2, "partition_a": [0],
@@ -219,9 +243,13 @@ def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
     if draw_weights(spec, weights["seed"], bound).as_dict() != weights:
         return False, f"the weights are not the seeded draw of seed {weights['seed']} and weight_range {bound}"
     built = _layers(weights, p)
-    if _fingerprint(built, rows, cols, p, spec.residual) != data["outputs_at_first_point"]:
+    fingerprint = _fingerprint(built, rows, cols, p, spec.residual)
+    if fingerprint != data["outputs_at_first_point"]:
         return False, "the recomputed outputs at the first grid point differ from the stored ones"
-    det = int(_grid(built, rows, cols, p, spec.output, spec.residual, progress).det())
+    grid = _matrix(weights, built, rows, cols, p, spec.output, spec.residual, progress)
+    if int(grid[0, 0]) != fingerprint[2 * spec.output]:  # Y is d_x x 2, row-major: Y[output, 0]
+        return False, "the grid's first entry differs from the point-by-point forward pass there"
+    det = int(grid.det())
     if det == 0:
         return False, "the grid matrix is singular mod p"
     if det != data["determinant_mod_prime"]:
