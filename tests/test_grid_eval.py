@@ -74,3 +74,38 @@ def test_float64_reduction_is_exact_up_to_the_fits_bound(p):
     values += [rng.randrange(top) for _ in range(200)]
     got = _mod(np.array(values, dtype=np.float64), p)
     assert [int(v) for v in got] == [v % p for v in values]  # Python integers: the independent route
+
+
+def test_a_certificate_at_the_63_bit_prime_still_checks_point_by_point():
+    from verify.constructions.certificate import certify, check_certificate
+    from verify.exact.fields import DEFAULT_PRIME
+
+    cert = certify(NetworkSpec(depth=2, width=10, heads=2), prime=DEFAULT_PRIME)  # as files written before
+    assert cert["prime"] == DEFAULT_PRIME and not fits(10, 2, DEFAULT_PRIME)
+    assert check_certificate(cert)[0]
+    cert["templates_b"][2][3] += 1
+    assert not check_certificate(cert)[0]
+
+
+def test_default_certificates_use_a_prime_where_the_batched_grid_is_exact():
+    from verify.constructions.certificate import certify, check_certificate
+
+    cert = certify(NetworkSpec(depth=2, width=10, heads=2))
+    assert fits(10, 2, cert["prime"]) and flint.fmpz(cert["prime"]).is_prime() and check_certificate(cert)[0]
+
+
+def test_a_batched_grid_disagreeing_with_the_forward_pass_is_rejected(monkeypatch):
+    import verify.constructions.grid_eval as grid_eval
+    from verify.constructions.certificate import certify, check_certificate
+
+    cert = certify(NetworkSpec(depth=2, width=10, heads=1))
+    honest = grid_eval.grid_values
+
+    def wrong_first_entry(*args, **kwargs):
+        values = honest(*args, **kwargs)
+        values[0, 0] = (values[0, 0] + 1) % args[3]
+        return values
+
+    monkeypatch.setattr(grid_eval, "grid_values", wrong_first_entry)
+    holds, reason = check_certificate(cert)
+    assert not holds and "first entry" in reason
