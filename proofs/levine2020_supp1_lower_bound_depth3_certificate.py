@@ -1,16 +1,22 @@
 """The lower bound of Theorems 1-2 at depth 3 (lambda = 3^(L-2) = 3, a true Hadamard power),
 certified at the smallest admissible width d_x = 28 > 3^3 (first supplement B.2)."""
 
+import random
+
 import flint
 
 from verify import NetworkSpec
 from verify.claims.checks import Cases
 from verify.claims.record import Claim
 from verify.constructions.certificate import certify, lower_bound
+from verify.constructions.grid_eval import grid_values
 from verify.model.network import output_coordinate
+from verify.model.spec import draw_weights
 
 from ._common import MAIN, Source
-from ._fastgrid import PRIME, grid_matrix, grid_rank
+
+#: Below 2^20, so the batched grid (verify.constructions.grid_eval) is exact at d_x = 28, H <= 14.
+PRIME = 1048573
 
 #: d_x = 28, H = 14 (d_a = 2, d_x - H = 14 even): ((7 over 3)) = 84, the cheapest depth-3 certificate
 #: (H = 1, 2 give 455, H = 4 364, H = 7 220 grid rows).
@@ -27,25 +33,35 @@ def _case(depth, width, heads):
 
 
 #: d_x = 28, H = 7 (d_a = 4): d_x - H = 21 odd, ((10 over 3)) = 220, where the construction (d = H floor((d_a-1)/2)
-#: = 7) reaches only ((7 over 3)) = 84: by the batched grid of ``_fastgrid`` (a 220 x 220 certify costs minutes).
+#: = 7) reaches only ((7 over 3)) = 84: by the engine's batched grid (``grid_eval``), templates in [-50, 50].
 ODD = [(3, 28, 7)]
+
+
+def _templates(width, m, seed=0):
+    """m row and m column templates, integers in [-50, 50], drawn reproducibly from ``seed``."""
+    rng = random.Random(f"fast-grid:{seed}")
+    rows = [[rng.randint(-50, 50) for _ in range(width)] for _ in range(m)]
+    return rows, [[rng.randint(-50, 50) for _ in range(width)] for _ in range(m)]
 
 
 def _fast(depth, width, heads):
     spec = NetworkSpec(depth=depth, width=width, heads=heads, tokens=2)
     m = lower_bound(depth, width, heads)
-    grid, rows, cols, weights = grid_matrix(spec, m)
+    weights = draw_weights(spec, 0)
+    rows, cols = _templates(width, m)
+    grid = grid_values(weights.as_dict(), rows, cols, PRIME, spec.output, spec.residual)
     agree = all(int(grid[a][b]) == int(output_coordinate(spec, weights, [[flint.nmod(x, PRIME) for x in rows[a]],
                                                                           [flint.nmod(x, PRIME) for x in cols[b]]]))
                 for a, b in ((0, 0), (m - 1, 1)))  # the batched pass is the engine's eq. 3, mod p
-    rank = grid_rank(grid)
+    rank = flint.nmod_mat(grid.tolist(), PRIME).rank()
     return agree and rank == m, (f"L={depth} d_x={width} H={heads}: the {m} x {m} grid matrix at seed-0 weights has "
                                  f"rank {rank} mod {PRIME} (batched pass agrees with the forward pass: {agree}), so "
                                  f"sep >= (({(width - heads) // 2} over {3 ** (depth - 2)})) = {m}")
 
 
 def certify_check() -> Cases:
-    """The certificate route (verify certify) for CASES; 25-60 s on this machine."""
+    """The certificate route (verify certify) for CASES; about 1.5 s on this machine (it was 25-60 s before the
+    batched grid)."""
     return Cases(CASES, _case, name="depth-3 certificate", perturb={"the bound is trivial (<= 1)": _trivial})
 
 
@@ -64,13 +80,13 @@ CLAIM = Claim(
            "220 x 220), grid rank mod 1048573; N = 2 positions",
     reading="The m x m grid matrix of y_p^0 at seed-0 integer weights and integer templates has rank m modulo a prime, "
             "so its rank over Q is m, and Claims 2-3 give sep >= m almost everywhere (the argument of verify certify).  "
-            "It is computed by a batched exact mod-p forward pass (proofs/_fastgrid.py, checked against the engine's "
-            "forward pass at two grid points), 2-10 s where certify takes 25-60 s for the 84 x 84 case; "
+            "It is computed by the engine's batched exact mod-p forward pass (verify.constructions.grid_eval, checked "
+            "against the point-by-point forward pass at two grid points), the evaluation verify certify also uses; "
             "certify_check() in this file is that certificate route, which the slow tests run at depth 3.  Depth 2 is claim "
             "levine2020_supp1_lower_bound_certificate.  At H = 7 (d_a = 4) the bound 220 exceeds what the construction reaches "
             "(84, claim levine2020_supp1_lower_quantity_construction): generic weights do better than the construction.",
     checks=[Cases(CASES + ODD, _fast, name="depth 3, both parities of d_x - H, grid rank mod p",
                   perturb={"the bound is trivial (<= 1)": _trivial})],
-    #: The same bound through a stored certificate (verify certify, 84 x 84 at H = 14) is ``certify_check``: 25-60 s
-    #: here, so the registry runs the batched grid and the certificate route runs at depth 3 in the slow tests.
+    #: The same bound through a stored certificate (verify certify, 84 x 84 at H = 14) is ``certify_check`` (about
+    #: 1.5 s here, on the same batched grid); the certificate route runs at depth 3 in the slow tests.
 )
