@@ -46,7 +46,8 @@ def test_batched_grid_spans_several_blocks_and_reports_progress(monkeypatch):
     rows = [[rng.randint(-50, 50) for _ in range(4)] for _ in range(5)]
     cols = [[p - 1] * 4, [0] * 4, [rng.randint(-50, 50) for _ in range(4)]]  # entries p - 1 and 0 included
     seen = []
-    got = grid_values(weights.as_dict(), rows, cols, p, 1, True, progress=lambda done, total: seen.append((done, total)))
+    got = grid_values(weights.as_dict(), rows, cols, p, 1, True,
+                      progress=lambda done, total: seen.append((done, total)))
     assert seen == [(2, 5), (4, 5), (5, 5)]
     assert got.tolist() == _pointwise(spec, weights, rows, cols, p)
 
