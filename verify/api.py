@@ -123,20 +123,13 @@ def reviewers_table(depths, widths, heads: str = "all", field: str | None = None
     [(1, 2, 1, 3), (1, 2, 2, 3)]
     """
     from .rank.memory import DEFAULT_MEMORY_GIB
-    from .rank.reduced import check_memory
     from .sweeps.executor import run_sweep
     from .sweeps.store import Store
-    from .sweeps.table import bound_columns, build_rows, sep_cost, sep_task, table_specs
+    from .sweeps.table import bound_columns, build_rows, fitting_specs, sep_cost, sep_task, table_specs
 
     field_name = parse_field(field or f"gf:{DEFAULT_PRIME}").name
     memory = DEFAULT_MEMORY_GIB if max_memory_gib is None else max_memory_gib
-    specs, skipped = [], []
-    for spec in table_specs(list(depths), list(widths), heads):
-        try:
-            check_memory(spec, memory)
-            specs.append(spec)
-        except InputError as exc:
-            skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": str(exc)})
+    specs, skipped = fitting_specs(table_specs(list(depths), list(widths), heads), memory)
     tasks = [sep_task(spec, field_name, seed, memory) for spec in specs]
     with Store(store) as results:
         values, stats = run_sweep(tasks, results, scheduler, workers, None, cost=sep_cost)

@@ -72,11 +72,10 @@ def cmd_table(args) -> int:
     from ..exact.fields import DEFAULT_PRIME, parse_field
     from ..rank.memory import DEFAULT_MEMORY_GIB
     from ..rank.numrank import DEFAULT_TEMPLATES, check_grid
-    from ..rank.reduced import check_memory
     from ..sweeps.progress import SweepProgress
     from ..sweeps.executor import SweepInterrupted, run_sweep
     from ..sweeps.table import (bound_columns, build_rows, markdown, parse_range, real_task, sep_cost, sep_task,
-                        table_specs, to_csv)
+                        table_specs, fitting_specs, to_csv)
 
     field = parse_field(args.field or f"gf:{DEFAULT_PRIME}").name
     memory = DEFAULT_MEMORY_GIB if args.max_memory_gib is None else args.max_memory_gib
@@ -87,17 +86,11 @@ def cmd_table(args) -> int:
     writable_file(args.plot, "--plot")
     if args.real:
         check_grid(templates, args.real_tokens)
-    specs, skipped = [], []
     depths, widths = parse_range(args.depths, "depths", MAX_DEPTH), parse_range(args.widths, "widths", 1000)
     if len(depths) * len(widths) > 2000:
         raise InputError(f"--depths {args.depths} --widths {args.widths} make {len(depths) * len(widths):,} "
                          f"(depth, width) pairs, over the 2,000 a table takes; narrow the ranges")
-    for spec in table_specs(depths, widths, args.heads):
-        try:
-            check_memory(spec, memory)
-            specs.append(spec)
-        except InputError as exc:
-            skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": str(exc)})
+    specs, skipped = fitting_specs(table_specs(depths, widths, args.heads), memory)
     if not specs:
         raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
     quiet = args.json or args.quiet

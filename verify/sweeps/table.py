@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..model.spec import NetworkSpec, divisors
 from .store import Task
 
-__all__ = ["parse_range", "table_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
+__all__ = ["parse_range", "table_specs", "fitting_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
            "regime"]
 
 
@@ -60,6 +60,23 @@ def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> lis
     return [NetworkSpec(depth=depth, width=width, heads=h)
             for width in widths for depth in depths
             for h in ([1] if heads == "1" else divisors(width))]
+
+
+def fitting_specs(specs: list[NetworkSpec], max_memory_gib: float) -> tuple[list[NetworkSpec], list[dict]]:
+    """Split ``specs`` into those the closed-form memory estimate admits and the refused ones.
+
+    Returns the admitted specs and, per refused spec, ``{depth, width, heads, reason}``.
+    """
+    from ..rank.reduced import check_memory
+
+    fitting, skipped = [], []
+    for spec in specs:
+        try:
+            check_memory(spec, max_memory_gib)
+            fitting.append(spec)
+        except InputError as exc:
+            skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": str(exc)})
+    return fitting, skipped
 
 
 def regime(spec: NetworkSpec) -> str:
