@@ -42,11 +42,12 @@ class Field:
             return flint.fmpz(value)
         return flint.nmod(value, self.modulus)
 
-    def poly_context(self, names: tuple[str, int]):
-        """An mpoly context with generators ``names`` (``('x', n)`` form) over Z or GF(p)."""
+    def poly_context(self, names: tuple[str, int], ordering: str = "lex"):
+        """An mpoly context with generators ``names`` (``('x', n)`` form) over Z or GF(p); ``ordering``
+        is FLINT's term order ("lex", or "deglex": by total degree first)."""
         if self.modulus is None:
-            return flint.fmpz_mpoly_ctx.get(names, "lex")
-        return flint.nmod_mpoly_ctx.get(names, modulus=self.modulus, ordering="lex")
+            return flint.fmpz_mpoly_ctx.get(names, ordering)
+        return flint.nmod_mpoly_ctx.get(names, modulus=self.modulus, ordering=ordering)
 
     def matrix(self, rows: int, cols: int, entries: list):
         """A dense matrix over this field from a flat row-major list of integers."""

@@ -29,7 +29,7 @@ from ..model.network import attention_matrix, layer_maps
 from .result import SepResult
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
 
-__all__ = ["check_memory", "symmetric_variables", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
+__all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
            "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
 
 #: Split a pattern with networkx only below this many nonzeros (above, a full row or column
@@ -69,7 +69,7 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
     q : list of d_x mpolys
     """
     d = spec.width
-    ctx = field.poly_context(("s", d * (d + 1) // 2))
+    ctx = field.poly_context(("s", d * (d + 1) // 2), "deglex")  # deglex: ``term_exponents`` reads q fast
     gens = ctx.gens()
     zero, one = ctx.from_dict({}), ctx.from_dict({(0,) * len(gens): 1})
     s = [[zero] * d for _ in range(d)]
@@ -93,6 +93,49 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
             for b in range(a):
                 s[a][b] = s[b][a]
     raise AssertionError("unreachable")
+
+
+#: Most monomials a dense homogeneous polynomial may lack for ``term_exponents``' binary searches.
+MISSING_CAP = 64
+
+
+def term_exponents(poly, nvars: int) -> np.ndarray:
+    """Exponent rows of ``poly``'s terms, in the order of ``poly.coeffs()``.
+
+    ``poly.monoms()`` builds a Python tuple per term (about 3 us each, seconds for q at depth 3,
+    width 4).  In a "deglex" context terms run by total degree, then lex, descending: if the first
+    and last terms have the same degree C, every term has degree C, and the terms are a strictly
+    decreasing subsequence of the degree-C monomials in descending lex order, which are
+    ``compositions(C, n)`` reversed.  Term i equals entry i + j of that list exactly while j
+    monomials are missing before it, so each missing monomial is found by a binary search over
+    ``poly.monomial(i)``; with more than ``MISSING_CAP`` missing, or another order, ``monoms()``.
+    """
+    length = len(poly)
+    slow = lambda: np.array(poly.monoms(), dtype=np.int64).reshape(length, nvars)  # noqa: E731
+    if length == 0 or str(poly.context().ordering()) != "Ordering.deglex":
+        return slow()
+    top = sum(poly.monomial(0))
+    if sum(poly.monomial(length - 1)) != top:
+        return slow()  # not homogeneous
+    missing = comb(top + nvars - 1, nvars - 1) - length
+    if missing > MISSING_CAP:
+        return slow()
+    expected = compositions(top, nvars)[::-1]
+    gaps, start = [], 0
+    for j in range(missing):
+        lo, hi = start, length  # first i >= start with term i != expected[i + j] (hi: none)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if poly.monomial(mid) == tuple(int(v) for v in expected[mid + j]):
+                lo = mid + 1
+            else:
+                hi = mid
+        gaps.append(lo + j)
+        start = lo
+    found = np.delete(expected, gaps, axis=0)
+    for i in {0, length // 3, length // 2, length - 1}:  # spot checks of the argument above
+        assert poly.monomial(i) == tuple(int(v) for v in found[i]), "term order differs from deglex"
+    return np.ascontiguousarray(found)
 
 
 def _rank_block(field: Field, block: np.ndarray, rng: random.Random) -> Block:
@@ -233,7 +276,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     blocks : list of Block
     notes : list of str
     """
-    exponents = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), nvars) for poly in q]
+    exponents = [term_exponents(poly, nvars) for poly in q]
     degrees = {int(v) for e in exponents for v in np.unique(e.sum(axis=1))}
     if not degrees:
         return 0, [], ["q is zero"]
