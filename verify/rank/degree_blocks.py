@@ -40,6 +40,7 @@ from ..exact.elimination import ELIMINATION
 from ..exact.nullspace import null_space
 from ..exact.compositions import compositions
 from ..exact.fields import Field
+from ..exact.floatmod import MAX_PRIME, ModArith
 from ..exact.modular import modular_product
 
 __all__ = ["degree_block_ranks", "block_rank"]
@@ -112,8 +113,22 @@ def _mixing(field: Field, nullity: int, seed: str) -> np.ndarray:
 
 
 def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> int:
-    """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole)."""
+    """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole).
+
+    For p < 2^50 the product is formed by ``ModArith.submul`` (exact float64 BLAS, one limb below
+    2^23) and ranked by ``rank_array``; larger primes use the three-limb ``modular_product``."""
     step = max(1, COMPLEMENT_CHUNK // max(1, left.shape[1]))
+    if field.modulus < MAX_PRIME:
+        ar = ModArith(field.modulus)
+        factor = ar.from_ints(left)
+        product = np.empty((left.shape[0], count), dtype=np.int64)
+        for start in range(0, count, step):
+            block = ar.from_ints(rest_lines(start, start + step), overwrite=True)
+            part = np.zeros((factor.shape[0], block.shape[1]))
+            ar.submul(part, factor, block)  # -(left @ R): the same rank
+            product[:, start:start + step] = ar.to_ints(part)
+            del block, part
+        return rank_array(field, product)[0]
     product = np.empty((left.shape[0], count), dtype=object)
     for start in range(0, count, step):
         product[:, start:start + step] = modular_product(left, rest_lines(start, start + step), field.modulus)
