@@ -97,6 +97,28 @@ def test_sep_stops_after_one_run_when_the_rank_meets_the_upper_bound(capsys):
     assert out["rank"] == 18 and out["certified_exact"] and out["probability_bound"] == 0 and out["runs"] == 1
 
 
+def test_escalating_primes_do_not_stop_after_a_first_run_that_bounds_nothing():
+    """A fast prime's run may bound nothing (1.0) while a large prime's run bounds a lot: with an
+    explicit prime sequence the first run must not predict the rest."""
+    run, seen = _fake([4] * 8, [1.0, 2.0**-40] + [1.0] * 6)
+    out = repeat_until(run, Field(101), target=1e-9, max_runs=8, primes=iter([101, 97, 89]))
+    assert [m for _, m in seen] == [101, 97] and out.probability_bound == 2.0**-40
+
+
+def test_sep_without_a_field_runs_the_fast_prime_first_then_63_bit_primes(capsys):
+    """Depth 2, width 2, two heads (rank 17 < 18, never exact): first GF(8388593), then GF(2^63 - 25),
+    whose bound 306 / (2^63 - 25) alone meets 1e-9; one head (rank 18 = the bound): one fast run."""
+    from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME
+
+    assert main(["sep", "--depth", "2", "--width", "2", "--heads", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["prime"] for r in out["run_details"]] == [FAST_PRIME, DEFAULT_PRIME]
+    assert out["rank"] == 17 and out["probability_bound"] <= 306 / FAST_PRIME * 306 / DEFAULT_PRIME * (1 + 1e-9)
+    assert main(["sep", "--depth", "2", "--width", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["certified_exact"] and out["primes"] == [FAST_PRIME] and out["rank"] == 18
+
+
 def test_null_space_mixing_is_drawn_from_the_run_seed(monkeypatch):
     """q_k = combinations of the 6th powers of 3 linear forms in 6 variables (3 components): the block
     a = 3 (56 x 168) has rank 3, so its 88-column slice leaves a null space of 53 > 32 columns, which is

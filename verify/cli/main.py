@@ -11,7 +11,7 @@ import sys
 
 from ..version import __version__
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, parse_field
+from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, parse_field
 from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit, route_size
 from ..rank.grid import DEFAULT_MAX_EVALUATIONS
 from ..rank.memory import DEFAULT_MEMORY_GIB
@@ -114,7 +114,7 @@ def cmd_sep(args) -> int:
     from ..rank.sep import separation_rank
 
     spec = _spec(args)
-    field = parse_field(args.field)
+    field = parse_field(args.field or f"gf:{DEFAULT_PRIME}")
     method = args.method
     notes = []
     threshold = tokens_threshold(spec)
@@ -155,7 +155,9 @@ def cmd_sep(args) -> int:
         def run(seed, here):  # one run at fresh weights in the field ``here`` (verify.rank.repeat)
             return separation_rank(spec, partition=partition, progress=progress, **{
                 **common, "field": here, "seed": seed, "weight_range": weight_range_for(args.weight_range, here)})
-        out = repeated_sep(run, field, args.seed, args.target_probability, args.max_runs)
+        # no --field: a fast first run (certified exact when it meets the bound), then large primes
+        escalate = args.field is None and method == "reduced" and spec.layer_degree < FAST_PRIME
+        out = repeated_sep(run, field, args.seed, args.target_probability, args.max_runs, escalate)
     out["notes"] = notes + out["notes"]
     if args.json:
         print(json.dumps(out))

@@ -8,7 +8,9 @@ from __future__ import annotations
 from ..errors import InputError
 from ..exact.fields import Field
 from ..model.spec import DEFAULT_WEIGHT_RANGE
-from ..rank.repeat import DEFAULT_MAX_RUNS, DEFAULT_TARGET, bad_prime_note, field_weight_range, repeat_until
+from ..exact.fields import FAST_PRIME
+from ..rank.repeat import (DEFAULT_MAX_RUNS, DEFAULT_TARGET, bad_prime_note, escalating_primes, field_weight_range,
+                           repeat_until)
 
 __all__ = ["add_repeat_args", "weight_range_for", "repeated_sep", "certainty_rows"]
 
@@ -21,10 +23,15 @@ def add_repeat_args(sep) -> None:
                           f"bound stops at once")
     sep.add_argument("--max-runs", type=int, default=DEFAULT_MAX_RUNS,
                      help=f"at most this many runs (default {DEFAULT_MAX_RUNS})")
-    sep.set_defaults(weight_range=None)
+    sep.set_defaults(weight_range=None, field=None)
     for action in sep._actions:
         if action.dest == "weight_range":
             action.help = "weights uniform in [-R, R] (default: uniform over GF(p), all p residues; 2^31 over qq)"
+        if action.dest == "field":
+            action.help = (f"qq (exact rationals) or gf:P for a prime P (every run in GF(P) and the primes below). "
+                           f"Default, reduced route: one run in GF({FAST_PRIME}) with the float64 BLAS elimination "
+                           f"(certified exact if it meets the upper bound), then runs in GF(2^63-25) and below until "
+                           f"the target; other routes: gf:2^63-25")
 
 
 def weight_range_for(given: int | None, field: Field) -> int:
@@ -34,14 +41,15 @@ def weight_range_for(given: int | None, field: Field) -> int:
     return field_weight_range(field) or DEFAULT_WEIGHT_RANGE
 
 
-def repeated_sep(run, field: Field, seed: int, target: float, max_runs: int) -> dict:
+def repeated_sep(run, field: Field, seed: int, target: float, max_runs: int, escalate: bool = False) -> dict:
     """Run ``run(seed, field, weight_range)`` (one ``SepResult``) repeatedly; the best run's JSON with
-    the combined certainty, the primes, the runs and the elimination."""
+    the combined certainty, the primes, the runs and the elimination.  ``escalate``: the primes of
+    ``escalating_primes`` (a fast one first) instead of ``field``'s and those below it."""
     if not 0 < target < 1:
         raise InputError(f"--target-probability must be between 0 and 1, got {target}; e.g. 1e-9")
     if max_runs < 1:
         raise InputError(f"--max-runs must be at least 1, got {max_runs}; e.g. --max-runs 8")
-    repeated = repeat_until(run, field, seed, target, max_runs)
+    repeated = repeat_until(run, field, seed, target, max_runs, escalating_primes() if escalate else None)
     out = repeated.best.as_dict()
     out.update(repeated.as_dict())
     out["seconds"] = round(sum(r.seconds for r in repeated.runs), 3)  # every run, not just the best

@@ -30,10 +30,10 @@ from typing import Callable, Iterator
 import flint
 
 from .certainty import BAD_PRIME_NOTE
-from ..exact.fields import Field
+from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
 from .result import SepResult
 
-__all__ = ["RunRecord", "Repeated", "distinct_primes", "field_weight_range", "repeat_until", "DEFAULT_TARGET",
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "field_weight_range", "repeat_until", "DEFAULT_TARGET",
            "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
@@ -65,6 +65,21 @@ def distinct_primes(first: int) -> Iterator[int]:
         if flint.fmpz(p).is_prime():
             yield p
         p -= 1
+
+
+def escalating_primes(fast: int = FAST_PRIME, large: int = DEFAULT_PRIME) -> Iterator[int]:
+    """``fast`` (one float64 limb: the fastest exact elimination), then ``large`` and the primes below it.
+
+    A rank that meets the proven upper bound is certified exact at any prime, so the first run is
+    as cheap as possible; a rank below it needs a large field for a small Schwartz-Zippel bound
+    (degree about g * 2(3^L - 1) over p), which the later runs give.
+
+    >>> from itertools import islice
+    >>> list(islice(escalating_primes(31, 29), 3))
+    [31, 29, 23]
+    """
+    yield fast
+    yield from distinct_primes(large)
 
 
 @dataclass(frozen=True)
@@ -145,10 +160,13 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
         The first run's field; later runs use the next primes below it (``distinct_primes``), or
         Q again over Q.
     primes : iterator of int, optional
-        The primes to use instead (e.g. primes below 2^26 for a small-prime elimination).
+        The primes to use instead, e.g. ``escalating_primes()``: a fast small prime first (certified
+        exact when its rank meets the upper bound, whatever the prime), then large ones for the
+        probability.  Runs then differ in size, so the first run does not predict how many are needed.
     """
     if max_runs < 1:
         raise ValueError("max_runs must be >= 1")
+    uniform = primes is None  # every run in a prime of about the same size: one run predicts the rest
     if primes is None and field.modulus is not None:
         primes = distinct_primes(field.modulus)
     runs: list[RunRecord] = []
@@ -174,7 +192,7 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
         if combined <= target:
             stopped = f"combined bound {combined:.3g} <= target {target:g} after {i + 1} run(s)"
             break
-        if i == 0:
+        if i == 0 and uniform:
             if c.probability_bound >= 1:
                 stopped = "one run bounds nothing (bound 1): more runs cannot reach the target; use a larger prime"
                 break
