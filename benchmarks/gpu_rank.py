@@ -3,15 +3,11 @@
 1. Timings: random n x n matrices (default n = 8000 and 16000) with entries in [0, p), p = 8388593
    (one limb), ranked on the GPU and, up to --cpu-max, on the CPU; a rank-deficient product
    (rank n - 100) checks that the GPU finds the same rank as the CPU.
-2. With --depth4: the memory estimate of depth 4, width 3 (blocks about 80,000 wide), and, when it
-   fits and python-flint imports, its reduced rank with every large block ranked on the GPU.
+2. The memory estimate of depth 4, width 3 (blocks about 80,000 wide); its rank is computed by
+   ``benchmarks/gpu_depth4.py``, which gathers the blocks on the device.
 
-The timing part imports only ``verify/exact/floatmod.py`` and ``elimination.py`` (numpy, cupy),
-never python-flint.  --depth4 needs python-flint (the network's polynomial q is built with FLINT):
-on a machine without network access, carry the abi3 wheel, e.g.
-``pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux2014_x86_64
-python-flint==0.9.0 -d wheels`` here, then ``pip install --no-index wheels/*.whl`` there.
-Run: python benchmarks/gpu_rank.py [--sizes 8000,16000] [--cpu-max 8000] [--depth4]
+It imports only ``verify/exact/floatmod.py`` and ``elimination.py`` (numpy, cupy), never python-flint.
+Run: python benchmarks/gpu_rank.py [--sizes 8000,16000] [--cpu-max 8000]
 """
 
 from __future__ import annotations
@@ -64,7 +60,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="8000,16000")
     parser.add_argument("--cpu-max", type=int, default=8000, help="largest n also timed on the CPU")
-    parser.add_argument("--depth4", action="store_true", help="also rank depth 4, width 3, 1 head, on the GPU")
     args = parser.parse_args()
     elimination, floatmod = exact_modules()
     import cupy
@@ -101,31 +96,10 @@ def main():
         cupy.get_default_memory_pool().free_all_blocks()
     estimate = depth4_estimate()
     free, _ = cupy.cuda.runtime.memGetInfo()
-    fits = estimate["device_gib"] < free / 2**30
     print(f"depth 4 width 3: largest slice {estimate['short']:,} x {estimate['short'] + 32:,} "
-          f"(block {estimate['short']:,} x {estimate['long']:,}); GPU holds about {estimate['device_gib']:.1f} GiB "
-          f"({'fits' if fits else 'does NOT fit'} in {free / 2**30:.1f} GiB free), host about "
-          f"{estimate['host_gib']:.0f} GiB", flush=True)
-    if not args.depth4 or not fits:
-        return
-    try:
-        sys.path.insert(0, str(ROOT))
-        import verify
-        from verify.exact import elimination as packaged
-    except ImportError as err:
-        print(f"depth 4 width 3 skipped: {err} (carry a python-flint wheel, see the notes)")
-        return
-    packaged.set_array_module(cupy)
-    start = time.perf_counter()
-    # the engine's guard prices a whole 80,730 x 100,947 block at 56 bytes an entry (about 425 GiB);
-    # the slice path holds only the estimate printed above, so the guard is lifted here
-    result = verify.separation_rank(verify.NetworkSpec(depth=4, width=3, heads=1), "reduced",
-                                    field=verify.Field(P), max_memory_gib=1024.0,
-                                    progress=lambda done, total: print(f"  block {done}/{total} at "
-                                                                       f"{time.perf_counter() - start:.0f}s", flush=True))
-    data = result.as_dict()
-    print(f"depth 4 width 3 heads 1: rank {result.rank} (upper bound {data.get('upper_bound')}, certified exact "
-          f"{data.get('certified_exact')}) in {time.perf_counter() - start:.0f}s", flush=True)
+          f"(block {estimate['short']:,} x {estimate['long']:,}); the GPU holds about {estimate['device_gib']:.1f} GiB "
+          f"({'fits' if estimate['device_gib'] < free / 2**30 else 'does NOT fit'} in {free / 2**30:.1f} GiB free); "
+          f"its rank: benchmarks/gpu_depth4.py", flush=True)
 
 
 if __name__ == "__main__":
