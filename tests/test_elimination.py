@@ -186,3 +186,48 @@ def test_overwrite_ranks_in_the_inputs_memory_with_the_same_rank():
     for view in (matrix.copy(), matrix.T.copy().T):  # C and Fortran layouts
         assert rank_mod_p(view, p, overwrite=True) == expected
         assert view.dtype == np.int64 and not (view == matrix).all()  # consumed
+
+
+def flint_column_profile(matrix: np.ndarray, p: int) -> list[int]:
+    """The lexicographically first independent columns, by FLINT ranks of the column prefixes."""
+    profile, rank = [], 0
+    for j in range(matrix.shape[1]):
+        if flint_rank(matrix[:, :j + 1], p) > rank:
+            profile.append(j)
+            rank += 1
+    return profile
+
+
+def panel_matrices(rng, p: int) -> list[np.ndarray]:
+    """Matrices whose base panels see dependent columns before their pivot columns (column moves
+    under rows already eliminated), pivots far below (row swaps into earlier panels' L), and a rank
+    found only in the last panel."""
+    rows, cols = 90, 5 * BASE + 7
+    mixed = low_rank(rng, rows, cols, 50, p)
+    mixed[:, BASE:BASE + BASE // 2] = (mixed[:, :BASE // 2] * 3 + mixed[:, 1:BASE // 2 + 1]) % p  # dependent
+    mixed[:, 2 * BASE:2 * BASE + 5] = 0  # zero columns opening a panel
+    mixed[:60, 3 * BASE:4 * BASE] = 0  # pivots only in the bottom rows
+    mixed[:, 3 * BASE + 3] = mixed[:, 2]  # a dependent column after the zero rows' panel start
+    last = np.zeros((rows, cols), dtype=object)
+    last[rows - 6:, cols - 4:] = low_rank(rng, 6, 4, 3, p)  # rank 3, found in the last panel only
+    wide = np.hstack([np.zeros((20, 2 * BASE), dtype=object), low_rank(rng, 20, BASE + 3, 12, p)])
+    return [mixed, last, wide, mixed.T.copy()]
+
+
+@pytest.mark.parametrize("p,limbs", PRIMES)
+def test_pivot_columns_are_the_column_rank_profile_across_panels(p, limbs):
+    """Pivot columns are FLINT's column rank profile, the pivot block is invertible, and the null
+    space read from the factors is annihilated (the swaps made inside a panel reach every row and
+    column outside it)."""
+    from verify.exact.nullspace import null_space
+
+    for matrix in panel_matrices(np.random.default_rng(5), p):
+        found = rank_mod_p(matrix, p, pivots=True, limbs=limbs)
+        assert sorted(found.cols.tolist()) == flint_column_profile(matrix, p)
+        check(matrix, p, limbs)
+        if limbs is None:
+            space = null_space(matrix, p)
+            basis = space.rows()
+            assert basis.shape[0] == matrix.shape[1] - found.rank
+            assert not ((matrix.astype(object) @ basis.T.astype(object)) % p).any()
+            assert flint_rank(basis, p) == basis.shape[0]

@@ -35,6 +35,8 @@ _ARRAY_MODULE = np
 #: Columns below which the elimination (and rows below which the triangular solve) runs one
 #: pivot at a time.
 BASE = 16
+#: Rows up to which the triangular solve is one product with the inverse of its diagonal block.
+TRSM_BASE = 16
 
 
 @dataclass(frozen=True)
@@ -78,34 +80,54 @@ class _Pluq:
 
     def _base(self, r0: int, c0: int, c1: int, pend: int) -> int:
         """Eliminate columns c0:c1 below row r0 one pivot at a time; returns the rank found.
-        The region enters bounded by h + pend h^2 and leaves reduced."""
+        The region enters bounded by h + pend h^2 and leaves reduced.
+
+        The work runs on a contiguous transposed copy of the panel a[r0:, c0:c1] (its columns
+        become rows, so each per-pivot pass reads contiguous memory): row j of ``panel`` is column
+        c0 + j.  The row and column swaps it makes are then applied to the rest of the array in
+        the order they were made, and the panel is written back, as if every swap had acted on
+        whole rows and columns."""
         ar, a, xp = self.ar, self.a, self.xp
         rows = a.shape[0]
-        k, pending = 0, pend  # pending: rank-one updates (in h^2) on the rows below r since reduced
-        for j in range(c0, c1):
-            r = r0 + k
-            if r >= rows:
+        width, height = c1 - c0, rows - r0
+        panel = xp.ascontiguousarray(a[r0:, c0:c1].T)
+        order = list(range(width))  # order[i]: the panel column now at panel position i
+        swaps = []  # row swaps (i, k) of panel rows, in order
+        k, pending = 0, pend  # pending: rank-one updates (in h^2) on the rows below k since reduced
+        for j in range(width):
+            if k >= height:
                 break
+            column = panel[j, k:]
             if pending:
-                ar.reduce(a[r:, j])
-            hits = xp.nonzero(ar.nonzero(a[r:, j]))[0]
+                ar.reduce(column)
+            hits = xp.nonzero(ar.nonzero(column))[0]
             if hits.shape[0] == 0:
                 continue  # no pivot in this column: a dependent column, left in place
-            i = r + int(hits[0])
-            if i != r:
-                self._swap_rows(i, r)
-            pc = c0 + k
-            if j != pc:
-                self._swap_cols(j, pc)
+            i = k + int(hits[0])
+            if i != k:  # swap panel rows i and k: entries i and k of every panel column
+                panel[:, [i, k]] = panel[:, [k, i]]
+                swaps.append((i, k))
+            if j != k:  # move column j to pivot position k
+                panel[[j, k]] = panel[[k, j]]
+                order[j], order[k] = order[k], order[j]
             if pending:
-                ar.reduce(a[r, pc + 1:c1])  # the pivot row, U
-            if r + 1 < rows:
-                a[r + 1:, pc] = ar.mul(a[r + 1:, pc], ar.inverse(a[r, pc]))  # the multipliers: L
-                if pc + 1 < c1:
-                    pending = self._rank_one(a[r + 1:, pc + 1:c1], a[r + 1:, pc], a[r, pc + 1:c1], pending)
+                ar.reduce(panel[k + 1:, k])  # the pivot row, U
+            if k + 1 < height:
+                panel[k, k + 1:] = ar.mul(panel[k, k + 1:], ar.inverse(panel[k, k]))  # the multipliers: L
+                if k + 1 < width:
+                    pending = self._rank_one(panel[k + 1:, k + 1:], panel[k + 1:, k], panel[k, k + 1:], pending)
             k += 1
         if pending:
-            ar.reduce(a[r0:, c0:c1])
+            ar.reduce(panel)
+        perm = self.rowperm
+        for i, t in swaps:  # whole rows; the panel part is overwritten below
+            a[[r0 + i, r0 + t]] = a[[r0 + t, r0 + i]]
+            perm[r0 + i], perm[r0 + t] = perm[r0 + t], perm[r0 + i]
+        if order != list(range(width)):
+            if r0:
+                a[:r0, c0:c1] = a[:r0, [c0 + c for c in order]]
+            self.colperm[c0:c1] = [self.colperm[c0 + c] for c in order]
+        a[r0:, c0:c1] = panel.T
         return k
 
     def _rank_one(self, target, left, right, pending: int) -> int:
@@ -123,19 +145,35 @@ class _Pluq:
             return 0
         return pending + 1
 
+    def _unit_lower_inverse(self, r0: int, c0: int, r: int):
+        """I - L^{-1}, reduced, for L the unit lower r x r block at (r0, c0) (strictly lower)."""
+        ar, a, xp = self.ar, self.a, self.xp
+        inverse = xp.eye(r, dtype=a.dtype)  # rows become those of L^{-1}: L^{-1} I, one pivot at a time
+        pending = 0
+        for j in range(r - 1):
+            if pending:
+                ar.reduce(inverse[j, :j + 1])
+            pending = self._rank_one(inverse[j + 1:, :j + 1], a[r0 + j + 1:r0 + r, c0 + j], inverse[j, :j + 1],
+                                     pending)
+        if pending:
+            ar.reduce(inverse)
+        inverse *= -1  # reduced stays reduced (|x| <= h is symmetric)
+        inverse += xp.eye(r, dtype=a.dtype)  # unit diagonal: 0 on the diagonal
+        return inverse
+
     def _trsm(self, r0: int, c0: int, r: int, cs: int, ce: int, pend: int) -> None:
         """Rows r0:r0+r of columns cs:ce <- L^{-1} (them), L the unit lower r x r block at (r0, c0).
-        The right-hand side enters bounded by h + pend h^2 and leaves reduced."""
+        The right-hand side enters bounded by h + pend h^2 and leaves reduced.
+
+        Up to ``TRSM_BASE`` rows: L^{-1} B = B - (I - L^{-1}) B, one exact product (``submul``)
+        with the small inverse, instead of r - 1 rank-one passes over B's rows."""
         ar, a = self.ar, self.a
-        if r <= BASE:
-            pending = pend
-            for j in range(r - 1):
-                if pending:
-                    ar.reduce(a[r0 + j, cs:ce])
-                pending = self._rank_one(a[r0 + j + 1:r0 + r, cs:ce], a[r0 + j + 1:r0 + r, c0 + j], a[r0 + j, cs:ce],
-                                         pending)
-            if pending:
-                ar.reduce(a[r0:r0 + r, cs:ce])
+        if r <= TRSM_BASE:
+            rhs = a[r0:r0 + r, cs:ce]
+            if pend:
+                ar.reduce(rhs)
+            if r > 1:
+                ar.submul(rhs, self._unit_lower_inverse(r0, c0, r), rhs.copy())
             return
         half = r // 2
         self._trsm(r0, c0, half, cs, ce, pend)

@@ -38,6 +38,10 @@ MAX_PRIME = 2**50
 MIN_CHUNK = 256
 #: Largest temporary (entries) one product tile may allocate.
 TILE_ENTRIES = 2**24
+#: Entries per row band of the elementwise passes on large numpy arrays: the passes of ``reduce``
+#: then run on a band while it is in cache (a 3000^2 reduction: 0.046 s whole, 0.018 s banded).
+#: The array module's own loop (one kernel per pass) on a GPU.
+BAND_ENTRIES = 2**15
 
 
 def _limb_plan(h: int, limit: int, limbs: int) -> tuple[int, int, int]:
@@ -116,7 +120,8 @@ class ModArith:
             out = xp.empty(matrix.shape, dtype=xp.float64)
         if out.size == 0:
             return out
-        step = max(1, TILE_ENTRIES // max(1, matrix.shape[-1]))
+        band = TILE_ENTRIES if xp is not np else 4 * BAND_ENTRIES  # numpy: bands that stay in cache
+        step = max(1, band // max(1, matrix.shape[-1]))
         for r in range(0, matrix.shape[0], step):  # row bands: temporaries (and host-to-device copies) stay small
             values = xp.asarray(matrix[r:r + step], dtype=xp.int64)
             if out.base is not None and values.base is not None:  # overwrite: never read what is being written
@@ -138,13 +143,50 @@ class ModArith:
         return self.xp.remainder(values.astype(self.xp.int64), self.p)
 
     # ------------------------------------------------------------------ elementwise
-    def reduce(self, x):
-        """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h; returns it."""
-        q = x * self.pinv
-        self.xp.rint(q, out=q)
+    def _bands(self, x):
+        """Row bands (slices) of a large 2-D numpy ``x`` for the elementwise passes; None for
+        small arrays and on a GPU (one pass over the whole array)."""
+        if self.xp is not np or x.ndim != 2 or x.size <= 2 * BAND_ENTRIES:
+            return None
+        band = max(1, BAND_ENTRIES // x.shape[1])
+        return [slice(r, r + band) for r in range(0, x.shape[0], band)]
+
+    def _reduce(self, x, q):
+        """Reduce ``x`` in place with ``q`` (x's shape, not overlapping it) for the quotient."""
+        xp = self.xp
+        xp.multiply(x, self.pinv, out=q)
+        xp.rint(q, out=q)
         q *= self.p
         x -= q
+
+    def reduce(self, x, scratch=None):
+        """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h; returns it.  ``scratch``, an array of
+        x's shape not overlapping it, holds the quotient instead of a new temporary."""
+        bands = self._bands(x)
+        if bands is None:
+            q = x * self.pinv if scratch is None else self.xp.multiply(x, self.pinv, out=scratch)
+            self.xp.rint(q, out=q)
+            q *= self.p
+            x -= q
+            return x
+        if scratch is None:  # one band's temporary
+            scratch = self.xp.empty((bands[0].stop - bands[0].start, x.shape[1]), dtype=x.dtype)
+            for band in bands:
+                part = x[band]
+                self._reduce(part, scratch[:part.shape[0]])
+        else:
+            for band in bands:
+                self._reduce(x[band], scratch[band])
         return x
+
+    def subtract(self, x, y, reduce: bool) -> None:
+        """x <- x - y in place, then reduced if ``reduce`` (x - y within LIMIT); ``y`` (x's shape,
+        not overlapping it) is overwritten.  Band by band: each band is reduced while in cache."""
+        for band in self._bands(x) or [slice(None)]:
+            part = x[band]
+            part -= y[band]
+            if reduce:
+                self._reduce(part, y[band])
 
     def nonzero(self, x):
         """Boolean mask of entries that are nonzero mod p (h < p for p >= 5: a sign test suffices)."""
@@ -206,18 +248,26 @@ class ModArith:
             return pending or 0
         delayed = pending is not None and self.delay > 0
         step = max(1, TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
+        # one contiguous buffer for every chunk's product (one limb): no temporary per chunk
+        buf = self.xp.empty((min(step, c.shape[0]), c.shape[1]), dtype=c.dtype) if self.limbs == 1 else None
         out = 0
         for r in range(0, c.shape[0], step):
             tile, count = c[r:r + step], (pending or 0)
+            if delayed and count + min(self.chunk, inner) > self.delay:
+                self.reduce(tile)
+                count = 0
             for k in range(0, inner, self.chunk):
                 width = min(self.chunk, inner - k)
-                if delayed and count + width > self.delay:
-                    self.reduce(tile)
-                    count = 0
-                tile -= self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk])
-                count += width
-                if not delayed:
-                    self.reduce(tile)
-                    count = 0
+                following = min(self.chunk, inner - k - width)  # the next chunk's width, 0 after the last
+                # reduce after this chunk when products do not wait (not delayed), or when the next
+                # chunk could pass LIMIT: |tile| <= h + (count + width + following) h^2 is the test
+                due = not delayed or (following > 0 and count + width + following > self.delay)
+                left, right = a[r:r + step, k:k + self.chunk], b[k:k + self.chunk]
+                if self.limbs == 1:
+                    product = self.xp.matmul(left, right, out=buf[:tile.shape[0]])
+                else:
+                    product = self._product(left, right)
+                self.subtract(tile, product, due)
+                count = 0 if due else count + width
             out = count
         return out
