@@ -43,7 +43,8 @@ SPECS = [  # depth, width, heads, target seconds (None: no target), needs a GPU,
     (4, 3, 1, None, True, None),
 ]
 FIELDS = ["depth", "width", "heads", "rank", "upper_bound", "status", "probability_bound", "primes", "runs",
-          "eliminations", "seconds", "first_run_seconds", "target_seconds", "peak_gib", "cpu_seconds", "device", "note"]
+          "eliminations", "seconds", "first_run_seconds", "target_seconds", "peak_gib", "estimate_gib", "cpu_seconds",
+          "device", "note"]
 GPU_RESULT = ROOT / "results" / "gpu_depth4_width3.json"
 
 
@@ -69,6 +70,7 @@ def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: f
     """Child process: one spec through the repeat loop, as a CSV row."""
     from verify import Field, NetworkSpec, separation_rank
     from verify.exact.fields import DEFAULT_PRIME
+    from verify.rank.reduced_memory import estimate_block_bytes
     from verify.rank.repeat import escalating_primes, field_weight_range, repeat_until
 
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
@@ -90,6 +92,8 @@ def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: f
             "runs": out["runs"], "eliminations": out["elimination"], "seconds": round(seconds, 1),
             "first_run_seconds": round(repeated.runs[0].seconds, 1),
             "peak_gib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2),
+            # what the engine's guard priced for the largest run (verify.rank.reduced_memory)
+            "estimate_gib": round(max(estimate_block_bytes(spec, Field(r.prime)) for r in repeated.runs) / 2**30, 2),
             # the machine may be shared: CPU seconds say what the spec costs when wall time is inflated
             "cpu_seconds": round(sum(resource.getrusage(resource.RUSAGE_SELF)[:2]), 1), "device": "cpu",
             "note": repeated.stopped}

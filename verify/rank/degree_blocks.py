@@ -42,6 +42,7 @@ from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.floatmod import MAX_PRIME, ModArith
 from ..exact.modular import modular_product
+from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank"]
 
@@ -58,6 +59,18 @@ PROBE_MIN = 1024
 def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarray:
     """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array."""
     per = len(col_keys)
+    if isinstance(moments, DenseMoments):  # every piece gathered straight into its place: one array held
+        shape = (len(row_keys), len(idx)) if wide else (len(idx), moments.count * per)
+        out, at = np.empty(shape, dtype=moments.dtype), 0
+        for k in range(moments.count):
+            if wide:
+                sel = idx[(idx >= k * per) & (idx < (k + 1) * per)] - k * per
+                if len(sel):
+                    moments.gather(k, row_keys, col_keys[sel], out=out[:, at:at + len(sel)])
+                at += len(sel)
+            else:
+                moments.gather(k, row_keys[idx], col_keys, out=out[:, k * per:(k + 1) * per])
+        return out if wide else out.T
     out, at = None, 0  # filled in place: no stacked copy of the pieces (half the peak memory)
     for k in range(moments.count):
         if wide:
@@ -135,7 +148,8 @@ def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> 
     return field.matrix(*product.shape, [int(v) for v in product.ravel()]).rank()
 
 
-def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str) -> Block | None:
+def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
+                max_memory_gib: float | None = None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
 
     With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
@@ -143,6 +157,12 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str)
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
 
     def whole() -> Block:
+        if max_memory_gib is not None:  # the one place a whole block is gathered: priced here, not up front
+            from .memory import guard
+
+            per = 8 if uses_float_elimination(field, m, n) else 24
+            guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
+                  f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
         lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
         rank, how = rank_array(field, lines, overwrite=True)
         return Block(m, n, rank, elimination=how)
@@ -208,7 +228,7 @@ def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: obje
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
-               seed: object = 0) -> Block:
+               seed: object = 0, max_memory_gib: float | None = None) -> Block:
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
     ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency.  ``seed``
@@ -225,14 +245,15 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
             guess = found if found < size - SLICE_EXTRA else None
         take = None if guess is None else min(long, guess + guess // 4 + 2 * SLICE_EXTRA)
         if take is not None and take < short - SLICE_EXTRA:  # a slice a little wider than the expected rank
-            block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}")
+            block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}", max_memory_gib)
             if block is not None:
                 return block
-    return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}")
+    return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}",
+                       max_memory_gib)
 
 
-def degree_block_ranks(field: Field, moments, nvars: int, top: int,
-                       progress=None, seed: object = 0) -> tuple[int, list[Block], list[str]]:
+def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
+                       max_memory_gib: float | None = None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
@@ -248,7 +269,7 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int,
         keys_cols = moments.keys(compositions(top - a, nvars))
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
-        block = block_rank(field, moments, keys_rows, keys_cols, hint, seed)
+        block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib)
         if block.elimination is None:
             block.elimination = FLINT
         if progress is not None:

@@ -229,9 +229,11 @@ class DenseMoments:
         d1 = keys[..., 2]
         return self.offset[d1] + self.rank1[keys[..., 0]] * self.stride[d1] + self.rank2[keys[..., 1]]
 
-    def gather(self, k: int, row_keys: np.ndarray, col_keys: np.ndarray) -> np.ndarray:
-        """Values at every row_keys[i] + col_keys[j] (each sum must have total degree C)."""
-        out = np.empty((len(row_keys), len(col_keys)), dtype=self.dtype)
+    def gather(self, k: int, row_keys: np.ndarray, col_keys: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Values at every row_keys[i] + col_keys[j] (each sum must have total degree C), written into
+        ``out`` (a len(row_keys) x len(col_keys) view, e.g. columns of a larger array) when given."""
+        if out is None:
+            out = np.empty((len(row_keys), len(col_keys)), dtype=self.dtype)
         table = self.tables[k]
         step = max(1, GATHER_CHUNK // max(1, len(col_keys)))
         for start in range(0, len(row_keys), step):

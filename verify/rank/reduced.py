@@ -23,7 +23,7 @@ from .bound import derivative_bound
 from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
 from ..exact.fields import Field
-from .memory import guard
+from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
 from .moments import AdditiveEncoder, moment_table
 from ..model.network import attention_matrix, layer_maps
 from .result import SepResult
@@ -173,94 +173,6 @@ def _split(block: np.ndarray):
     return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
 
 
-def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bool) -> int:
-    """Entries of the largest candidate block: max over a of binom(a+n-1, n-1) * d * binom(top-a+n-1, n-1)
-    for a homogeneous q of degree ``top``, or the single block of every degree <= top otherwise.
-
-    Closed form: a -> binom(a+n-1, n-1) is log-concave, so the product is log-concave and symmetric
-    about top/2 and its maximum sits at a = floor(top/2); no loop over a.
-
-    >>> largest_block_entries(3, 4, 2, True) == max(comb(a + 2, 2) * 2 * comb(6 - a, 2) for a in range(5))
-    True
-    """
-    if homogeneous:
-        a = top // 2
-        return comb(a + nvars - 1, nvars - 1) * components * comb(top - a + nvars - 1, nvars - 1)
-    return comb(top + nvars, nvars) * components * comb(top + nvars, nvars)
-
-
-def _key_words(nvars: int, base: int, word_limit: int = 2**62) -> int:
-    """``AdditiveEncoder(nvars, base).words`` without building its weight table (closed form)."""
-    per_word = 1
-    while per_word < nvars and base ** (per_word + 1) < word_limit:
-        per_word += 1
-    return -(-nvars // per_word)
-
-
-def _guard_blocks(nvars, top, components, homogeneous, max_memory_gib, log2_top=None):
-    """Refuse the largest block above the limit: log2-scale binomials first (any size), exact
-    integers only once the estimate is known to be small.  ``log2_top`` replaces ``top`` for
-    degrees too large to write down (depth far beyond reach)."""
-    import math
-
-    from .memory import guard_log2, log2_multichoose
-
-    lt = math.log2(top) if log2_top is None and top > 0 else (log2_top if log2_top is not None else -math.inf)
-    if homogeneous:
-        half = lt - 1 if lt > 1 else (math.log2(top // 2) if top >= 2 else -math.inf)
-        side = 0.0 if half == -math.inf else log2_multichoose(half, nvars - 1)
-        log2_entries = 2 * side + math.log2(components)
-    else:
-        side = 0.0 if lt == -math.inf else log2_multichoose(lt, nvars)
-        log2_entries = 2 * side + math.log2(components)
-    what = "the largest catalecticant block"
-    fix = "use a smaller depth or width"
-    if log2_entries > 4096:  # far past any limit; the exact integers below would be slow to write down
-        guard_log2(log2_entries + math.log2(56), max_memory_gib, what, fix)  # >= one key word per entry
-    largest = largest_block_entries(nvars, top, components, homogeneous)
-    words = _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)
-    count = (f"{largest:,}" if largest < 10**15 else f"about {float(largest):.3g}" if largest.bit_length() < 1000
-             else f"about 10^{len(str(largest)) - 1}")
-    guard(largest * (40 + 16 * words), max_memory_gib, f"{what} ({count} entries)", fix)
-
-
-def estimate_block_bytes(spec: NetworkSpec) -> float:
-    """Bytes of the largest catalecticant block of ``spec`` (the estimate ``check_memory`` compares with
-    the limit), or inf when it is beyond 2^4096 entries; closed form, instant for any spec."""
-    import math
-
-    from .memory import log2_multichoose
-
-    nvars = spec.width * (spec.width + 1) // 2
-    if spec.depth > 600:
-        return math.inf
-    top, homogeneous = spec.layer_degree, not spec.residual
-    side = log2_multichoose(math.log2(max(top // 2 if homogeneous else top, 1)), nvars - (1 if homogeneous else 0))
-    if 2 * side > 4096:
-        return math.inf
-    largest = largest_block_entries(nvars, top, spec.width, homogeneous)
-    try:
-        return float(largest * (40 + 16 * _key_words(nvars, top + 1 if homogeneous else 2 * top + 1)))
-    except OverflowError:  # beyond a float: far past any limit
-        return math.inf
-
-
-def check_memory(spec: NetworkSpec, max_memory_gib: float) -> None:
-    """Refuse (InputError) before any work if the largest catalecticant block would not fit.
-
-    A generic q is homogeneous of degree C(L) = (3^L - 1)/2 unless the network is residual.  Closed
-    form: well under a millisecond for any spec (C(L) is handled on the log scale beyond depth 600).
-    """
-    import math
-
-    nvars = spec.width * (spec.width + 1) // 2
-    if spec.depth > 600:  # 3^L would be a number of more than 950 bits: log scale only
-        _guard_blocks(nvars, 0, spec.width, not spec.residual, max_memory_gib,
-                      log2_top=spec.depth * math.log2(3) - 1)
-        raise AssertionError("unreachable: the log-scale estimate refuses such a depth")  # pragma: no cover
-    _guard_blocks(nvars, spec.layer_degree, spec.width, not spec.residual, max_memory_gib)
-
-
 def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
@@ -285,13 +197,13 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if field.modulus is not None and field.modulus <= top:
         raise InputError(f"the reduced route needs a prime above C(L) = {top} so that factorials are invertible; "
                          f"use the default field")
-    _guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib)
+    guard_blocks(nvars, top, len(q), homogeneous, max_memory_gib, field)
     # keys must not carry below the largest entry of alpha + beta: top (homogeneous) or 2*top
     moments = moment_table(exponents, [poly.coeffs() for poly in q], field, nvars, top, homogeneous)
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
-        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed)
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
@@ -342,7 +254,7 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             progress=None):
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
 
-    check_memory(spec, max_memory_gib)
+    check_memory(spec, max_memory_gib, field)
     if field.modulus is not None and field.modulus <= spec.layer_degree:  # before any draw can make q zero
         raise InputError(f"the reduced route needs a prime above C(L) = {spec.layer_degree} so that factorials "
                          f"are invertible; use the default field")

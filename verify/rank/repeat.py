@@ -30,6 +30,7 @@ from typing import Callable, Iterator
 import flint
 
 from .certainty import BAD_PRIME_NOTE
+from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
 from .result import SepResult
 
@@ -175,7 +176,13 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
     stopped = ""
     for i in range(max_runs):
         here = field if primes is None else Field(next(primes))
-        result = rank_once(seed + i, here)
+        try:
+            result = rank_once(seed + i, here)
+        except InputError as exc:  # e.g. a later, larger prime's elimination would not fit: keep what is done
+            if best is None:
+                raise
+            stopped = f"run {i + 1} over GF({here.modulus}) refused: {exc}"
+            break
         c = result.certainty
         runs.append(RunRecord(seed + i, here.modulus, result.rank, c.probability_bound, c.certified_exact,
                               result.seconds))
