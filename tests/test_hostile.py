@@ -83,14 +83,14 @@ def test_a_table_far_past_memory_lists_skipped_specs_in_its_dry_run(capsys):
     plan = json.loads(out)
     assert code == 0 and seconds < FAST and plan["dry_run"]
     # the reduced route holds one slice of the largest degree block at once, short x (short + 32) entries
-    # at 24 bytes (FLINT at the default 2^63 prime) plus 0.5 GiB: by brute force over the blocks, width 2
-    # fits up to depth 6 (short 23,005: 11.8 GiB) and width 3 up to depth 3 (depth 4: 80,730, 146 GiB)
+    # at 28 bytes (FLINT at the default 2^63 prime) plus 0.5 GiB: by brute force over the blocks, width 2
+    # fits up to depth 6 (short 23,005: 13.8 GiB) and width 3 up to depth 3 (depth 4: 80,730, 170 GiB)
     from math import comb
 
     def fits(depth, width):
         n, c = width * (width + 1) // 2, (3**depth - 1) // 2
         short = max(min(comb(a + n - 1, n - 1), width * comb(c - a + n - 1, n - 1)) for a in range(c + 1))
-        return 24 * short * (short + 32) + 2**29 <= 16 * 2**30
+        return 28 * short * (short + 32) + 2**29 <= 16 * 2**30
 
     kept = {(t["spec"]["depth"], t["spec"]["width"]) for t in plan["tasks"]}
     assert max(d for d, w in kept if w == 2) == max(d for d in range(1, 8) if fits(d, 2)) == 6

@@ -160,7 +160,7 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         if max_memory_gib is not None:  # the one place a whole block is gathered: priced here, not up front
             from .memory import guard
 
-            per = 8 if uses_float_elimination(field, m, n) else 24
+            per = 8 if uses_float_elimination(field, m, n) else 28
             guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
                   f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
         lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
