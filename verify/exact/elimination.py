@@ -67,6 +67,7 @@ class _Pluq:
     def __init__(self, ar: ModArith, a, rowperm, colperm):
         self.ar, self.a, self.rowperm, self.colperm = ar, a, rowperm, colperm
         self.xp = ar.xp
+        self._inverses = {}  # (r0, c0, r) -> (L block, I - L^{-1}) of the triangular solves
 
     def _swap_rows(self, i: int, j: int) -> None:
         a, perm = self.a, self.rowperm
@@ -90,7 +91,7 @@ class _Pluq:
         ar, a, xp = self.ar, self.a, self.xp
         rows = a.shape[0]
         width, height = c1 - c0, rows - r0
-        panel = xp.ascontiguousarray(a[r0:, c0:c1].T)
+        panel = xp.ascontiguousarray(xp.ascontiguousarray(a[r0:, c0:c1]).T)  # rows first: 2x faster than one strided copy
         order = list(range(width))  # order[i]: the panel column now at panel position i
         swaps = []  # row swaps (i, k) of panel rows, in order
         k, pending = 0, pend  # pending: rank-one updates (in h^2) on the rows below k since reduced
@@ -146,8 +147,15 @@ class _Pluq:
         return pending + 1
 
     def _unit_lower_inverse(self, r0: int, c0: int, r: int):
-        """I - L^{-1}, reduced, for L the unit lower r x r block at (r0, c0) (strictly lower)."""
+        """I - L^{-1}, reduced, for L the unit lower r x r block at (r0, c0) (strictly lower).
+
+        The same diagonal block comes back at every level of the recursion above it: the inverse
+        is kept with a copy of the block it was computed from, and reused while they are equal."""
         ar, a, xp = self.ar, self.a, self.xp
+        block = a[r0:r0 + r, c0:c0 + r]
+        kept = self._inverses.get((r0, c0, r))
+        if kept is not None and bool((kept[0] == block).all()):
+            return kept[1]
         inverse = xp.eye(r, dtype=a.dtype)  # rows become those of L^{-1}: L^{-1} I, one pivot at a time
         pending = 0
         for j in range(r - 1):
@@ -159,6 +167,7 @@ class _Pluq:
             ar.reduce(inverse)
         inverse *= -1  # reduced stays reduced (|x| <= h is symmetric)
         inverse += xp.eye(r, dtype=a.dtype)  # unit diagonal: 0 on the diagonal
+        self._inverses[(r0, c0, r)] = (block.copy(), inverse)
         return inverse
 
     def _trsm(self, r0: int, c0: int, r: int, cs: int, ce: int, pend: int) -> None:
