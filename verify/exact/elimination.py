@@ -7,9 +7,12 @@ solve for the right half's top rows with a triangular solve, update the rest wit
 product C <- C - L21 U12, eliminate the rest, and move its pivot columns next to the left half's.
 Products go through ``floatmod.ModArith.submul``: exact float64 BLAS calls over inner chunks
 short enough that no partial sum reaches 2^53 (the delayed reduction of FFLAS), reduced after
-each chunk.  Below ``BASE`` columns the elimination is a rank-one update per pivot.
+each chunk.  Below ``BASE`` columns the elimination is a rank-one update per pivot, on a
+contiguous transposed copy of the panel (its row and column swaps are applied to the rest of the
+array afterwards, in order); up to ``TRSM_BASE`` rows the triangular solve is one product with
+the inverse of the diagonal block.
 
-Row swaps act on whole rows and column moves on whole columns, so at every moment the array is
+Row swaps act on whole rows and column moves on whole columns, so between base panels the array is
 P A Q with L (unit lower, below the diagonal of the pivot columns) and U stored in place, and
 the first ``rank`` entries of the row and column permutations are the pivot rows and columns:
 the submatrix of A on them is invertible (its U part is triangular with a nonzero diagonal).
@@ -91,7 +94,8 @@ class _Pluq:
         ar, a, xp = self.ar, self.a, self.xp
         rows = a.shape[0]
         width, height = c1 - c0, rows - r0
-        panel = xp.ascontiguousarray(xp.ascontiguousarray(a[r0:, c0:c1]).T)  # rows first: 2x faster than one strided copy
+        # rows first, then the transpose in cache: twice as fast as one strided copy
+        panel = xp.ascontiguousarray(xp.ascontiguousarray(a[r0:, c0:c1]).T)
         order = list(range(width))  # order[i]: the panel column now at panel position i
         swaps = []  # row swaps (i, k) of panel rows, in order
         k, pending = 0, pend  # pending: rank-one updates (in h^2) on the rows below k since reduced
