@@ -164,3 +164,24 @@ def test_a_wrong_hint_costs_time_but_never_changes_the_rank(rank, hint):
     with _small_probe():
         got = block_rank(field, _MatrixMoments(matrix), np.arange(100), np.arange(300), hint)
     assert got.rank == rank == rank_dense(field, matrix, 100, 300).rank
+
+
+def test_a_block_ranked_whole_after_a_saturated_mixing_is_priced_before_it_is_gathered(monkeypatch):
+    """A 100 x 300 block whose first 200 columns have rank 10 and last 100 are random: its slice (132
+    random columns, about 44 of them random) leaves a null space wider than 2 rows whose mixed
+    complement (2 rows, COMPLEMENT_ROWS patched) saturates, so the block is ranked whole: with a limit
+    below its 100 x 300 x 28 bytes that is refused, with a large one it gives FLINT's rank, 100."""
+    from verify.errors import InputError
+
+    rng = np.random.default_rng(3)
+    u = rng.integers(0, P, size=(100, 10), dtype=np.int64).astype(object)
+    v = rng.integers(0, P, size=(10, 200), dtype=np.int64).astype(object)
+    matrix = np.hstack([((u @ v) % P).astype(np.int64), rng.integers(0, P, size=(100, 100), dtype=np.int64)])
+    field = Field(P)
+    monkeypatch.setattr(degree_blocks, "COMPLEMENT_ROWS", 2)
+    expected = rank_dense(field, matrix, 100, 300).rank
+    got = block_rank(field, _MatrixMoments(matrix), np.arange(100), np.arange(300), None, 0, max_memory_gib=1.0)
+    assert got.rank == expected == 100
+    with pytest.raises(InputError, match="ranked whole"):
+        block_rank(field, _MatrixMoments(matrix), np.arange(100), np.arange(300), None, 0,
+                   max_memory_gib=100 * 300 * 27 / 2**30)
