@@ -147,3 +147,20 @@ def test_null_space_mixing_is_drawn_from_the_run_seed(monkeypatch):
         first.append(mixed[0])
     assert ranks[0] == ranks[1] == 1 + 6 * 3  # block 0 is one row; blocks 1..6 span the 3 forms' powers
     assert first[0][0] != first[1][0] and not np.array_equal(first[0][1], first[1][1])
+
+
+def test_the_elimination_names_every_run_s_kernel_not_only_the_best_run_s():
+    """The certainty of a repeated rank comes from every run: a fast run's float elimination and a
+    later FLINT run's kernel are both named, in run order, each once."""
+    from verify.rank.blocks import Block
+
+    ranks, seen = [5, 5], []
+
+    def run(seed, field):
+        blocks = [Block(3, 3, 3, elimination="float64-blas-pluq")] if not seen else []
+        seen.append(field.modulus)
+        return SepResult(ranks[len(seen) - 1], "reduced", field.name, SPEC, seed, None,
+                         Certainty(True, 2.0**-20, "planted"), blocks)
+    out = repeat_until(run, Field(101), target=1e-9, max_runs=2, primes=iter([101, 97]))
+    assert out.as_dict()["elimination"] == "float64-blas-pluq + flint nmod_mat"
+    assert [r["elimination"] for r in out.as_dict()["run_details"]] == ["float64-blas-pluq", "flint nmod_mat"]

@@ -34,7 +34,7 @@ from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
 from .result import SepResult
 
-__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "field_weight_range", "repeat_until", "DEFAULT_TARGET",
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "DEFAULT_TARGET",
            "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
@@ -93,11 +93,22 @@ class RunRecord:
     probability_bound: float | None
     certified_exact: bool
     seconds: float
+    elimination: str = ""
 
     def as_dict(self) -> dict:
         return {"seed": self.seed, "prime": self.prime, "rank": self.rank,
                 "probability_bound": self.probability_bound, "certified_exact": self.certified_exact,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "elimination": self.elimination}
+
+
+def elimination_of(result: SepResult) -> str:
+    """How a run's ranks were eliminated: the names its blocks record (``Block.elimination``), else
+    FLINT's kernel (the only one the other routes use)."""
+    named = result.extra.get("elimination") or sorted(
+        {getattr(b, "elimination", None) for b in result.blocks} - {None})
+    if isinstance(named, list):
+        named = " + ".join(named)
+    return named or ("flint fmpz_mat (fraction-free over Z)" if result.field == "qq" else "flint nmod_mat")
 
 
 @dataclass
@@ -117,13 +128,13 @@ class Repeated:
 
     @property
     def elimination(self) -> str:
-        """How the best run's ranks were eliminated: the names its blocks record (``Block.elimination``),
-        else FLINT's kernel (the only one the other routes use)."""
-        named = self.best.extra.get("elimination") or sorted(
-            {getattr(b, "elimination", None) for b in self.best.blocks} - {None})
-        if isinstance(named, list):
-            named = " + ".join(named)
-        return named or ("flint fmpz_mat (fraction-free over Z)" if self.best.field == "qq" else "flint nmod_mat")
+        """How the runs' ranks were eliminated, each name once, in run order (``elimination_of``)."""
+        names = []
+        for run in self.runs:
+            for name in (run.elimination or elimination_of(self.best)).split(" + "):
+                if name not in names:
+                    names.append(name)
+        return " + ".join(names)
 
     def as_dict(self) -> dict:
         """Keys added to the best run's JSON: which elimination, primes and runs gave the number."""
@@ -185,7 +196,7 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
             break
         c = result.certainty
         runs.append(RunRecord(seed + i, here.modulus, result.rank, c.probability_bound, c.certified_exact,
-                              result.seconds))
+                              result.seconds, elimination_of(result)))
         if best is None or result.rank > best.rank:
             best = result
         if c.certified_exact:
