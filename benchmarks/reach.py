@@ -129,6 +129,8 @@ def main():
     parser.add_argument("--out", default=str(ROOT / "results" / "reach.csv"))
     parser.add_argument("--prime", type=int, default=None, help="every run in GF(P) and below (default: escalate)")
     parser.add_argument("--max-memory-gib", type=float, default=20.0)
+    parser.add_argument("--refresh-estimates", action="store_true",
+                        help="only recompute estimate_gib of every CPU row from the engine's current estimate")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -146,6 +148,17 @@ def main():
             for row in csv.DictReader(handle):
                 rows[(int(row["depth"]), int(row["width"]), int(row["heads"]))] = row
     sys.path.insert(0, str(ROOT))
+    if args.refresh_estimates:  # closed form: no rank is recomputed
+        from verify import Field, NetworkSpec
+        from verify.rank.reduced_memory import estimate_block_bytes
+
+        for (depth, width, heads), row in rows.items():
+            if row.get("device") == "cpu" and row.get("primes"):
+                spec = NetworkSpec(depth=depth, width=width, heads=heads)
+                row["estimate_gib"] = round(max(estimate_block_bytes(spec, Field(int(p)))
+                                                for p in str(row["primes"]).split()) / 2**30, 2)
+        write_rows(out, rows)
+        return
     for depth, width, heads, target, gpu, skip in specs:
         row = {"depth": depth, "width": width, "heads": heads, "target_seconds": target or ""}
         estimate = largest_slice_gib(depth, width)

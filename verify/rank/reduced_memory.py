@@ -13,11 +13,12 @@ short x (short + 32) entries (short = the block's shorter side), and eliminates 
   the whole block, 40 + 16 (key words) bytes per entry, as before.
 
 Plus q's exponent rows: d_x components of T = binom(C+n-1, n-1) terms each, n int64 exponents a
-term, held together with the two arrays ``term_exponents`` builds for one component and one more
-for the gathers' keys, (d_x + 3) T n 8 bytes, and T 32 bytes a component for the values of the
-moment table.  Measured peaks against the whole estimate: depth 2 width 10 (n = 55, T = 424,270)
-2.49 GiB against 2.9; depth 2 width 11 (n = 66, T = 864,501) 6.65 GiB against 6.8.  Plus
-``OVERHEAD_BYTES`` for gather chunks and product tiles.  The estimate
+term, held together with the two arrays ``term_exponents`` builds for one component and two more
+for the moment keys and gathers, (d_x + 4) T n 8 bytes, and T 32 bytes a component for the values
+of the moment table.  Measured peak resident memory against the whole estimate (``results/reach.csv``):
+depth 2 width 10 (n = 55, T = 424,270) 2.49 GiB against 3.1; width 11 (n = 66, T = 864,501) 6.65
+against 7.2; width 12 (n = 78, T = 1,663,740) 15.97 against 16.6; depth 6 width 2 4.24 against 4.45.
+Plus ``OVERHEAD_BYTES`` for gather chunks and product tiles.  The estimate
 was compared with the measured peak resident memory (``benchmarks/reach.py`` writes both).
 Everything here is arithmetic on binomials: log-scale first for any size, exact integers only
 once the estimate is known to be small.
@@ -119,7 +120,7 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
             per = 28  # small slices go to FLINT
         entries = short * (short + SLICE_EXTRA)
         terms = comb(top + nvars - 1, nvars - 1)
-        q_bytes = (components + 3) * terms * nvars * 8 + components * terms * 32
+        q_bytes = (components + 4) * terms * nvars * 8 + components * terms * 32
         return (entries * per + q_bytes + OVERHEAD_BYTES,
                 f"the largest degree-block slice ({short:,} x {short + SLICE_EXTRA:,}) with q's {components} x "
                 f"{terms:,} terms")
