@@ -1,7 +1,7 @@
 """Reach of the reduced route: regenerate ``results/reach.csv``, one row per spec.
 
 Every spec runs in its own process (so each row has its own peak memory) through the repeat loop of
-``verify sep`` (``verify.rank.repeat``): a first run over GF(8388593) with the float64 BLAS
+``verify sep`` (``verify.rank.repeat``): a first run over GF(1048573) with the float64 BLAS
 elimination (one limb, the fastest exact elimination); a rank that meets the derivative-space upper
 bound is ``certified-exact`` there, whatever the prime.  Otherwise runs over GF(2^63 - 25) and the
 primes below it (FLINT) follow until the bound on missing the generic rank is at most 1e-9

@@ -106,7 +106,7 @@ def test_escalating_primes_do_not_stop_after_a_first_run_that_bounds_nothing():
 
 
 def test_sep_without_a_field_runs_the_fast_prime_first_then_63_bit_primes(capsys):
-    """Depth 2, width 2, two heads (rank 17 < 18, never exact): first GF(8388593), then GF(2^63 - 25),
+    """Depth 2, width 2, two heads (rank 17 < 18, never exact): first GF(1048573), then GF(2^63 - 25),
     whose bound 306 / (2^63 - 25) alone meets 1e-9; one head (rank 18 = the bound): one fast run."""
     from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME
 
