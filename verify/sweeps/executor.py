@@ -44,8 +44,13 @@ def _init_worker(threads: int) -> None:
 def _stop_workers(pool) -> None:
     """End a process pool's workers now (on interrupt or error): running tasks are abandoned, every
     result already received is in the store."""
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
+    import multiprocessing
+
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    # a Ctrl-C that lands while the pool is still starting workers can leave one not yet in _processes:
+    # every live child of this process is a worker here, so all of them are ended
+    processes += [p for p in multiprocessing.active_children() if p not in processes]
+    for process in processes:
         try:
             process.terminate()
         except (OSError, AttributeError):  # pragma: no cover - already gone
