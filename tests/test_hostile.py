@@ -205,7 +205,10 @@ def test_ctrl_c_during_a_table_leaves_no_worker_traceback(tmp_path):
     # (depths 2-3 at width 3 now finish in about a second)
     proc = subprocess.Popen([sys.executable, "-m", "verify", "table", "--depths", "3", "--widths", "3-4",
                              "--workers", "2", "--store", str(store), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            # a background job (e.g. CI started with `&`) ignores SIGINT and its children
+                            # inherit that: give the command a terminal's default Ctrl-C
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 60
     while not store.exists() and time.time() < deadline:  # the store opens just before the pool starts
         time.sleep(0.1)
