@@ -42,7 +42,6 @@ sys.path.insert(0, str(ROOT))
 P = 8388593  # the largest prime below 2^23: one float64 limb
 SLICE_EXTRA = 32
 MIX = 32
-GATHER = 2**26  # entries per gather chunk on the device
 LINES = 8192  # complement lines multiplied at a time
 
 
@@ -74,26 +73,21 @@ class DeviceMoments:
         self.host = DenseMoments(nvars, degree, empty, [np.zeros(0, dtype=np.int64)] * len(tables), np.int64)
         assert all(len(t) == len(self.host.tables[0]) for t in tables), "tables of another spec"
         self.xp, self.nvars, self.degree, self.count = xp, nvars, degree, len(tables)
-        self.rank1, self.rank2, self.stride, self.offset = (
-            xp.asarray(v) for v in (self.host.rank1, self.host.rank2, self.host.stride, self.host.offset))
-        self.tables = [xp.asarray(t) for t in tables]
+        # the engine's lookup, its arrays moved to the device: DenseMoments.gather is array operations
+        # only (it allocates nothing when given ``out``), so it runs on cupy arrays unchanged
+        host = self.host
+        host.rank1, host.rank2, host.stride, host.offset = (
+            xp.asarray(v) for v in (host.rank1, host.rank2, host.stride, host.offset))
+        host.tables = [xp.asarray(t) for t in tables]
         self._compositions = compositions
 
     def keys(self, total: int):
+        """Key rows of the degree-``total`` monomials (computed on the host: the key weights stay there)."""
         return self.xp.asarray(self.host.keys(self._compositions(total, self.nvars)))
 
     def gather(self, k: int, left, right, out) -> None:
         """out[i, j] = c~_k[left_i + right_j] (left, right: key rows whose sums have degree C)."""
-        step = max(1, GATHER // max(1, len(right)))
-        for s in range(0, len(left), step):
-            a = left[s:s + step]
-            d1 = a[:, 2, None] + right[None, :, 2]
-            pos = self.rank1[a[:, 0, None] + right[None, :, 0]]
-            pos *= self.stride[d1]
-            pos += self.offset[d1]
-            pos += self.rank2[a[:, 1, None] + right[None, :, 1]]
-            out[s:s + step] = self.tables[k][pos]
-            del d1, pos
+        self.host.gather(k, left, right, out=out)
 
 
 class Block:
