@@ -93,3 +93,14 @@ def test_no_module_is_over_about_400_lines():
     long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_tests_mirror_the_packages():
+    """Each folder of tests/ is named after a sub-package of verify/; only cross-cutting tests
+    (layout, docs) and shared helpers stay at the top."""
+    tests = Path(__file__).resolve().parent
+    subpackages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    assert folders <= subpackages, f"tests/ folders with no verify sub-package: {sorted(folders - subpackages)}"
+    top = {p.name for p in tests.glob("test_*.py")}
+    assert top <= {"test_layout.py", "test_docs.py"}, f"tests to move into a package folder: {sorted(top)}"

@@ -94,7 +94,7 @@ def test_registry_has_at_least_30_claims_each_citing_a_source_document():
         assert c.source.document in PAPERS and c.source.label and c.statement
         if c.expected == "erratum":
             assert c.corrected_statement and c.corrected_checks
-    shared = Path(__file__).resolve().parents[2] / "shared" / "papers"
+    shared = Path(__file__).resolve().parents[3] / "shared" / "papers"
     if shared.is_dir():
         assert PAPERS <= {p.name for p in shared.iterdir()}
 

@@ -11,7 +11,7 @@ from verify.claims.coverage import KINDS, default_directory, load_index, summari
 from verify.claims.record import load_claims
 from verify.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = {"levine2020_limits_to_depth_efficiencies.md", "levine2020_supplement_revised.txt",
              "levine2020_author_response.txt", "wies2021_vocabulary_bottleneck.md"}
 
