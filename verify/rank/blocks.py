@@ -50,6 +50,11 @@ class Block:
     #: Which elimination gave the rank: ``FLINT`` or ``verify.exact.elimination.ELIMINATION``
     #: (``None`` when implied by another block or not recorded).
     elimination: str | None = None
+    #: Schwartz-Zippel bound on this run's rank of the block being below its generic rank
+    #: (``verify.rank.certainty.block_bound``); 0 when it meets ``upper_bound``, None if not known.
+    probability_bound: float | None = None
+    #: False for a block a later run of the block-level repeats left out (``verify.rank.repeat``).
+    ranked: bool = True
 
 
 @dataclass

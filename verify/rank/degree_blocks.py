@@ -212,16 +212,33 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
 
 
 def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
-                       max_memory_gib: float | None = None) -> tuple[int, list[Block], list[str]]:
+                       max_memory_gib: float | None = None, only: list[int] | None = None
+                       ) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
-    ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn."""
+    ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn.
+    ``only``: rank just these degrees (a later run of the block-level repeats, ``verify.rank.repeat``);
+    the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones."""
     count = moments.count
     sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
     found: dict[int, Block] = {}
     notes = []
+    if only is not None:
+        wanted = set(only)
+        blocks = []
+        for a in range(top + 1):
+            if a in wanted:
+                block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
+                                   moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib)
+                block.elimination = block.elimination or FLINT
+            else:
+                block = Block(*sizes[a], 0, ranked=False)
+            blocks.append(block)
+            if progress is not None:
+                progress(a + 1, top + 1)
+        return sum(b.rank for b in blocks), blocks, [f"degree blocks {sorted(wanted)} only (block-level repeat)"]
 
     def rank_of(a: int) -> Block:
         keys_rows = moments.keys(compositions(a, nvars))
