@@ -108,10 +108,10 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     >>> result.outcome, result.as_expected
     ('verified', True)
     """
-    from .claims.record import run_claim
+    from .claims.record import run_claims_with
     from .sweeps.claim_run import select_claims
 
-    return [run_claim(claim) for claim in select_claims(list_claims(package), ids)]
+    return run_claims_with(select_claims(list_claims(package), ids))  # one rank source for the call
 
 
 def run_registry(ids=None, out="verify-report", extended=False, dry_run=False, store=None, scheduler=None,

@@ -23,32 +23,31 @@ def select_claims(registry: list, ids: list[str] | None) -> list:
     return [claim for claim in registry if claim.id in wanted]
 
 
-def prefetch_tasks():
-    """The exact ranks every bound check reads: (specs, sweep tasks)."""
+def prefetch_tasks(extended: bool = False):
+    """The exact ranks every bound check reads: (specs, sweep tasks); ``extended`` adds the slow specs."""
     from ..claims import specsets
     from ..exact.fields import DEFAULT_PRIME
     from ..rank.memory import DEFAULT_MEMORY_GIB
     from .table import sep_task
 
-    specs = specsets.default_specs(False) + specsets.default_specs(True)
+    specs = specsets.default_specs(False, extended) + specsets.default_specs(True, extended)
     return specs, [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
 
 
-def _prefetch_ranks(store: str | None, scheduler, workers, show: bool) -> None:
+def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -> None:
     """Compute (or read from the store) the exact ranks of every default spec through the sweep
-    executor, so the bound checks find them computed."""
-    from ..claims import specsets
+    executor into the rank source ``source``, so the bound checks find them computed."""
     from .executor import run_sweep
     from .progress import SweepProgress
     from .store import Store
     from .table import sep_cost
 
-    specs, tasks = prefetch_tasks()
+    specs, tasks = prefetch_tasks(source.extended)
     with Store(store) as results:
         values, _ = run_sweep(tasks, results, scheduler, workers, SweepProgress("exact ranks", show), cost=sep_cost)
     for spec, value in zip(specs, values):
         if value is not None:  # a refused spec is left to the checks, which report it
-            specsets.remember(spec, 0, value["rank"])
+            source.remember(spec, 0, value["rank"])
 
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
@@ -57,14 +56,15 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     """Check the claims (all, or ``ids``), writing ``report.md``/``report.json`` into ``out`` (its
     ``partial/`` folder with ``ids``) after every claim.  Returns ``header``, ``claims`` (the
     records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead."""
-    from ..claims import specsets
-    from ..claims.record import load_claims, run_claim
+    from ..claims.record import load_claims, run_claims_with
     from ..claims.report import write_reports
+    from ..claims.specsets import RankSource
+    from ..exact.fields import DEFAULT_PRIME
     from ..version import __version__
     from .progress import Progress
 
     found = select_claims(load_claims(package), ids)
-    specsets.EXTENDED = extended
+    source = RankSource(f"gf:{DEFAULT_PRIME}", extended=extended)  # the field of prefetch_tasks
     out_dir = Path(out) / "partial" if ids else Path(out)  # --claim writes beside the full report, never over it
     if dry_run:
         from ..rank.reduced import estimate_block_bytes
@@ -72,7 +72,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         from .store import Store
         from .table import sep_cost
 
-        _, tasks = prefetch_tasks()
+        _, tasks = prefetch_tasks(extended)
         with Store(store) as results:
             plan = sweep_plan(tasks, results, sep_cost, lambda t: estimate_block_bytes(t.spec))
         plan["claims"] = [c.id for c in found]
@@ -80,18 +80,21 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         return plan
     start = time.perf_counter()  # the reported time includes the exact ranks computed up front
     if not ids or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
-        _prefetch_ranks(store, scheduler, workers, progress)
+        _prefetch_ranks(source, store, scheduler, workers, progress)
     tick = Progress("claims", progress, unit="claim")
     records = []
     header = {"version": __version__, "claims": len(found), "seconds": 0.0,
               "spec_set": "extended" if extended else "default"}
     if ids:
         header["partial"] = sorted(set(ids))
-    for i, claim in enumerate(found):
-        records.append(run_claim(claim).as_dict())
+
+    def record(i, result):
+        records.append(result.as_dict())
         header["seconds"] = time.perf_counter() - start
         write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
         tick(i + 1, len(found))
+
+    run_claims_with(found, source, record)
     surprises = [r["id"] for r in records if not r["as_expected"]]
     return {"header": header, "claims": records, "all_as_expected": not surprises, "unexpected": surprises,
             "out": str(out_dir)}
