@@ -138,3 +138,31 @@ def test_the_api_and_the_command_line_share_their_defaults():
             if item.name in signature and signature[item.name].default is not inspect.Parameter.empty:
                 # (depths and widths have no default in Python: a table is asked for by its grid)
                 assert signature[item.name].default == want, (command, item.name)
+
+
+def test_the_command_line_imports_only_the_api():
+    """cli/ parses, calls verify.api and prints: besides its own modules it imports the API and the
+    layer-0 helpers (errors, version, files), nothing of the engine."""
+    allowed = ("verify.api", "verify.cli", "verify.errors", "verify.version", "verify.files")
+    reached = sorted({(a, b) for a, b in _graph().edges if a.startswith("verify.cli") and not b.startswith(allowed)
+                      and b != "verify"})
+    # faults closes the progress bars on an error (verify.sweeps.progress.close_all); follow-up: via the API
+    assert reached in ([], [("verify.cli.faults", "verify.sweeps.progress")])
+
+
+def test_ci_runs_exactly_the_readme_test_command_with_the_pinned_versions():
+    root = PACKAGE.parent
+    ci = (root / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert "-c constraints.txt" in ci and ci in (root / "README.md").read_text()
+    pinned = {line.split("==")[0].lower() for line in (root / "constraints.txt").read_text().splitlines() if "==" in line}
+    assert {"pytest", "ruff", "python-flint", "hypothesis"} <= pinned
+
+
+def test_ruff_passes():
+    import shutil
+    import subprocess
+    import sys
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    done = subprocess.run([ruff, "check", "--no-cache", "."], cwd=PACKAGE.parent, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]

@@ -24,7 +24,7 @@ from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_s
 from ..errors import InputError
 from ..exact.fields import Field
 from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
-from .moments import AdditiveEncoder, moment_table
+from .moments import moment_table
 from ..model.network import attention_matrix, layer_maps
 from .result import SepResult
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
