@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify import Field, NetworkSpec, draw_weights, separation_rank
+from verify import Field, NetworkSpec, draw_weights
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.exact.compositions import compositions
 from verify.exact.fields import DEFAULT_PRIME
 from verify.rank.bound import degree_block_sizes, derivative_bound, homogeneous_bound, staircase_bound
