@@ -3,15 +3,17 @@ engine code), the closed form against a maximum matching of its zero pattern, an
 exact ranks of specs it was not derived from."""
 
 import itertools
+import random
 
+import flint
 import networkx as nx
 import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify import NetworkSpec, draw_weights, separation_rank
-from verify.rank.bound import derivative_bound, first_layer_kernel, kernel_graded_bounds
+from verify import Field, NetworkSpec, draw_weights, separation_rank
+from verify.rank.bound import derivative_bound, first_layer_kernel, kernel_graded_bounds, one_head_depth3_points
 
 
 def _sym_basis(d):
@@ -123,12 +125,12 @@ def test_b3_holds_where_it_is_not_reached(depth, width, heads, attn_dim, seed):
 def test_b3_totals_equal_the_stored_exact_ranks_of_the_long_runs():
     """results/reach.csv holds exact ranks computed before (B3) existed (two runs each, probability
     <= 5.7e-12): depth 5 width 2 two heads, depth 3 width 4 two and four heads.  One head has no
-    kernel (k = 0): its bound stays (B1), 31,460, above the rank 31,456 (docs/mathematics.md §6, open)."""
+    kernel (k = 0): its bound is (B4), 31,460 - 4, the rank stored beside (B1) = 31,460."""
     assert derivative_bound(NetworkSpec(depth=5, width=2, heads=2)).total == 102_746
     assert derivative_bound(NetworkSpec(depth=3, width=4, heads=2)).total == 31_095
     assert derivative_bound(NetworkSpec(depth=3, width=4, heads=4)).total == 16_335
     one = derivative_bound(NetworkSpec(depth=3, width=4, heads=1))
-    assert one.total == 31_460 and one.kind == "degree blocks"
+    assert one.total == 31_456 and one.kind == "degree blocks less the one-head base points"
 
 
 def test_deep_specs_fall_back_to_b1_and_stay_cheap():
@@ -136,3 +138,96 @@ def test_deep_specs_fall_back_to_b1_and_stay_cheap():
     closed form."""
     deep = derivative_bound(NetworkSpec(depth=9, width=2, heads=2))
     assert deep.kind == "degree blocks" and deep.total > derivative_bound(NetworkSpec(depth=7, width=2, heads=2)).total
+
+
+# --- (B4): one head, depth 3 -------------------------------------------------------------------
+
+P = 2**31 - 1
+
+
+def _mat(rows, p=P):
+    return [[flint.nmod_poly([x % p], p) for x in row] for row in rows]
+
+
+def _mul(a, b, p=P):
+    zero = flint.nmod_poly([], p)
+    return [[sum((a[i][k] * b[k][j] for k in range(len(b))), zero) for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def _tr(a):
+    return [list(r) for r in zip(*a)]
+
+
+def _order_of_vanishing(width, break_condition=None, seed=0):
+    """t-adic order of q(E + t X) at E = v v^T, v = e_0, for one-head maps A_l, B_l (any matrices)
+    adjusted so that v^T B_1 v = 0, w^T B_2 w = 0 (w = A_1 v) and e_0^T A_3 A_2 w = 0; computed
+    straight from S_l = G_l S_{l-1} G_l^T, G_l = A_l S_{l-1} B_l over GF(2^31 - 1)[t]."""
+    rng = random.Random(f"lemma-v:{width}:{seed}")
+    rand = lambda: [[rng.randrange(P) for _ in range(width)] for _ in range(width)]  # noqa: E731
+    a1, a2, a3, b1, b2, b3 = (rand() for _ in range(6))
+    if break_condition != 1:
+        b1[0][0] = 0
+    w = [a1[i][0] for i in range(width)]
+    if break_condition != 2:
+        rest = sum(w[i] * b2[i][j] * w[j] for i in range(width) for j in range(width)) - w[0] * b2[0][0] * w[0]
+        b2[0][0] = -rest * pow(w[0] * w[0], -1, P) % P
+    z = [sum(a2[i][j] * w[j] for j in range(width)) % P for i in range(width)]
+    if break_condition != 3:
+        a3[0][0] = -sum(a3[0][j] * z[j] for j in range(1, width)) * pow(z[0], -1, P) % P
+    x = rand()
+    s = [[flint.nmod_poly([int(i == j == 0), (x[i][j] + x[j][i]) % P], P) for j in range(width)] for i in range(width)]
+    f = _mat([[int(i == j) for j in range(width)] for i in range(width)])
+    for a, b in ((a1, b1), (a2, b2), (a3, b3)):
+        g = _mul(_mul(_mat(a), s), _mat(b))
+        f, s = _mul(g, f), _mul(_mul(g, s), _tr(g))
+    q = [c for c in f[0] if c != 0]
+    assert q
+    return min(next(k for k, c in enumerate(poly.coeffs()) if c != 0) for poly in q)
+
+
+@pytest.mark.parametrize("width", [2, 3, 4, 5])
+def test_lemma_v_q_vanishes_to_order_7_at_the_one_head_base_points(width):
+    """Lemma V at every width (the points exist for generic weights only from width 4 on, but the
+    vanishing holds wherever the three conditions do); each condition is needed."""
+    assert _order_of_vanishing(width) >= 7
+    assert _order_of_vanishing(width, seed=1) >= 7
+    for broken in (1, 2, 3):
+        assert _order_of_vanishing(width, break_condition=broken) < 7
+
+
+@pytest.mark.parametrize("width", [2, 3, 4, 5])
+def test_b4_point_count_is_the_hilbert_function_of_two_quadrics(width):
+    """h = dim R_14 - dim(Q_1 R_12 + Q_2 R_12) for two random quadrics in N + 1 = width - 1 variables,
+    by linear algebra over GF(p) (width 4: two conics meet in 4 points)."""
+    nv = width - 1
+    rng = random.Random(width)
+
+    def monomials(deg):
+        return [e for e in itertools.product(range(deg + 1), repeat=nv) if sum(e) == deg]
+    quads = [{e: rng.randrange(P) for e in monomials(2)} for _ in range(2)]
+    target = {e: i for i, e in enumerate(monomials(14))}
+    rows = []
+    for quad in quads:
+        for m in monomials(12):
+            row = [0] * len(target)
+            for e, c in quad.items():
+                row[target[tuple(u + v for u, v in zip(e, m))]] = c
+            rows.append(row)
+    rank = flint.nmod_mat(len(rows), len(target), [c for r in rows for c in r], P).rank()
+    assert one_head_depth3_points(width) == len(target) - rank
+
+
+def test_b4_lowers_only_block_7_and_only_for_one_full_head_at_depth_3():
+    b = derivative_bound(NetworkSpec(depth=3, width=4))
+    assert b.total == 31_456 and b.blocks[7] == (11_440, 20_020, 11_436)
+    assert all(most == min(rows, cols) for a, (rows, cols, most) in enumerate(b.blocks) if a != 7)
+    assert derivative_bound(NetworkSpec(depth=3, width=3)).total == 3_102  # width 3: no base points
+    assert derivative_bound(NetworkSpec(depth=3, width=4, heads=1, attn_dim=3)).kind != "degree blocks less the one-head base points"
+
+
+@pytest.mark.slow
+def test_depth_3_width_4_one_head_is_certified_exact_at_31456():
+    """The exact rank (computed before (B4), two runs, results/reach.csv) meets (B4) block by block."""
+    out = separation_rank(NetworkSpec(depth=3, width=4), "reduced", field=Field(8388593), seed=3).as_dict()
+    assert out["blocks"][7]["rank"] == out["blocks"][7]["upper_bound"] == 11_436
+    assert out["rank"] == out["upper_bound"] == 31_456 and out["certified_exact"] is True

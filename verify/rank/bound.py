@@ -39,6 +39,17 @@ embedded network of rank r (n = r(r + 1)/2 and r components).
 
   with M(x, m) = C(x + m - 1, m - 1) the monomials of degree x in m variables.  With k = 0 it is
   (B1).  ``kernel_graded_bounds`` evaluates it in O(C e) products.
+* **one head, depth 3** (``docs/mathematics.md`` §6, Lemma V): at E = v v^T with v^T B_1 v = 0,
+  (A_1 v)^T B_2 (A_1 v) = 0 and e_p^T A_3 A_2 A_1 v = 0, every component of q vanishes to order 7,
+  so the columns of degree block 7 (order-6 derivatives of q) vanish on those points; for generic
+  weights the v form a complete intersection of two quadrics in a hyperplane of P^{d-1}, which
+  imposes h = C(N+14, N) - 2 C(N+12, N) + C(N+10, N) (N = d - 2) independent conditions on
+  degree-14 forms in v, so
+
+      rank_7 <= min(C(n + 6, n - 1) - h, d C(n + 5, n - 1))                                     (B4)
+
+  (width 4: four points, h = 4, 31,460 -> 31,456).  It bounds the generic rank, the largest rank
+  any weights give, so it holds at every weight setting.  ``one_head_depth3_points`` gives h.
 """
 
 from __future__ import annotations
@@ -49,7 +60,8 @@ from math import comb
 from ..model.spec import NetworkSpec
 
 __all__ = ["DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound",
-           "first_layer_kernel", "kernel_graded_bounds", "BLOCK_LIST_CAP", "KERNEL_WORK_CAP"]
+           "first_layer_kernel", "kernel_graded_bounds", "one_head_depth3_points", "BLOCK_LIST_CAP",
+           "KERNEL_WORK_CAP"]
 
 #: Degrees C(L) above which the per-block list is not written out (depth 12 and more: no route
 #: computes such a rank; the total stays in closed form).
@@ -71,7 +83,8 @@ class DerivativeBound:
         residual network (one block: the bound is ``total``, from the staircase count B2) and
         for C > ``BLOCK_LIST_CAP``.
     kind : str
-        ``"degree blocks"`` (B1), ``"kernel-graded degree blocks"`` (B3) or ``"staircase"`` (B2).
+        ``"degree blocks"`` (B1), ``"kernel-graded degree blocks"`` (B3), ``"degree blocks less the
+        one-head base points"`` (B4) or ``"staircase"`` (B2).
     """
 
     total: int
@@ -184,6 +197,22 @@ def kernel_graded_bounds(nvars: int, kernel: int, tail: int, top: int, component
     return bounds
 
 
+def one_head_depth3_points(width: int) -> int:
+    """h of (B4): the Hilbert function at degree 14 of two generic quadrics in P^N, N = width - 2.
+
+    Koszul: the complete intersection's ideal in degree 14 is Q_1 R_12 + Q_2 R_12, whose only
+    relation is Q_2 Q_1 - Q_1 Q_2 (in degree 14 a copy of R_10), so
+    h = C(N+14, N) - 2 C(N+12, N) + C(N+10, N).
+
+    >>> [one_head_depth3_points(d) for d in (2, 3, 4, 5)]  # width 4: two conics meet in 4 points
+    [0, 0, 4, 56]
+    """
+    if width < 2:
+        return 0
+    top = width - 2
+    return comb(top + 14, top) - 2 * comb(top + 12, top) + comb(top + 10, top)
+
+
 def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBound:
     """The derivative-space bound of ``spec`` (homogeneous: B3 per degree block, B1 when k = 0; residual: B2).
 
@@ -216,4 +245,10 @@ def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBo
         blocks = tuple((rows, cols, bound) for (rows, cols), bound in zip(sizes, most))
         return DerivativeBound(sum(most), blocks, "kernel-graded degree blocks")
     blocks = tuple((rows, cols, min(rows, cols // r * comps)) for rows, cols in sizes)
+    points = one_head_depth3_points(r) if (rank is None and spec.depth == 3 and spec.heads == 1
+                                           and spec.attn_dim == spec.width) else 0
+    if points:  # (B4): block 7's columns vanish on the base points
+        rows, cols, _ = blocks[7]
+        blocks = blocks[:7] + ((rows, cols, min(rows - points, cols)),) + blocks[8:]
+        return DerivativeBound(sum(b[2] for b in blocks), blocks, "degree blocks less the one-head base points")
     return DerivativeBound(homogeneous_bound(nvars, top, comps), blocks, "degree blocks")
