@@ -28,16 +28,17 @@ Both reduce to O(log C) binomials (``homogeneous_bound``, ``staircase_bound``): 
 depth and width.  The same counts hold for the
 embedded network of rank r (n = r(r + 1)/2 and r components).
 
-* **first-layer kernel** (homogeneous network, ``docs/mathematics.md`` §7): the first layer sees S only
+* **first-layer kernel** (homogeneous network, ``docs/mathematics.md`` §6): the first layer sees S only
   through the H d_a^2 linear forms W^{V,h} S (W^{K,h})^T, so a subspace K of Sym_d of dimension
   k = max(0, n - H d_a^2) leaves T_1 unchanged, for every weight setting.  Along K, q has degree
   at most e = C(L - 1) (Lemma K); in coordinates adapted to K each degree block is a staircase in
   the K-degrees i = |alpha''| of its rows and j = |beta''| of its columns (zero where i + j > e), so
 
       rank_a <= min_{t = 0..e+1} [ sum_{i < t} R_{a,i} + sum_{j <= e - t} Q_{a,j} ],          (B3)
-      R_{a,i} = M(i, k) M(a - i, n - k),   Q_{a,j} = d_x M(j, k) M(C - a - j, n - k),
+      R_{a,i} = M(i, k) M(a - i, n - k),   Q_{a,j} = c M(j, k) M(C - a - j, n - k),
 
-  with M(x, m) = C(x + m - 1, m - 1) the monomials of degree x in m variables.  With k = 0 it is
+  with M(x, m) = C(x + m - 1, m - 1) the monomials of degree x in m variables and
+  c = min(d_x, H d_a) (q^T = u^T W, W the constant stack of the W^{Q,h}).  With k = 0 it is
   (B1).  ``kernel_graded_bounds`` evaluates it in O(C e) products.
 * **one head, depth 3** (``docs/mathematics.md`` §6, Lemma V): at E = v v^T with v^T B_1 v = 0,
   (A_1 v)^T B_2 (A_1 v) = 0 and e_p^T A_3 A_2 A_1 v = 0, every component of q vanishes to order 7,
