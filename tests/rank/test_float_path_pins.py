@@ -84,11 +84,15 @@ def test_the_total_through_the_api_and_the_cli_is_flints(route, whole_blocks):
     expected = closed + sum(whole_blocks[a] for a, b in enumerate(route.blocks) if b.implied_by is None)
     assert route.rank == expected
     assert route.rank <= route.extra["upper_bound"]
-    # the bound printed beside it: Schwartz-Zippel for a minor of the upper bound's size, degree
-    # weight_degree in weights uniform over GF(p), plus upper/p for the mixing; rounded up
+    # the bound printed beside it: 0 only when the rank meets the proven upper bound; otherwise at
+    # least Schwartz-Zippel for a minor of the upper bound's size (degree weight_degree, weights
+    # uniform over GF(p)) plus upper/p for the mixing
     upper = route.extra["upper_bound"]
-    exact = Fraction(upper * SPEC.weight_degree, P) + Fraction(upper, P)
-    assert Fraction(route.certainty.probability_bound) >= exact
+    if route.certainty.certified_exact:
+        assert route.rank == upper and route.certainty.probability_bound == 0.0
+    else:
+        exact = Fraction(upper * SPEC.weight_degree, P) + Fraction(upper, P)
+        assert Fraction(route.certainty.probability_bound) >= exact
     env = dict(os.environ, PYTHONPATH=os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run([sys.executable, "-m", "verify", "sep", "--depth", "3", "--width", "3", "--heads", "3",
                           "--field", f"gf:{P}", "--max-runs", "1", "--json", "--quiet"],
