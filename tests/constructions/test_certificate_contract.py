@@ -179,3 +179,42 @@ def test_the_command_exits_1_for_a_failed_claim_and_2_for_a_non_certificate(tmp_
     (tmp_path / "missing.json").write_text(json.dumps(missing))
     assert main(["check-certificate", str(tmp_path / "missing.json")]) == 2
     assert "bound" in capsys.readouterr().err
+
+
+def test_a_consistent_certificate_for_less_than_the_bound_is_rejected(certificate):
+    """A forger keeps m - 1 of the templates, re-derives the determinant of the smaller grid and sets
+    claimed_rank = m - 1: every stored number then agrees, but the file states the theorem's bound
+    (m), which m - 1 templates do not prove."""
+    from verify.constructions import certificate as module
+
+    m, p = certificate["claimed_rank"], certificate["prime"]
+    forged = copy.deepcopy(certificate)
+    forged["claimed_rank"] = m - 1
+    layers = module._layers(forged["weights"], p)
+    for drop in range(m):  # some (m-1) x (m-1) minor of a nonsingular matrix is nonsingular
+        rows = [t for i, t in enumerate(certificate["templates_a"]) if i != drop]
+        cols = certificate["templates_b"][:-1]
+        det = int(module._grid(layers, rows, cols, p, forged["output"], forged["residual"]).det())
+        if det:
+            break
+    forged.update(templates_a=rows, templates_b=cols, determinant_mod_prime=det,
+                  outputs_at_first_point=module._fingerprint(layers, rows, cols, p, forged["residual"]))
+    assert det and not check_certificate(forged)[0]
+
+
+def test_a_zero_bound_is_refused_not_an_internal_error():
+    """d_x - H < 2 makes the bound 0: certify refuses with one line, and a hand-made file with an
+    empty grid is a failed claim, not an IndexError."""
+    from verify.constructions.certificate import FORMAT
+    from verify.model.spec import draw_weights
+
+    spec = NetworkSpec(depth=2, width=10, heads=9, attn_dim=1)
+    assert lower_bound(2, 10, 9) == 0
+    with pytest.raises(InputError, match="nothing to certify"):
+        certify(spec)
+    empty = {"format": FORMAT, "depth": 2, "width": 10, "heads": 9, "attn_dim": 1, "residual": False, "tokens": 2,
+             "partition_a": [0], "position": 0, "output": 0, "prime": 1048573, "claimed_rank": 0,
+             "bound": BOUND_TEXT, "weights": draw_weights(spec, 0, 3).as_dict(), "templates_a": [],
+             "templates_b": [], "determinant_mod_prime": 1, "outputs_at_first_point": []}
+    holds, reason = check_certificate(empty)
+    assert not holds and "bound is 0" in reason

@@ -30,6 +30,7 @@ PRIMES = [
     (11863279, None, 1),          # largest prime whose one-limb chunk is >= 256 (chunk 256)
     (11863289, None, 2),          # the next prime: two limbs
     (67108859, 1, 1),             # one limb forced: chunk 8, delay 8
+    (26322259, 1, 1),             # one limb forced: LIMIT mod h^2 < h, so the chunk's "- h" matters
     (98422984015831, None, 2),    # largest prime whose two-limb chunk is >= 256
     (98422984015871, None, 3),    # the next prime: three limbs
     (2**50 - 27, None, 3),        # largest supported prime
@@ -120,6 +121,11 @@ def test_from_ints_centres_every_extreme_input(p, limbs, expected):
         want = exact([[int(v) % p for v in matrix[0]]])
         assert (residues(ar, out) == want).all()
         assert np.abs(out).max() <= (p - 1) // 2  # centred: |x| <= (p-1)/2
+    # inside the float64 range but not residues: the reduce path of from_ints
+    inside = [-1, -(p - 1), p, 2 * p + 1, -3 * p - 2, ar.limit, -ar.limit, ar.limit - 1, (p + 1) // 2 - p]
+    out = ar.from_ints(np.array([inside], dtype=np.int64))
+    assert (residues(ar, out) == exact([[v % p for v in inside]])).all()
+    assert np.abs(out).max() <= ar.h
     residue_only = np.array([[p - 1, (p + 1) // 2, (p - 1) // 2, 0]], dtype=np.int64)  # the centring-only path
     assert ar.from_ints(residue_only).tolist() == [[-1, -((p - 1) // 2), (p - 1) // 2, 0]]
 

@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 import flint
 import numpy as np
@@ -83,6 +84,15 @@ def test_the_total_through_the_api_and_the_cli_is_flints(route, whole_blocks):
     expected = closed + sum(whole_blocks[a] for a, b in enumerate(route.blocks) if b.implied_by is None)
     assert route.rank == expected
     assert route.rank <= route.extra["upper_bound"]
+    # the bound printed beside it: 0 only when the rank meets the proven upper bound; otherwise at
+    # least Schwartz-Zippel for a minor of the upper bound's size (degree weight_degree, weights
+    # uniform over GF(p)) plus upper/p for the mixing
+    upper = route.extra["upper_bound"]
+    if route.certainty.certified_exact:
+        assert route.rank == upper and route.certainty.probability_bound == 0.0
+    else:
+        exact = Fraction(upper * SPEC.weight_degree, P) + Fraction(upper, P)
+        assert Fraction(route.certainty.probability_bound) >= exact
     env = dict(os.environ, PYTHONPATH=os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run([sys.executable, "-m", "verify", "sep", "--depth", "3", "--width", "3", "--heads", "3",
                           "--field", f"gf:{P}", "--max-runs", "1", "--json", "--quiet"],
@@ -147,3 +157,50 @@ def test_probe_and_narrow_slice_on_a_heavily_deficient_large_block(monkeypatch):
         got = block_rank(Field(p), _MatrixMoments(matrix), np.arange(1100), np.arange(1400), hint, 0)
         assert got.rank == expected and got.elimination == ELIMINATION
     assert calls and all(take < 1100 for take in calls)  # the narrow slices held the rank
+
+
+class _DesignedBlocks:
+    """A 'moment table' whose degree block a is a given matrix: keys encode the degree (1000 a + i)."""
+
+    count = 1
+
+    def __init__(self, blocks):
+        self.blocks = blocks
+
+    def keys(self, exponents):
+        return np.arange(len(exponents), dtype=np.int64) + 1000 * int(exponents[0].sum())
+
+    def gather(self, k, row_keys, col_keys):
+        return self.blocks[int(row_keys[0]) // 1000][np.ix_(row_keys % 1000, col_keys % 1000)]
+
+
+def test_propagation_starts_only_at_a_full_block():
+    """Degree blocks (2 variables, degree 40: block a is (a+1) x (41-a)) all random and full except the
+    turn block (21 x 21, rank 20) and the one below it (20 x 22, rank 18): nothing may be implied
+    from the nearly full ones, so the total is FLINT's sum over every block."""
+    from verify.rank.degree_blocks import degree_block_ranks
+
+    p, top = 8388593, 40
+    rng = np.random.default_rng(40)
+    blocks = {a: rng.integers(0, p, (a + 1, top - a + 1), dtype=np.int64) for a in range(top + 1)}
+    blocks[20][:, -1] = blocks[20][:, 0]          # rank 20
+    blocks[19][:, 18:] = blocks[19][:, :4]         # rank 18
+    expected = sum(flint_rank(b, p) for b in blocks.values())
+    assert flint_rank(blocks[20], p) == 20 and flint_rank(blocks[19], p) == 18
+    rank, found, _ = degree_block_ranks(Field(p), _DesignedBlocks(blocks), 2, top)
+    assert rank == expected
+    assert [b.rank for b in found][18:21] == [19, 18, 20]
+
+
+def test_rank_dense_leaves_its_input_alone_and_picks_the_elimination_by_prime():
+    """rank_dense on a 300 x 260 int64 array: the float elimination below 2^50 (the caller's array
+    untouched), FLINT at 2^61 - 1 (beyond the float64 limbs); both FLINT's rank."""
+    from verify.rank.blocks import FLINT, rank_dense
+
+    rng = np.random.default_rng(12)
+    for p, how in ((8388593, ELIMINATION), (2**61 - 1, FLINT)):
+        matrix = np.hstack([rng.integers(0, min(p, 2**62), (300, 200), dtype=np.int64)] * 2)[:, :260]
+        kept = matrix.copy()
+        block = rank_dense(Field(p), matrix, *matrix.shape)
+        assert (block.rank, block.elimination) == (flint_rank(kept, p), how) == (200, how)
+        assert np.array_equal(matrix, kept)

@@ -105,3 +105,19 @@ def test_repeat_stops_only_when_the_exact_product_meets_the_target():
     assert Fraction(repeated.probability_bound) >= math.prod(Fraction(b) for b in bounds)
     assert repeated.probability_bound > target and "<= target" not in repeated.stopped
     assert len(repeated.runs) == 2
+
+
+def test_repeat_reports_the_largest_rank_and_stops_on_the_product():
+    """Ranks 5, 7, 6 with bounds 1e-5 each and target 1e-9: the product meets the target after two
+    runs (no single run does), and the reported rank is the largest, 7, with its combined bound."""
+    spec = NetworkSpec(depth=1, width=2)
+    ranks = [5, 7, 6]
+
+    def run(seed, field):
+        return SepResult(ranks[seed], "reduced", field.name, spec, seed, None, Certainty(True, 1e-5, "planted"))
+
+    repeated = repeat_until(run, Field(101), 0, 1e-9, max_runs=3)
+    assert len(repeated.runs) == 2 and repeated.rank == 7
+    assert Fraction(repeated.probability_bound) >= Fraction(1e-5) ** 2
+    ranks[:] = [7, 5, 6]
+    assert repeat_until(run, Field(101), 0, 1e-30, max_runs=3).rank == 7
