@@ -19,6 +19,7 @@ from .exact.fields import DEFAULT_PRIME, FAST_PRIME, parse_field
 from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .rank.grid import DEFAULT_MAX_EVALUATIONS
 from .rank.memory import DEFAULT_MEMORY_GIB
+from .rank.certainty import format_bound
 from .rank.sep import SEP, separation_rank
 from .rank.routes import METHODS
 from .sweeps.executor import SweepInterrupted
@@ -38,7 +39,7 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
            "SweepInterrupted", "parse_field", "plan_text", "default_store_path", "Progress",
-           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv"]
+           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "format_bound"]
 
 @dataclass(frozen=True)
 class NetworkDefaults:

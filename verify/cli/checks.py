@@ -70,6 +70,8 @@ def field_text(text: str) -> str:
     >>> field_text("gf:101")
     'gf:101'
     """
+    if text == "auto":  # the table's default: verify sep's repeat loop
+        return text
     try:
         field = parse_field(text)
     except InputError as exc:

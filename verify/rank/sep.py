@@ -121,7 +121,14 @@ def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, s
                          weight_range=weight_range_for(weight_range, here), max_memory_gib=max_memory_gib,
                          max_evaluations=max_evaluations, progress=progress)
 
-    return repeat_until(run, first, seed, target, max_runs, escalating_primes() if escalate else None)
+    def run_blocks(seed, here, degrees):  # a later run of the block-level repeats: these degree blocks only
+        from .reduced import reduced_separation_rank
+
+        return reduced_separation_rank(spec, here, seed, weight_range_for(weight_range, here), max_memory_gib,
+                                       progress, only_blocks=degrees)
+
+    return repeat_until(run, first, seed, target, max_runs, escalating_primes() if escalate else None,
+                        rank_blocks=run_blocks if method == "reduced" else None)
 
 
 def combined(repeated: Repeated) -> SepResult:

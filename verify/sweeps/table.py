@@ -30,6 +30,10 @@ __all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs"
            "regime"]
 
 
+#: The table's default field: each cell repeated like ``verify sep`` until certified (see ``TableDefaults``).
+AUTO = "auto"
+
+
 @dataclass(frozen=True)
 class TableDefaults:
     """The defaults of ``verify.reviewers_table`` and ``verify table`` (the parser reads ``TABLE``)."""
@@ -40,7 +44,9 @@ class TableDefaults:
     templates: int = DEFAULT_TEMPLATES
     real_tokens: int = 4
     seed: int = 0
-    field: str = f"gf:{DEFAULT_PRIME}"
+    #: ``auto``: every cell through ``verify sep``'s repeat loop (a fast prime first, then 2^63 - 25 and
+    #: below, block-level) until certified exact or its bound is at most 1e-9; ``gf:P``/``qq``: one run there.
+    field: str = AUTO
     max_memory_gib: float = DEFAULT_MEMORY_GIB
 
 
@@ -51,7 +57,9 @@ TABLE = TableDefaults()
 MAX_DEPTH = 64
 
 #: What ``sep_rank`` in the table means (its JSON says it beside the rows).
-MEANING = ("sep_rank: exact rank at seeded integer weights over the field, a certified lower bound on the generic "
+MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's "
+           "runs, a fast prime first, then 2^63-25 and below, block by block, until certified exact or the bound "
+           "is at most 1e-9; the primes used are in each row), a certified lower bound on the generic "
            "rank (equal to it with probability >= 1 - probability_bound; certified_exact when it meets the "
            "derivative-space upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the probability is "
            "about the generic rank over GF(p), equal to the one over Q unless p is one of finitely many bad "
@@ -72,7 +80,7 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     from .progress import SweepProgress
     from .store import Store
 
-    field = parse_field(field or f"gf:{DEFAULT_PRIME}").name
+    field = AUTO if field in (None, AUTO) else parse_field(field).name
     if real:
         check_grid(templates, real_tokens)
     depths_text, widths_text = (text if isinstance(text, str) else ",".join(map(str, text)) for text in (depths, widths))
@@ -260,6 +268,8 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
                "probability_bound": sep_values[index]["probability_bound"],
                "certified_exact": sep_values[index].get("certified_exact"),
                "upper_bound": sep_values[index].get("upper_bound"),
+               "seed": sep_values[index].get("seed"), "primes": sep_values[index].get("primes"),
+               "runs": sep_values[index].get("runs"), "version": sep_values[index].get("version"),
                "valid_from_tokens": 2 * (spec.width + 1), "bounds": bounds}  # N >= 2(d_x + 1)
         if real_values is not None:
             real = real_values[index]
@@ -320,7 +330,8 @@ def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
     whose value is <= 0 on the sep scale so has no log3); each bound has a ``holds`` column beside it."""
     _, _, used = _grid(rows, columns)
     real = any("real_rank" in r for r in rows)
-    header = ["depth", "width", "heads", "sep", "log3_sep", "regime"]
+    header = ["depth", "width", "heads", "sep", "log3_sep", "regime", "certified_exact", "probability_bound", "seed",
+              "primes", "version"]
     header += ["real_rank_numeric", "real_gap_decades", "real_at_grid_cap"] if real else []
     for col in used:
         header += [f"{col.label} log3", f"{col.label} holds"]
@@ -329,7 +340,11 @@ def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
     writer.writerow(header)
     for r in rows:
         line = [r["depth"], r["width"], r["heads"], r["sep_rank"],
-                "" if r["log3_sep"] is None else repr(r["log3_sep"]), r["regime"]]
+                "" if r["log3_sep"] is None else repr(r["log3_sep"]), r["regime"],
+                "" if r.get("certified_exact") is None else str(bool(r["certified_exact"])).lower(),
+                "" if r.get("probability_bound") is None else repr(r["probability_bound"]),
+                "" if r.get("seed") is None else r["seed"], " ".join(map(str, r.get("primes") or [])),
+                r.get("version") or ""]
         if real:
             extra = r.get("real") or {}
             line += [r.get("real_rank", ""), "" if extra.get("gap_decades") is None else extra["gap_decades"],

@@ -23,20 +23,29 @@ def register_task_kind(kind: str):
 
 @register_task_kind("sep")
 def _sep(task: Task) -> dict:
-    """One run of the task's route through the engine's repeat loop (``max_runs=1``: the table's
-    rank is one run at the task's seed, in the task's field, weights in [-2^31, 2^31])."""
+    """The table's rank of one spec.  Field ``auto``: ``verify sep``'s repeat loop (a fast prime first,
+    then 2^63 - 25 and below, block-level, weights uniform over each field) until certified exact or
+    the bound is at most 1e-9; otherwise one run in the task's field, weights in [-2^31, 2^31]."""
     from ..exact.fields import parse_field
     from ..model.spec import DEFAULT_WEIGHT_RANGE
     from ..rank.sep import repeated_ranks
+    from ..version import __version__
 
-    found = repeated_ranks(task.spec, task.method, field=parse_field(task.field), seed=task.seed,
-                           weight_range=DEFAULT_WEIGHT_RANGE, max_runs=1, **dict(task.limits)).best
+    if task.field == "auto":
+        repeated = repeated_ranks(task.spec, task.method, field=None, seed=task.seed, **dict(task.limits))
+        found, bound = repeated.best, repeated.probability_bound
+        primes = sorted({r.prime for r in repeated.runs if r.prime is not None}, reverse=True)
+        runs, exact = len(repeated.runs), repeated.certified_exact
+    else:
+        found = repeated_ranks(task.spec, task.method, field=parse_field(task.field), seed=task.seed,
+                               weight_range=DEFAULT_WEIGHT_RANGE, max_runs=1, **dict(task.limits)).best
+        bound, exact, runs = found.certainty.probability_bound, found.certainty.certified_exact, 1
+        primes = [] if parse_field(task.field).modulus is None else [parse_field(task.field).modulus]
     return {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,
-            "probability_bound": found.certainty.probability_bound,
-            "certified_exact": found.certainty.certified_exact,
+            "probability_bound": bound, "certified_exact": exact,
             "upper_bound": (found.extra or {}).get("upper_bound"),
             "valid_from_tokens": (found.extra or {}).get("valid_from_tokens"),
-            "blocks": len(found.blocks)}
+            "blocks": len(found.blocks), "seed": task.seed, "primes": primes, "runs": runs, "version": __version__}
 
 
 @register_task_kind("real_rank")
