@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..exact.arbexpr import evaluate
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, parse_field
+from ..exact.fields import parse_field
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.numrank import DEFAULT_TEMPLATES
 from ..model.spec import NetworkSpec, divisors
