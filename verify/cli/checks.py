@@ -12,8 +12,9 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, parse_field
+from ..files import STDOUT, check_output
 
-__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "route_size",
+__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "route_size", "weights_size",
            "MAX_DEPTH", "MAX_WIDTH", "MAX_TOKENS"]
 
 #: Largest depth the parser accepts: C(L) = (3^L - 1)/2 is already above 10^9 at L = 20, far past
@@ -98,22 +99,50 @@ def _probe_folder(folder: Path, option: str, what: str) -> None:
 
 
 def writable_file(path: str | None, option: str) -> None:
-    """Refuse an output file that could not be written, before any work is done."""
+    """Refuse an output file that could not be written, before any work is done (``-`` is stdout;
+    a symlink, ``/dev/null`` or a FIFO is accepted and written the way ``verify.files`` writes it)."""
+    check_output(path, option)
+
+
+def plot_file(path: str | None, option: str = "--plot") -> None:
+    """Refuse, before any work, a plot path that is not a .png (or ``-``), not writable, or a plot
+    without matplotlib installed."""
     if path is None:
         return
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{option} {path} is a folder; give a file name, e.g. {Path(path) / 'out'}")
-    _probe_folder(target.parent if str(target.parent) else Path("."), option, path)
+    if path != STDOUT and not path.lower().endswith(".png"):
+        raise InputError(f"plot file {path!r} must end in .png; use e.g. {option} plot.png")
+    check_output(path, option)
+    from ..sweeps.plot import require_matplotlib
+    require_matplotlib()
 
 
 def writable_dir(path: str, option: str) -> None:
     """Refuse an output folder that is a file or could not be created or written."""
     target = Path(path)
+    if path == STDOUT:
+        raise InputError(f"{option} - (stdout) cannot hold the report files; give a folder name, e.g. "
+                         f"{option} verify-report (--json prints the report on stdout)")
     if target.exists() and not target.is_dir():
-        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name, "
-                         f"e.g. {path}-report")
+        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name for the reports, "
+                         f"e.g. {option} verify-report")
     _probe_folder(target, option, path)
+
+
+#: Bytes one drawn weight costs: a Python int (28-32 bytes) in a tuple (8), and the products the
+#: routes form from them; 24 million weights (depth 2, width 3, d_a 10^6) measured 1.37 GB peak.
+WEIGHT_BYTES = 64
+
+
+def weights_size(spec, max_memory_gib: float) -> None:
+    """Refuse (InputError), before any weight is drawn, weights estimated above the memory limit:
+    4 L H d_a d_x integers (W^Q, W^K, W^V, W^O per head and layer, eq. 3) at ``WEIGHT_BYTES`` each.
+    ``--attn-dim`` enters only here (no route's estimate depends on it)."""
+    from ..rank.memory import guard
+
+    count = 4 * spec.depth * spec.heads * spec.attn_dim * spec.width
+    guard(count * WEIGHT_BYTES, max_memory_gib,
+          f"the {count:,} weights of depth {spec.depth}, width {spec.width}, heads {spec.heads}, d_a {spec.attn_dim}",
+          "use a smaller --attn-dim (default d_x/H)")
 
 
 def route_size(spec, method: str, templates: int | None, max_evaluations: int, max_memory_gib: float,
@@ -131,8 +160,10 @@ def route_size(spec, method: str, templates: int | None, max_evaluations: int, m
     from ..rank.memory import guard_log2, log2_multichoose
 
     n = spec.tokens
+    weights_size(spec, max_memory_gib)
     if all_partitions and n is not None and comb(n - 1, n // 2 - 1) > MAX_PARTITIONS:
-        raise InputError(f"--all-partitions at N = {n} visits {comb(n - 1, n // 2 - 1):.3g} balanced partitions, "
+        count = comb(n - 1, n // 2 - 1)  # exact integer: printed by its digits, never through a float
+        raise InputError(f"--all-partitions at N = {n} visits about 10^{len(str(count)) - 1} balanced partitions, "
                          f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
     if n is None or method not in ("coefficients", "grid", "monomials"):
         return

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
-from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, int_range, writable_dir, writable_file
+from .checks import (MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, int_range, plot_file, weights_size, writable_dir,
+                     writable_file)
 from ..sweeps.progress import Progress
 from .sweep_commands import COMMANDS as SWEEP_COMMANDS
 from .sweep_commands import add_sweep_args, open_store
@@ -199,9 +200,8 @@ def cmd_probe(args) -> int:
         raise InputError("probe-n chooses N itself; drop --tokens and set --max-tokens")
     spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads, attn_dim=args.attn_dim,
                        output=args.output, residual=args.residual)
-    if args.plot and not args.plot.lower().endswith(".png"):
-        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot probe.png")
-    writable_file(args.plot, "--plot")
+    weights_size(spec, args.max_memory_gib)  # --attn-dim priced before any weight is drawn
+    plot_file(args.plot, "--plot")  # also matplotlib, before any work
     from ..sweeps.store import Task
     from ..sweeps.executor import cpu_count, run_sweep
 
@@ -281,9 +281,11 @@ def probe_summary(data: dict) -> str:
 
 def cmd_certify(args) -> int:
     from ..constructions.certificate import certify
-    from ..files import write_atomic
+    from ..files import STDOUT, write_output
     from ..model.spec import NetworkSpec
 
+    if args.out == STDOUT:
+        args.out = None  # - is stdout, the default
     writable_file(args.out, "--out")  # before the work, which can take minutes
     spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads)
     if spec.width <= 3**spec.depth:
@@ -295,7 +297,7 @@ def cmd_certify(args) -> int:
     seconds = time.perf_counter() - start
     text = json.dumps(data)
     if args.out:
-        write_atomic(Path(args.out), text + "\n")
+        write_output(args.out, text + "\n")
     if args.json or not args.out:
         print(text if not args.out else json.dumps({"file": args.out, "claimed_rank": data["claimed_rank"],
                                                      "seconds": round(seconds, 3)}))
@@ -312,24 +314,17 @@ MAX_CERTIFICATE_BYTES = 256 * 2**20
 def cmd_check_certificate(args) -> int:
     from ..constructions.certificate import check_certificate
 
-    path = Path(args.file)
+    from ..files import read_text
+
     fix = "give the path 'verify certify --out' wrote"
-    if not path.exists():
-        raise InputError(f"certificate file {args.file!r} does not exist; {fix}")
-    if path.is_dir():
-        raise InputError(f"certificate file {args.file!r} is a folder; {fix}")
+    text = read_text(args.file, MAX_CERTIFICATE_BYTES, "certificate file", fix)  # sized before it is read
     try:
-        size = path.stat().st_size
-        if size > MAX_CERTIFICATE_BYTES:
-            raise InputError(f"certificate file {args.file!r} has {size / 2**20:.0f} MiB, over the "
-                             f"{MAX_CERTIFICATE_BYTES // 2**20} MiB a certificate can have; {fix}")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read certificate file {args.file!r} ({exc.strerror or exc}); {fix}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{args.file!r} is not a text file; give a file written by 'verify certify'") from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{args.file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
+    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise InputError(f"{args.file!r} holds an integer of over 4,300 digits, too long for a certificate; give a file "
+                         f"written by 'verify certify'") from None
     except RecursionError:
         raise InputError(f"{args.file!r} nests too deeply to be a certificate; give a file written by "
                          f"'verify certify'") from None

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import write_atomic
-from .checks import MAX_COUNT, MAX_DEPTH, field_text, int_range, memory_limit, writable_file
+from ..files import STDOUT, write_output
+from .checks import MAX_COUNT, MAX_DEPTH, field_text, int_range, memory_limit, plot_file, writable_file
 
 __all__ = ["register", "add_sweep_args", "open_store", "COMMANDS"]
 
@@ -63,7 +63,7 @@ def register(sub, add_output_args) -> None:
                          help="only this kind of result")
     results.add_argument("--format", default="table", choices=["table", "csv", "json"],
                          help="table (default), csv or json")
-    results.add_argument("--out", default=None, help="write the export to FILE (atomically) instead of stdout")
+    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced atomically; a symlink is written through, /dev/null or a FIFO streamed to; - is stdout)")
     results.add_argument("--store", default=None, metavar="PATH", help="the store to read (default as for table)")
     add_output_args(results)
 
@@ -80,10 +80,8 @@ def cmd_table(args) -> int:
     field = parse_field(args.field or f"gf:{DEFAULT_PRIME}").name
     memory = DEFAULT_MEMORY_GIB if args.max_memory_gib is None else args.max_memory_gib
     templates = DEFAULT_TEMPLATES if args.templates is None else args.templates
-    if args.plot and not args.plot.lower().endswith(".png"):
-        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot table.png")
     writable_file(args.csv, "--csv")  # before any work: a typo must not cost a finished table
-    writable_file(args.plot, "--plot")
+    plot_file(args.plot, "--plot")  # also matplotlib, before any work
     if args.real:
         check_grid(templates, args.real_tokens)
     depths, widths = parse_range(args.depths, "depths", MAX_DEPTH), parse_range(args.widths, "widths", 1000)
@@ -144,7 +142,7 @@ def cmd_table(args) -> int:
         print(markdown(rows, columns), end="")
     sys.stdout.flush()
     if args.csv:
-        write_atomic(Path(args.csv), to_csv(rows, columns))
+        write_output(args.csv, to_csv(rows, columns))
     if args.plot:
         from ..sweeps.plot import plot_table
         plot_table(rows, args.plot, title=f"field {field}, seed {args.seed}")
@@ -178,7 +176,7 @@ def cmd_results(args) -> int:
     writable_file(args.out, "--out")
     if not Path(path).exists():
         raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
-    with Store(path) as store:
+    with Store(path, read_only=True) as store:  # listing writes nothing: a read-only store is listed
         rows = store.rows(args.kind)
     if args.json or args.format == "json":
         text = json.dumps({"store": str(path), "results": rows}) + "\n"
@@ -197,8 +195,8 @@ def cmd_results(args) -> int:
                          f"rank {value}" + (f" ({params})" if params else ""))
         lines.append(f"{len(rows)} results in {path}")
         text = "\n".join(lines) + "\n"
-    if args.out:
-        write_atomic(Path(args.out), text)
+    if args.out and args.out != STDOUT:
+        write_output(args.out, text)
         print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -12,7 +12,7 @@ import time
 from .bound import derivative_bound
 from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, Field
+from ..exact.fields import DEFAULT_PRIME, Field, as_field
 from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
 from .memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import default_partition
@@ -35,8 +35,8 @@ def separation_rank(spec: NetworkSpec, method: str = "coefficients", field: Fiel
     spec : NetworkSpec
         ``spec.tokens`` is required by ``coefficients`` and ``grid``.
     method : {"coefficients", "grid", "reduced"}
-    field : Field
-        GF(p) (default, p = 2^63 - 25) or Q.
+    field : Field or str
+        GF(p) (default, p = 2^63 - 25) or Q, or its text as ``--field`` takes it (``"gf:2^61-1"``, ``"qq"``).
     seed : int
         Seeds the weights (and the templates of the grid route).
     partition : tuple of int, optional
@@ -55,6 +55,9 @@ def separation_rank(spec: NetworkSpec, method: str = "coefficients", field: Fiel
     >>> separation_rank(spec).rank
     3
     """
+    field = as_field(field)  # a Field or its text ("gf:2^61-1", "qq"); anything else is an InputError
+    if not isinstance(spec, NetworkSpec):
+        raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
     if method == "reduced":

@@ -37,7 +37,9 @@ def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
     bad = f"--{name} must be integers from 1 to {high:,}, got {text!r}; write e.g. 1-3 or 2,4"
     try:
         for part in text.split(","):
-            low, _, top = part.strip().partition("-")
+            low, dash, top = part.strip().partition("-")
+            if dash and not top.strip():  # "1-" is an unfinished range, not 1
+                raise ValueError
             low, top = int(low), int(top or low)
             if top < low:
                 raise ValueError
