@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["write_output", "write_atomic", "check_output", "read_text", "STDOUT"]
+__all__ = ["write_output", "write_atomic", "check_output", "is_stream", "read_text", "STDOUT"]
 
 #: The output path that means standard output.
 STDOUT = "-"
@@ -51,6 +51,18 @@ def _resolve(path: str | os.PathLike) -> tuple[Path, os.stat_result | None]:
         return target, None
     except OSError as exc:  # a symlink loop, a path through a file, no permission
         raise InputError(f"cannot write {path}: {exc.strerror or exc}; choose a writable path") from None
+
+
+def is_stream(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is ``-``, or (through symlinks) a character device or FIFO: written as a stream,
+    so a file-name convention (a plot's ``.png``) does not apply to it."""
+    if str(path) == STDOUT:
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def check_output(path: str | os.PathLike | None, option: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, parse_field
-from ..files import STDOUT, check_output
+from ..files import STDOUT, check_output, is_stream
 
 __all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "route_size", "weights_size",
            "MAX_DEPTH", "MAX_WIDTH", "MAX_TOKENS"]
@@ -109,7 +109,7 @@ def plot_file(path: str | None, option: str = "--plot") -> None:
     without matplotlib installed."""
     if path is None:
         return
-    if path != STDOUT and not path.lower().endswith(".png"):
+    if not is_stream(path) and not path.lower().endswith(".png"):
         raise InputError(f"plot file {path!r} must end in .png; use e.g. {option} plot.png")
     check_output(path, option)
     from ..sweeps.plot import require_matplotlib

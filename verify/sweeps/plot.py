@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from ..errors import InputError
-from ..files import STDOUT, write_output
+from ..files import is_stream, write_output
 
 __all__ = ["plot_probe", "plot_table", "require_matplotlib", "PLOT_HINT"]
 
@@ -29,7 +29,7 @@ def require_matplotlib() -> None:
 
 
 def _check_png(path: str, example: str) -> None:
-    if path != STDOUT and not path.lower().endswith(".png"):
+    if not is_stream(path) and not path.lower().endswith(".png"):
         raise InputError(f"plot file {path!r} must end in .png; use e.g. --plot {example}")
 
 
