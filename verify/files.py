@@ -6,7 +6,8 @@ Writing (``write_output``), the way ``cp`` treats its destination:
 - a symlink is followed to its target, which is then written as below (the link itself stays);
 - a regular file or a new path is replaced atomically: a temporary file in the same folder, then a
   rename, so no reader sees half a file and an interrupt leaves no partial file behind; a new file
-  gets mode 0666 less the umask (0644 under the usual umask), an existing one keeps its mode;
+  gets mode 0666 less the umask (0644 under the usual umask), an existing one keeps its mode; a
+  read-only file is refused, as ``cp`` refuses it;
 - a character device (``/dev/null``, a terminal) or a FIFO is streamed to, never replaced; a FIFO
   with no reader is refused with one line instead of blocking;
 - anything else (a folder, a socket, a block device) is refused with one line.
@@ -84,6 +85,7 @@ def check_output(path: str | os.PathLike | None, option: str) -> None:
             return
         if not stat.S_ISREG(mode):
             raise InputError(f"{shown} is {_kind(mode)}; give a regular file, a new path, /dev/null or -")
+        _refuse_read_only(target, path)
     folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -120,8 +122,17 @@ def _stream(target: Path, data: bytes, mode: int, path) -> None:
         os.close(fd)
 
 
+def _refuse_read_only(target: Path, path) -> None:
+    """An existing file we may not write is refused, as ``cp`` refuses it, although the rename of an
+    atomic replace would be allowed by its folder."""
+    if not os.access(target, os.W_OK):
+        raise InputError(f"cannot write {path}: the file is read-only; make it writable or choose another path")
+
+
 def _replace(target: Path, data: bytes, status: os.stat_result | None, path) -> None:
     """Atomic replace of a regular file (or creation of a new one) through a temporary file."""
+    if status is not None:
+        _refuse_read_only(target, path)
     tmp = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import verify
+from special_files import make_read_only, undo_read_only
 from verify.cli.main import main
 from verify.errors import InputError, Terminated
 from verify.model.spec import NetworkSpec
@@ -244,14 +245,10 @@ def read_only_store(tmp_path):
     path = tmp_path / "ro.sqlite"
     assert main(["table", "--depths", "1", "--widths", "2", "--heads", "1", "--workers", "1", "--store", str(path),
                  "--quiet"]) == 0
-    if os.geteuid() == 0:  # root writes through mode bits: make the file immutable instead
-        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-            pytest.skip("chattr +i is not available here")
-    else:
-        path.chmod(0o444)
+    if not make_read_only(path):
+        pytest.skip("chattr +i is not available here")
     yield path
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+    undo_read_only(path)
 
 
 def test_a_read_only_store_is_called_read_only_and_is_still_listed(capsys, read_only_store):

@@ -10,12 +10,12 @@ root, where replacing it is impossible anyway).
 
 import json
 import os
-import select
 import stat
-import threading
 import time
 
 import pytest
+import special_files
+from special_files import FifoReader
 
 from verify.cli.main import main
 from verify.files import read_text, write_output
@@ -23,35 +23,7 @@ from verify.files import read_text, write_output
 
 @pytest.fixture
 def null_device(tmp_path):
-    if os.geteuid() != 0:
-        return "/dev/null"
-    path = tmp_path / "null"
-    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    return str(path)
-
-
-class FifoReader(threading.Thread):
-    """Reads a FIFO until told the writer is done; opened read-write so that it is a reader at once."""
-
-    def __init__(self, path):
-        super().__init__(daemon=True)
-        self.fd = os.open(path, os.O_RDWR)
-        self.data, self.done = bytearray(), threading.Event()
-        self.start()
-
-    def run(self):
-        while True:
-            ready, _, _ = select.select([self.fd], [], [], 0.05)
-            if ready:
-                self.data += os.read(self.fd, 1 << 16)
-            elif self.done.is_set():
-                return
-
-    def finish(self) -> bytes:
-        self.done.set()
-        self.join(10)
-        os.close(self.fd)
-        return bytes(self.data)
+    return special_files.null_device(tmp_path)
 
 
 @pytest.fixture(scope="module")

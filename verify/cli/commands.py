@@ -322,7 +322,7 @@ def cmd_check_certificate(args) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{args.file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
-    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
         raise InputError(f"{args.file!r} holds an integer of over 4,300 digits, too long for a certificate; give a file "
                          f"written by 'verify certify'") from None
     except RecursionError:
