@@ -73,21 +73,30 @@ def test_sigterm_and_sighup_end_every_worker_and_leave_the_store_whole(tmp_path,
                              "2", "--store", str(store), "--quiet", "--csv", str(tmp_path / "t.csv")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.time() + 60
-    while len(children(proc.pid)) < 2 and time.time() < deadline:
-        time.sleep(0.05)
-    workers = children(proc.pid)
-    assert len(workers) >= 2
-    time.sleep(0.5)
-    os.kill(proc.pid, signum)  # the command only, not its group: it must end its workers itself
-    out, err = proc.communicate(timeout=60)
-    err = err.decode()
-    one_line(proc.returncode, err, f"interrupted ({signal.Signals(signum).name})")
-    assert f"results store {store}" in err
-    deadline = time.time() + 10
-    while any(alive(w) for w in workers) and time.time() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(w) for w in workers), "a worker outlived the signal"
+    workers = set()
+    try:
+        deadline = time.time() + 60
+        while len(children(proc.pid)) < 2 and time.time() < deadline:
+            time.sleep(0.05)
+        workers = children(proc.pid)
+        assert len(workers) >= 2
+        time.sleep(0.5)
+        os.kill(proc.pid, signum)  # the command only, not its group: it must end its workers itself
+        out, err = proc.communicate(timeout=30)
+        err = err.decode()
+        one_line(proc.returncode, err, f"interrupted ({signal.Signals(signum).name})")
+        assert f"results store {store}" in err
+        deadline = time.time() + 10
+        while any(alive(w) for w in workers) and time.time() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(w) for w in workers), "a worker outlived the signal"
+    finally:  # a failing run must not leave minutes of work running
+        for pid in workers | {proc.pid}:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait(timeout=30)
     with sqlite3.connect(store) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         conn.execute("SELECT COUNT(*) FROM results").fetchone()

@@ -10,6 +10,7 @@ root, where replacing it is impossible anyway).
 
 import json
 import os
+import signal
 import stat
 import time
 
@@ -101,7 +102,16 @@ def test_a_fifo_is_streamed_to_its_reader_and_refused_without_one(capsys, tmp_pa
     assert code == 0, err
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and valid(data)
     start = time.perf_counter()
-    code, _, err, _ = run_writer(capsys, name, fifo, store_path)  # nobody reads now: one line, no wait
+
+    def stuck(*args):
+        raise TimeoutError("the writer waited for a reader")
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(10)  # a writer that waits for a reader would otherwise hang the suite
+    try:
+        code, _, err, _ = run_writer(capsys, name, fifo, store_path)  # nobody reads now: one line, no wait
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     assert code == 2 and "no reader" in err and len(err.strip().splitlines()) == 1
     assert time.perf_counter() - start < 10 and stat.S_ISFIFO(os.stat(fifo).st_mode)
 
@@ -175,3 +185,19 @@ def test_read_text_sizes_before_reading_and_refuses_special_files(tmp_path):
     with pytest.raises(InputError, match="MiB"):
         read_text(tmp_path / "big", 100, "certificate file", "fix")
     assert read_text(tmp_path / "big", 101, "certificate file", "fix") == "x" * 101
+
+
+def test_a_read_only_file_is_refused_and_kept(tmp_path, monkeypatch):
+    """As cp refuses it (root writes through mode bits, so the refusal is seen through os.access)."""
+    from verify import files
+    from verify.errors import InputError
+
+    target = tmp_path / "kept.csv"
+    target.write_text("old")
+    real = os.access
+    monkeypatch.setattr(files.os, "access", lambda p, mode: False if str(p) == str(target) else real(p, mode))
+    with pytest.raises(InputError, match="read-only"):
+        files.check_output(target, "--csv")
+    with pytest.raises(InputError, match="read-only"):
+        write_output(target, "new")
+    assert target.read_text() == "old"
