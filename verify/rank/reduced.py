@@ -173,7 +173,8 @@ def _split(block: np.ndarray):
     return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
 
 
-def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
+def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0,
+                          only: list[int] | None = None):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
     Candidate blocks come from the data: if every term of every q_k has the same total degree
@@ -203,7 +204,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
-        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib)
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib, only)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
@@ -251,8 +252,13 @@ def embedded_reduced_rank(spec: NetworkSpec, field: Field, left: list[list[int]]
 
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
-                            progress=None):
-    """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
+                            progress=None, only_blocks: list[int] | None = None):
+    """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route.
+
+    Every degree block records its own Schwartz-Zippel bound (``Block.probability_bound``: its g_a x
+    g_a minor has degree <= u_a * deg, u_a its proven upper bound), which the block-level repeats
+    combine.  ``only_blocks``: rank just these degree blocks (a later run of those repeats); the
+    result's rank is then the sum over them, and it claims nothing about the whole on its own."""
 
     check_memory(spec, max_memory_gib, field)
     if field.modulus is not None and field.modulus <= spec.layer_degree:  # before any draw can make q zero
@@ -262,17 +268,27 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()
     ctx, q = reduced_polynomials(spec, weights, field)
-    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
+    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed, only_blocks)
     compressed = any(b.compressed_to is not None for b in blocks)
     upper = derivative_bound(spec)
+    sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     if upper.blocks and len(blocks) == len(upper.blocks):  # degree blocks a = 0..C, in order
         for block, (rows, cols, most) in zip(blocks, upper.blocks):
             assert (block.rows, block.cols) == (rows, cols), "degree block shape differs from the closed form"
             block.upper_bound = most
+            if block.ranked:
+                block.probability_bound = against_upper_bound(block.rank, most, spec.weight_degree, sample,
+                                                              field.sample_size)[1]
+    if only_blocks is not None:
+        result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
+                           Certainty(True, None, f"degree blocks {sorted(only_blocks)} only, ranked again for the "
+                                     "block-level repeats; each is a certified lower bound on its generic rank"),
+                           blocks, notes, time.perf_counter() - start)
+        result.extra = {"upper_bound": upper.total, "upper_bound_kind": upper.kind, "only_blocks": sorted(only_blocks)}
+        return result
     # the generic rank g is <= upper.total: the minor to bound is g x g, and random combinations
     # (compression, mixed null space) are bounded by g / |field| whether or not this run used them
-    exact, bound = against_upper_bound(rank, upper.total, spec.weight_degree,
-                                       residue_sample_size(2 * weight_range + 1, field.modulus), field.sample_size)
+    exact, bound = against_upper_bound(rank, upper.total, spec.weight_degree, sample, field.sample_size)
     meaning = ("rank of the catalecticant of F(S)^T e_p at integer weights: for N >= %d it equals the "
                "separation rank at these weights, so it is a certified lower bound on the generic "
                "separation rank" % tokens_threshold(spec))

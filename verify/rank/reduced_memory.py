@@ -30,7 +30,7 @@ import math
 from math import comb
 
 from ..exact.fields import DEFAULT_PRIME, Field
-from ..exact.floatmod import MAX_PRIME
+from ..exact.kernels import FLOAT_MIN, kernel_for
 from ..model.spec import NetworkSpec
 from .memory import guard, guard_log2, log2_multichoose
 
@@ -41,8 +41,6 @@ __all__ = ["largest_block_entries", "largest_slice_short", "slice_entry_bytes", 
 SLICE_EXTRA = 32
 #: Everything held beside the slice: q, moment tables, gather chunks (2^22 entries), product tiles.
 OVERHEAD_BYTES = 2**29
-#: Shortest side from which a GF(p) slice goes to the float elimination (``blocks.FLOAT_MIN``).
-FLOAT_MIN = 256
 
 
 def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bool) -> int:
@@ -87,10 +85,10 @@ def largest_slice_short(nvars: int, top: int, components: int) -> int:
 def slice_entry_bytes(field: Field | None) -> int | None:
     """Bytes held per slice entry over ``field`` (module notes); ``None`` over Q (whole blocks priced).
     ``field`` None means the default prime 2^63 - 25 (FLINT)."""
-    modulus = DEFAULT_PRIME if field is None else field.modulus
-    if modulus is None:
+    field = Field(DEFAULT_PRIME) if field is None else field
+    if field.modulus is None:
         return None
-    return 8 if modulus < MAX_PRIME else 28
+    return kernel_for(field, FLOAT_MIN, FLOAT_MIN).bytes_per_entry
 
 
 def _key_words(nvars: int, base: int, word_limit: int = 2**62) -> int:
@@ -116,8 +114,7 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
     per = slice_entry_bytes(field)
     if homogeneous and per is not None:
         short = largest_slice_short(nvars, top, components)
-        if field is not None and field.modulus is not None and field.modulus < MAX_PRIME and short < FLOAT_MIN:
-            per = 28  # small slices go to FLINT
+        per = kernel_for(field or Field(DEFAULT_PRIME), short, short + SLICE_EXTRA).bytes_per_entry  # the slice's kernel
         entries = short * (short + SLICE_EXTRA)
         terms = comb(top + nvars - 1, nvars - 1)
         q_bytes = (components + 4) * terms * nvars * 8 + components * terms * 32
