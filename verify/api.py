@@ -8,7 +8,7 @@ returns plain data instead of printing.  ``separation_rank`` and ``NetworkSpec``
 from __future__ import annotations
 
 from .errors import InputError
-from .exact.fields import DEFAULT_PRIME, parse_field
+from .exact.fields import DEFAULT_PRIME, as_field
 from .model.spec import NetworkSpec
 
 __all__ = ["list_claims", "run_claims", "reviewers_table", "probe_n"]
@@ -127,7 +127,7 @@ def reviewers_table(depths, widths, heads: str = "all", field: str | None = None
     from .sweeps.store import Store
     from .sweeps.table import bound_columns, build_rows, fitting_specs, sep_cost, sep_task, table_specs
 
-    field_name = parse_field(field or f"gf:{DEFAULT_PRIME}").name
+    field_name = as_field(field or f"gf:{DEFAULT_PRIME}").name
     memory = DEFAULT_MEMORY_GIB if max_memory_gib is None else max_memory_gib
     specs, skipped = fitting_specs(table_specs(list(depths), list(widths), heads), memory)
     tasks = [sep_task(spec, field_name, seed, memory) for spec in specs]
@@ -181,6 +181,6 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     from .sweeps.probe import probe_tokens
 
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
-    result = probe_tokens(spec, parse_field(field or f"gf:{DEFAULT_PRIME}"), seed, max_tokens, patience,
+    result = probe_tokens(spec, as_field(field or f"gf:{DEFAULT_PRIME}"), seed, max_tokens, patience,
                           vocab=vocab, rank=rank, positional_rank=positional_rank, continuous=continuous)
     return result.as_dict()
