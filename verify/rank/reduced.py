@@ -18,7 +18,7 @@ from math import comb
 import numpy as np
 
 from .blocks import Block, components, rank_dense
-from ..exact.compositions import compositions
+from ..exact.compositions import compositions, exponent_dtype
 from .bound import derivative_bound
 from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
@@ -100,7 +100,8 @@ MISSING_CAP = 64
 
 
 def term_exponents(poly, nvars: int) -> np.ndarray:
-    """Exponent rows of ``poly``'s terms, in the order of ``poly.coeffs()``.
+    """Exponent rows of ``poly``'s terms, in the order of ``poly.coeffs()``, at the narrowest integer
+    type that holds them and their pairwise sums (``exponent_dtype``: int16 below degree 2^14).
 
     ``poly.monoms()`` builds a Python tuple per term (about 3 us each, seconds for q at depth 3,
     width 4).  In a "deglex" context terms run by total degree, then lex, descending: if the first
@@ -111,7 +112,8 @@ def term_exponents(poly, nvars: int) -> np.ndarray:
     ``poly.monomial(i)``; with more than ``MISSING_CAP`` missing, or another order, ``monoms()``.
     """
     length = len(poly)
-    slow = lambda: np.array(poly.monoms(), dtype=np.int64).reshape(length, nvars)  # noqa: E731
+    dtype = exponent_dtype(max(poly.degrees(), default=0) if length else 0)  # int16: a quarter of int64
+    slow = lambda: np.array(poly.monoms(), dtype=dtype).reshape(length, nvars)  # noqa: E731
     if length == 0 or str(poly.context().ordering()) != "Ordering.deglex":
         return slow()
     top = sum(poly.monomial(0))
@@ -120,7 +122,7 @@ def term_exponents(poly, nvars: int) -> np.ndarray:
     missing = comb(top + nvars - 1, nvars - 1) - length
     if missing > MISSING_CAP:
         return slow()
-    expected = compositions(top, nvars)[::-1]
+    expected = compositions(top, nvars, dtype)[::-1]
     gaps, start = [], 0
     for j in range(missing):
         lo, hi = start, length  # first i >= start with term i != expected[i + j] (hi: none)

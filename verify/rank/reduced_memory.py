@@ -12,12 +12,14 @@ short x (short + 32) entries (short = the block's shorter side), and eliminates 
 * Over Q, or for a residual network (one candidate block of every degree, split by its pattern):
   the whole block, 40 + 16 (key words) bytes per entry, as before.
 
-Plus q's exponent rows: d_x components of T = binom(C+n-1, n-1) terms each, n int64 exponents a
-term, held together with the two arrays ``term_exponents`` builds for one component and two more
-for the moment keys and gathers, (d_x + 4) T n 8 bytes, and T 32 bytes a component for the values
-of the moment table.  Measured peak resident memory against the whole estimate (``results/reach.csv``):
-depth 2 width 10 (n = 55, T = 424,270) 2.49 GiB against 3.1; width 11 (n = 66, T = 864,501) 6.65
-against 7.2; width 12 (n = 78, T = 1,663,740) 15.97 against 16.6; depth 6 width 2 4.24 against 4.45.
+Plus q's exponent rows: d_x components of T = binom(C+n-1, n-1) terms each, n exponents a term at
+the narrowest type that holds them (``exponent_dtype``: int16 below degree 2^14, 2 bytes), priced
+with four more T x n arrays of 8 bytes for the temporaries of ``term_exponents`` and of the moment
+keys, (2 d_x + 32) T n bytes, and T 32 bytes a component for the values of the moment table.
+Measured peak resident memory against the whole estimate: depth 2 width 10 (n = 55, T = 424,270)
+1.35 GiB against 1.77 (2.49 GiB with int64 exponent rows).  With int64 rows (before): width 11
+(n = 66, T = 864,501) 6.65 against 7.2; width 12 (n = 78, T = 1,663,740) 15.97 against 16.6;
+depth 6 width 2 4.24 against 4.45.
 Plus ``OVERHEAD_BYTES`` for gather chunks and product tiles.  The estimate
 was compared with the measured peak resident memory (``benchmarks/reach.py`` writes both).
 Everything here is arithmetic on binomials: log-scale first for any size, exact integers only
@@ -29,6 +31,7 @@ from __future__ import annotations
 import math
 from math import comb
 
+from ..exact.compositions import exponent_dtype
 from ..exact.fields import DEFAULT_PRIME, Field
 from ..exact.kernels import FLOAT_MIN, kernel_for
 from ..model.spec import NetworkSpec
@@ -117,7 +120,7 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
         per = kernel_for(field or Field(DEFAULT_PRIME), short, short + SLICE_EXTRA).bytes_per_entry  # the slice's kernel
         entries = short * (short + SLICE_EXTRA)
         terms = comb(top + nvars - 1, nvars - 1)
-        q_bytes = (components + 4) * terms * nvars * 8 + components * terms * 32
+        q_bytes = (components * exponent_dtype(top)().itemsize + 4 * 8) * terms * nvars + components * terms * 32
         return (entries * per + q_bytes + OVERHEAD_BYTES,
                 f"the largest degree-block slice ({short:,} x {short + SLICE_EXTRA:,}) with q's {components} x "
                 f"{terms:,} terms")
