@@ -4,8 +4,9 @@ The public surface is small; everything else is internal and may move.
 
 * ``NetworkSpec``: a linearised multi-head self-attention network (eq. 3 of Levine et al. 2020) and
   the output coordinate y_p^i studied; ``draw_weights`` its seeded integer weights.
-* ``separation_rank``: the separation rank of y_p^i by the coefficient, grid or reduced route, with
-  what the number certifies (``SepResult``).
+* ``separation_rank``: the separation rank of y_p^i by the coefficient, grid or reduced route,
+  repeated with fresh weights and primes until certified, as ``verify sep`` gives it, with what the
+  number certifies (``SepResult``); ``max_runs=1`` gives one run.
 * ``Field`` / ``parse_field`` / ``DEFAULT_PRIME``: GF(p) or Q, the field ranks are computed in.
 * ``list_claims`` / ``run_claims``: the claims registry of the papers and its checks.
 * ``reviewers_table`` / ``probe_n``: the sweeps behind ``verify table`` and ``verify probe-n``.
@@ -14,7 +15,8 @@ The public surface is small; everything else is internal and may move.
 The package is layered along the flow spec -> network -> polynomial or matrix -> rank -> claim:
 ``exact`` (fields and exact arithmetic), ``model`` (spec, network, embeddings), ``rank`` (the three
 routes), ``constructions`` (the papers' constructions and certificates), ``claims`` (the registry
-machinery), ``sweeps`` (executor, store, table, probe) and ``cli``.
+machinery), ``sweeps`` (executor, store, table, probe), ``api`` (the engine's entry points) and
+``cli`` (parses, calls ``api``, prints).
 
 Examples
 --------
@@ -38,7 +40,7 @@ from .version import __version__  # noqa: E402
 #: GPU machine: ``import verify.exact.elimination`` runs this file but loads nothing else.
 _PUBLIC = {
     "NetworkSpec": ".model.spec", "draw_weights": ".model.spec",
-    "separation_rank": ".rank.sep", "SepResult": ".rank.result",
+    "separation_rank": ".api", "SepResult": ".rank.result",
     "Field": ".exact.fields", "parse_field": ".exact.fields", "DEFAULT_PRIME": ".exact.fields",
     "list_claims": ".api", "run_claims": ".api", "reviewers_table": ".api", "probe_n": ".api",
     "InputError": ".errors",

@@ -218,11 +218,11 @@ def test_a_crafted_certificate_cannot_start_a_binomial_of_10_18_terms(capsys, tm
 
 
 def test_out_of_memory_is_one_line(capsys, monkeypatch):
-    import verify.rank.sep as sep
+    import verify.api as api
 
     def exhausted(*args, **kwargs):
         raise MemoryError
-    monkeypatch.setattr(sep, "separation_rank", exhausted)
+    monkeypatch.setattr(api, "separation_rank", exhausted)  # the one call verify sep makes
     refused(capsys, "sep", "--depth", "1", "--width", "2", "--quiet", phrase="ran out of memory")
 
 
@@ -273,7 +273,9 @@ def test_the_python_api_takes_field_strings_and_raises_input_error():
     spec = NetworkSpec(depth=1, width=2)
     assert verify.separation_rank(spec, "reduced", field="gf:2^61-1").field == f"gf:{2**61 - 1}"
     assert verify.separation_rank(spec, "reduced", field="qq").rank == 3
-    for field in ("gf:4", "gf:2", "zz", 7, None):
+    # None is the default since the engine owns sep's policy (issue 23): escalating primes, certified
+    assert verify.separation_rank(spec, "reduced", field=None).certainty.certified_exact
+    for field in ("gf:4", "gf:2", "zz", 7, b"gf:101", 2.5):
         with pytest.raises(InputError):
             verify.separation_rank(spec, "reduced", field=field)
     with pytest.raises(InputError):

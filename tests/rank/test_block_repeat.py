@@ -71,13 +71,14 @@ def test_the_bound_is_the_sum_of_products_rounded_up_never_down(bounds, expected
     assert Fraction(got) >= expected and (expected == 0 or Fraction(got) <= expected * (1 + Fraction(1, 2**50)))
 
 
-def test_the_reduced_route_by_blocks_matches_whole_runs_at_depth_3_width_3_three_heads():
+def test_the_reduced_route_by_blocks_matches_whole_runs_at_depth_3_width_3_two_heads_of_one():
     """Every block's rank in a block-level run equals the same block's rank in a whole run at the same
-    seed and prime; the combined rank is the known 2,441 (issue 14's CPU check of the GPU script)."""
-    spec, field = NetworkSpec(depth=3, width=3, heads=3), Field(8388593)
+    seed and prime.  Two heads of d_a = 1 at width 3 stay below the kernel bound (B3) in most blocks
+    (three heads meet it since (B3): no block would be repeated)."""
+    spec, field = NetworkSpec(depth=3, width=3, heads=2, attn_dim=1), Field(8388593)
     whole = reduced_separation_rank(spec, field, 1, field_weight_range(field))
     deficient = [a for a, b in enumerate(whole.blocks) if b.rank < b.upper_bound]
     part = reduced_separation_rank(spec, field, 1, field_weight_range(field), only_blocks=deficient)
     assert deficient and [part.blocks[a].rank for a in deficient] == [whole.blocks[a].rank for a in deficient]
     assert all(not part.blocks[a].ranked for a in range(len(part.blocks)) if a not in deficient)
-    assert whole.rank == 2441
+    assert whole.rank < whole.extra["upper_bound"]

@@ -10,7 +10,8 @@ from math import comb
 import flint
 import numpy as np
 
-from verify import Field, NetworkSpec, separation_rank
+from verify import Field, NetworkSpec
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.exact.compositions import compositions
 from verify.exact.kernels import three_limb_product as modular_product
 from verify.rank.blocks import rank_by_blocks

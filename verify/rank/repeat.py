@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 
 import flint
 
-from .certainty import BAD_PRIME_NOTE, Certainty
+from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
 from .result import SepResult
@@ -202,7 +202,7 @@ def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: i
             break
         bound = block_level_bound(per_block)
         if bound <= target:
-            stopped = f"block-level bound {bound:.3g} <= target {target:g} after {i} run(s)"
+            stopped = f"block-level bound {format_bound(bound)} <= target {target:g} after {i} run(s)"
             break
         here = fields(i)
         try:
@@ -225,7 +225,7 @@ def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: i
                f"certified lower bound on the generic separation rank")
     meaning += (", and every block meets its proven upper bound, so it is the generic separation rank exactly"
                 if exact else f"; it is below the generic rank with probability at most sum_a prod_k e_(a,k) = "
-                f"{bound:.3g} over the {len(per_block)} block(s) below their upper bound; " + BAD_PRIME_NOTE)
+                f"{format_bound(bound)} over the {len(per_block)} block(s) below their upper bound; " + BAD_PRIME_NOTE)
     combined = replace(first, rank=rank, blocks=best, certainty=Certainty(True, bound, meaning, certified_exact=exact),
                        seconds=sum(r.seconds for r in runs))
     return Repeated(combined, runs, bound, exact, target, stopped)
@@ -291,7 +291,7 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
         bounds.append(c.probability_bound)
         combined = _product(bounds)
         if combined <= target:
-            stopped = f"combined bound {combined:.3g} <= target {target:g} after {i + 1} run(s)"
+            stopped = f"combined bound {format_bound(combined)} <= target {target:g} after {i + 1} run(s)"
             break
         if i == 0 and uniform:
             if c.probability_bound >= 1:
