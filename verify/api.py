@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
-from .exact.fields import DEFAULT_PRIME, FAST_PRIME, parse_field
+from .exact.fields import DEFAULT_PRIME, FAST_PRIME, as_field, parse_field
 from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .rank.grid import DEFAULT_MAX_EVALUATIONS
 from .rank.memory import DEFAULT_MEMORY_GIB
@@ -38,8 +38,8 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            # shared defaults and limits
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
-           "SweepInterrupted", "parse_field", "plan_text", "default_store_path", "Progress",
-           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "format_bound"]
+           "SweepInterrupted", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
+           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "format_bound", "require_matplotlib"]
 
 @dataclass(frozen=True)
 class NetworkDefaults:
@@ -225,7 +225,7 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     ('saturated', 2, [2, 2, 2])
     """
     spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=attn_dim, output=output, residual=residual)
-    return probe_sweep(spec, parse_field(field), seed, max_tokens, patience, vocab, rank,
+    return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
                        progress, dry_run)
 
@@ -237,9 +237,10 @@ def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int =
     from .model.spec import draw_weights
     from .rank.coefficients import estimate_coefficient_bytes
     from .rank.memory import guard
-    from .rank.routes import coefficient_size
+    from .rank.routes import coefficient_size, weights_size
 
-    chosen = parse_field(field)
+    chosen = as_field(field)
+    weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
     coefficient_size(spec, max_memory_gib)  # closed form first: absurd sizes at once
     guard(estimate_coefficient_bytes(spec, chosen), max_memory_gib,
           f"the polynomial for depth {spec.depth}, width {spec.width}, {spec.tokens} tokens", "use fewer --tokens")
@@ -267,24 +268,17 @@ def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str
     """``verify check-certificate``: read a certificate file (refusing what cannot be one) and re-check it."""
     from .constructions.certificate import check_certificate
 
-    path = Path(file)
+    from .files import read_text
+
     fix = "give the path 'verify certify --out' wrote"
-    if not path.exists():
-        raise InputError(f"certificate file {file!r} does not exist; {fix}")
-    if path.is_dir():
-        raise InputError(f"certificate file {file!r} is a folder; {fix}")
+    text = read_text(file, MAX_CERTIFICATE_BYTES, "certificate file", fix)  # sized before it is read
     try:
-        size = path.stat().st_size
-        if size > MAX_CERTIFICATE_BYTES:
-            raise InputError(f"certificate file {file!r} has {size / 2**20:.0f} MiB, over the "
-                             f"{MAX_CERTIFICATE_BYTES // 2**20} MiB a certificate can have; {fix}")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read certificate file {file!r} ({exc.strerror or exc}); {fix}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{file!r} is not a text file; give a file written by 'verify certify'") from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise InputError(f"{file!r} holds an integer of over 4,300 digits, too long for a certificate; give a file "
+                         f"written by 'verify certify'") from None
     except RecursionError:
         raise InputError(f"{file!r} nests too deeply to be a certificate; give a file written by "
                          f"'verify certify'") from None
@@ -309,7 +303,7 @@ def stored_results(path: str | None = None, kind: str | None = None) -> tuple[st
     path = path or default_store_path()
     if not Path(path).exists():
         raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
-    with Store(path) as store:
+    with Store(path, read_only=True) as store:  # listing writes nothing: a read-only store is listed
         return str(path), store.rows(kind)
 
 
@@ -349,6 +343,13 @@ def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
     from .sweeps.plot import plot_table as draw
 
     draw(rows, path, title=title)
+
+
+def require_matplotlib() -> None:
+    """Refuse (InputError naming the install command) a plot asked for without matplotlib, before any work."""
+    from .sweeps.plot import require_matplotlib as require
+
+    require()
 
 
 def progress_bars(show: bool):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from .. import api
-from ..files import write_atomic
+from ..files import STDOUT, write_output
 from .args import add_output_args
 from .checks import MAX_DEPTH, MAX_WIDTH, int_range, writable_file
 
@@ -28,11 +27,13 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if args.out == STDOUT:
+        args.out = None  # - is stdout, the default
     writable_file(args.out, "--out")  # before the work, which can take minutes
     data, seconds = api.certify(args.depth, args.width, args.heads, args.seed, not (args.json or args.quiet))
     text = json.dumps(data)
     if args.out:
-        write_atomic(Path(args.out), text + "\n")
+        write_output(args.out, text + "\n")
     if args.json or not args.out:
         print(text if not args.out else json.dumps({"file": args.out, "claimed_rank": data["claimed_rank"],
                                                      "seconds": round(seconds, 3)}))

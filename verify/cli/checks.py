@@ -12,9 +12,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
+from ..files import STDOUT, check_output, is_stream
 
-__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "MAX_DEPTH", "MAX_WIDTH",
-           "MAX_TOKENS", "MAX_COUNT"]
+__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "MAX_DEPTH",
+           "MAX_WIDTH", "MAX_TOKENS", "MAX_COUNT"]
 
 #: MAX_DEPTH, the largest depth the parser accepts, is the engine's (``verify.sweeps.table``).
 #: Largest width the parser accepts (the estimates refuse far smaller ones at any depth).
@@ -96,19 +97,30 @@ def _probe_folder(folder: Path, option: str, what: str) -> None:
 
 
 def writable_file(path: str | None, option: str) -> None:
-    """Refuse an output file that could not be written, before any work is done."""
+    """Refuse an output file that could not be written, before any work is done (``-`` is stdout;
+    a symlink, ``/dev/null`` or a FIFO is accepted and written the way ``verify.files`` writes it)."""
+    check_output(path, option)
+
+
+def plot_file(path: str | None, option: str = "--plot") -> None:
+    """Refuse, before any work, a plot path that is not a .png (or ``-``), not writable, or a plot
+    without matplotlib installed."""
     if path is None:
         return
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{option} {path} is a folder; give a file name, e.g. {Path(path) / 'out'}")
-    _probe_folder(target.parent if str(target.parent) else Path("."), option, path)
+    if not is_stream(path) and not path.lower().endswith(".png"):
+        raise InputError(f"plot file {path!r} must end in .png; use e.g. {option} plot.png")
+    check_output(path, option)
+    from ..api import require_matplotlib
+    require_matplotlib()
 
 
 def writable_dir(path: str, option: str) -> None:
     """Refuse an output folder that is a file or could not be created or written."""
     target = Path(path)
+    if path == STDOUT:
+        raise InputError(f"{option} - (stdout) cannot hold the report files; give a folder name, e.g. "
+                         f"{option} verify-report (--json prints the report on stdout)")
     if target.exists() and not target.is_dir():
-        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name, "
-                         f"e.g. {path}-report")
+        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name for the reports, "
+                         f"e.g. {option} verify-report")
     _probe_folder(target, option, path)

@@ -8,7 +8,7 @@ import sys
 from .. import api
 from ..errors import InputError
 from .args import add_network_args, add_output_args, add_sweep_args, store_path
-from .checks import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, writable_file
+from .checks import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, plot_file
 
 NAME = "probe-n"
 D = api.PROBE
@@ -42,9 +42,7 @@ def add_parser(sub):
 def run(args) -> int:
     if args.tokens is not None:
         raise InputError("probe-n chooses N itself; drop --tokens and set --max-tokens")
-    if args.plot and not args.plot.lower().endswith(".png"):
-        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot probe.png")
-    writable_file(args.plot, "--plot")
+    plot_file(args.plot, "--plot")  # also matplotlib, before any work (--attn-dim is priced by the engine)
     data = api.probe_n(args.depth, args.width, args.heads, args.vocab, args.rank, args.pos_rank, args.continuous,
                        args.max_tokens, args.patience, args.field, args.seed, args.attn_dim, args.output,
                        args.residual, args.weight_range, args.max_memory_gib, store_path(args), args.scheduler,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from .. import api
-from ..files import write_atomic
+from ..files import STDOUT, write_output
 from .args import add_output_args
 from .checks import writable_file
 
@@ -20,7 +19,7 @@ def add_parser(sub):
     results.add_argument("--kind", default=None, choices=list(api.TASK_KINDS), help="only this kind of result")
     results.add_argument("--format", default="table", choices=["table", "csv", "json"],
                          help="table (default), csv or json")
-    results.add_argument("--out", default=None, help="write the export to FILE (atomically) instead of stdout")
+    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced atomically; a symlink is written through, /dev/null or a FIFO streamed to; - is stdout)")
     results.add_argument("--store", default=None, metavar="PATH", help="the store to read (default as for table)")
     add_output_args(results)
 
@@ -45,8 +44,8 @@ def run(args) -> int:
                          f"rank {value}" + (f" ({params})" if params else ""))
         lines.append(f"{len(rows)} results in {path}")
         text = "\n".join(lines) + "\n"
-    if args.out:
-        write_atomic(Path(args.out), text)
+    if args.out and args.out != STDOUT:
+        write_output(args.out, text)
         print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from .. import api
-from ..errors import InputError
-from ..files import write_atomic
+from ..files import write_output
 from .args import add_output_args, add_sweep_args, store_path
-from .checks import MAX_COUNT, field_text, int_range, memory_limit, writable_file
+from .checks import MAX_COUNT, field_text, int_range, memory_limit, plot_file, writable_file
 
 NAME = "table"
 D = api.TABLE
@@ -56,10 +54,8 @@ def _print_skipped(skipped: list) -> None:
 
 
 def run(args) -> int:
-    if args.plot and not args.plot.lower().endswith(".png"):
-        raise InputError(f"plot file {args.plot!r} must end in .png; use e.g. --plot table.png")
     writable_file(args.csv, "--csv")  # before any work: a typo must not cost a finished table
-    writable_file(args.plot, "--plot")
+    plot_file(args.plot, "--plot")  # also matplotlib, before any work
     quiet = args.json or args.quiet
     try:
         data = api.reviewers_table(args.depths, args.widths, args.heads, args.field, args.seed, args.max_memory_gib,
@@ -81,7 +77,7 @@ def run(args) -> int:
         print(api.table_markdown(rows), end="")
     sys.stdout.flush()
     if args.csv:
-        write_atomic(Path(args.csv), api.table_csv(rows))
+        write_output(args.csv, api.table_csv(rows))
     if args.plot:
         api.plot_table(rows, args.plot, title=f"field {data['field']}, seed {args.seed}")
     if not args.json:

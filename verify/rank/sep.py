@@ -21,14 +21,14 @@ from math import comb
 
 from .certainty import Certainty
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, parse_field
+from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
 from .grid import DEFAULT_MAX_EVALUATIONS
 from .memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import balanced_partitions, parse_partition
 from .repeat import (DEFAULT_MAX_RUNS, DEFAULT_TARGET, Repeated, bad_prime_note, escalating_primes,
                      field_weight_range, repeat_until)
 from .result import SepResult
-from .routes import METHODS, ROUTES, rank_once
+from .routes import METHODS, ROUTES, rank_once, weights_size
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
 __all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "repeated_ranks", "combined", "choose_method",
@@ -181,7 +181,8 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
     method : {"auto", "coefficients", "grid", "reduced"}
         ``auto``: reduced where its value is exact and no partition is asked for, else coefficients.
     field : Field or str, optional
-        GF(p) or Q (``qq`` / ``gf:P``); runs after the first use the primes below p.  None: see the
+        GF(p) or Q, or its text as ``--field`` takes it (``"qq"``, ``"gf:P"``, ``"gf:2^61-1"``); runs
+        after the first use the primes below p.  None: see the
         module notes.
     seed : int
         Seeds the first run's weights; run i uses seed + i.
@@ -211,14 +212,18 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
     >>> result.rank, result.certainty.label, result.as_dict()["runs"]
     (18, 'certified', 1)
     """
+    if not isinstance(spec, NetworkSpec):
+        raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
+    chosen = None if field is None else as_field(field)  # a Field or its text; anything else is an InputError
     explicit_partition = partition is not None or all_partitions
     method, notes = choose_method(spec, method, explicit_partition)
     n = spec.tokens
+    weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
     if all_partitions and n is not None and comb(n - 1, n // 2 - 1) > MAX_PARTITIONS:
-        raise InputError(f"--all-partitions at N = {n} visits {comb(n - 1, n // 2 - 1):.3g} balanced partitions, "
+        count = comb(n - 1, n // 2 - 1)  # exact integer: printed by its digits, never through a float
+        raise InputError(f"--all-partitions at N = {n} visits about 10^{len(str(count)) - 1} balanced partitions, "
                          f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
     ROUTES[method].check(spec, templates, max_evaluations, max_memory_gib)
-    chosen = parse_field(field) if isinstance(field, str) else field
     common = dict(method=method, templates=templates, max_memory_gib=max_memory_gib, max_evaluations=max_evaluations)
     if all_partitions:
         here = chosen or Field(DEFAULT_PRIME)

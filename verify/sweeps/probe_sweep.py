@@ -19,9 +19,12 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
                 dry_run: bool = False) -> dict:
     """The probe of ``spec`` through the executor (module notes); or, with ``dry_run``, the plan of
     the most it would compute.  ``store``: path of the results store (None keeps nothing)."""
+    from ..rank.routes import weights_size
     from .executor import cpu_count, run_sweep
     from .progress import Progress
     from .store import Store, Task
+
+    weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
 
     options = {"vocab": vocab, "rank": rank, "positional_rank": positional_rank, "continuous": continuous,
                "weight_range": weight_range}

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..exact.arbexpr import evaluate
 from ..errors import InputError
-from ..exact.fields import parse_field
+from ..exact.fields import as_field
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.numrank import DEFAULT_TEMPLATES
 from ..model.spec import NetworkSpec, divisors
@@ -80,7 +80,7 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     from .progress import SweepProgress
     from .store import Store
 
-    field = AUTO if field in (None, AUTO) else parse_field(field).name
+    field = AUTO if field is None or (isinstance(field, str) and field == AUTO) else as_field(field).name
     if real:
         check_grid(templates, real_tokens)
     depths_text, widths_text = (text if isinstance(text, str) else ",".join(map(str, text)) for text in (depths, widths))
@@ -141,7 +141,9 @@ def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
     bad = f"--{name} must be integers from 1 to {high:,}, got {text!r}; write e.g. 1-3 or 2,4"
     try:
         for part in text.split(","):
-            low, _, top = part.strip().partition("-")
+            low, dash, top = part.strip().partition("-")
+            if dash and not top.strip():  # "1-" is an unfinished range, not 1
+                raise ValueError
             low, top = int(low), int(top or low)
             if top < low:
                 raise ValueError
