@@ -210,7 +210,7 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
         return z
 
     zeta0 = model.zeta(0)
-    k, evaluations = 8, 0
+    k, evaluations = min(8, upper + 1), 0
     while True:
         if vocab * k * k > max_evaluations:
             raise InputError(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank above "
@@ -225,7 +225,7 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
         found = _rank(np.vstack(blocks), p)
         if found < k or found == upper:
             break
-        k *= 2
+        k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
     sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
     exact, bound = against_upper_bound(found, upper, entry_degree(spec), sample, p)
     return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
