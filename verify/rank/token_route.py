@@ -12,7 +12,7 @@ of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three c
   binom(C + m, m) columns, whatever N: the cost does not grow with V^N or with N.
 * ``sequence_rank`` (positional embeddings).  A random sample of 2 t + 16 sequences a side (every
   sequence when there are fewer), t = min(counting cap, derivative bound), doubled until its rank
-  meets t or stops short of half the sample: a submatrix, so a certified lower bound at these
+  meets t, stops growing, or the sample would pass 4 million evaluations: a submatrix, so a certified lower bound at these
   weights, and exactly the rank when it meets t (a proven upper bound) or every sequence is kept.
 * ``token_limit``: the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of
   the two sides (random N, random K0), k points a side, k doubled until the rank stops short of k:
@@ -43,6 +43,10 @@ __all__ = ["lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
 MAX_LIMIT_EVALUATIONS = 40_000_000
+
+
+#: Most evaluations one doubling of the sequence sample may spend (positional route).
+MAX_SAMPLE_EVALUATIONS = 4_000_000
 
 
 def lattice(order: int, variables: int) -> np.ndarray:
@@ -141,7 +145,7 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0) -> 
     count = vocab**half
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
     k = min(count, 2 * target + 16)
-    evaluations = 0
+    evaluations, previous = 0, -1
     while True:
         if k == count:
             picks_a = picks_b = _all_sequences(vocab, half)
@@ -154,9 +158,9 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0) -> 
         matrix = model.evaluate(z, query).reshape(len(za), len(zb))
         evaluations += len(z)
         found = _rank(matrix, p)
-        if k == count or found >= target or found < k // 2:
+        if k == count or found >= target or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
             return found, k == count, evaluations
-        k = min(count, 2 * k)
+        previous, k = found, min(count, 2 * k)
 
 
 @dataclass

@@ -94,8 +94,10 @@ class ProbeResult:
         reaching = next((row["tokens"] for row in self.ranks if lower is not None and row["rank"] >= lower), None)
         tokens, rank = self.saturation
         v_equals_r = lemma7_lower_bound(self.spec.depth, self.rank or self.spec.width, self.spec.heads)
-        exceptions = [row["tokens"] for row in self.ranks if row.get("count_cap") is not None
-                      and self.limit_rank is not None and row["rank"] != min(row["count_cap"], self.limit_rank)]
+        below = [row for row in self.ranks if row.get("count_cap") is not None and self.limit_rank is not None
+                 and row["rank"] != min(row["count_cap"], self.limit_rank)]
+        exceptions = [row["tokens"] for row in below if not row.get("sampled")]
+        undetermined = [row["tokens"] for row in below if row.get("sampled")]
         return {
             "mode": self.mode, "depth": self.spec.depth, "width": self.spec.width, "heads": self.spec.heads,
             "attn_dim": self.spec.attn_dim, "vocab": self.vocab, "rank": self.rank,
@@ -107,7 +109,7 @@ class ProbeResult:
                                                          and row["rank"] >= v_equals_r), None),
             "limit": self.limit, "modulus": self.modulus,
             "cap_decides": [row["tokens"] for row in self.ranks if row.get("cap_decides")],
-            "below_min_of_cap_and_limit": exceptions,
+            "below_min_of_cap_and_limit": exceptions, "sampled_below_min_of_cap_and_limit": undetermined,
             "conjecture_scale": conjecture_scale(self.spec.depth, self.rank or self.spec.width),
             "stopped": self.stopped, "compressed": self.compressed, "seconds": round(self.seconds, 3),
             "certified_lower_bound": True,
@@ -252,7 +254,11 @@ def probe_summary(data: dict) -> str:
                      "distinct token multisets (sequences, with positions), not the network, decides the rank.")
     below = data.get("below_min_of_cap_and_limit") or []
     if below:
-        lines.append(f"At N = {', '.join(map(str, below))} the rank is below min(counting cap, limit).")
+        lines.append(f"At N = {', '.join(map(str, below))} the exact rank is below min(counting cap, limit).")
+    unsure = data.get("sampled_below_min_of_cap_and_limit") or []
+    if unsure:
+        lines.append(f"At N = {', '.join(map(str, unsure))} a sample of the sequences stopped below min(counting cap, "
+                     "limit): those ranks are certified lower bounds only.")
     if data["lower_bound"] is None:
         lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
     elif data["tokens_reaching_lower_bound"] is None:
