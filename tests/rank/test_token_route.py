@@ -45,7 +45,7 @@ def test_gram_route_and_caps_against_enumeration(depth, width, vocab, rank, pos_
 
 
 @pytest.mark.parametrize("depth,width,vocab,rank,pos_rank,tokens", [
-    (1, 2, 2, 2, 0, 8), (2, 2, 3, 1, 0, 10), (2, 3, 2, 2, 0, 14), (1, 2, 2, 2, 1, 8), (2, 2, 2, 2, 1, 10)])
+    (1, 2, 2, 2, 0, 8), (2, 2, 3, 1, 0, 8), (2, 3, 2, 2, 0, 14), (1, 2, 2, 2, 1, 8), (2, 2, 2, 2, 1, 10)])
 def test_limit_is_the_enumerated_rank_at_large_n(depth, width, vocab, rank, pos_rank, tokens):
     spec = NetworkSpec(depth=depth, width=width)
     every, _, weights, embedding = _enumerated(spec, vocab, rank, pos_rank, tokens)

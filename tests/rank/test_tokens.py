@@ -172,16 +172,16 @@ def test_probe_json_reports_count_cap_and_a_limit_checked_by_brute_force(capsys)
     from itertools import product
 
     from verify.rank.token_gram import TOKEN_PRIME
-    code = main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "12",
+    code = main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "8",
                  "--no-store", "--workers", "1", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["limit_rank"] is not None and data["modulus"] == TOKEN_PRIME
     for row in data["ranks"]:
         multisets = {tuple(sorted(s)) for s in product(range(3), repeat=row["tokens"] // 2)}
         assert row["count_cap"] == len(multisets) and row["cap_decides"] == (row["rank"] == len(multisets))
-    spec = NetworkSpec(depth=2, width=3, tokens=12)
+    spec = NetworkSpec(depth=2, width=3, tokens=8)
     every = token_rank(spec, draw_weights(spec, 0), VocabularyEmbedding(3, 3, 2), Field(TOKEN_PRIME),
-                       tuple(range(6)), "enumeration").rank
+                       tuple(range(4)), "enumeration").rank
     assert data["limit_rank"] == every == data["ranks"][-1]["rank"]
 
 
