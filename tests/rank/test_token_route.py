@@ -73,3 +73,42 @@ def test_positional_embedding_has_the_rank_it_is_given():
         emb = VocabularyEmbedding(4, 3, 3, big_r, seed=5)
         columns = [emb.position(j) for j in range(8)]
         assert flint.fmpz_mat(columns).rank() == big_r
+
+
+@pytest.mark.parametrize("pos_rank", [0, 1, 2])
+def test_gram_model_values_equal_the_literal_forward_pass(pos_rank):
+    import random
+
+    import numpy as np
+
+    from verify.model.network import output_coordinate
+    from verify.rank.token_gram import GramModel
+    from verify.rank.token_route import _side_points
+
+    spec = NetworkSpec(depth=2, width=4)
+    weights, emb = draw_weights(spec, 3), VocabularyEmbedding(4, 3, 3, pos_rank, 3)
+    model = GramModel(spec, weights, emb, TOKEN_PRIME)
+    rng = random.Random(7)
+    for tokens in (4, 8):
+        model.constant = model.positions_constant(tokens)
+        for _ in range(3):
+            seq = [rng.randrange(3) for _ in range(tokens)]
+            z = _side_points(model, list(range(tokens)), np.array([seq]))
+            inputs = [[GF31.scalar(v) for v in x] for x in emb.embed(seq)]
+            assert int(model.evaluate(z, np.array([seq[0]]))[0]) == int(output_coordinate(spec.with_tokens(tokens),
+                                                                                          weights, inputs))
+
+
+@pytest.mark.parametrize("depth,vocab", [(2, 3), (3, 3), (2, 4)])
+def test_count_rank_beyond_the_lattice_order_equals_the_full_counts_route(depth, vocab):
+    # N >= 2C + 2: only the principal lattice of order C is kept; the counts route keeps every count vector
+    from verify.rank.token_gram import GramModel
+    from verify.rank.token_route import count_rank
+
+    spec = NetworkSpec(depth=depth, width=4)
+    weights, emb = draw_weights(spec, 0), VocabularyEmbedding(4, vocab, 3)
+    model = GramModel(spec, weights, emb, TOKEN_PRIME)
+    top = 2 * spec.layer_degree + 6
+    for tokens in sorted({2 * spec.layer_degree - 2, 2 * spec.layer_degree + 2, top}):
+        full = token_rank(spec.with_tokens(tokens), weights, emb, GF31, tuple(range(tokens // 2)), "counts").rank
+        assert count_rank(model, tokens)[0] == full
