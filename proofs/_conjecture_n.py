@@ -1,7 +1,7 @@
 """The counting argument against the conjecture on N (vocabulary paper, section 4 and appendix B.2.2).
 
 Without positional embeddings the token rank at N is at most the counting cap binom(N/2 + V - 1, V - 1)
-(docs/mathematics.md section 6), a polynomial of degree V - 1 in N.  With V = r (Lemma 7's setting) Theorem 2's
+(docs/mathematics.md section 7), a polynomial of degree V - 1 in N.  With V = r (Lemma 7's setting) Theorem 2's
 proof gives ((floor((r - 1 - H)/2) over 3^(L-2))), which grows like 3^((L-2)(d-1)).  At N = c r L / log3 r the cap
 is a polynomial in L, so from some depth on it falls below the bound, for every c.  Logs are decided in arb.
 """

@@ -48,7 +48,7 @@ CLAIM = Claim(
     statement="Positions ignored and V = r (Theorem 1's footnote, Lemma 7): for some constant c, sep >= Theorem 2's "
               "bound ((floor((r-1-H)/2) over 3^(L-2))) at every N >= c r L / log3 r (B.2.2: its square).",
     reading="Without positional embeddings y_p^i depends on the B side only through the multiset of its N/2 tokens, "
-            "so sep <= binom(N/2 + r - 1, r - 1) for any weights (docs/mathematics.md section 6): a polynomial of "
+            "so sep <= binom(N/2 + r - 1, r - 1) for any weights (docs/mathematics.md section 7): a polynomial of "
             "degree r - 1 in N, hence in L at N = c r L / log3 r (or its square), while the bound grows like "
             "3^((L-2)(d-1)), d = floor((r-1-H)/2).  So for every c the cap falls below the bound from some depth on; "
             "eq. 7's rate fails too (log cap = O(r log(r L)) against L (r - H)).  Checked for the listed c with "

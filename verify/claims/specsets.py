@@ -9,7 +9,7 @@ route (valid for N >= 2(d_x+1)) at seed 0.
 
 from __future__ import annotations
 
-from ..rank.sep import separation_rank
+from ..rank.routes import rank_once
 from ..model.spec import NetworkSpec, divisors
 
 __all__ = ["default_specs", "exact_rank", "remember", "EXTENDED"]
@@ -57,5 +57,5 @@ def exact_rank(spec: NetworkSpec, seed: int = 0) -> int:
     if key not in _KNOWN:
         plain = NetworkSpec(depth=spec.depth, width=spec.width, heads=spec.heads, attn_dim=spec.attn_dim,
                             residual=spec.residual)
-        _KNOWN[key] = separation_rank(plain, "reduced", seed=seed).rank
+        _KNOWN[key] = rank_once(plain, "reduced", seed=seed).rank
     return _KNOWN[key]

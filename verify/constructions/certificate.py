@@ -179,6 +179,9 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
         raise InputError(f"certificates need depth >= 2, width > 3^depth = {3**spec.depth} and heads < width; "
                          f"e.g. --depth 2 --width 10 or --depth 3 --width 28")
     m = lower_bound(spec.depth, spec.width, spec.heads)
+    if m < 1:  # d_x - H < 2: the bound is 0, there is no grid to certify (and none to index)
+        raise InputError(f"the bound ((floor((d_x - H)/2) over 3^(L-2))) is 0 at width {spec.width} and heads "
+                         f"{spec.heads}: nothing to certify; choose heads <= width - 2")
     check_size(m, spec.width, spec.depth, spec.heads)
     prime = certificate_prime(spec.width, spec.heads) if prime is None else prime
     weights = draw_weights(spec, seed, weight_range).as_dict()
@@ -218,6 +221,8 @@ def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
     m = data["claimed_rank"]
     if m != lower_bound(depth, width, heads):
         return False, f"claimed rank {m} is not the bound {lower_bound(depth, width, heads)}"
+    if m < 1:
+        return False, "the bound is 0 here (d_x - H < 2): a certificate claims sep >= 1 or more"
     check_size(m, width, depth, heads)
     rows, cols = data["templates_a"], data["templates_b"]
     if len(rows) != m or len(cols) != m or any(len(t) != width for t in rows + cols):

@@ -1,4 +1,4 @@
-"""Counting caps on the separation rank of a network on token inputs (``docs/mathematics.md`` §6).
+"""Counting caps on the separation rank of a network on token inputs (``docs/mathematics.md`` §7).
 
 On tokens the network is a function on [V]^N, and sep w.r.t. (A, B) is the rank of the matrix
 M[left, right] = y(left, right) over all assignments of the A and B positions.  The rank is at most

@@ -1,4 +1,4 @@
-"""The Gram route for token inputs: sep(N) and its N-independent limit (``docs/mathematics.md`` §6).
+"""The Gram route for token inputs: sep(N) and its N-independent limit (``docs/mathematics.md`` §7).
 
 Every entry of the token matrix is h(z_left + z_right) with h(z) = e_p^T F(S(z)) x_w a polynomial
 of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three computations:

@@ -60,32 +60,10 @@ def _stop_workers(pool) -> None:
 
 def compute(task: Task) -> dict:
     """Compute one task (runs in a worker): the value stored for it, JSON-serialisable."""
-    from ..exact.fields import parse_field
+    from .tasks import compute_value
 
     start = time.perf_counter()
-    if task.kind == "sep":
-        from ..rank.sep import separation_rank
-
-        found = separation_rank(task.spec, task.method, field=parse_field(task.field), seed=task.seed,
-                                **dict(task.limits))
-        value = {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,
-                 "probability_bound": found.certainty.probability_bound,
-                 "certified_exact": found.certainty.certified_exact,
-                 "upper_bound": (found.extra or {}).get("upper_bound"),
-                 "valid_from_tokens": (found.extra or {}).get("valid_from_tokens"),
-                 "blocks": len(found.blocks)}
-    elif task.kind == "real_rank":
-        from ..rank.numrank import real_grid_rank
-
-        params = dict(task.params)
-        value = real_grid_rank(task.spec, task.seed, templates=params["templates"], tokens=params["tokens"],
-                               real=task.method == "bert").as_dict()
-    elif task.kind == "probe_step":
-        from .probe import probe_step
-
-        value = probe_step(task.spec, parse_field(task.field), task.seed, **dict(task.params), **dict(task.limits))
-    else:
-        raise ValueError(f"unknown task kind {task.kind!r}")
+    value = compute_value(task)
     value["compute_seconds"] = round(time.perf_counter() - start, 3)
     return value
 

@@ -14,17 +14,35 @@ from dataclasses import dataclass, field
 
 from ..model.embeddings import VocabularyEmbedding
 from ..errors import InputError
-from ..exact.fields import Field
+from ..exact.fields import DEFAULT_PRIME, Field
+from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import default_partition
-from ..rank.sep import separation_rank
-from ..model.spec import NetworkSpec, draw_weights
+from ..rank.routes import rank_once
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from ..rank.tokens import token_rank
 from ..rank.token_caps import count_caps
 from ..rank.token_gram import token_prime
 from ..rank.token_route import token_limit
 
-__all__ = ["ProbeResult", "probe_tokens", "probe_plan", "corollary1_lower_bound", "lemma7_lower_bound",
+__all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_plan",
+           "corollary1_lower_bound", "lemma7_lower_bound",
            "conjecture_scale", "probe_summary"]
+
+
+@dataclass(frozen=True)
+class ProbeDefaults:
+    """The defaults of ``verify.probe_n`` and ``verify probe-n`` (the parser reads them from ``PROBE``)."""
+
+    max_tokens: int = 40
+    patience: int = 4
+    positional_rank: int = 0
+    field: str = f"gf:{DEFAULT_PRIME}"
+    seed: int = 0
+    weight_range: int = DEFAULT_WEIGHT_RANGE
+    max_memory_gib: float = DEFAULT_MEMORY_GIB
+
+
+PROBE = ProbeDefaults()
 
 
 def corollary1_lower_bound(depth: int, rank: int, heads: int) -> int | None:
@@ -131,7 +149,7 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     """sep at one N: ``{"rank", "compressed"}`` (one independent task of a probe sweep)."""
     at = spec.with_tokens(tokens)
     if continuous:
-        found = separation_rank(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
+        found = rank_once(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
                                 max_memory_gib=max_memory_gib)
         return {"rank": found.rank, "compressed": False}
     weights = draw_weights(spec, seed, weight_range)
@@ -165,7 +183,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         if vocab is not None or rank is not None or positional_rank:
             raise InputError("--continuous probes the plain network on continuous inputs; drop --vocab/--rank/--pos-rank")
         result = ProbeResult(spec, "continuous", None, None, 0)
-        result.limit_rank = separation_rank(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
+        result.limit_rank = rank_once(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
                                             max_memory_gib=max_memory_gib).rank
     else:
         if vocab is None or rank is None:
@@ -220,7 +238,7 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
 
     def memory(task) -> float | None:
         n = dict(task.params)["tokens"]
-        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (cli.checks.route_size)
+        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (rank.routes.coefficient_size)
             log2 = log2_multichoose(spec.depth * math.log2(3) - 1, (n - 1) * spec.width - 1) + math.log2(500)
             return 2.0**log2 if log2 < 1000 else math.inf
         if vocab is None or positional_rank:
