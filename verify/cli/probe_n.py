@@ -56,7 +56,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(data))
     else:
-capped = data["mode"] == "tokens"
+        capped = data["mode"] == "tokens"
         print(f"{'N':>4}  rank" + ("  count_cap" if capped else ""))
         for row in data["ranks"]:
             note = "  (cap decides)" if row.get("cap_decides") else ""
