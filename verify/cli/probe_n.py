@@ -54,9 +54,11 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(data))
     else:
-        print(f"{'N':>4}  rank")
+        capped = data["mode"] == "tokens"
+        print(f"{'N':>4}  rank" + ("  count_cap" if capped else ""))
         for row in data["ranks"]:
-            print(f"{row['tokens']:>4}  {row['rank']}")
+            note = "  (cap decides)" if row.get("cap_decides") else ""
+            print(f"{row['tokens']:>4}  {row['rank']}" + (f"  {row['count_cap']}{note}" if capped else ""))
         print("\n" + probe_summary(data))
     sys.stdout.flush()
     if args.plot:
@@ -67,24 +69,7 @@ def run(args) -> int:
 
 
 def probe_summary(data: dict) -> str:
-    """The probe's findings in whole sentences (no None: a value that does not exist is said so)."""
-    stop = {"saturated": "Stopped because the rank was steady for --patience steps",
-            "max-tokens": "Stopped at --max-tokens"}.get(data["stopped"], f"Stopped: {data['stopped']}")
-    if data["saturation_tokens"] is None:
-        steady = "the rank was still changing at the last N"
-    else:
-        steady = f"the rank is {data['saturated_rank']} from N = {data['saturation_tokens']} on"
-    lines = [f"{stop}; {steady}."]
-    if data["limit_rank"] is not None:
-        lines.append(f"The N-independent limit is {data['limit_rank']}.")
-    if data["lower_bound"] is None:
-        lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
-    elif data["tokens_reaching_lower_bound"] is None:
-        lines.append(f"Corollary 1's lower bound {data['lower_bound']} was not reached at any N probed.")
-    else:
-        lines.append(f"Corollary 1's lower bound {data['lower_bound']} is first reached at "
-                     f"N = {data['tokens_reaching_lower_bound']}.")
-    if data["conjecture_scale"] is not None:
-        lines.append(f"The conjectured scale r L / log3 r is {data['conjecture_scale']:.2f}.")
-    lines.append(f"Time: {data['seconds']:.1f}s.")
-    return " ".join(lines)
+    """The probe's findings in whole sentences (``verify.sweeps.probe.probe_summary``)."""
+    from ..sweeps.probe import probe_summary as summary
+
+    return summary(data)
