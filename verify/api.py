@@ -23,6 +23,8 @@ from .rank.certainty import format_bound
 from .rank.sep import SEP, separation_rank
 from .rank.routes import METHODS
 from .sweeps.executor import SweepInterrupted
+from .sweeps.probe import probe_summary
+from .sweeps.progress import close_all
 from .sweeps.plan import plan_text
 from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
@@ -38,7 +40,7 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            # shared defaults and limits
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
-           "SweepInterrupted", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
+           "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
            "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "format_bound", "require_matplotlib"]
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ def _silence_stdout() -> None:
 
 def _interrupt_message(exc: KeyboardInterrupt) -> str:
     """What an interrupt leaves: a sweep's results are in its store (if it has one), nothing else is."""
-    from ..sweeps.executor import SweepInterrupted
+    from ..api import SweepInterrupted
 
     name = getattr(exc, "signal_name", None) or "Ctrl-C"
     if isinstance(exc, SweepInterrupted):
@@ -166,7 +166,7 @@ def _streams_ready() -> None:
 
 def run_guarded(handler, args) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
-    from ..sweeps.progress import close_all
+    from ..api import close_all
 
     try:
         with _Signals():

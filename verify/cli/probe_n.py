@@ -70,6 +70,6 @@ def run(args) -> int:
 
 def probe_summary(data: dict) -> str:
     """The probe's findings in whole sentences (``verify.sweeps.probe.probe_summary``)."""
-    from ..sweeps.probe import probe_summary as summary
+    summary = api.probe_summary
 
     return summary(data)

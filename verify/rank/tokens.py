@@ -210,6 +210,12 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
     if route == "auto":
         route = "gram"
     if route == "gram":
+        from .memory import guard_log2
+
+        # priced up front, conservatively, by the closed-form size of the counts route's matrices
+        guard_log2(estimate_counts_log2_bytes(embedding.vocab, spec.tokens, len(part_a)), max_memory_gib,
+                   f"the token grid at N = {spec.tokens} with V = {embedding.vocab:,}",
+                   "use a smaller --vocab or --max-tokens")
         return _gram_rank(spec, weights, embedding, field, part_a, seed)
     if route == "counts" and embedding.positional_rank:
         raise InputError("the counts route needs no positional embedding; use --route enumeration")

@@ -190,6 +190,12 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
             raise InputError("token inputs need --vocab V and --rank r (or use --continuous)")
         embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)  # validates first
         result = ProbeResult(spec, "tokens", vocab, rank, positional_rank)
+        from ..rank.memory import guard_log2
+        from ..rank.tokens import estimate_counts_log2_bytes
+
+        # priced before any work, conservatively: the smallest token grid (N = 2) at this vocabulary
+        guard_log2(estimate_counts_log2_bytes(vocab, 2, 1), max_memory_gib, f"the token grid with V = {vocab:,}",
+                   "use a smaller --vocab")
         limit = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, token_prime(field.modulus),
                             seed, weight_range)
         result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
