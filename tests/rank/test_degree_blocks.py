@@ -185,3 +185,50 @@ def test_a_block_ranked_whole_after_a_saturated_mixing_is_priced_before_it_is_ga
     with pytest.raises(InputError, match="ranked whole"):
         block_rank(field, _MatrixMoments(matrix), np.arange(100), np.arange(300), None, 0,
                    max_memory_gib=100 * 300 * 27 / 2**30)
+
+
+# ---- stop at the proven bound: a slice reaching a block's proven upper bound is its rank ----
+
+def _forms_bounds(nvars, degree, count, forms, slack):
+    """Proven bounds for q built from ``forms`` powers: each block's rank is at most forms (its
+    columns lie in the span of the powers l_j^a), so min(rows, cols, forms + slack) bounds it."""
+    from math import comb
+
+    return [min(comb(a + nvars - 1, nvars - 1), count * comb(degree - a + nvars - 1, nvars - 1), forms + slack)
+            for a in range(degree + 1)]
+
+
+@given(nvars=st.integers(2, 4), degree=st.integers(3, 6), count=st.integers(1, 3), forms=st.integers(1, 30),
+       slack=st.integers(0, 3), seed=st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_proven_block_bounds_tight_or_loose_give_the_whole_block_ranks(nvars, degree, count, forms, slack, seed):
+    # slack 0: the bound is met and each block stops at its slice; slack > 0: a loose (still valid)
+    # bound the slice cannot reach, so the complement must supply the rest
+    field, q = _random_q(nvars, degree, count, forms, seed)
+    if any(len(poly) == 0 for poly in q):
+        return
+    moments = moment_table(_exponents(q, nvars), [poly.coeffs() for poly in q], field, nvars, degree, True)
+    uppers = _forms_bounds(nvars, degree, count, forms, slack)
+    with _small_probe():
+        rank, blocks, _ = degree_block_ranks(field, moments, nvars, degree, uppers=uppers)
+    assert rank == _whole_block_ranks(field, q, nvars, degree)
+    assert all(b.rank <= u for b, u in zip(blocks, uppers))
+
+
+def test_a_slice_reaching_the_bound_skips_the_complement(monkeypatch):
+    # 3 forms in 4 variables at degree 8: the middle blocks (35 x 70 and wider) have rank 3 = the
+    # bound, so no complement is formed; without the bounds the same blocks need one
+    field, q = _random_q(4, 8, 2, 3, 5)
+    moments = moment_table(_exponents(q, 4), [poly.coeffs() for poly in q], field, 4, 8, True)
+    expected = _whole_block_ranks(field, q, 4, 8)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("complement formed although the slice met the proven bound")
+
+    with _small_probe():
+        rank_without, _, _ = degree_block_ranks(field, moments, 4, 8)
+        monkeypatch.setattr(degree_blocks, "_complement_rank", refused)
+        with pytest.raises(AssertionError, match="complement formed"):
+            degree_block_ranks(field, moments, 4, 8)
+        rank, blocks, _ = degree_block_ranks(field, moments, 4, 8, uppers=_forms_bounds(4, 8, 2, 3, 0))
+    assert rank == rank_without == expected

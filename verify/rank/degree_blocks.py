@@ -26,6 +26,13 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   for the first block, the rank of a seeded random sub-block a third of the size.  The narrow
   slice is kept only if it is itself deficient (it then holds the rank) and its mixed complement
   is not saturated; otherwise the ordinary slice runs, so a wrong guess costs time, never exactness.
+* **Stop at the proven bound.**  Where the block's generic rank has a proven upper bound u
+  (``verify.rank.bound``: B1, B3, B4), the rank at these weights is at most u over Q, and the
+  rank over GF(p) at most the rank over Q; any sub-matrix's rank is at most the block's.  So
+  rank(S) = u proves rank(B) = u, and the complement Y^T R (its gather, product and rank) is
+  skipped.  With u < short - 32 the slice is taken only u + 32 lines wide from the start (no probe):
+  it holds the rank unless a nonzero polynomial in the weights vanishes, and when it does not reach
+  u it is handled as a narrow slice above (complement, or the ordinary slice).
 """
 
 from __future__ import annotations
@@ -111,11 +118,12 @@ def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> 
 
 
 def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
-                max_memory_gib: float | None = None) -> Block | None:
+                max_memory_gib: float | None = None, upper: int | None = None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
 
     With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
-    is column-deficient and the mixed complement is not saturated; otherwise ``None``."""
+    is column-deficient and the mixed complement is not saturated; otherwise ``None``.  ``upper``:
+    a proven upper bound on the block's rank; rank(S) = upper ends the block there (module notes)."""
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
 
     def whole() -> Block:
@@ -144,6 +152,10 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         del matrix
     if take < short and short - nullity == take:
         return None  # the slice is independent: it shows no deficiency to build on
+    if upper is not None and short - nullity >= upper:
+        # rank(S) <= rank(B) <= upper (proven): the slice's rank is the block's, no complement needed
+        assert short - nullity == upper, f"slice rank {short - nullity} above the proven block bound {upper}"
+        return Block(m, n, upper, elimination=how)
     if nullity == 0:
         return Block(m, n, short, elimination=how)
     rest = np.setdiff1d(np.arange(long, dtype=np.int64), pick)
@@ -187,39 +199,50 @@ def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: obje
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
-               seed: object = 0, max_memory_gib: float | None = None) -> Block:
+               seed: object = 0, max_memory_gib: float | None = None, upper: int | None = None) -> Block:
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
     ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency.  ``seed``
     (the run's seed) draws the slice columns and the null-space mixing H, so that the mixing's
-    Schwartz-Zippel term is a bound over a draw independent of the block, not fixed by its shape."""
+    Schwartz-Zippel term is a bound over a draw independent of the block, not fixed by its shape.
+    ``upper``: a proven upper bound on the block's generic rank (module notes, "stop at the proven
+    bound"); it must be one, since a slice reaching it is taken as the block's rank."""
     m, n, _, short, long = _shape(moments, row_keys, col_keys)
     if short == 0:
         return Block(m, n, 0)
+    if upper is not None and upper + 2 * SLICE_EXTRA <= short:  # a slice a little wider than the bound
+        block = _slice_rank(field, moments, row_keys, col_keys, min(long, upper + SLICE_EXTRA),
+                            f"verify-bound-slice:{seed}", max_memory_gib, upper)
+        if block is not None:
+            return block
     if field.modulus is not None and short >= PROBE_MIN:
         guess = hint
-        if guess is None:  # no neighbour ranked yet: a sub-block a third of the size looks for deficiency
+        if guess is None and (upper is None or upper >= short):  # no neighbour ranked yet, no bound below the shape: a sub-block a third of the size looks for deficiency
             size = min(long, short // 3)
             found = _probe_rank(field, moments, row_keys, col_keys, size, seed)
             guess = found if found < size - SLICE_EXTRA else None
         take = None if guess is None else min(long, guess + guess // 4 + 2 * SLICE_EXTRA)
         if take is not None and take < short - SLICE_EXTRA:  # a slice a little wider than the expected rank
-            block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}", max_memory_gib)
+            block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}", max_memory_gib,
+                                upper)
             if block is not None:
                 return block
     return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}",
-                       max_memory_gib)
+                       max_memory_gib, upper)
 
 
 def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
-                       max_memory_gib: float | None = None, only: list[int] | None = None
-                       ) -> tuple[int, list[Block], list[str]]:
+                       max_memory_gib: float | None = None, only: list[int] | None = None,
+                       uppers: list[int] | None = None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
     ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn.
     ``only``: rank just these degrees (a later run of the block-level repeats, ``verify.rank.repeat``);
-    the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones."""
+    the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones.
+    ``uppers``: proven upper bounds on the generic rank of blocks 0..top (``verify.rank.bound``); a
+    block's ranking stops once a slice reaches its bound (module notes)."""
+    bound_of = (lambda a: None) if uppers is None else uppers.__getitem__
     count = moments.count
     sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
@@ -231,7 +254,8 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         for a in range(top + 1):
             if a in wanted:
                 block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
-                                   moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib)
+                                   moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib,
+                                   bound_of(a))
                 block.elimination = block.elimination or FLINT
             else:
                 block = Block(*sizes[a], 0, ranked=False)
@@ -245,7 +269,7 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         keys_cols = moments.keys(compositions(top - a, nvars))
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
-        block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib)
+        block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a))
         if block.elimination is None:
             block.elimination = FLINT
         if progress is not None:

@@ -176,7 +176,7 @@ def _split(block: np.ndarray):
 
 
 def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0,
-                          only: list[int] | None = None):
+                          only: list[int] | None = None, uppers: list[int] | None = None):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
     Candidate blocks come from the data: if every term of every q_k has the same total degree
@@ -206,7 +206,10 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
-        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib, only)
+        if uppers is not None and len(uppers) != top + 1:
+            uppers = None  # not this q's degree blocks: rank without the bounds
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib, only,
+                                                uppers)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
@@ -270,9 +273,10 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()
     ctx, q = reduced_polynomials(spec, weights, field)
-    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed, only_blocks)
+    upper = derivative_bound(spec)  # proven per-block bounds: a block stops once a slice reaches its own
+    uppers = [most for _, _, most in upper.blocks] if upper.blocks else None
+    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed, only_blocks, uppers)
     compressed = any(b.compressed_to is not None for b in blocks)
-    upper = derivative_bound(spec)
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     if upper.blocks and len(blocks) == len(upper.blocks):  # degree blocks a = 0..C, in order
         for block, (rows, cols, most) in zip(blocks, upper.blocks):
