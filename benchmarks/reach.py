@@ -10,7 +10,13 @@ and the primes below instead.  A row is written as soon as its spec finishes (th
 atomically, older rows of other specs kept), so a long run keeps what it has; ``--only d,w,h`` runs
 one spec.  Depth 4, width 3 needs a GPU: without one, its row is read from
 ``results/gpu_depth4_width3.json`` (written by ``benchmarks/gpu_depth4.py`` on a GPU) when present.
-Run: python benchmarks/reach.py [--only 6,2,1] [--out FILE] [--prime P]
+``--targets`` runs only the specs with a speed target (issue 22: depth 3 width 4 with 1, 2 and 4
+heads and depth 5 width 2 with two heads, each <= 60 s; a few minutes in all when idle) and prints
+each target beside the measured seconds.  ``--estimate d,w,h`` ranks nothing: it prints the seconds
+the one-limb elimination would take for the degree blocks the proven bounds say are ranked (from the
+turn outward to the first block whose bound is its full shape; each a slice of min(short, bound + 32)
+lines, assuming every bound is met), at a rate measured on the spot.
+Run: python benchmarks/reach.py [--only 6,2,1] [--targets] [--estimate 6,2,2] [--out FILE] [--prime P]
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = [  # depth, width, heads, target seconds (None: no target), needs a GPU, reason not to run (or None)
-    (5, 2, 2, 30, False, None),
+    (5, 2, 2, 60, False, None),
     (3, 4, 1, 60, False, None), (3, 4, 2, 60, False, None), (3, 4, 4, 60, False, None),
     (3, 5, 1, None, False, None),
     (2, 10, 1, None, False, None), (2, 11, 1, None, False, None),
@@ -92,6 +98,54 @@ def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: f
             "note": repeated.stopped}
 
 
+#: Multiply-adds a second of the one-limb elimination on the idle 2-core machine: 4000^2 (4000^3 / 3
+#: of them) in 1.4 s at p < 2^20 (docs/performance.md, benchmarks/elimination.py).
+IDLE_RATE = 4000**3 / 3 / 1.4
+
+
+def elimination_rate(size: int = 2000) -> float:
+    """Multiply-adds a second of the one-limb float64 elimination, from one random size x size rank
+    over GF(1048573) (an LU of n x n is n^3 / 3 of them); a shared machine gives a lower rate."""
+    import numpy as np
+
+    from verify.exact.elimination import rank_mod_p
+    from verify.exact.fields import FAST_PRIME
+
+    matrix = np.random.default_rng(0).integers(0, FAST_PRIME, (size, size))
+    start = time.perf_counter()
+    rank_mod_p(matrix, FAST_PRIME, overwrite=True)
+    return size**3 / 3 / (time.perf_counter() - start)
+
+
+def elimination_estimate(depth: int, width: int, heads: int) -> tuple[float, list]:
+    """(multiply-adds, ranked blocks as (a, short, take, bound)) of the slices the engine eliminates
+    when every proven block bound is met (``verify.rank.degree_blocks``): from the turn downward to the
+    first block whose bound is its row count, upward to the first whose bound is its column count; a
+    slice of take x short at rank u costs about take*short*u - (take + short)*u^2/2 + u^3/3."""
+    from verify import NetworkSpec
+    from verify.rank.bound import derivative_bound
+
+    blocks = derivative_bound(NetworkSpec(depth=depth, width=width, heads=heads)).blocks
+    turn = max(a for a, (rows, cols, _) in enumerate(blocks) if rows <= cols)
+    ranked = []
+    for a in range(turn, -1, -1):
+        ranked.append(a)
+        if blocks[a][2] == blocks[a][0]:
+            break
+    for a in range(turn + 1, len(blocks)):
+        ranked.append(a)
+        if blocks[a][2] == blocks[a][1]:
+            break
+    work, shown = 0.0, []
+    for a in ranked:
+        rows, cols, u = blocks[a]
+        short, long = min(rows, cols), max(rows, cols)
+        take = min(long, u + 32) if u + 64 <= short else min(long, short + 32)
+        work += take * short * u - (take + short) * u * u / 2 + u**3 / 3
+        shown.append((a, short, take, u))
+    return work, shown
+
+
 def gpu_row() -> dict:
     """The depth 4, width 3 row from ``benchmarks/gpu_depth4.py``'s JSON (a GPU run), or a refusal."""
     if not GPU_RESULT.exists():
@@ -125,13 +179,26 @@ def main():
     parser.add_argument("--max-memory-gib", type=float, default=20.0)
     parser.add_argument("--refresh-estimates", action="store_true",
                         help="only recompute estimate_gib of every CPU row from the engine's current estimate")
+    parser.add_argument("--targets", action="store_true", help="only the specs with a speed target")
+    parser.add_argument("--estimate", help="depth,width,heads: print the predicted elimination seconds, rank nothing")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.estimate:
+        sys.path.insert(0, str(ROOT))
+        depth, width, heads = map(int, args.estimate.split(","))
+        work, shown = elimination_estimate(depth, width, heads)
+        rate = elimination_rate()
+        print(f"depth {depth} width {width} heads {heads}: {len(shown)} degree blocks ranked, largest short side "
+              f"{max(s for _, s, _, _ in shown):,}; {work:.3g} multiply-adds at {rate:.3g}/s measured now "
+              f"(one limb, 2000^2) = about {work / rate:,.0f} s of elimination for one run meeting every bound "
+              f"(gathering and building q not counted); at the idle rate {IDLE_RATE:.3g}/s: about "
+              f"{work / IDLE_RATE:,.0f} s", flush=True)
+        return
     if args.child:
         depth, width, heads = map(int, args.child.split(","))
         print(json.dumps(run_one(depth, width, heads, args.prime, args.max_memory_gib)))
         return
-    specs = SPECS
+    specs = [s for s in SPECS if s[3] is not None and s[3] <= 60] if args.targets else SPECS
     if args.only:
         want = tuple(map(int, args.only.split(",")))
         specs = [s for s in SPECS if s[:3] == want] or [(*want, None, False, None)]
@@ -177,6 +244,11 @@ def main():
         rows[(depth, width, heads)] = row
         write_rows(out, rows)
         print(", ".join(f"{k}={row.get(k, '')}" for k in FIELDS if row.get(k, "") != ""), flush=True)
+        if target and row.get("seconds", "") != "":
+            settled = row.get("status") == "certified-exact" or row.get("status") == "probabilistic"
+            print(f"  depth {depth} width {width} heads {heads}: {row['seconds']}s wall "
+                  f"({row.get('cpu_seconds', '?')}s CPU) [target <= {target}s to <= 1e-9: "
+                  f"{'met' if settled and float(row['seconds']) <= target else 'MISSED'}]", flush=True)
 
 
 if __name__ == "__main__":
