@@ -98,9 +98,11 @@ def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: f
             "note": repeated.stopped}
 
 
-#: Multiply-adds a second of the one-limb elimination on the idle 2-core machine: 4000^2 (4000^3 / 3
-#: of them) in 1.4 s at p < 2^20 (docs/performance.md, benchmarks/elimination.py).
-IDLE_RATE = 4000**3 / 3 / 1.4
+#: Multiply-adds a second of the one-limb elimination on large slices of the idle 2-core machine:
+#: depth 6 width 2 one head ranks two full blocks of short side 23,005 (8.11e12 by the count of
+#: ``elimination_estimate``) in 231.6 s all told (results/reach.csv), so at least this rate.  (A
+#: 4000^2 rank, 1.4 s, gives 1.5e10: small matrices use BLAS less well.)
+IDLE_RATE = 8.11e12 / 231.6
 
 
 def elimination_rate(size: int = 2000) -> float:
@@ -191,7 +193,7 @@ def main():
         print(f"depth {depth} width {width} heads {heads}: {len(shown)} degree blocks ranked, largest short side "
               f"{max(s for _, s, _, _ in shown):,}; {work:.3g} multiply-adds at {rate:.3g}/s measured now "
               f"(one limb, 2000^2) = about {work / rate:,.0f} s of elimination for one run meeting every bound "
-              f"(gathering and building q not counted); at the idle rate {IDLE_RATE:.3g}/s: about "
+              f"(gathering and building q not counted); at the idle rate {IDLE_RATE:.3g}/s of depth 6 width 2 one head: about "
               f"{work / IDLE_RATE:,.0f} s", flush=True)
         return
     if args.child:
