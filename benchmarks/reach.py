@@ -193,7 +193,8 @@ def main():
         print(f"depth {depth} width {width} heads {heads}: {len(shown)} degree blocks ranked, largest short side "
               f"{max(s for _, s, _, _ in shown):,}; {work:.3g} multiply-adds at {rate:.3g}/s measured now "
               f"(one limb, 2000^2) = about {work / rate:,.0f} s of elimination for one run meeting every bound "
-              f"(gathering and building q not counted); at the idle rate {IDLE_RATE:.3g}/s of depth 6 width 2 one head: about "
+              f"(gathering and building q not counted); at the idle rate {IDLE_RATE:.3g}/s of depth 6 "
+              f"width 2 one head: about "
               f"{work / IDLE_RATE:,.0f} s", flush=True)
         return
     if args.child:

@@ -217,7 +217,8 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
             return block
     if field.modulus is not None and short >= PROBE_MIN:
         guess = hint
-        if guess is None and (upper is None or upper >= short):  # no neighbour ranked yet, no bound below the shape: a sub-block a third of the size looks for deficiency
+        # no neighbour ranked yet and no bound below the shape: a sub-block a third of the size looks for deficiency
+        if guess is None and (upper is None or upper >= short):
             size = min(long, short // 3)
             found = _probe_rank(field, moments, row_keys, col_keys, size, seed)
             guess = found if found < size - SLICE_EXTRA else None
