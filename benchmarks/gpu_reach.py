@@ -60,10 +60,8 @@ def speed(xp, n: int, engine_n: int, results: dict, save, budget: Budget) -> Non
 
     ar = ModArith(P, xp)
     flop = 2 / 3 * n**3
-    rng = np.random.default_rng(0)
-    host = rng.integers(0, P, size=(n, n), dtype=np.int64)
+    a = xp.random.RandomState(0).randint(0, P, size=(n, n), dtype=xp.int64)  # seeded, on the device
     out = results.setdefault("speed", {"n": n, "prime": P})
-    a = xp.asarray(host)
     if xp is not np:  # cupy's float64 LU of the same matrix (as floats), the baseline
         from cupyx.scipy.linalg import lu_factor
 
@@ -96,8 +94,10 @@ def speed(xp, n: int, engine_n: int, results: dict, save, budget: Budget) -> Non
             xp.get_default_memory_pool().free_all_blocks()
         save()
     del a
+    if xp is not np:
+        xp.get_default_memory_pool().free_all_blocks()
     if engine_n and budget.left() > 120:  # the engine's pivoting elimination, at a size it finishes
-        sub = xp.asarray(host[:engine_n, :engine_n])
+        sub = xp.random.RandomState(1).randint(0, P, size=(engine_n, engine_n), dtype=xp.int64)
         sync(xp)
         t = time.perf_counter()
         r = rank_mod_p(sub, P, xp=xp, overwrite=True)
@@ -152,7 +152,7 @@ def fast_block(block, bound: int, p: int, seed: int, log, mix: bool) -> dict | N
 
 
 def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, save, budget: Budget,
-              mix_max: int = 40000) -> None:
+              tables_dir: str | None = None, mix_max: int = 40000) -> None:
     from verify.model.spec import NetworkSpec
     from verify.rank.bound import derivative_bound
 
@@ -161,7 +161,13 @@ def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, sa
     entry.update(depth=depth, width=width, heads=heads, prime=P, seed=seed, upper_bound=bound.total,
                  bound_kind=bound.kind, blocks=[], status="building q")
     save()
-    tables = gpu_depth4.build_tables(depth, width, heads, seed, P)
+    saved = Path(tables_dir or ".") / f"t_{depth}_{width}_{heads}_{P}.npz"
+    if tables_dir and saved.exists() and seed == 0:  # built on a CPU machine (benchmarks/gpu_reach.py --save)
+        with np.load(saved) as data:
+            tables = [data[k] for k in sorted(data.files, key=lambda name: int(name.split("_")[1]))]
+        entry["q_from"] = saved.name
+    else:
+        tables = gpu_depth4.build_tables(depth, width, heads, seed, P)
     entry["q_build_s"] = round(time.perf_counter() - start, 1)
     print(f"depth {depth} width {width} heads {heads}: q built in {entry['q_build_s']}s", flush=True)
     nvars, top = width * (width + 1) // 2, (3**depth - 1) // 2
@@ -217,9 +223,18 @@ def main():
     parser.add_argument("--specs", nargs="*", default=["6,2,2", "4,3,2", "3,5,1"], help="depth,width,heads")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget-s", type=float, default=480)
+    parser.add_argument("--tables", help="folder of prebuilt moment tables t_DEPTH_WIDTH_HEADS_PRIME.npz (seed 0)")
+    parser.add_argument("--save", help="build the tables of --specs into this folder and stop (a CPU machine)")
     parser.add_argument("--cpu", action="store_true", help="numpy instead of cupy (a check on small sizes)")
     args = parser.parse_args()
     budget = Budget(args.budget_s)
+    if args.save:
+        Path(args.save).mkdir(parents=True, exist_ok=True)
+        for text in args.specs:
+            depth, width, heads = (int(x) for x in text.split(","))
+            tables = gpu_depth4.build_tables(depth, width, heads, args.seed, P)
+            np.savez(Path(args.save) / f"t_{depth}_{width}_{heads}_{P}.npz", *tables)
+        return
     if args.cpu:
         xp = np
         device = "cpu (numpy)"
@@ -248,7 +263,7 @@ def main():
             continue
         entry = results.setdefault("specs", {}).setdefault(text, {})
         try:
-            spec_rank(xp, depth, width, heads, args.seed, entry, save, budget)
+            spec_rank(xp, depth, width, heads, args.seed, entry, save, budget, args.tables)
         except Exception as exc:
             entry["error"] = f"{type(exc).__name__}: {exc}"
             print(f"{text}: {entry['error']}", flush=True)
