@@ -130,8 +130,9 @@ class BlockLU:
 
     # ------------------------------------------------------------------ the factorization
     def _random(self, rows: int, cols: int):
-        values = np.array([[self.rng.randrange(self.p) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
-        return self.ar.from_ints(self.xp.asarray(values))
+        """A seeded uniform random matrix over GF(p), reduced."""
+        gen = np.random.default_rng([self.rng.randrange(2**63), rows, cols])
+        return self.ar.from_ints(self.xp.asarray(gen.integers(0, self.p, size=(rows, cols), dtype=np.int64)))
 
     def factor(self, m, check: bool = True) -> tuple[int, list[int]]:
         """Eliminate ``m`` (reduced float64, overwritten with the factors) block by block.
@@ -195,21 +196,29 @@ class BlockLU:
             raise RuntimeError("block LU: L U x != M x, the factorization is wrong")
 
 
-def rank(matrix, ar, width: int = 1024, seed: int = 0, check: bool = True, fallback=None) -> dict:
-    """Rank of a reduced float64 matrix (consumed) by block LU, the rest by ``fallback`` (the
-    engine's pivoting elimination: ``fallback(schur) -> int``) when a diagonal block is singular."""
+def rank(matrix, ar, width: int = 1024, seed: int = 0, check: bool = True, fallback=None, small: int = 6144,
+         project: int = 0) -> dict:
+    """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
+    Schur complement S left is ranked by ``fallback`` (the engine's pivoting elimination,
+    ``fallback(int64 matrix) -> int``) if its sides are at most ``small``.  A larger S gets, with
+    ``project``, the rank of U S V for seeded random U (project x rows) and V (cols x project):
+    a lower bound on rank(S), equal to it unless a minor vanishes at U, V (Schwartz-Zippel) or
+    rank(S) >= project; ``exact`` is then False and ``rank`` a lower bound."""
     start = time.perf_counter()
     lu = BlockLU(ar, width, seed)
     pivots, widths = lu.factor(matrix, check)
-    rest = 0
+    rest, exact = 0, True
     schur = matrix[pivots:, pivots:]
-    if schur.shape[0] and schur.shape[1]:
-        if fallback is None:
-            return {"rank": None, "pivots": pivots, "schur": list(schur.shape), "flops": lu.flops,
-                    "seconds": time.perf_counter() - start}
-        rest = fallback(ar.to_ints(schur))
+    if schur.shape[0] and schur.shape[1] and bool(ar.nonzero(schur).any()):
+        rest = fallback(ar.to_ints(schur)) if fallback is not None and max(schur.shape) <= small else None
+        if rest is None and project:
+            s = min(project, *schur.shape)
+            y = lu.matmul(lu._random(s, schur.shape[0]), lu.matmul(schur, lu._random(schur.shape[1], s)))
+            host = ar.to_ints(y)
+            rest = fallback(host) if fallback is not None else None
+            exact = False
         if rest is None:
             return {"rank": None, "pivots": pivots, "schur": list(schur.shape), "flops": lu.flops,
-                    "seconds": time.perf_counter() - start}
+                    "exact": False, "seconds": time.perf_counter() - start}
     return {"rank": pivots + rest, "pivots": pivots, "schur": list(schur.shape), "flops": lu.flops,
-            "seconds": time.perf_counter() - start}
+            "exact": exact, "seconds": time.perf_counter() - start}

@@ -109,6 +109,22 @@ def speed(xp, n: int, engine_n: int, results: dict, save, budget: Budget) -> Non
         save()
 
 
+def shuffled_lines(block, pick: np.ndarray, rng: random.Random, chunk: int = 4096):
+    """The lines ``pick`` of ``block`` in a random order, columns in a random order too (int64, device):
+    block LU without pivoting then sees leading blocks of random rows and columns.  Gathered chunk by
+    chunk (``Block.lines`` wants sorted indices), so no second copy of the slice is made."""
+    xp = block.m.xp
+    take = len(pick)
+    order = np.array(rng.sample(range(take), take), dtype=np.int64)
+    cols = xp.asarray(np.array(rng.sample(range(block.short), block.short), dtype=np.int64))
+    out = xp.empty((take, block.short), dtype=xp.int64)
+    for j in range(0, take, chunk):
+        src = order[j:j + chunk]
+        by = np.argsort(src)
+        out[xp.asarray(j + by)] = block.lines(pick[src[by]])[:, cols]
+    return out
+
+
 def fast_block(block, bound: int, p: int, seed: int, log, mix: bool) -> dict | None:
     """The slice of ``block`` ranked by block LU; None unless its rank meets the block's proven bound.
 
@@ -125,23 +141,15 @@ def fast_block(block, bound: int, p: int, seed: int, log, mix: bool) -> dict | N
     take = min(block.long, block.short + gpu_depth4.SLICE_EXTRA)
     pick = np.array(sorted(rng.sample(range(block.long), take)), dtype=np.int64)
     ar = ModArith(p, xp)
-    lines = ar.from_ints(block.lines(pick), overwrite=True)
+    lines = ar.from_ints(shuffled_lines(block, pick, random.Random(f"gpu-order:{seed}:{block.a}")), overwrite=True)
     gathered = time.perf_counter() - start
-    if take <= SHUFFLE_MAX:  # a random line order (a copy): the leading rows are a random sample
-        order = random.Random(f"gpu-order:{seed}:{block.a}").sample(range(take), take)
-        lines = lines[xp.asarray(np.array(order, dtype=np.int64))]
     lu = gpu_blocklu.BlockLU(ar, seed=seed)
     if mix:
-        gen = np.random.default_rng([seed, block.a, 7])
-        c = ar.from_ints(xp.asarray(gen.integers(0, p, size=(block.short, block.short), dtype=np.int64)))
-        lines = lu.matmul(lines, c)
-        del c
-    small = 6144  # a Schur complement up to this side goes to the engine's pivoting elimination
-    found = gpu_blocklu.rank(lines, ar, check=True,
-                             fallback=lambda s: rank_mod_p(s, p, xp=xp) if max(s.shape) <= small else None)
+        lines = lu.matmul(lines, lu._random(block.short, block.short))
+    found = gpu_blocklu.rank(lines, ar, check=True, fallback=lambda s: rank_mod_p(s, p, xp=xp), project=2048)
     del lines
     out = {"a": block.a, "rows": block.shape[0], "cols": block.shape[1], "bound": bound, "mixed": mix,
-           "slice_rank": found["rank"], "pivots": found["pivots"], "gather_s": round(gathered, 1),
+           "slice_rank": found["rank"], "slice_rank_exact": found["exact"], "schur": found["schur"], "pivots": found["pivots"], "gather_s": round(gathered, 1),
            "elimination_s": round(found["seconds"], 1), "method": "block LU"}
     out["seconds"] = round(time.perf_counter() - start, 1)
     log(json.dumps(out))

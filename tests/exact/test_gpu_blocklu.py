@@ -41,7 +41,7 @@ def test_singular_leading_block_goes_to_the_fallback():
     found = gpu_blocklu.rank(ar.from_ints(a.copy()), ar, width=128,
                              fallback=lambda s: seen.append(s.shape) or rank_mod_p(s, P))
     assert found["rank"] == flint_rank(a) == 299
-    assert seen and found["pivots"] < 299
+    assert seen and found["pivots"] < 299 and found["exact"]
 
 
 def test_a_wrong_product_is_caught(monkeypatch):
@@ -58,3 +58,13 @@ def test_a_wrong_product_is_caught(monkeypatch):
     monkeypatch.setattr(gpu_blocklu.BlockLU, "submul", off_by_one)
     with pytest.raises(RuntimeError, match="factorization is wrong"):
         gpu_blocklu.rank(ar.from_ints(a.copy()), ar, width=128, fallback=lambda s: rank_mod_p(s, P))
+
+
+def test_projection_gives_a_lower_bound_that_meets_the_rank():
+    rng = np.random.default_rng(7)
+    a = (rng.integers(0, P, (300, 290)) @ rng.integers(0, 64, (290, 300))) % P
+    a[:, 1] = 2 * a[:, 0] % P  # block LU stops at once; the whole matrix goes to the projection
+    ar = ModArith(P, np)
+    found = gpu_blocklu.rank(ar.from_ints(a.copy()), ar, width=128, fallback=lambda s: rank_mod_p(s, P),
+                             small=1, project=2048)
+    assert found["rank"] == flint_rank(a) and not found["exact"]
