@@ -12,8 +12,9 @@ z = sum_j zeta_j(w_j) with zeta_j(w) = (e_w, e_w (x) pi_j).  ``GramModel`` holds
 of S(z) and evaluates the output row of F(S(z)) for a batch of points z with numpy int64.
 
 Exactness of the int64 arithmetic: every stored value is reduced to [0, p) with p < 2^31, so a
-product of two is < 2^62 and the sum of two reduced values is < 2^32; ``_mm`` reduces after every
-product and every addition, so nothing exceeds 2^63.
+product of two is < 2^62 and the sum of two reduced values is < 2^32; elementwise products are
+reduced before they are added, and ``_mm`` splits its right factor into 16-bit limbs so that each
+matmul's sums stay below 2^62 (argument in its docstring): nothing exceeds 2^63.
 """
 
 from __future__ import annotations
@@ -38,13 +39,16 @@ def token_prime(modulus: int | None) -> int:
 
 
 def _mm(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
-    """(a b) mod p for stacks of square matrices (broadcast), entries in [0, p), p < 2^31."""
-    d = a.shape[-1]
-    out = None
-    for k in range(d):
-        term = (a[..., :, k:k + 1] * b[..., k:k + 1, :]) % p
-        out = term if out is None else (out + term) % p
-    return out
+    """(a b) mod p for (stacks of, broadcast) matrices, entries in [0, p), p < 2^31, inner size d < 2^15.
+
+    b is split into 16-bit limbs, b = 2^16 b_hi + b_lo, and each limb product is one numpy int64
+    matmul: a b_lo has terms < 2^31 2^16 = 2^47 and a b_hi terms < 2^46, so a sum of d < 2^15 terms
+    stays below 2^62; the recombination ((a b_hi mod p) << 16) < 2^47.  No int64 sum can wrap.
+    """
+    if a.shape[-1] >= 2**15:
+        raise ValueError("_mm's limb argument needs d < 2^15")
+    low, high = b & 0xFFFF, b >> 16
+    return ((a @ low) % p + (((a @ high) % p) << 16) % p) % p
 
 
 def _mod_array(rows, p: int) -> np.ndarray:
@@ -112,31 +116,31 @@ class GramModel:
     def gram(self, z: np.ndarray) -> np.ndarray:
         """S(z) mod p for a batch of points (n x dim, entries in [0, p)) -> n x d x d."""
         p = self.p
-        s = np.broadcast_to(self.constant, (len(z),) + self.constant.shape).copy()
-        for t in range(self.dim):
-            s = (s + (z[:, t, None, None] * self.basis[t]) % p) % p
-        return s
+        d = self.spec.width
+        flat = _mm(np.ascontiguousarray(z), self.basis.reshape(self.dim, d * d), p)  # sum_t z_t B_t
+        return (flat.reshape(len(z), d, d) + self.constant) % p
 
     def output_rows(self, s: np.ndarray) -> np.ndarray:
         """Row p of F(S) for a batch of Gram matrices (n x d x d) -> n x d, mod p."""
         p, d, spec = self.p, self.spec.width, self.spec
         eye = np.eye(d, dtype=np.int64)
         f = None
+        last = len(self.maps) - 1
         for layer, pairs in enumerate(self.maps):
+            if layer == last:  # only row p of the last layer's map: e_p^T (sum_h A_h S B_h [+ I])
+                row = None
+                for a, b in pairs:
+                    term = _mm(_mm(a[spec.output:spec.output + 1], s, p), b, p)
+                    row = term if row is None else (row + term) % p
+                if spec.residual:
+                    row = (row + eye[spec.output:spec.output + 1]) % p
+                return row[:, 0, :] if f is None else _mm(row, f, p)[:, 0, :]  # row F_{L-1} ... F_1
             g = None
             for a, b in pairs:
                 term = _mm(_mm(a, s, p), b, p)
                 g = term if g is None else (g + term) % p
             if spec.residual:
                 g = (g + eye) % p
-            if layer == len(self.maps) - 1:
-                row = g[:, spec.output, :]
-                if f is None:
-                    return row
-                out = np.zeros((len(s), d), dtype=np.int64)
-                for m in range(d):
-                    out = (out + (row[:, m, None] * f[:, m, :]) % p) % p
-                return out
             f = g if f is None else _mm(g, f, p)
             s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
         raise AssertionError("unreachable")
@@ -149,8 +153,5 @@ class GramModel:
             part = slice(start, start + CHUNK)
             rows = self.output_rows(self.gram(z[part]))
             x = self.queries[query[part]]
-            acc = np.zeros(len(rows), dtype=np.int64)
-            for m in range(self.spec.width):
-                acc = (acc + (rows[:, m] * x[:, m]) % p) % p
-            out[part] = acc
+            out[part] = _mm(rows[:, None, :], x[:, :, None], p)[:, 0, 0]
         return out
