@@ -75,8 +75,11 @@ def test_positional_embedding_has_the_rank_it_is_given():
         assert flint.fmpz_mat(columns).rank() == big_r
 
 
-@pytest.mark.parametrize("pos_rank", [0, 1, 2])
-def test_gram_model_values_equal_the_literal_forward_pass(pos_rank):
+@pytest.mark.parametrize("pos_rank,spec", [
+    (0, NetworkSpec(depth=2, width=4)), (1, NetworkSpec(depth=2, width=4)), (2, NetworkSpec(depth=2, width=4)),
+    (1, NetworkSpec(depth=3, width=4, heads=2)), (2, NetworkSpec(depth=1, width=5, heads=2, attn_dim=2)),
+    (1, NetworkSpec(depth=2, width=4, heads=2, residual=True, output=3))])
+def test_gram_model_values_equal_the_literal_forward_pass(pos_rank, spec):
     import random
 
     import numpy as np
@@ -85,8 +88,7 @@ def test_gram_model_values_equal_the_literal_forward_pass(pos_rank):
     from verify.rank.token_gram import GramModel
     from verify.rank.token_route import _side_points
 
-    spec = NetworkSpec(depth=2, width=4)
-    weights, emb = draw_weights(spec, 3), VocabularyEmbedding(4, 3, 3, pos_rank, 3)
+    weights, emb = draw_weights(spec, 3), VocabularyEmbedding(spec.width, 3, 3, pos_rank, 3)
     model = GramModel(spec, weights, emb, TOKEN_PRIME)
     rng = random.Random(7)
     for tokens in (4, 8):
