@@ -10,10 +10,12 @@ of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three c
   beyond it these points (the principal lattice of order C) are unisolvent for degree-C polynomials,
   so the kept rows (columns) span the rest.  The matrix has at most V binom(C + m, m) rows and
   binom(C + m, m) columns, whatever N: the cost does not grow with V^N or with N.
-* ``sequence_rank`` (positional embeddings).  A random sample of 2 t + 16 sequences a side (every
-  sequence when there are fewer), t = min(counting cap, derivative bound), doubled until its rank
-  meets t, stops growing, or the sample would pass 4 million evaluations: a submatrix, so a certified lower bound at these
-  weights, and exactly the rank when it meets t (a proven upper bound) or every sequence is kept.
+* ``sequence_rank`` (positional embeddings).  A random sample of t + 16 sequences a side (every
+  sequence when there are fewer), t = min(counting cap, derivative bound, computed limit where
+  given), doubled until its rank meets t, stops growing, or the sample would pass 4 million
+  evaluations: a submatrix, so a certified lower bound at these weights, and exactly the rank when
+  it meets a proven upper bound or every sequence is kept (when it meets the computed limit: exactly
+  the rank unless the limit's random event occurred, whose probability the limit reports).
 * ``token_limit``: the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of
   the two sides (random N, random K0), k points a side, k doubled until the rank stops short of k:
   the dimension of the span of all derivatives of the g_w, i.e. the value sep(N) takes for all but
@@ -38,7 +40,7 @@ from .certainty import against_upper_bound, residue_sample_size
 from .token_caps import count_caps
 from .token_gram import GramModel
 
-__all__ = ["lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
+__all__ = ["LimitOutOfReach", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
            "MAX_LIMIT_EVALUATIONS"]
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
@@ -47,6 +49,15 @@ MAX_LIMIT_EVALUATIONS = 40_000_000
 
 #: Most evaluations one doubling of the sequence sample may spend (positional route).
 MAX_SAMPLE_EVALUATIONS = 4_000_000
+
+
+class LimitOutOfReach(InputError):
+    """The token limit needs more evaluations than allowed: ``at_least`` is a certified lower bound on
+    it (the rank met at the last sample), ``needed`` the evaluations the next doubling would spend."""
+
+    def __init__(self, message: str, at_least: int, needed: int):
+        super().__init__(message)
+        self.at_least, self.needed = at_least, needed
 
 
 def lattice(order: int, variables: int) -> np.ndarray:
@@ -133,18 +144,22 @@ def _all_sequences(vocab: int, length: int) -> np.ndarray:
     return grid.astype(np.int64)
 
 
-def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0) -> tuple[int, bool, int]:
+def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
+                  likely: int | None = None) -> tuple[int, bool, int]:
     """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
 
-    ``target`` is the rank to aim for (the smaller of the counting cap and the limit); a sample stops
-    growing once its rank meets it or stops short of the sample size.
+    ``target`` is a proven upper bound to aim for (the smaller of the counting cap and the derivative
+    bound); ``likely`` (optional, <= target) the computed limit, an upper bound unless the limit's own
+    random event occurred.  The sample starts at ``min(target, likely) + 16`` sequences a side and stops
+    growing once its rank meets that, or stops short of the previous sample's rank.
     """
     vocab, half, p = model.embedding.vocab, tokens // 2, model.p
     side_a, side_b = list(range(half)), list(range(half, tokens))
     model.constant = model.positions_constant(tokens)
     count = vocab**half
+    aim = target if likely is None else min(target, likely)
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
-    k = min(count, 2 * target + 16)
+    k = min(count, aim + 16)
     evaluations, previous = 0, -1
     while True:
         if k == count:
@@ -158,7 +173,7 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0) -> 
         matrix = model.evaluate(z, query).reshape(len(za), len(zb))
         evaluations += len(z)
         found = _rank(matrix, p)
-        if k == count or found >= target or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
+        if k == count or found >= aim or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
             return found, k == count, evaluations
         previous, k = found, min(count, 2 * k)
 
@@ -214,11 +229,12 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
         return z
 
     zeta0 = model.zeta(0)
-    k, evaluations = min(8, upper + 1), 0
+    k, evaluations, found = min(8, upper + 1), 0, 0
     while True:
         if vocab * k * k > max_evaluations:
-            raise InputError(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank above "
-                             f"{k // 2}); use a smaller --vocab, --pos-rank or --depth")
+            raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
+                                  f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
+                                  found, vocab * k * k)
         rows, cols = points(k, half - 1), points(k, half)
         blocks = []
         for w in range(vocab):
