@@ -114,3 +114,22 @@ def test_count_rank_beyond_the_lattice_order_equals_the_full_counts_route(depth,
     for tokens in sorted({2 * spec.layer_degree - 2, 2 * spec.layer_degree + 2, top}):
         full = token_rank(spec.with_tokens(tokens), weights, emb, GF31, tuple(range(tokens // 2)), "counts").rank
         assert count_rank(model, tokens)[0] == full
+
+
+@pytest.mark.parametrize("spec", [NetworkSpec(depth=1, width=3), NetworkSpec(depth=2, width=4, heads=2, residual=True),
+                                  NetworkSpec(depth=3, width=3, heads=2, attn_dim=1, output=2)])
+def test_grid_evaluation_equals_pointwise_evaluation_of_every_sum(spec):
+    # evaluate_grid forms S and layer 1's map per side and adds them; evaluate forms them per point
+    import numpy as np
+
+    from verify.rank.token_gram import GramModel
+
+    emb = VocabularyEmbedding(spec.width, 3, 2, 1, 4)
+    model = GramModel(spec, draw_weights(spec, 4), emb, TOKEN_PRIME)
+    model.constant = model.positions_constant(6)
+    rng = np.random.default_rng(3)
+    left, right = rng.integers(0, TOKEN_PRIME, (5, model.dim)), rng.integers(0, TOKEN_PRIME, (7, model.dim))
+    query = rng.integers(0, 3, 5)
+    pairs = ((left[:, None] + right[None]) % TOKEN_PRIME).reshape(-1, model.dim)
+    expected = model.evaluate(pairs, np.repeat(query, 7)).reshape(5, 7)
+    assert (model.evaluate_grid(left, right, query) == expected).all()

@@ -113,45 +113,81 @@ class GramModel:
                 acc = acc + np.outer(pos, pos)
         return np.array([[int(x) % self.p for x in row] for row in acc], dtype=np.int64)
 
-    def gram(self, z: np.ndarray) -> np.ndarray:
-        """S(z) mod p for a batch of points (n x dim, entries in [0, p)) -> n x d x d."""
+    def gram(self, z: np.ndarray, constant: bool = True) -> np.ndarray:
+        """S(z) mod p for a batch of points (n x dim, entries in [0, p)) -> n x d x d; K0 is added unless
+        ``constant`` is False (S is affine in z, so two sides' linear parts add: ``evaluate_grid``)."""
         p = self.p
         d = self.spec.width
         flat = _mm(np.ascontiguousarray(z), self.basis.reshape(self.dim, d * d), p)  # sum_t z_t B_t
-        return (flat.reshape(len(z), d, d) + self.constant) % p
+        flat = flat.reshape(len(z), d, d)
+        return (flat + self.constant) % p if constant else flat
+
+    def _layer_map(self, layer: int, s: np.ndarray, identity: bool = True) -> np.ndarray:
+        """G_l = sum_h A_h S B_h (+ I with residuals, unless ``identity`` is False) for a batch of S."""
+        p = self.p
+        g = None
+        for a, b in self.maps[layer]:
+            term = _mm(_mm(a, s, p), b, p)
+            g = term if g is None else (g + term) % p
+        if identity and self.spec.residual:
+            g = (g + np.eye(self.spec.width, dtype=np.int64)) % p
+        return g
+
+    def _rows_from(self, s: np.ndarray, g: np.ndarray | None) -> np.ndarray:
+        """Row p of F(S) = G_L ... G_1 for a batch of S = S_1, given G_1 = g where known (``None``: from S).
+
+        S_{l+1} = G_l S_l G_l^T; of the last layer only row p is formed, e_p^T (sum_h A_h S_L B_h [+ I]);
+        then the row is multiplied by G_{L-1}, ..., G_1 one vector-matrix product at a time."""
+        p, spec = self.p, self.spec
+        last = len(self.maps) - 1
+        maps = []
+        for layer in range(last):
+            g = self._layer_map(layer, s) if (layer or g is None) else g
+            maps.append(g)
+            s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
+        row = None
+        for a, b in self.maps[last]:
+            term = _mm(_mm(a[spec.output:spec.output + 1], s, p), b, p)
+            row = term if row is None else (row + term) % p
+        if spec.residual:
+            row = (row + np.eye(spec.width, dtype=np.int64)[spec.output:spec.output + 1]) % p
+        for g in reversed(maps):
+            row = _mm(row, g, p)
+        return row[:, 0, :]
 
     def output_rows(self, s: np.ndarray) -> np.ndarray:
         """Row p of F(S) for a batch of Gram matrices (n x d x d) -> n x d, mod p."""
-        p, d, spec = self.p, self.spec.width, self.spec
-        eye = np.eye(d, dtype=np.int64)
-        f = None
-        last = len(self.maps) - 1
-        for layer, pairs in enumerate(self.maps):
-            if layer == last:  # only row p of the last layer's map: e_p^T (sum_h A_h S B_h [+ I])
-                row = None
-                for a, b in pairs:
-                    term = _mm(_mm(a[spec.output:spec.output + 1], s, p), b, p)
-                    row = term if row is None else (row + term) % p
-                if spec.residual:
-                    row = (row + eye[spec.output:spec.output + 1]) % p
-                return row[:, 0, :] if f is None else _mm(row, f, p)[:, 0, :]  # row F_{L-1} ... F_1
-            g = None
-            for a, b in pairs:
-                term = _mm(_mm(a, s, p), b, p)
-                g = term if g is None else (g + term) % p
-            if spec.residual:
-                g = (g + eye) % p
-            f = g if f is None else _mm(g, f, p)
-            s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
-        raise AssertionError("unreachable")
+        return self._rows_from(s, None)
+
+    def _dot_queries(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """rows . x_w for each row and its query token w, mod p."""
+        x = self.queries[query]
+        return _mm(rows[:, None, :], x[:, :, None], self.p)[:, 0, 0]
 
     def evaluate(self, z: np.ndarray, query: np.ndarray) -> np.ndarray:
         """y = e_p^T F(S(z)) x_{query} for each point z (rows) and query token (same length), mod p."""
-        p = self.p
         out = np.empty(len(z), dtype=np.int64)
         for start in range(0, len(z), CHUNK):
             part = slice(start, start + CHUNK)
-            rows = self.output_rows(self.gram(z[part]))
-            x = self.queries[query[part]]
-            out[part] = _mm(rows[:, None, :], x[:, :, None], p)[:, 0, 0]
+            out[part] = self._dot_queries(self.output_rows(self.gram(z[part])), query[part])
+        return out
+
+    def evaluate_grid(self, left: np.ndarray, right: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """The matrix [y(z_left + z_right)] (row i's query token ``query[i]``), mod p, equal to ``evaluate``
+        of every pairwise sum.  S and layer 1's map G_1 are affine in z (G_1 linear in S), so both are
+        formed once per side point and added (k_a + k_b of them instead of k_a k_b); only layers 2..L
+        run on every pair.  With one layer G_1 is the last map, of which only row p is formed."""
+        p, d = self.p, self.spec.width
+        s_left, s_right = self.gram(left), self.gram(right, constant=False)
+        first = len(self.maps) > 1
+        if first:
+            g_left, g_right = self._layer_map(0, s_left), self._layer_map(0, s_right, identity=False)
+        out = np.empty((len(left), len(right)), dtype=np.int64)
+        block = max(1, CHUNK // max(1, len(right)))
+        for start in range(0, len(left), block):
+            part = slice(start, start + block)
+            s = ((s_left[part, None] + s_right[None]) % p).reshape(-1, d, d)
+            g = ((g_left[part, None] + g_right[None]) % p).reshape(-1, d, d) if first else None
+            rows = self._rows_from(s, g)
+            out[part] = self._dot_queries(rows, np.repeat(query[part], len(right))).reshape(-1, len(right))
         return out

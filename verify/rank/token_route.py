@@ -168,10 +168,8 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
             picks_a = rng.integers(0, vocab, size=(k, half))
             picks_b = rng.integers(0, vocab, size=(k, half))
         za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
-        z = ((za[:, None, :] + zb[None, :, :]) % p).reshape(-1, model.dim)
-        query = np.repeat(picks_a[:, 0], len(zb))
-        matrix = model.evaluate(z, query).reshape(len(za), len(zb))
-        evaluations += len(z)
+        matrix = model.evaluate_grid(za, zb, picks_a[:, 0])
+        evaluations += matrix.size
         found = _rank(matrix, p)
         if k == count or found >= aim or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
             return found, k == count, evaluations
@@ -238,10 +236,8 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
         rows, cols = points(k, half - 1), points(k, half)
         blocks = []
         for w in range(vocab):
-            left = (rows + zeta0[w]) % p
-            z = ((left[:, None, :] + cols[None, :, :]) % p).reshape(-1, model.dim)
-            blocks.append(model.evaluate(z, np.full(len(z), w)).reshape(k, k))
-            evaluations += len(z)
+            blocks.append(model.evaluate_grid((rows + zeta0[w]) % p, cols, np.full(k, w)))
+            evaluations += k * k
         found = _rank(np.vstack(blocks), p)
         if found < k or found == upper:
             break
