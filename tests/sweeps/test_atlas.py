@@ -83,3 +83,21 @@ def test_atlas_finds_the_known_maximal_rank_exception():
     row = atlas.run_cell(3, 2, 1, 1, atlas.GRIDS["full"]["budget"], 0)
     assert "12:52<64" in row["maximal_rank_exceptions"]
     assert _enumerated_rank(row, 12) == 52
+
+
+def test_probe_plot_draws_the_counting_caps(tmp_path):
+    # verify probe-n --plot: the caps drawn are the B side's distinct multisets (sequences), counted here
+    from verify.sweeps.plot import cap_series, plot_probe
+    from verify.sweeps.probe import probe_tokens
+
+    for positional in (0, 1):
+        data = probe_tokens(NetworkSpec(depth=1, width=3), Field(TOKEN_PRIME), 0, 8, 2, vocab=2, rank=2,
+                            positional_rank=positional).as_dict()
+        label, tokens, caps = cap_series(data)
+        for n, cap in zip(tokens, caps):
+            sides = list(product(range(2), repeat=n // 2))
+            assert cap == (len(sides) if positional else len({tuple(sorted(s)) for s in sides}))
+        assert ("sequences" in label) == bool(positional) and tokens == [row["tokens"] for row in data["ranks"]]
+        plot_probe(data, str(tmp_path / f"p{positional}.png"))
+        assert (tmp_path / f"p{positional}.png").read_bytes()[:4] == b"\x89PNG"
+    assert cap_series({"ranks": [{"tokens": 2, "rank": 1}]}) is None  # continuous inputs: no caps
