@@ -49,20 +49,21 @@ FULL = "full"
 
 @dataclass(frozen=True)
 class Budget:
-    """What one cell may spend: evaluations of F for the limit and for one N, entries of one count
-    matrix, and seconds (checked between N steps)."""
+    """What one cell may spend: seconds for the limit and for one N (priced before the work from the
+    cell's measured seconds per evaluation of F, ``calibrate``), entries of one count matrix, and
+    seconds for the N steps together (checked between steps)."""
 
-    limit_evaluations: int
-    step_evaluations: int
+    limit_seconds: float
+    step_seconds: float
     matrix_entries: int
     cell_seconds: float
 
 
 GRIDS = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
-                 budget=Budget(3_000_000, 1_200_000, 3_000_000, 40.0)),
+                 budget=Budget(15.0, 8.0, 2_500_000, 20.0)),
     "quick": dict(depths=(1, 2), vocabs=(2, 3), heads=(1,), positional=(0, 1),
-                  budget=Budget(200_000, 60_000, 60_000, 5.0)),
+                  budget=Budget(2.0, 1.0, 60_000, 3.0)),
 }
 
 COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
@@ -87,6 +88,17 @@ def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int) 
     return k * k
 
 
+def calibrate(model: GramModel) -> float:
+    """Seconds per evaluation of F for this cell's model (a 64 x 64 grid of random points, timed)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    points = rng.integers(0, model.p, size=(128, model.dim))
+    start = time.perf_counter()
+    model.evaluate_grid(points[:64], points[64:], np.zeros(64, dtype=np.int64))
+    return max(time.perf_counter() - start, 1e-6) / 64**2
+
+
 def first_n_cap(vocab: int, positional: bool, value: int) -> int:
     """The first even N whose counting cap reaches ``value`` (closed form of the caps, by search)."""
     tokens = 2
@@ -95,8 +107,9 @@ def first_n_cap(vocab: int, positional: bool, value: int) -> int:
     return tokens
 
 
-def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, seed: int = 0) -> dict:
-    """One row of the atlas (module doc)."""
+def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, seed: int = 0,
+             skip: str | None = None) -> dict:
+    """One row of the atlas (module doc); ``skip``: why the cell is not attempted (a row saying so)."""
     start = time.perf_counter()
     width = vocab + 1
     spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=max(1, width // heads))
@@ -115,18 +128,26 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         n_c = even_ceil(c * scale)
         row[f"n_c{c}"], row[f"cap_at_n_c{c}"] = n_c, count_caps(vocab, n_c, with_pos).cap
     notes, limit = [], None
+    model = GramModel(spec, weights, embedding, p)
+    rate = calibrate(model)
+    limit_evaluations = int(budget.limit_seconds / rate)
     try:
-        limit = token_limit(spec, weights, embedding, p, seed, max_evaluations=budget.limit_evaluations)
+        if skip:
+            raise LimitOutOfReach(skip, 0, 0)
+        limit = token_limit(spec, weights, embedding, p, seed, max_evaluations=limit_evaluations)
         row["limit"] = limit.rank
         row["limit_certainty"] = ("certified exact" if limit.certified_exact else
                                   f"= generic w.p. >= 1 - {limit.probability_bound:.2g}")
         row["first_n_cap_reaches_limit"] = first_n_cap(vocab, with_pos, limit.rank)
     except LimitOutOfReach as exc:
-        row["limit"], row["limit_certainty"] = f">= {exc.at_least}", "beyond reach"
+        row["limit"] = "" if skip else f">= {exc.at_least}"
+        row["limit_certainty"] = "not attempted" if skip else "beyond reach"
         row["first_n_cap_reaches_limit"] = ""
-        notes.append(f"limit beyond reach: at least {exc.at_least} (proven upper bound {upper}), the next "
-                     f"doubling needs {exc.needed:,} evaluations of F > budget {budget.limit_evaluations:,}")
-    model = GramModel(spec, weights, embedding, p)
+        notes.append(f"limit {skip}; proven upper bound {upper}" if skip else
+                     f"limit beyond reach: at least {exc.at_least} (proven upper bound {upper}), the next "
+                     f"doubling needs {exc.needed:,} evaluations of F, about {exc.needed * rate:.0f} s at "
+                     f"{rate * 1e6:.1f} us each > budget {budget.limit_seconds:.0f} s")
+    loop_start = time.perf_counter()
     ranks, caps, exceptions, sampled_below = [], [], [], []
     first_bound = first_limit = None
     max_n = max(2 * degree + 6, 24)
@@ -136,11 +157,14 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         cap = count_caps(vocab, tokens, with_pos).cap
         aim = min(cap, upper, limit.rank if limit else upper)
         cost = step_cost(vocab, tokens, degree, with_pos, aim)
-        allowed = budget.step_evaluations if with_pos else budget.matrix_entries
-        if cost > allowed:
+        if with_pos and cost * rate > budget.step_seconds:
             status = f"N = {tokens} beyond reach"
-            notes.append(f"N = {tokens} priced at {cost:,} {'evaluations' if with_pos else 'matrix entries'} "
-                         f"> budget {allowed:,}")
+            notes.append(f"N = {tokens} priced at {cost:,} evaluations of F, about {cost * rate:.0f} s > budget "
+                         f"{budget.step_seconds:.0f} s")
+            break
+        if not with_pos and cost > budget.matrix_entries:
+            status = f"N = {tokens} beyond reach"
+            notes.append(f"N = {tokens} priced at {cost:,} matrix entries > budget {budget.matrix_entries:,}")
             break
         if with_pos:
             found, every, _ = sequence_rank(model, tokens, min(cap, upper), seed, limit.rank if limit else None)
@@ -161,7 +185,7 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         if tokens >= max_n:
             status = f"stopped at N = {max_n} below the limit" if limit is not None else status
             break
-        if time.perf_counter() - start > budget.cell_seconds:
+        if time.perf_counter() - loop_start > budget.cell_seconds:
             status = f"stopped after N = {tokens}: cell time budget {budget.cell_seconds:.0f} s"
             notes.append(status)
             break
@@ -235,10 +259,17 @@ def main(argv=None) -> int:
     grid = GRIDS["quick" if args.quick else "full"]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows, start = [], time.perf_counter()
+    rows, start, out_of_reach = [], time.perf_counter(), []
     for depth, vocab, heads, positional in cells(grid):
-        row = run_cell(depth, vocab, heads, positional, grid["budget"], args.seed)
+        big_r = vocab + 1 if positional == FULL else positional
+        # a limit out of reach prices every cell with more tokens and positions out of reach too (its
+        # proven upper bound, and in every reached cell the limit, grow with V and R): not attempted
+        skip = next((f"not attempted: the limit of L={d} V={v} H={h} R={r} was beyond reach (priced by it)"
+                     for d, v, h, r in out_of_reach if d == depth and h == heads and v <= vocab and r <= big_r), None)
+        row = run_cell(depth, vocab, heads, positional, grid["budget"], args.seed, skip)
         rows.append(row)
+        if row["limit_certainty"] == "beyond reach":
+            out_of_reach.append((depth, vocab, heads, big_r))
         print(f"L={depth} r=V={vocab} H={heads} R={row['pos_rank']}: {row['status']}; limit {row['limit']} "
               f"({row['limit_certainty']}); first N: bound {row['first_n_thm2_bound'] or '-'}, limit "
               f"{row['first_n_limit'] or '-'} (cap reaches it at {row['first_n_cap_reaches_limit'] or '-'}); "

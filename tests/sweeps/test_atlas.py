@@ -67,7 +67,7 @@ def test_quick_atlas_against_enumeration(tmp_path):
 
 def test_out_of_reach_cells_are_rows_with_the_estimate():
     atlas = _atlas()
-    tiny = atlas.Budget(limit_evaluations=50, step_evaluations=10, matrix_entries=10, cell_seconds=1.0)
+    tiny = atlas.Budget(limit_seconds=1e-4, step_seconds=1e-4, matrix_entries=10, cell_seconds=1.0)
     row = atlas.run_cell(3, 3, 1, 1, tiny, 0)
     assert row["limit_certainty"] == "beyond reach" and "limit beyond reach" in row["estimate"]
     assert "beyond reach" in row["status"] and "budget" in row["estimate"]
