@@ -213,9 +213,11 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
         route = "gram"
     if route == "gram":
         from .memory import guard_log2
+        from .token_caps import gram_log2_bytes
 
-        # priced up front, conservatively, by the closed-form size of the counts route's matrices
-        guard_log2(estimate_counts_log2_bytes(embedding.vocab, spec.tokens, len(part_a)), max_memory_gib,
+        # priced up front by the closed-form size of the Gram route's own matrix (its lattice points)
+        guard_log2(gram_log2_bytes(embedding.vocab, spec.tokens, spec.layer_degree, embedding.positional_rank > 0),
+                   max_memory_gib,
                    f"the token grid at N = {spec.tokens} with V = {embedding.vocab:,}",
                    "use a smaller --vocab or --max-tokens")
         return _gram_rank(spec, weights, embedding, field, part_a, seed, likely)
