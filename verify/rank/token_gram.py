@@ -38,16 +38,35 @@ def token_prime(modulus: int | None) -> int:
     return modulus if modulus is not None and modulus < 2**31 else TOKEN_PRIME
 
 
+def _reduce(x: np.ndarray, p: int) -> np.ndarray:
+    """x mod p for an int64 array with 0 <= x < 2^62.
+
+    For p = 2^31 - 1 (the default token prime) 2^31 = 1 mod p, so x -> (x & p) + (x >> 31) keeps the
+    residue: once from x < 2^62 to below 2^32, again to at most 2^31 = p + 1, and one conditional
+    subtraction lands in [0, p) (shifts and masks instead of int64 division).  Other primes: ``%``."""
+    if p != TOKEN_PRIME:
+        return x % p
+    x = (x & p) + (x >> 31)
+    x = (x & p) + (x >> 31)
+    return x - p * (x >= p)
+
+
 def _mm(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
-    """(a b) mod p for (stacks of, broadcast) matrices, entries in [0, p), p < 2^31, inner size d < 2^15.
+    """(a b) mod p for (stacks of, broadcast) matrices, entries in [0, p), p < 2^31, inner size d < 2^14.
 
     b is split into 16-bit limbs, b = 2^16 b_hi + b_lo, and each limb product is one numpy int64
-    matmul: a b_lo has terms < 2^31 2^16 = 2^47 and a b_hi terms < 2^46, so a sum of d < 2^15 terms
-    stays below 2^62; the recombination ((a b_hi mod p) << 16) < 2^47.  No int64 sum can wrap.
+    matmul: a b_lo has terms < 2^31 2^16 = 2^47 and a b_hi terms < 2^46, so a sum of d < 2^14 terms
+    stays below 2^61.  Recombination: for p = 2^31 - 1, with H = a b_hi = 2^15 H_1 + H_0 (H_0 < 2^15),
+    2^16 H = 2^31 H_1 + 2^16 H_0 = H_1 + 2^16 H_0 mod p, and H_1 + 2^16 H_0 + a b_lo < 2^61 + 2^32 + 2^61
+    < 2^62 is reduced once (``_reduce``); other primes reduce each part and ((a b_hi mod p) << 16) < 2^47.
+    No int64 sum can wrap.
     """
-    if a.shape[-1] >= 2**15:
-        raise ValueError("_mm's limb argument needs d < 2^15")
+    if a.shape[-1] >= 2**14:
+        raise ValueError("_mm's limb argument needs d < 2^14")
     low, high = b & 0xFFFF, b >> 16
+    if p == TOKEN_PRIME:
+        top = a @ high
+        return _reduce((top >> 15) + ((top & 0x7FFF) << 16) + a @ low, p)
     return ((a @ low) % p + (((a @ high) % p) << 16) % p) % p
 
 
@@ -120,7 +139,7 @@ class GramModel:
         d = self.spec.width
         flat = _mm(np.ascontiguousarray(z), self.basis.reshape(self.dim, d * d), p)  # sum_t z_t B_t
         flat = flat.reshape(len(z), d, d)
-        return (flat + self.constant) % p if constant else flat
+        return _reduce(flat + self.constant, p) if constant else flat
 
     def _layer_map(self, layer: int, s: np.ndarray, identity: bool = True) -> np.ndarray:
         """G_l = sum_h A_h S B_h (+ I with residuals, unless ``identity`` is False) for a batch of S."""
@@ -128,9 +147,9 @@ class GramModel:
         g = None
         for a, b in self.maps[layer]:
             term = _mm(_mm(a, s, p), b, p)
-            g = term if g is None else (g + term) % p
+            g = term if g is None else _reduce(g + term, p)
         if identity and self.spec.residual:
-            g = (g + np.eye(self.spec.width, dtype=np.int64)) % p
+            g = _reduce(g + np.eye(self.spec.width, dtype=np.int64), p)
         return g
 
     def _rows_from(self, s: np.ndarray, g: np.ndarray | None) -> np.ndarray:
@@ -148,9 +167,9 @@ class GramModel:
         row = None
         for a, b in self.maps[last]:
             term = _mm(_mm(a[spec.output:spec.output + 1], s, p), b, p)
-            row = term if row is None else (row + term) % p
+            row = term if row is None else _reduce(row + term, p)
         if spec.residual:
-            row = (row + np.eye(spec.width, dtype=np.int64)[spec.output:spec.output + 1]) % p
+            row = _reduce(row + np.eye(spec.width, dtype=np.int64)[spec.output:spec.output + 1], p)
         for g in reversed(maps):
             row = _mm(row, g, p)
         return row[:, 0, :]
@@ -186,8 +205,8 @@ class GramModel:
         block = max(1, CHUNK // max(1, len(right)))
         for start in range(0, len(left), block):
             part = slice(start, start + block)
-            s = ((s_left[part, None] + s_right[None]) % p).reshape(-1, d, d)
-            g = ((g_left[part, None] + g_right[None]) % p).reshape(-1, d, d) if first else None
+            s = _reduce(s_left[part, None] + s_right[None], p).reshape(-1, d, d)
+            g = _reduce(g_left[part, None] + g_right[None], p).reshape(-1, d, d) if first else None
             rows = self._rows_from(s, g)
             out[part] = self._dot_queries(rows, np.repeat(query[part], len(right))).reshape(-1, len(right))
         return out

@@ -40,7 +40,7 @@ from .certainty import against_upper_bound, residue_sample_size
 from .token_caps import count_caps
 from .token_gram import GramModel
 
-__all__ = ["LimitOutOfReach", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
+__all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
            "MAX_LIMIT_EVALUATIONS"]
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
@@ -144,6 +144,18 @@ def _all_sequences(vocab: int, length: int) -> np.ndarray:
     return grid.astype(np.int64)
 
 
+def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | None, right: np.ndarray | None,
+              query: np.ndarray | None, new_left: np.ndarray, new_right: np.ndarray,
+              new_query: np.ndarray) -> np.ndarray:
+    """``model.evaluate_grid`` of the stacked points [left; new_left] x [right; new_right], given the old
+    block ``matrix`` (None: no old points): only the new entries are evaluated."""
+    if matrix is None:
+        return model.evaluate_grid(new_left, new_right, new_query)
+    right_block = model.evaluate_grid(left, new_right, query)
+    below = model.evaluate_grid(new_left, np.vstack([right, new_right]), new_query)
+    return np.vstack([np.hstack([matrix, right_block]), below])
+
+
 def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
                   likely: int | None = None) -> tuple[int, bool, int]:
     """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
@@ -161,15 +173,23 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
     k = min(count, aim + 16)
     evaluations, previous = 0, -1
+    picks_a = za = zb = matrix = None
     while True:
         if k == count:
             picks_a = picks_b = _all_sequences(vocab, half)
-        else:
-            picks_a = rng.integers(0, vocab, size=(k, half))
-            picks_b = rng.integers(0, vocab, size=(k, half))
-        za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
-        matrix = model.evaluate_grid(za, zb, picks_a[:, 0])
-        evaluations += matrix.size
+            za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
+            matrix = model.evaluate_grid(za, zb, picks_a[:, 0])
+            evaluations += matrix.size
+        else:  # a doubled sample keeps the old one (still uniform) and evaluates only the new entries
+            grow = k if picks_a is None else k - len(picks_a)
+            new_a, new_b = rng.integers(0, vocab, size=(grow, half)), rng.integers(0, vocab, size=(grow, half))
+            za_new, zb_new = _side_points(model, side_a, new_a), _side_points(model, side_b, new_b)
+            matrix = grow_grid(model, matrix, za, zb, None if picks_a is None else picks_a[:, 0], za_new, zb_new,
+                               new_a[:, 0])
+            picks_a = new_a if picks_a is None else np.vstack([picks_a, new_a])
+            za = za_new if za is None else np.vstack([za, za_new])
+            zb = zb_new if zb is None else np.vstack([zb, zb_new])
+            evaluations += k * k - (k - grow) ** 2
         found = _rank(matrix, p)
         if k == count or found >= aim or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
             return found, k == count, evaluations
@@ -217,27 +237,37 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
     model = GramModel(spec, weights, embedding, p, constant=constant)
     half = int(rng.integers(1, p))  # a random N/2: the hyperplanes sum c = N/2 - 1 and N/2
 
+    # each side's affine space: counts sum to N/2 - 1 (rows) or N/2 (columns), sum_v m_v to a random vector
+    offsets = {total: [int(rng.integers(0, p)) for _ in range(big_r)] for total in (half - 1, half)}
+
     def points(k: int, total: int) -> np.ndarray:
-        """k random points of a side's affine space: counts sum to ``total``, sum_v m_v to a random vector."""
+        """k random points of a side's affine space (the side given by its count total)."""
         z = rng.integers(0, p, size=(k, model.dim))
         z[:, vocab - 1] = (total - z[:, :vocab - 1].sum(axis=1)) % p
         for coord in range(big_r):
             free = [vocab + v * big_r + coord for v in range(vocab - 1)]
-            z[:, vocab + (vocab - 1) * big_r + coord] = (int(rng.integers(0, p)) - z[:, free].sum(axis=1)) % p
+            z[:, vocab + (vocab - 1) * big_r + coord] = (offsets[total][coord] - z[:, free].sum(axis=1)) % p
         return z
 
     zeta0 = model.zeta(0)
     k, evaluations, found = min(8, upper + 1), 0, 0
+    rows = cols = None
+    blocks = [None] * vocab
     while True:
         if vocab * k * k > max_evaluations:
             raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
                                   f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
                                   found, vocab * k * k)
-        rows, cols = points(k, half - 1), points(k, half)
-        blocks = []
+        # a doubled sample keeps the old points (still independent uniform) and evaluates only new entries
+        grow = k if rows is None else k - len(rows)
+        new_rows, new_cols = points(grow, half - 1), points(grow, half)
         for w in range(vocab):
-            blocks.append(model.evaluate_grid((rows + zeta0[w]) % p, cols, np.full(k, w)))
-            evaluations += k * k
+            blocks[w] = grow_grid(model, blocks[w], None if rows is None else (rows + zeta0[w]) % p, cols,
+                                  None if rows is None else np.full(len(rows), w), (new_rows + zeta0[w]) % p,
+                                  new_cols, np.full(grow, w))
+            evaluations += k * k - (k - grow) ** 2
+        rows = new_rows if rows is None else np.vstack([rows, new_rows])
+        cols = new_cols if cols is None else np.vstack([cols, new_cols])
         found = _rank(np.vstack(blocks), p)
         if found < k or found == upper:
             break
