@@ -70,7 +70,7 @@ COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_
            "limit", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
            "first_n_limit", "first_n_cap_reaches_limit", "scale_rL_over_log3r"]
 COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
-COLUMNS += ["max_n", "ranks", "caps", "maximal_rank_exceptions", "sampled_below", "estimate", "seed", "prime",
+COLUMNS += ["max_n", "ranks", "ranks_certainty", "caps", "maximal_rank_exceptions", "sampled_below", "estimate", "seed", "prime",
             "seconds"]
 
 
@@ -190,6 +190,10 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
             notes.append(status)
             break
         tokens += 2
+    row["ranks_certainty"] = (
+        "each rank exact at these weights mod p (a certified lower bound on the generic rank)" if not with_pos else
+        "exact at these weights mod p where every sequence was kept or the rank met min(cap, derivative bound) "
+        "(or the limit: exact unless the limit's random event occurred); sampled_below rows: lower bounds only")
     row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
                first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),
                caps=" ".join(caps), maximal_rank_exceptions=" ".join(exceptions),
