@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
+from types import SimpleNamespace
 
 from verify import NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
@@ -61,7 +62,7 @@ class Budget:
 
 GRIDS = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
-                 budget=Budget(15.0, 8.0, 2_500_000, 20.0)),
+                 budget=Budget(15.0, 8.0, 2_500_000, 30.0)),
     "quick": dict(depths=(1, 2), vocabs=(2, 3), heads=(1,), positional=(0, 1),
                   budget=Budget(2.0, 1.0, 60_000, 3.0)),
 }
@@ -148,7 +149,7 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
                      f"doubling needs {exc.needed:,} evaluations of F, about {exc.needed * rate:.0f} s at "
                      f"{rate * 1e6:.1f} us each > budget {budget.limit_seconds:.0f} s")
     loop_start = time.perf_counter()
-    ranks, caps, exceptions, sampled_below = [], [], [], []
+    ranks, caps, exceptions, sampled_below, steps = [], [], [], [], []
     first_bound = first_limit = None
     max_n = max(2 * degree + 6, 24)
     tokens = 2
@@ -175,13 +176,18 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         caps.append(f"{tokens}:{cap}")
         if bound is not None and first_bound is None and found >= bound:
             first_bound = tokens
-        if limit is not None:
-            target = min(cap, limit.rank)
-            if found != target:
-                (exceptions if exact else sampled_below).append(f"{tokens}:{found}<{target}")
-            if found == limit.rank:
-                first_limit = tokens
-                break
+        steps.append((tokens, found, cap, exact))
+        if limit is None and exact and found == upper:
+            # sep(N) <= the limit at these weights <= the proven derivative bound: this rank certifies the limit
+            limit = SimpleNamespace(rank=found)
+            row["limit"], row["limit_certainty"] = found, f"certified exact (sep({tokens}) meets the proven bound)"
+            row["first_n_cap_reaches_limit"] = first_n_cap(vocab, with_pos, found)
+            notes.append(f"the limit computation was out of reach, but sep({tokens}) = {found} meets the proven "
+                         "upper bound and so certifies the limit")
+            status = "reached the limit"
+        if limit is not None and found == limit.rank:
+            first_limit = tokens
+            break
         if tokens >= max_n:
             status = f"stopped at N = {max_n} below the limit" if limit is not None else status
             break
@@ -190,6 +196,9 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
             notes.append(status)
             break
         tokens += 2
+    for tokens_at, found, cap, exact in steps if limit is not None else ():
+        if found != min(cap, limit.rank):
+            (exceptions if exact else sampled_below).append(f"{tokens_at}:{found}<{min(cap, limit.rank)}")
     row["ranks_certainty"] = (
         "each rank exact at these weights mod p (a certified lower bound on the generic rank)" if not with_pos else
         "exact at these weights mod p where every sequence was kept or the rank met min(cap, derivative bound) "

@@ -101,3 +101,11 @@ def test_probe_plot_draws_the_counting_caps(tmp_path):
         plot_probe(data, str(tmp_path / f"p{positional}.png"))
         assert (tmp_path / f"p{positional}.png").read_bytes()[:4] == b"\x89PNG"
     assert cap_series({"ranks": [{"tokens": 2, "rank": 1}]}) is None  # continuous inputs: no caps
+
+
+def test_a_rank_meeting_the_proven_bound_certifies_the_limit_out_of_reach():
+    # depth 2, d_x = 4, V = r = 3: limit 13 = the derivative bound (issue 19's enumeration data), reached at N = 8
+    atlas = _atlas()
+    row = atlas.run_cell(2, 3, 1, 0, atlas.Budget(1e-9, 10.0, 10**6, 10.0), 0)
+    assert (row["limit"], row["first_n_limit"], row["status"]) == (13, 8, "reached the limit")
+    assert "meets the proven bound" in row["limit_certainty"] and row["maximal_rank_exceptions"] == ""
