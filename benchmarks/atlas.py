@@ -229,8 +229,13 @@ def plot(rows: list[dict], path: Path) -> str | None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     depths = sorted({r["depth"] for r in rows})
-    fig, axes = plt.subplots(1, len(depths), figsize=(4.2 * len(depths) + 2.5, 4.4), squeeze=False)
+    columns = min(2, len(depths))
+    lines = math.ceil(len(depths) / columns)
+    fig, grid = plt.subplots(lines, columns, figsize=(5.2 * columns + 2.6, 3.9 * lines), squeeze=False)
+    axes = [list(grid.ravel())]
     styles = {"0": "-", "1": "--", "2": "-."}
     for ax, depth in zip(axes[0], depths):
         mine = [r for r in rows if r["depth"] == depth and r["heads"] == min(x["heads"] for x in rows)]
@@ -249,14 +254,17 @@ def plot(rows: list[dict], path: Path) -> str | None:
             if pos == "0":
                 ax.axvline(float(r["scale_rL_over_log3r"]), color=color, lw=0.8, ls=(0, (1, 3)))
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"depth L = {depth}", fontsize=10)
         ax.set_xlabel("sequence length N")
-    axes[0][0].set_ylabel("exact token rank sep(N) mod p")
-    handles, labels = axes[0][-1].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=6, loc="center right")
+        ax.set_ylabel("exact token rank sep(N) mod p", fontsize=8)
+    handles, labels = axes[0][len(depths) - 1].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="center right")
     fig.suptitle("Token rank against N (one head, d_x = r + 1); faint: counting caps (multisets R = 0, sequences "
                  "R >= 1); dotted verticals: r L / log3 r", fontsize=9)
-    fig.tight_layout(rect=(0, 0, 0.84, 0.94))
+    fig.tight_layout(rect=(0, 0, 0.8, 0.95))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return None
@@ -268,7 +276,15 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default="results", help="folder for n_atlas.csv and n_atlas.png")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--replot", action="store_true", help="only redraw n_atlas.png from the n_atlas.csv in --out")
     args = parser.parse_args(argv)
+    if args.replot:
+        with open(Path(args.out) / "n_atlas.csv") as handle:
+            rows = [{**r, "depth": int(r["depth"]), "vocab_r": int(r["vocab_r"]), "heads": int(r["heads"])}
+                    for r in csv.DictReader(handle)]
+        why = plot(rows, Path(args.out) / "n_atlas.png")
+        print(f"plot not drawn: {why}" if why else f"plot: {Path(args.out) / 'n_atlas.png'}")
+        return 0 if why is None else 1
     grid = GRIDS["quick" if args.quick else "full"]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
