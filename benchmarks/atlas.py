@@ -50,21 +50,26 @@ FULL = "full"
 
 @dataclass(frozen=True)
 class Budget:
-    """What one cell may spend: seconds for the limit and for one N (priced before the work from the
-    cell's measured seconds per evaluation of F, ``calibrate``), entries of one count matrix, and
-    seconds for the N steps together (checked between steps)."""
+    """What one cell may spend, priced before the work (so the atlas does not depend on the machine's
+    load): evaluations of F for the limit and for one N and for all N together (positions), entries of
+    one count matrix and of all together (no positions).  Evaluations are scaled by 2 / L from depth 3
+    on (an evaluation costs about L layers); ``calibrate`` times one to turn the prices into seconds."""
 
-    limit_seconds: float
-    step_seconds: float
+    limit_evaluations: int
+    step_evaluations: int
     matrix_entries: int
-    cell_seconds: float
+    loop_evaluations: int
+    loop_entries: int
+
+    def evaluations(self, what: str, depth: int) -> int:
+        return int(getattr(self, what) * min(1.0, 2 / depth))
 
 
 GRIDS = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
-                 budget=Budget(15.0, 8.0, 2_500_000, 30.0)),
+                 budget=Budget(3_000_000, 1_500_000, 2_500_000, 6_000_000, 40_000_000)),
     "quick": dict(depths=(1, 2), vocabs=(2, 3), heads=(1,), positional=(0, 1),
-                  budget=Budget(2.0, 1.0, 60_000, 3.0)),
+                  budget=Budget(200_000, 60_000, 60_000, 200_000, 1_000_000)),
 }
 
 COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
@@ -131,7 +136,7 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
     notes, limit = [], None
     model = GramModel(spec, weights, embedding, p)
     rate = calibrate(model)
-    limit_evaluations = int(budget.limit_seconds / rate)
+    limit_evaluations = budget.evaluations("limit_evaluations", depth)
     try:
         if skip:
             raise LimitOutOfReach(skip, 0, 0)
@@ -146,9 +151,9 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         row["first_n_cap_reaches_limit"] = ""
         notes.append(f"limit {skip}; proven upper bound {upper}" if skip else
                      f"limit beyond reach: at least {exc.at_least} (proven upper bound {upper}), the next "
-                     f"doubling needs {exc.needed:,} evaluations of F, about {exc.needed * rate:.0f} s at "
-                     f"{rate * 1e6:.1f} us each > budget {budget.limit_seconds:.0f} s")
-    loop_start = time.perf_counter()
+                     f"doubling needs {exc.needed:,} evaluations of F (about {exc.needed * rate:.0f} s at "
+                     f"{rate * 1e6:.1f} us each here) > budget {limit_evaluations:,}")
+    spent = 0
     ranks, caps, exceptions, sampled_below, steps = [], [], [], [], []
     first_bound = first_limit = None
     max_n = max(2 * degree + 6, 24)
@@ -158,10 +163,11 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         cap = count_caps(vocab, tokens, with_pos).cap
         aim = min(cap, upper, limit.rank if limit else upper)
         cost = step_cost(vocab, tokens, degree, with_pos, aim)
-        if with_pos and cost * rate > budget.step_seconds:
+        step_budget = budget.evaluations("step_evaluations", depth)
+        if with_pos and cost > step_budget:
             status = f"N = {tokens} beyond reach"
-            notes.append(f"N = {tokens} priced at {cost:,} evaluations of F, about {cost * rate:.0f} s > budget "
-                         f"{budget.step_seconds:.0f} s")
+            notes.append(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s here) > "
+                         f"budget {step_budget:,}")
             break
         if not with_pos and cost > budget.matrix_entries:
             status = f"N = {tokens} beyond reach"
@@ -191,8 +197,11 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
         if tokens >= max_n:
             status = f"stopped at N = {max_n} below the limit" if limit is not None else status
             break
-        if time.perf_counter() - loop_start > budget.cell_seconds:
-            status = f"stopped after N = {tokens}: cell time budget {budget.cell_seconds:.0f} s"
+        spent += cost
+        loop_budget = budget.evaluations("loop_evaluations", depth) if with_pos else budget.loop_entries
+        if spent > loop_budget:
+            status = f"stopped after N = {tokens}: the cell's budget of {loop_budget:,} " + (
+                "evaluations" if with_pos else "matrix entries") + " is spent"
             notes.append(status)
             break
         tokens += 2

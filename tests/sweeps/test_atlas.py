@@ -67,7 +67,8 @@ def test_quick_atlas_against_enumeration(tmp_path):
 
 def test_out_of_reach_cells_are_rows_with_the_estimate():
     atlas = _atlas()
-    tiny = atlas.Budget(limit_seconds=1e-4, step_seconds=1e-4, matrix_entries=10, cell_seconds=1.0)
+    tiny = atlas.Budget(limit_evaluations=50, step_evaluations=10, matrix_entries=10, loop_evaluations=10,
+                        loop_entries=10)
     row = atlas.run_cell(3, 3, 1, 1, tiny, 0)
     assert row["limit_certainty"] == "beyond reach" and "limit beyond reach" in row["estimate"]
     assert "beyond reach" in row["status"] and "budget" in row["estimate"]
@@ -106,6 +107,6 @@ def test_probe_plot_draws_the_counting_caps(tmp_path):
 def test_a_rank_meeting_the_proven_bound_certifies_the_limit_out_of_reach():
     # depth 2, d_x = 4, V = r = 3: limit 13 = the derivative bound (issue 19's enumeration data), reached at N = 8
     atlas = _atlas()
-    row = atlas.run_cell(2, 3, 1, 0, atlas.Budget(1e-9, 10.0, 10**6, 10.0), 0)
+    row = atlas.run_cell(2, 3, 1, 0, atlas.Budget(1, 10**6, 10**6, 10**6, 10**7), 0)
     assert (row["limit"], row["first_n_limit"], row["status"]) == (13, 8, "reached the limit")
     assert "meets the proven bound" in row["limit_certainty"] and row["maximal_rank_exceptions"] == ""
