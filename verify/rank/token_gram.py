@@ -39,16 +39,9 @@ def token_prime(modulus: int | None) -> int:
 
 
 def _reduce(x: np.ndarray, p: int) -> np.ndarray:
-    """x mod p for an int64 array with 0 <= x < 2^62.
-
-    For p = 2^31 - 1 (the default token prime) 2^31 = 1 mod p, so x -> (x & p) + (x >> 31) keeps the
-    residue: once from x < 2^62 to below 2^32, again to at most 2^31 = p + 1, and one conditional
-    subtraction lands in [0, p) (shifts and masks instead of int64 division).  Other primes: ``%``."""
-    if p != TOKEN_PRIME:
-        return x % p
-    x = (x & p) + (x >> 31)
-    x = (x & p) + (x >> 31)
-    return x - p * (x >= p)
+    """x mod p for an int64 array with 0 <= x < 2^63 (numpy divides by a scalar without a hardware
+    division; folding 2^31 = 1 mod 2^31 - 1 by shifts and masks measured no faster)."""
+    return x % p
 
 
 def _mm(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
@@ -58,7 +51,7 @@ def _mm(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
     matmul: a b_lo has terms < 2^31 2^16 = 2^47 and a b_hi terms < 2^46, so a sum of d < 2^14 terms
     stays below 2^61.  Recombination: for p = 2^31 - 1, with H = a b_hi = 2^15 H_1 + H_0 (H_0 < 2^15),
     2^16 H = 2^31 H_1 + 2^16 H_0 = H_1 + 2^16 H_0 mod p, and H_1 + 2^16 H_0 + a b_lo < 2^61 + 2^32 + 2^61
-    < 2^62 is reduced once (``_reduce``); other primes reduce each part and ((a b_hi mod p) << 16) < 2^47.
+    < 2^62 is reduced once; other primes reduce each part and ((a b_hi mod p) << 16) < 2^47.
     No int64 sum can wrap.
     """
     if a.shape[-1] >= 2**14:
