@@ -148,18 +148,26 @@ class GramModel:
     def _rows_from(self, s: np.ndarray, g: np.ndarray | None) -> np.ndarray:
         """Row p of F(S) = G_L ... G_1 for a batch of S = S_1, given G_1 = g where known (``None``: from S).
 
-        S_{l+1} = G_l S_l G_l^T; of the last layer only row p is formed, e_p^T (sum_h A_h S_L B_h [+ I]);
-        then the row is multiplied by G_{L-1}, ..., G_1 one vector-matrix product at a time."""
+        S_{l+1} = G_l S_l G_l^T; of the last layer only row p is formed, e_p^T (sum_h A_h S_L B_h [+ I]),
+        and S_L itself never is: with G = G_{L-1}, e_p^T A_h S_L B_h = (((e_p^T A_h) G) S_{L-1}) (G^T B_h),
+        four vector-matrix products instead of two matrix products.  Then the row is multiplied by
+        G_{L-1}, ..., G_1 one vector-matrix product at a time."""
         p, spec = self.p, self.spec
         last = len(self.maps) - 1
         maps = []
         for layer in range(last):
             g = self._layer_map(layer, s) if (layer or g is None) else g
             maps.append(g)
-            s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
+            if layer < last - 1:
+                s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
         row = None
         for a, b in self.maps[last]:
-            term = _mm(_mm(a[spec.output:spec.output + 1], s, p), b, p)
+            term = a[spec.output:spec.output + 1]
+            if maps:  # e_p^T A_h G S_{L-1} G^T
+                term = _mm(_mm(_mm(term, maps[-1], p), s, p), np.swapaxes(maps[-1], -1, -2), p)
+            else:
+                term = _mm(term, s, p)
+            term = _mm(term, b, p)
             row = term if row is None else _reduce(row + term, p)
         if spec.residual:
             row = _reduce(row + np.eye(spec.width, dtype=np.int64)[spec.output:spec.output + 1], p)
