@@ -9,12 +9,14 @@ shared machine the CPU time is what the run would take alone (the route is singl
 
 Measured on the shared 2-core machine (load average 7-15 from other work, so CPU seconds are the figures
 to compare), depth 3, d_x = 4, V = r = 3, positional rank 1 (limit 705), old code (commit aed10af) and
-new in one run, CPU seconds: the limit 27.5 -> 6.0 (2.54 -> 1.50 million evaluations of F: a doubled
-sample keeps its points); N = 14 (sample doubled to 1442 a side) 20.8 -> 7.2-7.7; N = 22 (saturated)
-21.9 -> 1.7 (2.03 -> 0.52 million evaluations: the sample starts at the limit + 16, not 2t + 16;
-10.8 -> 3.3 us of CPU per evaluation: limb matmuls, S and layer 1 once per side point, only row p of
-the last layer).  The whole probe to saturation: 52.6 s CPU (176 s wall at load ~8); before, 230-260 s
-wall at load 2-4 (its CPU-timed rerun hit a 900 s wall limit at load 12-15).
+new (a48f8b7) in one run, CPU seconds: the limit 27.5 -> 6.0 (2.54 -> 1.50 million evaluations of F: a
+doubled sample keeps its points); N = 14 (sample doubled to 1442 a side) 20.8 -> 7.2; N = 22
+(saturated) 21.9 -> 1.7 (2.03 -> 0.52 million evaluations: the sample starts at the limit + 16, not
+2t + 16; 10.8 -> 3.3 us of CPU per evaluation: limb matmuls, S and layer 1 once per side point, only
+row p of the last layer).  Then (ad558c2, the last layer's row without S_L, a later run): limit 5.3,
+N = 14 6.3, N = 22 1.3 (2.4 us per evaluation).  This script at ad558c2: the whole probe to saturation
+36.5 s CPU, 172 s wall at load 12.7 (so MISSED on wall, met on CPU); before (aed10af) 230-260 s wall
+at load 2-4 (its CPU-timed rerun hit a 900 s wall limit at load 12-15).
 Run: python benchmarks/n_probe.py
 """
 
