@@ -298,6 +298,9 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rows, start, out_of_reach = [], time.perf_counter(), []
+    handle = open(out / "n_atlas.csv", "w", newline="")  # written row by row: a run cut short keeps its rows
+    writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+    writer.writeheader()
     for depth, vocab, heads, positional in cells(grid):
         big_r = vocab + 1 if positional == FULL else positional
         # a limit out of reach prices every cell with more tokens and positions out of reach too (its
@@ -306,6 +309,8 @@ def main(argv=None) -> int:
                      for d, v, h, r in out_of_reach if d == depth and h == heads and v <= vocab and r <= big_r), None)
         row = run_cell(depth, vocab, heads, positional, grid["budget"], args.seed, skip)
         rows.append(row)
+        writer.writerow(row)
+        handle.flush()
         if row["limit_certainty"] == "beyond reach":
             out_of_reach.append((depth, vocab, heads, big_r))
         print(f"L={depth} r=V={vocab} H={heads} R={row['pos_rank']}: {row['status']}; limit {row['limit']} "
@@ -314,10 +319,7 @@ def main(argv=None) -> int:
               f"{row['seconds']} s", flush=True)
         if row["maximal_rank_exceptions"]:
             print(f"    rank != min(cap, limit): {row['maximal_rank_exceptions']}", flush=True)
-    with open(out / "n_atlas.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
+    handle.close()
     exceptions = [r for r in rows if r["maximal_rank_exceptions"]]
     print(f"\n{len(rows)} cells in {time.perf_counter() - start:.0f} s; {len(exceptions)} with an exact rank "
           f"!= min(counting cap, limit):")
