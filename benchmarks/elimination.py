@@ -6,6 +6,8 @@ times less often) and with two limbs (p = 2^46 - 21); FLINT
 with the small prime and with the default 2^63 - 25.  FLINT at 8000^2 takes minutes: it runs only
 with --flint-large.  Matrix conversion into FLINT is not timed.  Set OPENBLAS_NUM_THREADS to pin
 the BLAS threads.  Needs scipy (``pip install -e .[bench]``).
+Every rank includes the factorization check (``verify.exact.factorcheck``); its cost is printed
+beside the elimination's, phase by phase.
 Run: python benchmarks/elimination.py [--sizes 4000,8000] [--flint-large]
 """
 
@@ -18,7 +20,9 @@ import flint
 import numpy as np
 import scipy.linalg
 
-from verify.exact.elimination import plan, rank_mod_p
+from verify.exact.elimination import _Pluq, plan, rank_mod_p
+from verify.exact.factorcheck import check_factorization, sketch, vector_count
+from verify.exact.floatmod import ModArith
 
 SMALL, LIMBED, WORD = 8388593, 2**46 - 21, 2**63 - 25
 FAST = 1048573  # below 2^20: one limb, reduced every 32,767 inner indices (verify sep's first run)
@@ -28,6 +32,17 @@ def timed(fn) -> tuple[float, object]:
     start = time.perf_counter()
     value = fn()
     return time.perf_counter() - start, value
+
+
+def check_cost(values: np.ndarray, p: int) -> tuple[float, float, float]:
+    """(elimination, sketch, verification) seconds: ``factor``'s steps timed one by one."""
+    ar = ModArith(p)
+    a = ar.from_ints(values)
+    t_sketch, found = timed(lambda: sketch(ar, a))
+    rowperm, colperm = list(range(a.shape[0])), list(range(a.shape[1]))
+    t_run, rank = timed(lambda: _Pluq(ar, a, rowperm, colperm).run(0, 0, a.shape[1]))
+    t_check, _ = timed(lambda: check_factorization(ar, a, rowperm, colperm, rank, found))
+    return t_run, t_sketch, t_check
 
 
 def main():
@@ -48,6 +63,10 @@ def main():
         t_fast, r_fast = timed(lambda: rank_mod_p(fast, FAST))
         print(f"{n}^2: float64 elimination, one limb (p < 2^20) {t_fast:.1f}s (rank {r_fast}, "
               f"{t_fast / t_lu:.2f}x lu_factor)", flush=True)
+        t_run, t_sketch, t_check = check_cost(fast, FAST)
+        print(f"{n}^2: factorization check (Freivalds, {vector_count(FAST)} vectors at p < 2^20): sketch {t_sketch:.3f}s + "
+              f"verification {t_check:.3f}s = {100 * (t_sketch + t_check) / t_run:.1f}% of the elimination's "
+              f"{t_run:.1f}s (target: under 5%)", flush=True)
         del fast
         big = rng.integers(0, LIMBED, (n, n))
         t_two, r_two = timed(lambda: rank_mod_p(big, LIMBED))

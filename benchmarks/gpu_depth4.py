@@ -165,8 +165,10 @@ def block_rank(block: Block, p: int, seed: int, log) -> dict:
     return out
 
 
-def degree_blocks(moments: DeviceMoments, p: int, seed: int, log) -> dict:
-    """Ranks of the degree blocks from the turn outward until full rank propagates (as the engine does)."""
+def degree_blocks(moments: DeviceMoments, p: int, seed: int, log, upper: int | None = None) -> dict:
+    """Ranks of the degree blocks from the turn outward until full rank propagates (as the engine does);
+    ``upper``: the engine's proven upper bound (``verify.rank.bound.derivative_bound``), else the
+    block-size count."""
     n, top, count = moments.nvars, moments.degree, moments.count
     sizes = [(comb(a + n - 1, n - 1), count * comb(top - a + n - 1, n - 1)) for a in range(top + 1)]
     turn = max(a for a, (r, c) in enumerate(sizes) if r <= c)
@@ -183,7 +185,7 @@ def degree_blocks(moments: DeviceMoments, p: int, seed: int, log) -> dict:
                 for b in (range(a) if full_side == 0 else range(a + 1, top + 1)):
                     ranks[b] = sizes[b][full_side]
                 break
-    upper = sum(min(r, c) for r, c in sizes)
+    upper = sum(min(r, c) for r, c in sizes) if upper is None else upper
     known = all(ranks.get(a) is not None for a in range(top + 1))
     total = sum(ranks[a] for a in range(top + 1)) if known else None
     return {"rank": total, "upper_bound": upper, "certified_exact": total == upper, "blocks": computed,
@@ -224,7 +226,11 @@ def main():
         start = time.perf_counter()
         nvars, top = width * (width + 1) // 2, (3**depth - 1) // 2
         moments = DeviceMoments(nvars, top, tables, xp)
-        found = degree_blocks(moments, P, args.seed, log)
+        from verify.model.spec import NetworkSpec
+        from verify.rank.bound import derivative_bound
+
+        upper = derivative_bound(NetworkSpec(depth=depth, width=width, heads=heads)).total  # the engine's bound
+        found = degree_blocks(moments, P, args.seed, log, upper)
         found.update(depth=depth, width=width, heads=heads, prime=P, seed=args.seed,
                      device="cpu (numpy)" if xp is np else "gpu (cupy)", seconds=round(time.perf_counter() - start, 1))
         print(f"depth {depth} width {width} heads {heads}: rank {found['rank']} (upper bound {found['upper_bound']}, "

@@ -6,17 +6,14 @@
 2. The memory estimate of depth 4, width 3 (blocks about 80,000 wide); its rank is computed by
    ``benchmarks/gpu_depth4.py``, which gathers the blocks on the device.
 
-It imports only ``verify/exact/floatmod.py`` and ``elimination.py`` (numpy, cupy), never python-flint.
+It imports ``verify.exact.elimination`` and ``verify.exact.floatmod`` directly (numpy, cupy), never python-flint.
 Run: python benchmarks/gpu_rank.py [--sizes 8000,16000] [--cpu-max 8000]
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import sys
 import time
-import types
 from math import comb
 from pathlib import Path
 
@@ -27,14 +24,10 @@ P = 8388593
 
 
 def exact_modules():
-    """verify.exact.elimination and .floatmod loaded on their own (no ``verify`` package import, so no flint)."""
-    if "verify" in sys.modules:
-        from verify.exact import elimination, floatmod
-        return elimination, floatmod
-    package = types.ModuleType("_exact_only")
-    package.__path__ = [str(ROOT / "verify" / "exact")]
-    sys.modules["_exact_only"] = package
-    return importlib.import_module("_exact_only.elimination"), importlib.import_module("_exact_only.floatmod")
+    """verify.exact.elimination and .floatmod: importing them loads no python-flint (``verify``'s public
+    names load lazily), so this script runs where only numpy and cupy are installed."""
+    from verify.exact import elimination, floatmod
+    return elimination, floatmod
 
 
 def timed(fn, sync=None):

@@ -1,7 +1,7 @@
 """Reach of the reduced route: regenerate ``results/reach.csv``, one row per spec.
 
 Every spec runs in its own process (so each row has its own peak memory) through the repeat loop of
-``verify sep`` (``verify.rank.repeat``): a first run over GF(1048573) with the float64 BLAS
+``verify sep`` (``verify.rank.sep.repeated_ranks``): a first run over GF(1048573) with the float64 BLAS
 elimination (one limb, the fastest exact elimination); a rank that meets the derivative-space upper
 bound is ``certified-exact`` there, whatever the prime.  Otherwise runs over GF(2^63 - 25) and the
 primes below it (FLINT) follow until the bound on missing the generic rank is at most 1e-9
@@ -67,20 +67,14 @@ def has_gpu() -> bool:
 
 def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: float) -> dict:
     """Child process: one spec through the repeat loop, as a CSV row."""
-    from verify import Field, NetworkSpec, separation_rank
-    from verify.exact.fields import DEFAULT_PRIME
+    from verify import Field, NetworkSpec
     from verify.rank.reduced_memory import estimate_block_bytes
-    from verify.rank.repeat import escalating_primes, field_weight_range, repeat_until
+    from verify.rank.sep import repeated_ranks
 
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
-
-    def once(seed, field):
-        return separation_rank(spec, "reduced", field=field, seed=seed, weight_range=field_weight_range(field),
-                               max_memory_gib=memory_gib)
-
     start = time.perf_counter()
-    first = Field(prime or DEFAULT_PRIME)
-    repeated = repeat_until(once, first, 0, primes=None if prime else escalating_primes())
+    repeated = repeated_ranks(spec, "reduced", field=Field(prime) if prime else None, seed=0,
+                              max_memory_gib=memory_gib)
     seconds = time.perf_counter() - start
     out = repeated.as_dict()
     best = repeated.best.as_dict()

@@ -8,7 +8,8 @@ import argparse
 import resource
 import time
 
-from verify import NetworkSpec, separation_rank
+from verify import NetworkSpec
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 TARGETS = [  # depth, width, heads, target seconds
     (4, 2, 1, 20), (4, 2, 2, 20),

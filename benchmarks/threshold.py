@@ -8,7 +8,8 @@ Run: python benchmarks/threshold.py
 
 import time
 
-from verify import NetworkSpec, separation_rank
+from verify import NetworkSpec
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.model.polynomial import expected_monomial_count
 from verify.rank.reduced import tokens_threshold
 

@@ -17,7 +17,7 @@ from verify.exact.arbexpr import compare
 from verify.exact.fields import Field
 from verify.model.spec import NetworkSpec
 from verify.rank.bound import derivative_bound
-from verify.rank.sep import separation_rank
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, H, L, Source, d_x
 from .levine2020_theorem1_upper import BOUND as THEOREM1

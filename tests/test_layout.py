@@ -1,4 +1,4 @@
-"""The package's layout: imports point down the flow (spec → model → rank → claims → sweeps → cli),
+"""The package's layout: imports point down the flow (spec → model → rank → claims → sweeps → api → cli),
 no import cycle, and no module grows past about 400 lines."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "verify"
 # Lower layers never import higher ones; modules in one layer may import each other (without cycles).
 LAYERS = {
     "errors": 0, "version": 0, "files": 0,
-    "api": 7,
+    "api": 6,
     "exact": 1,
     "model": 2,
     "rank": 3, "constructions": 3,
     "claims": 4,
     "sweeps": 5,
-    "cli": 6,
-    "__init__": 7, "__main__": 7,
+    "cli": 7,
+    "__init__": 8, "__main__": 8,
 }
 MAX_LINES = 400
 
@@ -104,3 +104,65 @@ def test_tests_mirror_the_packages():
     assert folders <= subpackages, f"tests/ folders with no verify sub-package: {sorted(folders - subpackages)}"
     top = {p.name for p in tests.glob("test_*.py")}
     assert top <= {"test_layout.py", "test_docs.py"}, f"tests to move into a package folder: {sorted(top)}"
+
+
+# --- the engine owns its decisions (issue 23) ---------------------------------------------------
+
+# command -> (its defaults object in the engine, the API function, {defaults field: argparse dest})
+def _commands():
+    from verify import api
+
+    return {
+        "sep": (api.SEP, api.separation_rank, ["--depth", "1", "--width", "2"], {}),
+        "probe-n": (api.PROBE, api.probe_n, ["--depth", "1", "--width", "2"], {"positional_rank": "pos_rank"}),
+        "table": (api.TABLE, api.reviewers_table, [], {}),
+        "monomials": (api.MONOMIALS, api.monomials, ["--depth", "1", "--width", "2", "--tokens", "2"], {}),
+    }
+
+
+def test_the_api_and_the_command_line_share_their_defaults():
+    """Each default is read from one object by the argparse parser and by the API signature: the
+    parsed defaults, the signature's defaults and the object agree field by field."""
+    import dataclasses
+    import inspect
+
+    from verify.cli.main import build_parser
+
+    parser = build_parser()
+    for command, (defaults, function, required, dests) in _commands().items():
+        args = parser.parse_args([command, *required])
+        signature = inspect.signature(function).parameters
+        for item in dataclasses.fields(defaults):
+            want = getattr(defaults, item.name)
+            assert getattr(args, dests.get(item.name, item.name)) == want, (command, item.name)
+            if item.name in signature and signature[item.name].default is not inspect.Parameter.empty:
+                # (depths and widths have no default in Python: a table is asked for by its grid)
+                assert signature[item.name].default == want, (command, item.name)
+
+
+def test_the_command_line_imports_only_the_api():
+    """cli/ parses, calls verify.api and prints: besides its own modules it imports the API and the
+    layer-0 helpers (errors, version, files), nothing of the engine."""
+    allowed = ("verify.api", "verify.cli", "verify.errors", "verify.version", "verify.files")
+    reached = sorted({(a, b) for a, b in _graph().edges if a.startswith("verify.cli") and not b.startswith(allowed)
+                      and b != "verify"})
+    # faults closes the progress bars on an error (verify.sweeps.progress.close_all); follow-up: via the API
+    assert reached in ([], [("verify.cli.faults", "verify.sweeps.progress")])
+
+
+def test_ci_runs_exactly_the_readme_test_command_with_the_pinned_versions():
+    root = PACKAGE.parent
+    ci = (root / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert "-c constraints.txt" in ci and ci in (root / "README.md").read_text()
+    pinned = {line.split("==")[0].lower() for line in (root / "constraints.txt").read_text().splitlines() if "==" in line}
+    assert {"pytest", "ruff", "python-flint", "hypothesis"} <= pinned
+
+
+def test_ruff_passes():
+    import shutil
+    import subprocess
+    import sys
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    done = subprocess.run([ruff, "check", "--no-cache", "."], cwd=PACKAGE.parent, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]

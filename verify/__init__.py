@@ -4,8 +4,9 @@ The public surface is small; everything else is internal and may move.
 
 * ``NetworkSpec``: a linearised multi-head self-attention network (eq. 3 of Levine et al. 2020) and
   the output coordinate y_p^i studied; ``draw_weights`` its seeded integer weights.
-* ``separation_rank``: the separation rank of y_p^i by the coefficient, grid or reduced route, with
-  what the number certifies (``SepResult``).
+* ``separation_rank``: the separation rank of y_p^i by the coefficient, grid or reduced route,
+  repeated with fresh weights and primes until certified, as ``verify sep`` gives it, with what the
+  number certifies (``SepResult``); ``max_runs=1`` gives one run.
 * ``Field`` / ``parse_field`` / ``DEFAULT_PRIME``: GF(p) or Q, the field ranks are computed in.
 * ``list_claims`` / ``run_claims``: the claims registry of the papers and its checks.
 * ``reviewers_table`` / ``probe_n``: the sweeps behind ``verify table`` and ``verify probe-n``.
@@ -14,7 +15,8 @@ The public surface is small; everything else is internal and may move.
 The package is layered along the flow spec -> network -> polynomial or matrix -> rank -> claim:
 ``exact`` (fields and exact arithmetic), ``model`` (spec, network, embeddings), ``rank`` (the three
 routes), ``constructions`` (the papers' constructions and certificates), ``claims`` (the registry
-machinery), ``sweeps`` (executor, store, table, probe) and ``cli``.
+machinery), ``sweeps`` (executor, store, table, probe), ``api`` (the engine's entry points) and
+``cli`` (parses, calls ``api``, prints).
 
 Examples
 --------
@@ -29,14 +31,34 @@ blocks of its catalecticant have at most min(C(a+2, 2), 2 C(6-a, 2)) = 1, 3, 6, 
 (18, True)
 """
 
+from importlib import import_module
+
 from .version import __version__  # noqa: E402
-from .api import list_claims, probe_n, reviewers_table, run_claims  # noqa: E402
-from .errors import InputError  # noqa: E402
-from .exact.fields import DEFAULT_PRIME, Field, parse_field  # noqa: E402
-from .model.spec import NetworkSpec, draw_weights  # noqa: E402
-from .rank.result import SepResult  # noqa: E402
-from .rank.sep import separation_rank  # noqa: E402
+
+#: Where each public name lives.  They load on first use (PEP 562), so that the numpy/cupy kernel
+#: (``verify.exact.kernels``, ``verify.exact.elimination``) imports without python-flint, e.g. on a
+#: GPU machine: ``import verify.exact.elimination`` runs this file but loads nothing else.
+_PUBLIC = {
+    "NetworkSpec": ".model.spec", "draw_weights": ".model.spec",
+    "separation_rank": ".api", "SepResult": ".rank.result",
+    "Field": ".exact.fields", "parse_field": ".exact.fields", "DEFAULT_PRIME": ".exact.fields",
+    "list_claims": ".api", "run_claims": ".api", "reviewers_table": ".api", "probe_n": ".api",
+    "InputError": ".errors",
+}
 
 __all__ = ["NetworkSpec", "draw_weights", "separation_rank", "SepResult", "Field", "parse_field",
            "DEFAULT_PRIME", "list_claims", "run_claims", "reviewers_table", "probe_n", "InputError",
            "__version__"]
+assert set(__all__) == set(_PUBLIC) | {"__version__"}, "verify.__all__ and its loader disagree"
+
+
+def __getattr__(name: str):
+    if name in _PUBLIC:
+        value = getattr(import_module(_PUBLIC[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'verify' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,17 +1,62 @@
-"""The Python entry points behind the command line: the claims registry and the two sweeps.
+"""The engine's entry points: the public functions and the one call each command of ``verify`` makes.
 
-These are thin: each wires the engine's modules together the way the matching command does, and
-returns plain data instead of printing.  ``separation_rank`` and ``NetworkSpec`` (re-exported by
-``verify``) are the other half of the public surface.
+Every decision (route, estimates and refusals, repeats, primes, stores) is taken in the engine;
+these functions wire it and return plain data, and ``verify.cli`` only parses, calls one of them
+and prints.  The command line reads its defaults from the same objects as the signatures here
+(``SEP``, ``PROBE``, ``TABLE``), so the two cannot drift apart.  ``verify`` re-exports the public
+ones (``separation_rank``, ``list_claims``, ``run_claims``, ``reviewers_table``, ``probe_n``).
 """
 
 from __future__ import annotations
 
-from .errors import InputError
-from .exact.fields import DEFAULT_PRIME, parse_field
-from .model.spec import NetworkSpec
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["list_claims", "run_claims", "reviewers_table", "probe_n"]
+from .errors import InputError
+from .exact.fields import DEFAULT_PRIME, FAST_PRIME, as_field, parse_field
+from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
+from .rank.grid import DEFAULT_MAX_EVALUATIONS
+from .rank.memory import DEFAULT_MEMORY_GIB
+from .rank.certainty import format_bound
+from .rank.sep import SEP, separation_rank
+from .rank.routes import METHODS
+from .sweeps.executor import SweepInterrupted
+from .sweeps.probe import probe_summary
+from .sweeps.progress import close_all
+from .sweeps.plan import plan_text
+from .sweeps.probe import PROBE
+from .sweeps.probe_sweep import probe_sweep
+from .sweeps.progress import Progress
+from .sweeps.store import default_store_path
+from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
+from .sweeps.tasks import TASK_KINDS
+
+__all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
+           # what the command line calls besides
+           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results",
+           "table_markdown", "claims_table", "plot_probe", "plot_table", "progress_bars",
+           # shared defaults and limits
+           "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
+           "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
+           "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
+           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "format_bound", "require_matplotlib"]
+
+@dataclass(frozen=True)
+class NetworkDefaults:
+    """The defaults of a command that ranks one network at seeded weights (``verify monomials``)."""
+
+    seed: int = 0
+    weight_range: int = DEFAULT_WEIGHT_RANGE
+    field: str = f"gf:{DEFAULT_PRIME}"
+    max_memory_gib: float = DEFAULT_MEMORY_GIB
+
+
+MONOMIALS = NetworkDefaults()
+
+#: Certificate files above this size are refused before they are read.
+MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
 def list_claims(package: str = "proofs") -> list:
@@ -45,7 +90,7 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     """Run the checks of the given claims (all when ``ids`` is None) and return their results.
 
     Exact ranks a bound check needs are computed in this process (no sweep, no store); the command
-    ``verify run`` computes them first through the sweep executor and the results store instead.
+    ``verify run`` (``run_registry``) computes them first through the sweep executor and the store.
 
     Parameters
     ----------
@@ -66,44 +111,51 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     >>> result.outcome, result.as_expected
     ('verified', True)
     """
-    from .claims.record import run_claim
+    from .claims.record import run_claims_with
+    from .sweeps.claim_run import select_claims
 
-    registry = list_claims(package)
-    if ids is not None:
-        known = {claim.id: claim for claim in registry}
-        missing = [i for i in ids if i not in known]
-        if missing:
-            raise InputError(f"unknown claim id {missing[0]!r}; list the ids with verify.list_claims() or `verify claims`")
-        registry = [known[i] for i in ids]
-    return [run_claim(claim) for claim in registry]
+    return run_claims_with(select_claims(list_claims(package), ids))  # one rank source for the call
 
 
-def reviewers_table(depths, widths, heads: str = "all", field: str | None = None, seed: int = 0,
-                    max_memory_gib: float | None = None, workers: int | None = 1, store: str | None = None,
-                    scheduler: str | None = None) -> dict:
+def run_registry(ids=None, out="verify-report", extended=False, dry_run=False, store=None, scheduler=None,
+                 workers=None, progress=False) -> dict:
+    """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
+    from .sweeps.claim_run import run_registry as run
+
+    return run(ids, out, extended, dry_run, store, scheduler, workers, progress)
+
+
+def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE.field, seed: int = TABLE.seed,
+                    max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
+                    scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
+                    real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
+                    dry_run: bool = False) -> dict:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
-    The same computation as ``verify table``: one reduced-route rank per spec through the sweep
-    executor, then every ``RankBound`` of the registry whose regime holds, decided with arb.
+    The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
+    reduced-route rank per spec through the sweep executor, then every ``RankBound`` of the
+    registry whose regime holds, decided with arb.
 
     Parameters
     ----------
-    depths, widths : iterable of int
+    depths, widths : iterable of int, or text such as ``"1-3"``
         The grid; specs are every (depth, width, heads) with heads dividing the width.
     heads : {"all", "1"}
         Every divisor of the width, or single-head networks only.
-    field : str, optional
+    field : str
         ``gf:P`` or ``qq`` (default ``gf:2^63-25``).
     seed : int
         Seed of the integer weights.
-    max_memory_gib : float, optional
+    max_memory_gib : float
         Specs whose estimate exceeds it are listed under ``skipped`` (default 16).
     workers : int, optional
         Local worker processes; 1 (the default here) runs in this process, None one per CPU.
     store : str, optional
-        Path of an SQLite results store to read and write; None keeps nothing.
+        Path of an SQLite results store to read and write; None (the default here) keeps nothing.
     scheduler : str, optional
         A Dask scheduler address instead of local processes.
+    real, templates, real_tokens
+        Add the numerical rank of a seeded BERT network (eqs. 1-2) over this grid.
 
     Returns
     -------
@@ -122,27 +174,21 @@ def reviewers_table(depths, widths, heads: str = "all", field: str | None = None
     >>> [(row["depth"], row["width"], row["heads"], row["sep_rank"]) for row in table["rows"]]
     [(1, 2, 1, 3), (1, 2, 2, 3)]
     """
-    from .rank.memory import DEFAULT_MEMORY_GIB
-    from .sweeps.executor import run_sweep
-    from .sweeps.store import Store
-    from .sweeps.table import bound_columns, build_rows, fitting_specs, sep_cost, sep_task, table_specs
-
-    field_name = parse_field(field or f"gf:{DEFAULT_PRIME}").name
-    memory = DEFAULT_MEMORY_GIB if max_memory_gib is None else max_memory_gib
-    specs, skipped = fitting_specs(table_specs(list(depths), list(widths), heads), memory)
-    tasks = [sep_task(spec, field_name, seed, memory) for spec in specs]
-    with Store(store) as results:
-        values, stats = run_sweep(tasks, results, scheduler, workers, None, cost=sep_cost)
-    rows = build_rows(specs, values, None, bound_columns())
-    return {"rows": rows, "skipped": skipped, "field": field_name, "seed": seed, "sweep": stats.as_dict()}
+    return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
+                       scheduler, workers, progress, on_skipped, dry_run)
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,
-            positional_rank: int = 0, continuous: bool = False, max_tokens: int = 40, patience: int = 3,
-            field: str | None = None, seed: int = 0) -> dict:
+            positional_rank: int = PROBE.positional_rank, continuous: bool = False,
+            max_tokens: int = PROBE.max_tokens, patience: int = PROBE.patience, field: str = PROBE.field,
+            seed: int = PROBE.seed, attn_dim: int | None = None, output: int = 0, residual: bool = False,
+            weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
+            store: str | None = None, scheduler: str | None = None, workers: int | None = 1,
+            progress: bool = False, dry_run: bool = False) -> dict:
     """The exact separation rank for N = 2, 4, ... on token inputs, until it saturates.
 
-    The probe of the conjecture on the sequence length N (``verify probe-n``), run in this process.
+    The probe of the conjecture on the sequence length N (``verify probe-n``,
+    ``verify.sweeps.probe.probe_sweep``); by default in this process, keeping nothing.
 
     Parameters
     ----------
@@ -155,11 +201,13 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     continuous : bool
         Probe continuous inputs instead (coefficient route); then ``vocab`` and ``rank`` stay None.
     max_tokens, patience : int
-        Stop at this N, or after ``patience`` equal steps.
-    field : str, optional
+        Stop at this N, or after ``patience`` equal steps (default 4, as ``verify probe-n``).
+    field : str
         ``gf:P`` or ``qq`` (default ``gf:2^63-25``).
     seed : int
         Seed of the weights and the embedding.
+    store, scheduler, workers, dry_run
+        As for ``reviewers_table``; ``dry_run`` returns the plan instead.
 
     Returns
     -------
@@ -178,9 +226,135 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     >>> probe["stopped"], probe["saturated_rank"], [step["rank"] for step in probe["ranks"]]
     ('saturated', 2, [2, 2, 2])
     """
-    from .sweeps.probe import probe_tokens
+    spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=attn_dim, output=output, residual=residual)
+    return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
+                       positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
+                       progress, dry_run)
+
+
+def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int = MONOMIALS.weight_range,
+              field: str = MONOMIALS.field, max_memory_gib: float = MONOMIALS.max_memory_gib) -> dict:
+    """``verify monomials``: degree and monomial count of y_p^i beside the closed-form count."""
+    from .model.polynomial import monomial_report
+    from .model.spec import draw_weights
+    from .rank.coefficients import estimate_coefficient_bytes
+    from .rank.memory import guard
+    from .rank.routes import coefficient_size, weights_size
+
+    chosen = as_field(field)
+    weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
+    coefficient_size(spec, max_memory_gib)  # closed form first: absurd sizes at once
+    guard(estimate_coefficient_bytes(spec, chosen), max_memory_gib,
+          f"the polynomial for depth {spec.depth}, width {spec.width}, {spec.tokens} tokens", "use fewer --tokens")
+    report = monomial_report(spec, draw_weights(spec, seed, weight_range), chosen)
+    report.update(depth=spec.depth, width=spec.width, heads=spec.heads, tokens=spec.tokens,
+                  residual=spec.residual, seed=seed, field=chosen.name,
+                  matches=report["count"] == report["expected_count"])
+    return report
+
+
+def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: bool = False) -> tuple[dict, float]:
+    """``verify certify``: a certificate for sep >= ((floor((d_x - H)/2) over 3^(L-2))), and its seconds."""
+    from .constructions.certificate import certify as find
 
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
-    result = probe_tokens(spec, parse_field(field or f"gf:{DEFAULT_PRIME}"), seed, max_tokens, patience,
-                          vocab=vocab, rank=rank, positional_rank=positional_rank, continuous=continuous)
-    return result.as_dict()
+    if spec.width <= 3**spec.depth:
+        raise InputError(f"certificates need width > 3^depth = {3**spec.depth}; e.g. --depth 2 --width 10 "
+                         f"or --depth 3 --width 28")
+    start = time.perf_counter()
+    data = find(spec, seed=seed, progress=Progress("certificate matrix", progress, unit="row"))
+    return data, time.perf_counter() - start
+
+
+def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str]:
+    """``verify check-certificate``: read a certificate file (refusing what cannot be one) and re-check it."""
+    from .constructions.certificate import check_certificate
+
+    from .files import read_text
+
+    fix = "give the path 'verify certify --out' wrote"
+    text = read_text(file, MAX_CERTIFICATE_BYTES, "certificate file", fix)  # sized before it is read
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise InputError(f"{file!r} holds an integer of over 4,300 digits, too long for a certificate; give a file "
+                         f"written by 'verify certify'") from None
+    except RecursionError:
+        raise InputError(f"{file!r} nests too deeply to be a certificate; give a file written by "
+                         f"'verify certify'") from None
+    return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
+
+
+def coverage(directory: str | None = None) -> tuple[dict, list]:
+    """``verify coverage``: the index's counts (``ok`` when complete) and its entries."""
+    from .claims.coverage import load_index, summarise
+
+    parts, entries, problems = load_index(directory)
+    data = summarise(parts, entries, {c.id for c in list_claims()})
+    data["format_problems"] = problems
+    data["ok"] = not (data["neither"] or data["unknown_claims"] or problems)
+    return data, entries
+
+
+def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict]]:
+    """``verify results``: the store's path and its rows (of one task kind, or all)."""
+    from .sweeps.store import Store
+
+    path = path or default_store_path()
+    if not Path(path).exists():
+        raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
+    with Store(path, read_only=True) as store:  # listing writes nothing: a read-only store is listed
+        return str(path), store.rows(kind)
+
+
+def table_markdown(rows: list[dict]) -> str:
+    """The reviewers' table as markdown, its bound columns read from the registry."""
+    from .sweeps.table import bound_columns, markdown
+
+    return markdown(rows, bound_columns())
+
+
+def table_csv(rows: list[dict]) -> str:
+    from .sweeps.table import bound_columns, to_csv
+
+    return to_csv(rows, bound_columns())
+
+
+def claims_table(records: list[dict]) -> tuple[str, str]:
+    """The claims' table and the one-line summary of their outcomes."""
+    from .claims.report import summary, table
+
+    return table(records), summary(records)
+
+
+def export_csv(rows: list[dict]) -> str:
+    from .sweeps.store import export_csv as flat
+
+    return flat(rows)
+
+
+def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
+    from .sweeps.plot import plot_probe as draw
+
+    draw(data, path, field=field, seed=seed)
+
+
+def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
+    from .sweeps.plot import plot_table as draw
+
+    draw(rows, path, title=title)
+
+
+def require_matplotlib() -> None:
+    """Refuse (InputError naming the install command) a plot asked for without matplotlib, before any work."""
+    from .sweeps.plot import require_matplotlib as require
+
+    require()
+
+
+def progress_bars(show: bool):
+    """The progress factory ``separation_rank`` takes: (label, unit) -> a bar on stderr, or None."""
+    return (lambda label, unit: Progress(label, True, unit=unit)) if show else None
+

@@ -1,6 +1,6 @@
-"""The one exception the command line turns into a one-line message and exit status 2."""
+"""The exceptions the command line turns into a one-line message and exit status 2."""
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "Terminated"]
 
 
 class InputError(ValueError):
@@ -9,3 +9,13 @@ class InputError(ValueError):
     The command line prints ``verify: error: <message>`` and exits with status 2; library
     callers get an ordinary ``ValueError`` subclass.
     """
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread by the command line's handler so that a sweep
+    stops exactly as on Ctrl-C: every worker ended, every temporary file removed, the store's open
+    transaction rolled back.  ``signal_name`` names the signal ("SIGTERM")."""
+
+    def __init__(self, signal_name: str):
+        super().__init__(signal_name)
+        self.signal_name = signal_name

@@ -124,10 +124,10 @@ def test_printed_lemma4_lower_bound_fails_everywhere(nv, kv):
 
 def test_arb_evaluation_encloses_an_independent_high_precision_value():
     import mpmath
-    mpmath.mp.dps = 40
-    reference = mpmath.log(1000) / mpmath.log(3)
     ball = evaluate(sp.log(1000, 3))
-    assert abs(mpmath.mpf(ball.mid().str(30, radius=False)) - reference) <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10) ** -25
+    with mpmath.workdps(40):  # scoped: the precision is not left set for the next test
+        reference = mpmath.log(1000) / mpmath.log(3)
+        assert abs(mpmath.mpf(ball.mid().str(30, radius=False)) - reference) <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10) ** -25
     assert evaluate(sp.log(81, 3)).contains(4) and compare(sp.log(82, 3), sp.Integer(4), ">") is True
 
 

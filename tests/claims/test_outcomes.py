@@ -11,7 +11,7 @@ from verify import NetworkSpec
 from verify.claims.bounds import trivial_upper
 from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
 from verify.claims.perturb import NO_PERTURBATION
-from verify.claims.record import OUTCOMES, Claim, H, L, Source, d_x, n, run_claim
+from verify.claims.record import OUTCOMES, Claim, Source, d_x, n, run_claim
 from verify.claims.report import counts, markdown
 from verify.cli.main import main
 

@@ -128,3 +128,144 @@ def test_every_malformed_certificate_ends_in_exit_1_or_2_without_a_traceback(cap
     path = tmp_path / "c.json"
     path.write_text(text, encoding="utf-8")
     check_contract(["check-certificate", str(path)], capsys)
+
+
+# -- issue 21: special files, closed streams, locales and signals ---------------------------------
+#
+# Each example picks a writer, what already stands at its output path, the state of stdout and
+# stderr, and (perhaps) an interrupt at one of the points where the writer can be stopped. Whatever
+# the draw: exit 0 or 2 (2 as one line), no traceback, no temporary file left, and what was there
+# keeps its kind (a device stays a device, a FIFO a FIFO, a link a link, a folder a folder) and, if
+# it was read-only or the run failed, its content.
+
+import io  # noqa: E402
+import os  # noqa: E402
+import stat  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+
+from special_files import FifoReader, make_read_only, null_device, undo_read_only  # noqa: E402
+from verify.errors import Terminated  # noqa: E402
+
+OUTPUT_WRITERS = {
+    "certify": ["certify", "--depth", "2", "--width", "10", "--quiet", "--out"],
+    "table-csv": ["table", "--depths", "1", "--widths", "2", "--heads", "1", "--workers", "1", "--no-store", "--quiet",
+                  "--csv"],
+    "results": ["results", "--format", "json", "--store", "STORE", "--out"],
+}
+TARGETS = ["new", "regular", "symlink", "dangling-symlink", "char-device", "fifo-with-reader", "fifo-no-reader",
+           "folder", "read-only", "dash", "under-a-file", "symlink-loop"]
+#: Where an interrupt (Ctrl-C, SIGTERM, SIGHUP, as the handler raises them) can land in a writer.
+INTERRUPT_POINTS = [None, "rename", "stream", "compute"]
+
+
+def _make_target(kind: str, folder: str):
+    """Create ``kind`` at a path in ``folder``; return (path, what to check afterwards)."""
+    path = os.path.join(folder, "out")
+    if kind == "regular":
+        open(path, "w").write("old")
+    elif kind in ("symlink", "read-only"):
+        open(os.path.join(folder, "target"), "w").write("old")
+        if kind == "symlink":
+            os.symlink(os.path.join(folder, "target"), path)
+        else:
+            path = os.path.join(folder, "target")
+            if not make_read_only(path):
+                return None, None
+    elif kind == "dangling-symlink":
+        os.symlink(os.path.join(folder, "made"), path)
+    elif kind == "char-device":  # a private null device as root: a buggy writer must never replace /dev/null
+        path = null_device(folder)
+    elif kind.startswith("fifo"):
+        os.mkfifo(path)
+    elif kind == "folder":
+        os.mkdir(path)
+    elif kind == "dash":
+        path = "-"
+    elif kind == "under-a-file":
+        open(os.path.join(folder, "file"), "w").write("old")
+        path = os.path.join(folder, "file", "out")
+    elif kind == "symlink-loop":
+        os.symlink(path, path)
+    return path, (os.lstat(path) if os.path.lexists(path) else None)
+
+
+def _file_type(st):
+    return None if st is None else stat.S_IFMT(st.st_mode)
+
+
+@pytest.fixture(scope="module")
+def fuzz_store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuzz-store") / "s.sqlite"
+    assert main(["table", "--depths", "1", "--widths", "2", "--heads", "1", "--workers", "1", "--store", str(path),
+                 "--quiet"]) == 0
+    return str(path)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(writer=st.sampled_from(sorted(OUTPUT_WRITERS)), target=st.sampled_from(TARGETS),
+       stdout=st.sampled_from(["utf-8", "ascii", "closed"]), stderr=st.sampled_from(["utf-8", "ascii", "closed"]),
+       interrupt=st.sampled_from(INTERRUPT_POINTS),
+       stop=st.sampled_from([KeyboardInterrupt, lambda: Terminated("SIGTERM"), lambda: Terminated("SIGHUP")]))
+def test_outputs_streams_and_interrupts_keep_the_contract(tmp_path, fuzz_store, monkeypatch, writer, target, stdout,
+                                                         stderr, interrupt, stop):
+    import verify.cli.certify
+    from verify import files
+    from verify.sweeps import executor
+
+    folder = tempfile.mkdtemp(dir=tmp_path)
+    path, before = _make_target(target, folder)
+    if path is None:
+        return
+    reader = None
+    if target == "fifo-with-reader":
+        reader = FifoReader(path)
+    argv = [fuzz_store if a == "STORE" else a for a in OUTPUT_WRITERS[writer]] + [path]
+
+    def interrupted(*args, **kwargs):
+        raise stop()
+    with monkeypatch.context() as patch:
+        if interrupt == "rename":
+            patch.setattr(files.os, "replace", interrupted)
+        elif interrupt == "stream":
+            patch.setattr(files.os, "write", interrupted)
+        elif interrupt == "compute":
+            patch.setattr(executor, "compute", interrupted)
+            patch.setattr("verify.constructions.certificate.certify", interrupted)
+        out, err = io.BytesIO(), io.BytesIO()
+        streams = {"utf-8": lambda b: io.TextIOWrapper(b, encoding="utf-8", write_through=True),
+                   "ascii": lambda b: io.TextIOWrapper(b, encoding="ascii", write_through=True),
+                   "closed": lambda b: None}
+        patch.setattr(sys, "stdout", streams[stdout](out))
+        patch.setattr(sys, "stderr", streams[stderr](err))
+        try:
+            code = main(argv)
+        finally:
+            if sys.stderr is not None and stderr == "closed":  # the /dev/null the command line opened
+                sys.stderr.close()
+            data = reader.finish() if reader else None
+        message = err.getvalue().decode("utf-8" if stderr == "utf-8" else "ascii")  # before the wrappers go
+    assert verify.cli.certify  # imported, so the monkeypatch targets exist
+    assert code in (0, 2), (argv, code, message)
+    assert "Traceback" not in message and "internal error" not in message, message
+    if code == 2 and stderr != "closed":
+        assert len(message.strip().splitlines()) == 1 and message.startswith("verify: error: "), message
+    if stdout == "closed":
+        assert code == 2
+    leftovers = [n for n in os.listdir(folder) if n.endswith(".tmp") or n.startswith(".verify-probe")]
+    assert leftovers == [], leftovers
+    after = os.lstat(path) if path != "-" and os.path.lexists(path) else None
+    if before is not None:
+        assert _file_type(after) == _file_type(before), (target, after)
+    if target == "char-device":
+        assert stat.S_ISCHR(os.stat(path).st_mode)
+    if target == "read-only" or (code == 2 and target in ("regular", "symlink")):
+        assert open(os.path.join(folder, "target" if target != "regular" else "out")).read() == "old"
+    if target == "read-only":
+        assert code == 2
+        undo_read_only(path)
+    if code == 0 and target in ("new", "regular", "symlink", "dangling-symlink"):
+        written = os.path.join(folder, {"symlink": "target", "dangling-symlink": "made"}.get(target, "out"))
+        assert open(written).read() not in ("", "old")
+    if code == 0 and target == "fifo-with-reader" and interrupt is None:
+        assert data

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify import Field, NetworkSpec, draw_weights, separation_rank
+from verify import Field, NetworkSpec, draw_weights
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.exact.compositions import compositions
 from verify.exact.fields import DEFAULT_PRIME
 from verify.rank.bound import degree_block_sizes, derivative_bound, homogeneous_bound, staircase_bound
@@ -78,7 +79,8 @@ def test_closed_form_block_shapes_are_the_components_of_the_whole_catalecticant(
 @pytest.mark.parametrize("depth,width,heads,residual", [(1, 2, 1, False), (2, 2, 1, False), (2, 2, 2, False),
                                                         (2, 3, 1, False), (1, 3, 1, True), (2, 2, 1, True)])
 def test_every_degree_block_rank_over_q_is_within_the_closed_form(depth, width, heads, residual):
-    """The inequality (B1) rests on, rank <= min(rows, cols), against exact ranks over Q per block."""
+    """The inequalities (B1) and (B3) rest on, rank <= bound <= min(rows, cols), against exact ranks over Q
+    per block; one head has no first-layer kernel (k = 0), so there the bound is min(rows, cols)."""
     spec = NetworkSpec(depth=depth, width=width, heads=heads, residual=residual)
     result = separation_rank(spec, "reduced", field=Field(None))
     bound = derivative_bound(spec)
@@ -86,7 +88,9 @@ def test_every_degree_block_rank_over_q_is_within_the_closed_form(depth, width, 
     for block in result.blocks:
         assert block.rank <= min(block.rows, block.cols)
         if not residual:
-            assert block.upper_bound == min(block.rows, block.cols)
+            assert block.rank <= block.upper_bound <= min(block.rows, block.cols)
+            if heads == 1:
+                assert block.upper_bound == min(block.rows, block.cols)
 
 
 def test_sep_certifies_exact_where_the_rank_meets_the_bound():
@@ -105,12 +109,16 @@ def _expected_bound(upper, degree, sample, field_size=None):
 
 
 def test_probability_bound_uses_the_upper_bound_and_the_weight_degree_2_3L_minus_2():
-    """Depth 2, width 2, two heads (d_a = 1): rank 17 below the bound 18.  The minor to bound is 18 x 18 of
-    degree 18 * 2(3^2 - 1) = 288 in weights from 2^32 + 1 integers (Schwartz-Zippel), plus 18/p for
-    the random mixing.  A degree of C(L) = 4 per entry, or the rank 17 in place of 18, changes it."""
-    result = separation_rank(NetworkSpec(depth=2, width=2, heads=2), "reduced")
-    assert result.rank == 17 and not result.certainty.certified_exact
-    expected = _expected_bound(18, 16, 2 * 2**31 + 1, DEFAULT_PRIME)
+    """Depth 2, width 3, two heads of d_a = 1: rank below the bound 26 (block 1: at most 6 rows, its
+    first-layer kernel is 6 - 2 = 4-dimensional, d_a H = 2 components; (B3) gives 1 + 6 + 9 + 8 + 2).
+    The minor to bound is 26 x 26 of degree 26 * 2(3^2 - 1) in weights from 2^32 + 1 integers
+    (Schwartz-Zippel), plus 26/p for the random mixing.  A degree of C(L) = 4 per entry, or the
+    rank in place of 26, changes it."""
+    spec = NetworkSpec(depth=2, width=3, heads=2, attn_dim=1)
+    result = separation_rank(spec, "reduced")
+    assert derivative_bound(spec).total == 26
+    assert result.rank < 26 and not result.certainty.certified_exact
+    expected = _expected_bound(26, 16, 2 * 2**31 + 1, DEFAULT_PRIME)
     assert expected <= result.certainty.probability_bound <= expected * (1 + 1e-12)
     assert "GF(p)" in result.certainty.explanation  # the bad-prime caveat is printed with the number
 

@@ -10,9 +10,10 @@ from math import comb
 import flint
 import numpy as np
 
-from verify import Field, NetworkSpec, separation_rank
+from verify import Field, NetworkSpec
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.exact.compositions import compositions
-from verify.exact.modular import modular_product
+from verify.exact.kernels import three_limb_product as modular_product
 from verify.rank.blocks import rank_by_blocks
 from verify.rank.moments import AdditiveEncoder, Terms, search_gather
 
@@ -20,7 +21,7 @@ P = 2**63 - 25
 
 
 def test_modular_product_is_exact_for_inner_dimensions_past_four_thousand():
-    """Kills: ``modular.INNER_CHUNK`` raised past 2^11 (limb sums over 2^53, products inexact)."""
+    """Kills: ``kernels.INNER_CHUNK`` raised past 2^11 (limb sums over 2^53, products inexact)."""
     rng = np.random.default_rng(11)
     inner = 4500
     # p - 1 = 2^63 - 26 has limbs (2^21 - 26, 2^21 - 1, 2^21 - 1): every limb product near 2^42

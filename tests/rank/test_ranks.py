@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from verify import Field, NetworkSpec, separation_rank
+from verify import Field, NetworkSpec
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.rank.blocks import rank_by_blocks, rank_dense
 from verify.model.partitions import balanced_partitions
 

@@ -3,7 +3,8 @@
 import pytest
 from hypothesis import given
 
-from verify import Field, NetworkSpec, draw_weights, separation_rank
+from verify import Field, NetworkSpec, draw_weights
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.model.polynomial import output_polynomial, variable_index
 from verify.rank.reduced import reduced_polynomials, symmetric_variables, tokens_threshold
 

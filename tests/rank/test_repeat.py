@@ -78,14 +78,17 @@ def test_distinct_primes_are_the_primes_below_the_first_in_decreasing_order():
 
 
 def test_sep_repeats_over_small_primes_until_the_product_of_bounds_is_below_1e_9(capsys):
-    """Depth 2, width 2, two heads: rank 17 < 18 = the upper bound, so never certified exact.  Weights
-    uniform over GF(p): per run 18 * 2(3^2 - 1)/p + 18/p = 306/p, so at p near 10^6 three runs are
-    needed (306/p ~ 3.1e-4, cubed ~ 2.9e-11)."""
-    assert main(["sep", "--depth", "2", "--width", "2", "--heads", "2", "--field", "gf:1000003", "--json"]) == 0
+    """Depth 2, width 3, two heads of d_a = 1: rank 25 < 26 = the upper bound, so never certified exact.
+    Only degree block 1 (6 x 168, rank 5 below its bound 6 = its row count) is short, so the later runs
+    rank it alone (block-level repeats), and with weights uniform over GF(p) its bound per run is
+    6 * 2(3^2 - 1)/p + 6/p = 102/p: at p near 10^6 three runs are needed ((102/p)^2 ~ 1.04e-8)."""
+    assert main(["sep", "--depth", "2", "--width", "3", "--heads", "2", "--attn-dim", "1", "--field", "gf:1000003",
+                 "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     primes = [1000003, sympy.prevprime(1000003), sympy.prevprime(sympy.prevprime(1000003))]
-    assert out["rank"] == 17 and out["runs"] == 3 and out["primes"] == primes
-    expected = math.prod(306 / p for p in primes)
+    assert out["rank"] == 25 and out["runs"] == 3 and out["primes"] == primes
+    assert [r.get("blocks") for r in out["run_details"]] == [None, [1], [1]]
+    expected = math.prod(102 / p for p in primes)
     assert expected <= out["probability_bound"] <= expected * (1 + 1e-9)
     assert out["certified_exact"] is False and out["elimination"]
     assert any("GF(p)" in n for n in out["notes"])  # the bad-prime caveat beside the number
@@ -106,14 +109,15 @@ def test_escalating_primes_do_not_stop_after_a_first_run_that_bounds_nothing():
 
 
 def test_sep_without_a_field_runs_the_fast_prime_first_then_63_bit_primes(capsys):
-    """Depth 2, width 2, two heads (rank 17 < 18, never exact): first GF(1048573), then GF(2^63 - 25),
-    whose bound 306 / (2^63 - 25) alone meets 1e-9; one head (rank 18 = the bound): one fast run."""
+    """Depth 2, width 3, two heads of d_a = 1 (rank 25 < 26, never exact): first GF(1048573), then
+    GF(2^63 - 25), whose bound 442 / (2^63 - 25) alone meets 1e-9; one head (rank 18 = the bound): one
+    fast run."""
     from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME
 
-    assert main(["sep", "--depth", "2", "--width", "2", "--heads", "2", "--json"]) == 0
+    assert main(["sep", "--depth", "2", "--width", "3", "--heads", "2", "--attn-dim", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["prime"] for r in out["run_details"]] == [FAST_PRIME, DEFAULT_PRIME]
-    assert out["rank"] == 17 and out["probability_bound"] <= 306 / FAST_PRIME * 306 / DEFAULT_PRIME * (1 + 1e-9)
+    assert out["rank"] == 25 and out["probability_bound"] <= 442 / FAST_PRIME * 442 / DEFAULT_PRIME * (1 + 1e-9)
     assert main(["sep", "--depth", "2", "--width", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["certified_exact"] and out["primes"] == [FAST_PRIME] and out["rank"] == 18
@@ -132,14 +136,13 @@ def test_null_space_mixing_is_drawn_from_the_run_seed(monkeypatch):
     exps = [np.array(poly.monoms(), dtype=np.int64).reshape(len(poly), 6) for poly in q]
     moments = moment_table(exps, [poly.coeffs() for poly in q], field, 6, 6, True)
     mixed = []
-    real = degree_blocks._complement_rows
+    real = degree_blocks._mixing
 
     def spy(*args):
-        left, compressed = real(*args)
-        if compressed:
-            mixed.append((args[-1], left.copy()))  # (the seed H is drawn from, Z^T = H^T Y^T)
-        return left, compressed
-    monkeypatch.setattr(degree_blocks, "_complement_rows", spy)
+        mix = real(*args)
+        mixed.append((args[-1], mix.copy()))  # (the seed H is drawn from, H)
+        return mix
+    monkeypatch.setattr(degree_blocks, "_mixing", spy)
     ranks, first = [], []
     for seed in (0, 1):
         mixed.clear()

@@ -5,7 +5,8 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights, separation_rank
+from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
 from verify.model.network import output_coordinate
@@ -105,11 +106,12 @@ def test_probe_cli_json_and_plot(tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_positional_embedding_uses_enumeration(capsys):
+def test_positional_embedding_probe_reports_sequence_caps(capsys):
     code = main(["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "2", "--pos-rank", "1",
                  "--max-tokens", "6", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["positional_rank"] == 1 and len(data["ranks"]) >= 2
+    assert [row["count_cap"] for row in data["ranks"]] == [2 ** (row["tokens"] // 2) for row in data["ranks"]]
 
 
 BAD = [
@@ -165,3 +167,27 @@ def test_rank_r_embedding_never_exceeds_the_width_r_network(depth, width, rank):
     embedded = embedded_reduced_rank(NetworkSpec(depth=depth, width=width), GF, embedding.factors[0])
     narrow = separation_rank(NetworkSpec(depth=depth, width=rank), "reduced").rank
     assert embedded <= narrow
+
+
+def test_probe_json_reports_count_cap_and_a_limit_checked_by_brute_force(capsys):
+    from itertools import product
+
+    from verify.rank.token_gram import TOKEN_PRIME
+    code = main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "8",
+                 "--no-store", "--workers", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["limit_rank"] is not None and data["modulus"] == TOKEN_PRIME
+    for row in data["ranks"]:
+        multisets = {tuple(sorted(s)) for s in product(range(3), repeat=row["tokens"] // 2)}
+        assert row["count_cap"] == len(multisets) and row["cap_decides"] == (row["rank"] == len(multisets))
+    spec = NetworkSpec(depth=2, width=3, tokens=8)
+    every = token_rank(spec, draw_weights(spec, 0), VocabularyEmbedding(3, 3, 2), Field(TOKEN_PRIME),
+                       tuple(range(4)), "enumeration").rank
+    assert data["limit_rank"] == every == data["ranks"][-1]["rank"]
+
+
+def test_probe_text_says_when_the_cap_decides(capsys):
+    code = main(["probe-n", "--depth", "2", "--width", "4", "--vocab", "3", "--rank", "3", "--max-tokens", "10",
+                 "--no-store", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "count_cap" in out and "(cap decides)" in out and "not the network, decides" in out

@@ -329,3 +329,17 @@ def load_claims(package: str = "proofs") -> list[Claim]:
             raise ValueError(f"{package}.{info.name}: claim id {claim.id!r} must equal the file name")
         found.append(claim)
     return sorted(found, key=lambda c: c.id)
+
+
+def run_claims_with(claims: list[Claim], ranks=None, each=None) -> list[ClaimResult]:
+    """Run ``claims`` with one rank source (``specsets.RankSource``; a fresh one if None) shared by
+    their bound checks; ``each(i, result)`` hears every result as it comes."""
+    from .specsets import using
+
+    results = []
+    with using(ranks):
+        for i, claim in enumerate(claims):
+            results.append(run_claim(claim))
+            if each is not None:
+                each(i, results[-1])
+    return results

@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..files import write_atomic
+from ..files import write_output
 from .record import OUTCOMES
 
 __all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength"]
@@ -96,7 +96,7 @@ def markdown(records: list[dict], header: dict) -> str:
 
 def write_reports(out_dir: Path, records: list[dict], header: dict) -> tuple[Path, Path]:
     md, js = out_dir / "report.md", out_dir / "report.json"
-    write_atomic(js, json.dumps({"header": header, "counts": counts(records), "claims": records}, indent=1,
+    write_output(js, json.dumps({"header": header, "counts": counts(records), "claims": records}, indent=1,
                                 default=str) + "\n")
-    write_atomic(md, markdown(records, header))
+    write_output(md, markdown(records, header))
     return md, js

@@ -1,35 +1,87 @@
-"""The default specs the registry compares bounds against, and their exact ranks (cached).
+"""The default specs the registry compares bounds against, and where their exact ranks come from.
 
 "All that the engine finishes quickly": every head count of widths 2-6 at depths 1-2, width 2
 at depths 3-4, width 3 at depth 3, width 10 with 2 heads at depth 2 (the smallest depth-2 spec
 inside Theorem 1's regime L < log3 d_x, about 90 s), and residual variants of the small ones.
-``extended`` adds depth 5 width 2.  Ranks come from the reduced
-route (valid for N >= 2(d_x+1)) at seed 0.
+``extended`` adds depth 5 width 2.  Ranks come from the reduced route (valid for N >= 2(d_x+1))
+at seed 0.
+
+A claim run reads its ranks from a ``RankSource`` (the field, what each rank certifies, the ranks
+already known, whether the slow specs are in), handed to it with ``using(source)``: a context, not
+a module global, so nothing a run learnt is left behind for the next one.
 """
 
 from __future__ import annotations
 
-from ..rank.sep import separation_rank
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field as dc_field
+from functools import lru_cache
+
+from ..exact.fields import DEFAULT_PRIME, parse_field
+from ..rank.routes import rank_once
 from ..model.spec import NetworkSpec, divisors
 
-__all__ = ["default_specs", "exact_rank", "remember", "EXTENDED"]
+__all__ = ["RankSource", "using", "current", "default_specs", "exact_rank", "remember"]
 
-#: Set by ``verify run --extended``: include the slow specs in every bound check.
-EXTENDED = False
+
+@dataclass
+class RankSource:
+    """Exact ranks for the bound checks: reduced-route ranks at seeded integer weights over ``field``,
+    each a certified lower bound on the generic rank (``certainty``); ``known`` holds the ranks
+    computed elsewhere (a sweep, the results store) or already here, by (spec, seed)."""
+
+    field: str = f"gf:{DEFAULT_PRIME}"
+    certainty: str = "certified lower bound on the generic rank (reduced route, one run at seeded integer weights)"
+    extended: bool = False
+    known: dict = dc_field(default_factory=dict)
+
+    def remember(self, spec: NetworkSpec, seed: int, rank: int) -> None:
+        self.known[_key(spec, seed)] = rank
+
+    def rank(self, spec: NetworkSpec, seed: int = 0) -> int:
+        key = _key(spec, seed)
+        if key not in self.known:
+            self.known[key] = _reduced_rank(*key, self.field)
+        return self.known[key]
+
+
+@lru_cache(maxsize=None)
+def _reduced_rank(depth: int, width: int, heads: int, attn_dim: int, residual: bool, seed: int, field: str) -> int:
+    """The reduced-route rank at seeded weights: a function of its arguments alone, so memoised per
+    process (nothing a caller sets can change what it returns)."""
+    plain = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=attn_dim, residual=residual)
+    return rank_once(plain, "reduced", field=parse_field(field), seed=seed).rank
+
+
+_SOURCE: ContextVar[RankSource | None] = ContextVar("verify_rank_source", default=None)
+
+
+@contextmanager
+def using(source: RankSource | None = None):
+    """Run the enclosed claim checks with ``source`` (a fresh one if None) as their rank source."""
+    token = _SOURCE.set(source if source is not None else RankSource())
+    try:
+        yield _SOURCE.get()
+    finally:
+        _SOURCE.reset(token)
+
+
+def current() -> RankSource:
+    """The rank source of the claim run in progress (a fresh, empty one outside any run)."""
+    return _SOURCE.get() or RankSource()
 
 
 def default_specs(residual: bool = False, extended: bool | None = None) -> list[NetworkSpec]:
-    """The registry's spec set, smallest first; ``extended`` adds the slow ones.
-
-    Extended adds depth 5 width 2 (about 3 minutes here).
-    """
+    """The registry's spec set, smallest first; ``extended`` (default: the rank source's) adds the
+    slow ones: depth 5 width 2 (about 3 minutes here)."""
     plan = [(1, w) for w in range(2, 7)] + [(2, w) for w in range(2, 7)] + [(3, 2), (4, 2), (3, 3)]
     if residual:
         plan = [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2)]
     specs = [NetworkSpec(depth=depth, width=width, heads=h, residual=residual)
              for depth, width in plan for h in divisors(width)]
     if extended is None:
-        extended = EXTENDED
+        extended = current().extended
     if not residual:
         specs.append(NetworkSpec(depth=2, width=10, heads=2))  # Theorem 1's regime at depth 2 (~90 s)
     if extended and not residual:
@@ -37,25 +89,15 @@ def default_specs(residual: bool = False, extended: bool | None = None) -> list[
     return specs
 
 
-#: Exact ranks by (depth, width, heads, attn_dim, residual, seed): computed here on first use, or
-#: handed in by a sweep (``remember``).
-_KNOWN: dict = {}
-
-
 def _key(spec: NetworkSpec, seed: int) -> tuple:
     return (spec.depth, spec.width, spec.heads, spec.attn_dim, spec.residual, seed)
 
 
 def remember(spec: NetworkSpec, seed: int, rank: int) -> None:
-    """Record a rank computed elsewhere (a sweep, the results store) for ``exact_rank``."""
-    _KNOWN[_key(spec, seed)] = rank
+    """Record a rank computed elsewhere in the current rank source (``RankSource.remember``)."""
+    current().remember(spec, seed, rank)
 
 
 def exact_rank(spec: NetworkSpec, seed: int = 0) -> int:
-    """The reduced-route separation rank of ``spec`` (cached per process)."""
-    key = _key(spec, seed)
-    if key not in _KNOWN:
-        plain = NetworkSpec(depth=spec.depth, width=spec.width, heads=spec.heads, attn_dim=spec.attn_dim,
-                            residual=spec.residual)
-        _KNOWN[key] = separation_rank(plain, "reduced", seed=seed).rank
-    return _KNOWN[key]
+    """The reduced-route separation rank of ``spec``, from the current rank source."""
+    return current().rank(spec, seed)

@@ -11,22 +11,19 @@ import tempfile
 from pathlib import Path
 
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, parse_field
+from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
+from ..files import STDOUT, check_output, is_stream
 
-__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "route_size",
-           "MAX_DEPTH", "MAX_WIDTH", "MAX_TOKENS"]
+__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "MAX_DEPTH",
+           "MAX_WIDTH", "MAX_TOKENS", "MAX_COUNT"]
 
-#: Largest depth the parser accepts: C(L) = (3^L - 1)/2 is already above 10^9 at L = 20, far past
-#: anything an estimate lets through, and every estimate stays closed-form below this.
-MAX_DEPTH = 64
+#: MAX_DEPTH, the largest depth the parser accepts, is the engine's (``verify.sweeps.table``).
 #: Largest width the parser accepts (the estimates refuse far smaller ones at any depth).
 MAX_WIDTH = 10**6
 #: Largest value of the other integer options (vocabulary, templates; seeds are unbounded).
 MAX_COUNT = 10**9
 #: Largest sequence length the parser accepts (the exact routes refuse far smaller ones).
 MAX_TOKENS = 10**4
-#: Balanced partitions ``--all-partitions`` may visit.
-MAX_PARTITIONS = 10**4
 
 
 def int_range(option: str, low: int, high: int | None = None, what: str | None = None):
@@ -74,6 +71,8 @@ def field_text(text: str) -> str:
     >>> field_text("gf:101")
     'gf:101'
     """
+    if text == "auto":  # the table's default: verify sep's repeat loop
+        return text
     try:
         field = parse_field(text)
     except InputError as exc:
@@ -98,60 +97,30 @@ def _probe_folder(folder: Path, option: str, what: str) -> None:
 
 
 def writable_file(path: str | None, option: str) -> None:
-    """Refuse an output file that could not be written, before any work is done."""
+    """Refuse an output file that could not be written, before any work is done (``-`` is stdout;
+    a symlink, ``/dev/null`` or a FIFO is accepted and written the way ``verify.files`` writes it)."""
+    check_output(path, option)
+
+
+def plot_file(path: str | None, option: str = "--plot") -> None:
+    """Refuse, before any work, a plot path that is not a .png (or ``-``), not writable, or a plot
+    without matplotlib installed."""
     if path is None:
         return
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{option} {path} is a folder; give a file name, e.g. {Path(path) / 'out'}")
-    _probe_folder(target.parent if str(target.parent) else Path("."), option, path)
+    if not is_stream(path) and not path.lower().endswith(".png"):
+        raise InputError(f"plot file {path!r} must end in .png; use e.g. {option} plot.png")
+    check_output(path, option)
+    from ..api import require_matplotlib
+    require_matplotlib()
 
 
 def writable_dir(path: str, option: str) -> None:
     """Refuse an output folder that is a file or could not be created or written."""
     target = Path(path)
+    if path == STDOUT:
+        raise InputError(f"{option} - (stdout) cannot hold the report files; give a folder name, e.g. "
+                         f"{option} verify-report (--json prints the report on stdout)")
     if target.exists() and not target.is_dir():
-        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name, "
-                         f"e.g. {path}-report")
+        raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name for the reports, "
+                         f"e.g. {option} verify-report")
     _probe_folder(target, option, path)
-
-
-def route_size(spec, method: str, templates: int | None, max_evaluations: int, max_memory_gib: float,
-               all_partitions: bool = False) -> None:
-    """Refuse (InputError), in closed form and before anything is built, a coefficient or grid route
-    (or a ``--all-partitions`` loop) that could not finish: the checks the routes make themselves,
-    but on the log scale, so absurd sizes answer at once instead of computing the numbers.
-
-    Coefficient route: y_p^i has at least binom(C + m - 1, C) monomials, m = (N - 1) d_x (x^i_p
-    times the square of any degree-C(L) monomial in the other positions), at >= 500 bytes a term.
-    Grid route: M^N evaluations for M templates per position.
-    """
-    from math import comb, log2
-
-    from ..rank.memory import guard_log2, log2_multichoose
-
-    n = spec.tokens
-    if all_partitions and n is not None and comb(n - 1, n // 2 - 1) > MAX_PARTITIONS:
-        raise InputError(f"--all-partitions at N = {n} visits {comb(n - 1, n // 2 - 1):.3g} balanced partitions, "
-                         f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
-    if n is None or method not in ("coefficients", "grid", "monomials"):
-        return
-    log2_c = spec.depth * log2(3) - 1  # C(L) = (3^L - 1)/2
-    if method == "grid":
-        if templates is None:  # binom(3^L + d_x, d_x), on the log scale
-            log2_m = log2_multichoose(spec.depth * log2(3), spec.width)
-            if log2_m < 60:
-                log2_m = log2(comb(3**spec.depth + spec.width, spec.width))
-        else:
-            log2_m = log2(templates)
-        if n * log2_m > log2(max_evaluations) + 1e-9:
-            raise InputError(f"the grid needs about 2^{n * log2_m:,.0f} network evaluations (N = {n} positions), "
-                             f"over the limit of {max_evaluations:,}; use --method coefficients or reduced, fewer "
-                             f"--templates or --tokens, or raise --max-evaluations")
-        return
-    what = f"the exact polynomial for depth {spec.depth}, width {spec.width}, {n} tokens"
-    fix = "use --method reduced (sep) or fewer --tokens"
-    guard_log2(log2_multichoose(log2_c, (n - 1) * spec.width - 1) + log2(500), max_memory_gib, what, fix)
-    if spec.depth > 20 or ((3**spec.depth + 1) // 2) ** 2 * n > 10**8:
-        raise InputError(f"{what} has degree 3^L = 3^{spec.depth}, beyond what the coefficient route can expand; "
-                         f"{fix}")

@@ -167,6 +167,33 @@ def validate_certificate(data) -> None:
         if not (isinstance(layer, dict) and set(layer) == {"query", "key", "value", "output"}
                 and all(isinstance(layer[k], list) and all(_int_matrix(m) for m in layer[k]) for k in layer)):
             raise bad("each layer must hold query, key, value and output: per head an integer matrix")
+    _check_magnitudes(data, bad)
+
+
+#: Every integer of a certificate is below this in absolute value (primes and residues are word-size,
+#: weights at most 2^62); a larger one is refused before any arithmetic is done with it.
+MAX_CERT_INT = 2**64
+
+
+def _check_magnitudes(data: dict, bad) -> None:
+    """Reading side: refuse integers beyond ``MAX_CERT_INT`` and a grid whose closed-form size (log of
+    multichoose(floor((d_x - H)/2), 3^(L-2)), by lgamma) is far past ``MAX_GRID_ENTRIES``, so a crafted
+    file cannot make the checker compute a binomial of 10^18 terms."""
+    from math import lgamma, log
+
+    weights = data["weights"]
+    numbers = [data[name] for name in _INT_FIELDS] + [weights["seed"], weights["weight_range"]]
+    numbers += data["partition_a"] + data["outputs_at_first_point"]
+    numbers += [x for t in data["templates_a"] + data["templates_b"] for x in t]
+    numbers += [x for layer in weights["layers"] for mats in layer.values() for mat in mats for row in mat for x in row]
+    if any(abs(x) >= MAX_CERT_INT for x in numbers):
+        raise bad("an integer is 2^64 or more in absolute value, beyond any certificate's numbers")
+    depth, width, heads = data["depth"], data["width"], data["heads"]
+    if 2 <= depth <= MAX_CERT_DEPTH and 1 <= heads < width:
+        n, k = (width - heads) // 2, 3 ** (depth - 2)
+        if n >= 1 and lgamma(n + k) - lgamma(k + 1) - lgamma(n) > log(MAX_GRID_ENTRIES) / 2 + 1:
+            raise InputError(f"the certificate's grid for depth {depth}, width {width}, heads {heads} needs over "
+                             f"{MAX_GRID_ENTRIES:,} forward passes; choose a smaller width or depth")
 
 
 def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
@@ -179,6 +206,9 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
         raise InputError(f"certificates need depth >= 2, width > 3^depth = {3**spec.depth} and heads < width; "
                          f"e.g. --depth 2 --width 10 or --depth 3 --width 28")
     m = lower_bound(spec.depth, spec.width, spec.heads)
+    if m < 1:  # d_x - H < 2: the bound is 0, there is no grid to certify (and none to index)
+        raise InputError(f"the bound ((floor((d_x - H)/2) over 3^(L-2))) is 0 at width {spec.width} and heads "
+                         f"{spec.heads}: nothing to certify; choose heads <= width - 2")
     check_size(m, spec.width, spec.depth, spec.heads)
     prime = certificate_prime(spec.width, spec.heads) if prime is None else prime
     weights = draw_weights(spec, seed, weight_range).as_dict()
@@ -218,6 +248,8 @@ def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
     m = data["claimed_rank"]
     if m != lower_bound(depth, width, heads):
         return False, f"claimed rank {m} is not the bound {lower_bound(depth, width, heads)}"
+    if m < 1:
+        return False, "the bound is 0 here (d_x - H < 2): a certificate claims sep >= 1 or more"
     check_size(m, width, depth, heads)
     rows, cols = data["templates_a"], data["templates_b"]
     if len(rows) != m or len(cols) != m or any(len(t) != width for t in rows + cols):

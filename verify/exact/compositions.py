@@ -6,14 +6,25 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-__all__ = ["compositions"]
+__all__ = ["compositions", "exponent_dtype"]
 
 
-def compositions(total: int, parts: int) -> np.ndarray:
+def exponent_dtype(top: int):
+    """The narrowest integer type for exponent rows of degree <= ``top``: int16 while the sum of two
+    such rows (alpha + beta, at most 2 * top) stays below 2^15, else int64.
+
+    >>> exponent_dtype(40).__name__, exponent_dtype(20000).__name__
+    ('int16', 'int64')
+    """
+    return np.int16 if 2 * top < 2**15 else np.int64
+
+
+def compositions(total: int, parts: int, dtype=np.int64) -> np.ndarray:
     """All vectors of ``parts`` non-negative integers summing to ``total``, one per row, in
     ascending lexicographic order; binom(total + parts - 1, parts - 1) of them.
 
-    Also the exponent vectors of the monomials of degree ``total`` in ``parts`` variables.
+    Also the exponent vectors of the monomials of degree ``total`` in ``parts`` variables;
+    ``dtype`` (e.g. ``exponent_dtype(total)``) keeps large lists small.
 
     Notes
     -----
@@ -24,7 +35,7 @@ def compositions(total: int, parts: int) -> np.ndarray:
     [[0, 2], [1, 1], [2, 0]]
     """
     combos = np.array(list(combinations_with_replacement(range(parts), total)), dtype=np.int64)
-    out = np.zeros((max(len(combos), 1), parts), dtype=np.int64)
+    out = np.zeros((max(len(combos), 1), parts), dtype=dtype)
     if total:
         np.add.at(out, (np.repeat(np.arange(len(combos)), total), combos.ravel()), 1)
     return out[::-1].copy()

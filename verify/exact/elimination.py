@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .factorcheck import CHECK, check_factorization, sketch
 from .floatmod import TILE_ENTRIES, ModArith
 
-__all__ = ["ELIMINATION", "BASE", "PivotRank", "rank_mod_p", "factor", "plan", "set_array_module"]
+__all__ = ["ELIMINATION", "CHECK", "BASE", "PivotRank", "rank_mod_p", "factor", "plan", "set_array_module"]
 
 #: How results name this elimination.
 ELIMINATION = "float64-blas-pluq"
@@ -52,6 +53,8 @@ class PivotRank:
     prime: int
     limbs: int
     elimination: str = ELIMINATION
+    #: Random vectors on which P A Q = L U was verified (``verify.exact.factorcheck``).
+    checked: int = 0
 
 
 def plan(p: int, limbs: int | None = None) -> dict:
@@ -96,6 +99,8 @@ class _Pluq:
         width, height = c1 - c0, rows - r0
         # rows first, then the transpose in cache: twice as fast as one strided copy
         panel = xp.ascontiguousarray(xp.ascontiguousarray(a[r0:, c0:c1]).T)
+        if width == 1 or height == 1:  # then the transpose of a contiguous slice is a view of ``a`` itself,
+            panel = panel.copy()  # and the swaps below would act twice (a wrong L, found by the check)
         order = list(range(width))  # order[i]: the panel column now at panel position i
         swaps = []  # row swaps (i, k) of panel rows, in order
         k, pending = 0, pend  # pending: rank-one updates (in h^2) on the rows below k since reduced
@@ -218,21 +223,30 @@ class _Pluq:
         return r1 + r2
 
 
-def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = False):
-    """PLUQ of an integer matrix over GF(p) in place on a reduced float64 copy.
+def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = False, left: bool = False):
+    """PLUQ of an integer matrix over GF(p) in place on a reduced float64 copy, checked.
 
-    Returns (arithmetic, array holding L and U, row permutation, column permutation, rank): the
-    array is P A Q with L strictly below the diagonal of its first ``rank`` columns and U on and
+    Returns (arithmetic, array holding L and U, row permutation, column permutation, rank, sketch):
+    the array is P A Q with L strictly below the diagonal of its first ``rank`` columns and U on and
     above it in its first ``rank`` rows; ``colperm[i]`` is the column of A at position i.  With
-    ``overwrite``, an int64 numpy input's memory holds the factors (the input is consumed)."""
+    ``overwrite``, an int64 numpy input's memory holds the factors (the input is consumed).
+
+    Before the elimination, seeded random vectors and A's products with them are drawn (the
+    ``sketch``; with ``left`` also z^T A, for null spaces); afterwards P A Q = L U is verified on
+    them (``verify.exact.factorcheck``), so a wrong factorization raises
+    ``FactorizationCheckError`` (false pass <= 2^-64) instead of returning a rank."""
     ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
     a = ar.from_ints(matrix, overwrite)
     if a.ndim != 2:
         raise ValueError("rank_mod_p needs a 2-D matrix")
     rows, cols = a.shape
     rowperm, colperm = list(range(rows)), list(range(cols))
-    rank = _Pluq(ar, a, rowperm, colperm).run(0, 0, cols) if rows and cols else 0
-    return ar, a, rowperm, colperm, rank
+    if not (rows and cols):
+        return ar, a, rowperm, colperm, 0, None
+    found = sketch(ar, a, left)
+    rank = _Pluq(ar, a, rowperm, colperm).run(0, 0, cols)
+    check_factorization(ar, a, rowperm, colperm, rank, found)
+    return ar, a, rowperm, colperm, rank, found
 
 
 def set_array_module(xp) -> None:
@@ -243,7 +257,8 @@ def set_array_module(xp) -> None:
 
 
 def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None, overwrite: bool = False):
-    """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly.
+    """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly; every factorization is
+    verified on random vectors before its rank is returned (``factor``).
 
     Parameters
     ----------
@@ -266,8 +281,8 @@ def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None 
     >>> r = rank_mod_p(np.array([[0, 0], [0, 5]]), 7, pivots=True); (r.rank, r.rows.tolist(), r.cols.tolist())
     (1, [1], [1])
     """
-    ar, a, rowperm, colperm, rank = factor(matrix, p, xp, limbs, overwrite)
+    ar, a, rowperm, colperm, rank, found = factor(matrix, p, xp, limbs, overwrite)
     if not pivots:
         return rank
     return PivotRank(rank, np.array(rowperm[:rank], dtype=np.int64), np.array(colperm[:rank], dtype=np.int64),
-                     p, ar.limbs)
+                     p, ar.limbs, checked=found.vectors if found is not None else 0)

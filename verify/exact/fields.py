@@ -5,13 +5,14 @@ Ranks mod p are certified lower bounds on ranks over Q for integer matrices (doc
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import flint
 
 from ..errors import InputError
 
-__all__ = ["Field", "parse_field", "DEFAULT_PRIME", "FAST_PRIME"]
+__all__ = ["Field", "parse_field", "as_field", "DEFAULT_PRIME", "FAST_PRIME"]
 
 #: The largest prime below 2^63: a "large word-size prime" for nmod arithmetic.
 DEFAULT_PRIME = 2**63 - 25
@@ -100,29 +101,63 @@ def _next_prime(n: int) -> int:
     return n
 
 
+_MODULUS = re.compile(r"(\d+)(?:(?:\^|\*\*)(\d+))?(?:([+-])(\d+))?")
+
+
+def _modulus(body: str) -> int:
+    """The integer written as decimal digits or as ``B^E+C`` / ``B**E-C`` (the form ``--help`` uses,
+    e.g. ``2^63-25``); the power is computed only when it has at most 70 bits (larger is refused anyway)."""
+    import math
+
+    match = _MODULUS.fullmatch(body.replace("_", "").replace(" ", "")) if len(body) <= 40 else None
+    if match is None:
+        raise InputError(f"field modulus {body[:40]!r} is not an integer; use --field gf:P with P prime, written "
+                         f"in decimal or as 2^61-1, e.g. gf:2^63-25")
+    base, exponent, sign, offset = match.groups()
+    value = int(base)
+    if exponent is not None:
+        if value > 1 and int(exponent) * math.log2(value) > 70:
+            raise InputError(f"field modulus {body} is above 2^64; use a word-size prime such as 2^63-25")
+        value **= int(exponent)
+    if offset is not None:
+        value = value + int(offset) if sign == "+" else value - int(offset)
+    return value
+
+
 def parse_field(text: str) -> Field:
-    """Parse ``qq`` or ``gf:P`` (P prime, 2 < P < 2^64); ``gf`` alone means the default prime.
+    """Parse ``qq`` or ``gf:P`` (P prime, 2 < P < 2^64, in decimal or as ``2^61-1`` or ``2**61-1``);
+    ``gf`` alone means the default prime.
 
     >>> parse_field("gf:101").modulus
     101
+    >>> parse_field("gf:2^61-1").modulus == parse_field("gf:2**61-1").modulus == 2**61 - 1
+    True
     >>> parse_field("qq").name
     'qq'
     """
+    if not isinstance(text, str):
+        raise InputError(f"a field is 'qq' or 'gf:P' (P prime), got {text!r:.40}; e.g. 'gf:2^63-25'")
     text = text.strip().lower()
     if text in ("qq", "q"):
         return Field(None)
     if text == "gf":
         return Field(DEFAULT_PRIME)
     if text.startswith("gf:"):
-        body = text[3:]
-        try:
-            p = int(body)
-        except ValueError:
-            raise InputError(f"field modulus {body!r} is not an integer; use --field gf:P with P prime, "
-                             f"e.g. gf:{DEFAULT_PRIME}") from None
-        if p < 3 or p >= 2**64:
-            raise InputError(f"field modulus {p} is outside 3..2^64-1; use a word-size prime such as {DEFAULT_PRIME}")
+        p = _modulus(text[3:])
+        if p < 3:
+            raise InputError(f"field modulus {p} is below 3 (GF(2) is not supported: the routes need an odd "
+                             f"prime); use a word-size prime such as 2^63-25")
+        if p >= 2**64:
+            raise InputError(f"field modulus {p} is 2^64 or more; use a word-size prime such as 2^63-25")
         if not flint.fmpz(p).is_prime():
             raise InputError(f"field modulus {p} is not prime; use a prime, e.g. gf:{_next_prime(p)}")
         return Field(p)
-    raise InputError(f"unknown field {text!r}; use --field qq or --field gf:P with P prime")
+    raise InputError(f"unknown field {text[:40]!r}; use --field qq or --field gf:P with P prime")
+
+
+def as_field(value) -> Field:
+    """A ``Field``, or the text of one (``"gf:2^61-1"``, ``"qq"``) parsed by ``parse_field``; anything
+    else raises ``InputError`` (the Python API takes either form)."""
+    if isinstance(value, Field):
+        return value
+    return parse_field(value)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .elimination import BASE, factor
+from .factorcheck import check_null_rows
 
 __all__ = ["NullSpace", "null_space"]
 
@@ -21,7 +22,8 @@ class NullSpace:
     """The right null space of a matrix over GF(p): ``rank``, ``nullity`` and ``rows(mix)``."""
 
     def __init__(self, matrix, p: int, xp=None, overwrite: bool = False):
-        self.ar, self.a, _, self.colperm, self.rank = factor(matrix, p, xp, overwrite=overwrite)
+        self.ar, self.a, _, self.colperm, self.rank, self.sketch = factor(matrix, p, xp, overwrite=overwrite,
+                                                                           left=True)
         self.cols = self.a.shape[1]
         self.nullity = self.cols - self.rank
 
@@ -55,6 +57,8 @@ class NullSpace:
         x = xp.empty_like(z)
         x[xp.asarray(self.colperm)] = z
         out = ar.to_ints(x).T
+        if self.sketch is not None:  # every returned vector is checked against z^T M, drawn before
+            check_null_rows(ar, self.sketch, out, self.a.shape)
         return np.ascontiguousarray(out.get() if hasattr(out, "get") else out)
 
 

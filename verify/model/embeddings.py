@@ -72,8 +72,8 @@ class VocabularyEmbedding:
         if self.positional_rank == 0:
             return [0] * self.width
         left = self._matrix(self._rng("pos-left"), self.width, self.positional_rank)
-        right = [random.Random(f"verify-embedding:pos:{self.seed}:{j}").randint(-EMBEDDING_RANGE, EMBEDDING_RANGE)
-                 for _ in range(self.positional_rank)]
+        rng = random.Random(f"verify-embedding:pos:{self.seed}:{j}")  # one stream: R independent entries
+        right = [rng.randint(-EMBEDDING_RANGE, EMBEDDING_RANGE) for _ in range(self.positional_rank)]
         return [sum(left[i][k] * right[k] for k in range(self.positional_rank)) for i in range(self.width)]
 
     def embed(self, tokens: list[int]) -> list[list[int]]:

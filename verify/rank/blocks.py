@@ -14,33 +14,25 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from ..exact.elimination import ELIMINATION, rank_mod_p
+from ..exact.elimination import ELIMINATION
 from ..exact.fields import Field
-from ..exact.floatmod import MAX_PRIME
+from ..exact.kernels import FLINT, FLOAT_MIN, kernel_for
 from .memory import guard
 
 __all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "uses_float_elimination",
            "FLINT", "FLOAT_MIN"]
 
-#: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q).
-FLINT = "flint"
-#: Shortest side from which a GF(p) rank (p < 2^50) goes through the float64 BLAS elimination;
-#: below it FLINT's conversion and elimination cost less (measured on 50..1600-sized squares).
-FLOAT_MIN = 256
-
-
 def uses_float_elimination(field: Field, rows: int, cols: int) -> bool:
-    """Whether ``rank_array`` ranks a rows x cols matrix over ``field`` with the float64 elimination."""
-    return field.modulus is not None and field.modulus < MAX_PRIME and min(rows, cols) >= FLOAT_MIN
+    """Whether ``rank_array`` ranks a rows x cols matrix over ``field`` with the float64 elimination
+    (the kernel ``verify.exact.kernels.kernel_for`` chooses)."""
+    return kernel_for(field, rows, cols).name == ELIMINATION
 
 
 def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
-    """Exact rank over ``field`` of a 2-D integer numpy array, and which elimination gave it:
-    ``verify.exact.elimination`` over GF(p) for p < 2^50 and large matrices, FLINT otherwise.
-    ``overwrite``: the float elimination may run in an int64 array's own memory (destroying it)."""
-    if uses_float_elimination(field, *array.shape):
-        return rank_mod_p(array, field.modulus, overwrite=overwrite), ELIMINATION
-    return field.from_rows(np.ascontiguousarray(array)).rank(), FLINT
+    """Exact rank over ``field`` of a 2-D integer numpy array, and which kernel gave it
+    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory."""
+    kernel = kernel_for(field, *array.shape)
+    return kernel.rank(array, overwrite=overwrite), kernel.name
 
 
 @dataclass
@@ -58,6 +50,11 @@ class Block:
     #: Which elimination gave the rank: ``FLINT`` or ``verify.exact.elimination.ELIMINATION``
     #: (``None`` when implied by another block or not recorded).
     elimination: str | None = None
+    #: Schwartz-Zippel bound on this run's rank of the block being below its generic rank
+    #: (``verify.rank.certainty.block_bound``); 0 when it meets ``upper_bound``, None if not known.
+    probability_bound: float | None = None
+    #: False for a block a later run of the block-level repeats left out (``verify.rank.repeat``).
+    ranked: bool = True
 
 
 @dataclass

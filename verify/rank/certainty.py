@@ -22,11 +22,27 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Certainty", "schwartz_zippel", "residue_sample_size", "against_upper_bound", "BAD_PRIME_NOTE"]
+__all__ = ["Certainty", "format_bound", "schwartz_zippel", "residue_sample_size", "against_upper_bound", "BAD_PRIME_NOTE"]
 
 #: What every probability over GF(p) is about (said wherever such a number is printed).
 BAD_PRIME_NOTE = ("the probability bound is for the generic rank over GF(p), which equals the generic rank over Q "
                   "unless p divides every g x g minor of the generic matrix (finitely many such primes)")
+
+
+def format_bound(value: float, digits: int = 3) -> str:
+    """A probability bound in ``digits`` significant digits, rounded up, never down (a printed bound
+    must stay a bound).
+
+    >>> format_bound(4.2861e-16), format_bound(0.04000000000000001), format_bound(0.0), format_bound(1.0)
+    ('4.29e-16', '0.0401', '0', '1')
+    """
+    if value <= 0:
+        return "0"
+    from decimal import ROUND_CEILING, Decimal
+
+    exact = Decimal(value)  # the float's exact value
+    up = exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), rounding=ROUND_CEILING)
+    return f"{float(up):.{digits}g}"
 
 
 def schwartz_zippel(rank: int, degree: int, sample_size) -> float:

@@ -14,7 +14,7 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   m + 32 seeded random columns and R = the other columns: rank(B) = rank(S) + rank(Y^T R), where
   the columns of Y span the left null space of S.  A generic block is full on its slice
   (Y empty: one (m+32) x m elimination instead of m x n).  Over GF(p) the complement's product
-  is formed in numpy (``verify.modular``), R gathered in chunks and never copied into FLINT; a
+  is formed in numpy by the field's kernel (``verify.exact.kernels``), R gathered in chunks and never copied into FLINT; a
   null space wider than 32 is mixed down to 32 random combinations Z = Y H first:
   rank(Z^T R) <= rank(Y^T R) always (so the result stays a certified lower bound), with equality
   unless a nonzero polynomial of degree <= 32 in H vanishes (Schwartz-Zippel, <= 32/p).  A mixed
@@ -35,13 +35,10 @@ from math import comb
 
 import numpy as np
 
-from .blocks import FLINT, Block, rank_array, uses_float_elimination
-from ..exact.elimination import ELIMINATION
-from ..exact.nullspace import null_space
+from .blocks import FLINT, Block, rank_array
 from ..exact.compositions import compositions
 from ..exact.fields import Field
-from ..exact.floatmod import MAX_PRIME, ModArith
-from ..exact.modular import modular_product
+from ..exact.kernels import kernel_for
 from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank"]
@@ -95,57 +92,22 @@ def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
     return m, n, m <= n, min(m, n), max(m, n)
 
 
-def _null_rows(basis, short: int, nullity: int) -> list[int]:
-    """Y^T row-major: the first ``nullity`` columns of a FLINT null-space basis, read entry by entry
-    (python-flint cannot slice columns; the whole short x short basis is never listed)."""
-    return [int(basis[i, c]) for c in range(nullity) for i in range(short)]
-
-
-def _complement_rows(field: Field, basis, short: int, nullity: int, seed: str):
-    """Rows of Y^T (the left null space of the slice), or of H^T Y^T for a seeded random
-    nullity x COMPLEMENT_ROWS matrix H when the null space is wider than that.
-
-    Returns (rows as a t x short int64 array, whether compressed)."""
-    if nullity <= COMPLEMENT_ROWS:
-        return np.array(_null_rows(basis, short, nullity), dtype=np.int64).reshape(nullity, short), False
-    rng = random.Random(seed)
-    pad = field.zeros(short, COMPLEMENT_ROWS)
-    for i in range(nullity):
-        for j in range(COMPLEMENT_ROWS):
-            pad[i, j] = rng.randrange(field.modulus)
-    mixed = basis * pad  # short x COMPLEMENT_ROWS: random combinations of the null-space columns
-    entries = [int(v) for v in mixed.transpose().entries()]
-    return np.array(entries, dtype=np.int64).reshape(COMPLEMENT_ROWS, short), True
-
-
 def _mixing(field: Field, nullity: int, seed: str) -> np.ndarray:
-    """The nullity x COMPLEMENT_ROWS matrix H of ``_complement_rows``, drawn in the same order."""
+    """The nullity x COMPLEMENT_ROWS random matrix H that mixes a wide null space down, row by row."""
     rng = random.Random(seed)
     return np.array([[rng.randrange(field.modulus) for _ in range(COMPLEMENT_ROWS)] for _ in range(nullity)],
                     dtype=np.int64)
 
 
 def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> int:
-    """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole).
-
-    For p < 2^50 the product is formed by ``ModArith.submul`` (exact float64 BLAS, one limb below
-    2^23) and ranked by ``rank_array``; larger primes use the three-limb ``modular_product``."""
+    """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole): the
+    field's kernel forms each chunk's product exactly (``verify.exact.kernels``) and ranks the result."""
     step = max(1, COMPLEMENT_CHUNK // max(1, left.shape[1]))
-    if field.modulus < MAX_PRIME:
-        ar = ModArith(field.modulus)
-        factor = ar.from_ints(left)
-        product = np.empty((left.shape[0], count), dtype=np.int64)
-        for start in range(0, count, step):
-            block = ar.from_ints(rest_lines(start, start + step), overwrite=True)
-            part = np.zeros((factor.shape[0], block.shape[1]))
-            ar.submul(part, factor, block)  # -(left @ R): the same rank
-            product[:, start:start + step] = ar.to_ints(part)
-            del block, part
-        return rank_array(field, product)[0]
-    product = np.empty((left.shape[0], count), dtype=object)
+    kernel = kernel_for(field, *left.shape)
+    product = np.empty((left.shape[0], count), dtype=np.int64)
     for start in range(0, count, step):
-        product[:, start:start + step] = modular_product(left, rest_lines(start, start + step), field.modulus)
-    return field.matrix(*product.shape, [int(v) for v in product.ravel()]).rank()
+        product[:, start:start + step] = kernel.product(left, rest_lines(start, start + step), overwrite=True)
+    return rank_array(field, product)[0]
 
 
 def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
@@ -160,7 +122,7 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         if max_memory_gib is not None:  # the one place a whole block is gathered: priced here, not up front
             from .memory import guard
 
-            per = 8 if uses_float_elimination(field, m, n) else 28
+            per = kernel_for(field, m, n).bytes_per_entry
             guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
                   f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
         lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
@@ -169,9 +131,10 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide)
-    space, how = None, FLINT
-    if uses_float_elimination(field, *slice_.shape):  # the float64 BLAS elimination: rank and null space
-        space, how, basis = null_space(slice_.T, field.modulus, overwrite=True), ELIMINATION, None
+    kernel = kernel_for(field, *slice_.shape)
+    how = kernel.name
+    if field.modulus is not None:  # the kernel's null space: rank, nullity and rows(mix)
+        space = kernel.null_space(slice_.T, overwrite=True)
         del slice_
         nullity = space.nullity
     else:
@@ -188,13 +151,9 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         return Block(m, n, short - nullity, elimination=how)
     if field.modulus is not None:
         label = f"verify-complement:{seed}:{m}x{n}"
-        if space is not None:  # Y^T, or H^T Y^T with H drawn as _complement_rows draws it
-            mix = None if nullity <= COMPLEMENT_ROWS else _mixing(field, nullity, label)
-            left, compressed = space.rows(mix), mix is not None
-            del space
-        else:
-            left, compressed = _complement_rows(field, basis, short, nullity, label)
-        del basis
+        mix = None if nullity <= COMPLEMENT_ROWS else _mixing(field, nullity, label)  # Y^T, or H^T Y^T
+        left, compressed = space.rows(mix), mix is not None
+        del space
         extra = _complement_rank(field, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
                                  len(rest))
         if not compressed:
@@ -210,7 +169,7 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
     if short * long * (short - nullity) < nullity * short * len(rest) + nullity * nullity * len(rest):
         del basis
         return whole()
-    left = field.matrix(nullity, short, _null_rows(basis, short, nullity))
+    left = field.matrix(nullity, short, [int(basis[i, c]) for c in range(nullity) for i in range(short)])
     del basis
     rest_block = field.from_rows(np.ascontiguousarray(_lines(moments, row_keys, col_keys, rest, wide)))
     extra = (left * rest_block).rank()  # one FLINT product, no entry-wise copying
@@ -253,16 +212,33 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
 
 
 def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
-                       max_memory_gib: float | None = None) -> tuple[int, list[Block], list[str]]:
+                       max_memory_gib: float | None = None, only: list[int] | None = None
+                       ) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
-    ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn."""
+    ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn.
+    ``only``: rank just these degrees (a later run of the block-level repeats, ``verify.rank.repeat``);
+    the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones."""
     count = moments.count
     sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
     found: dict[int, Block] = {}
     notes = []
+    if only is not None:
+        wanted = set(only)
+        blocks = []
+        for a in range(top + 1):
+            if a in wanted:
+                block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
+                                   moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib)
+                block.elimination = block.elimination or FLINT
+            else:
+                block = Block(*sizes[a], 0, ranked=False)
+            blocks.append(block)
+            if progress is not None:
+                progress(a + 1, top + 1)
+        return sum(b.rank for b in blocks), blocks, [f"degree blocks {sorted(wanted)} only (block-level repeat)"]
 
     def rank_of(a: int) -> Block:
         keys_rows = moments.keys(compositions(a, nvars))

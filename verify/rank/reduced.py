@@ -18,13 +18,13 @@ from math import comb
 import numpy as np
 
 from .blocks import Block, components, rank_dense
-from ..exact.compositions import compositions
+from ..exact.compositions import compositions, exponent_dtype
 from .bound import derivative_bound
 from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
 from ..exact.fields import Field
 from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
-from .moments import AdditiveEncoder, moment_table
+from .moments import moment_table
 from ..model.network import attention_matrix, layer_maps
 from .result import SepResult
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
@@ -100,7 +100,8 @@ MISSING_CAP = 64
 
 
 def term_exponents(poly, nvars: int) -> np.ndarray:
-    """Exponent rows of ``poly``'s terms, in the order of ``poly.coeffs()``.
+    """Exponent rows of ``poly``'s terms, in the order of ``poly.coeffs()``, at the narrowest integer
+    type that holds them and their pairwise sums (``exponent_dtype``: int16 below degree 2^14).
 
     ``poly.monoms()`` builds a Python tuple per term (about 3 us each, seconds for q at depth 3,
     width 4).  In a "deglex" context terms run by total degree, then lex, descending: if the first
@@ -111,7 +112,8 @@ def term_exponents(poly, nvars: int) -> np.ndarray:
     ``poly.monomial(i)``; with more than ``MISSING_CAP`` missing, or another order, ``monoms()``.
     """
     length = len(poly)
-    slow = lambda: np.array(poly.monoms(), dtype=np.int64).reshape(length, nvars)  # noqa: E731
+    dtype = exponent_dtype(max(poly.degrees(), default=0) if length else 0)  # int16: a quarter of int64
+    slow = lambda: np.array(poly.monoms(), dtype=dtype).reshape(length, nvars)  # noqa: E731
     if length == 0 or str(poly.context().ordering()) != "Ordering.deglex":
         return slow()
     top = sum(poly.monomial(0))
@@ -120,7 +122,7 @@ def term_exponents(poly, nvars: int) -> np.ndarray:
     missing = comb(top + nvars - 1, nvars - 1) - length
     if missing > MISSING_CAP:
         return slow()
-    expected = compositions(top, nvars)[::-1]
+    expected = compositions(top, nvars, dtype)[::-1]
     gaps, start = [], 0
     for j in range(missing):
         lo, hi = start, length  # first i >= start with term i != expected[i + j] (hi: none)
@@ -173,7 +175,8 @@ def _split(block: np.ndarray):
     return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
 
 
-def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0):
+def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0,
+                          only: list[int] | None = None):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
     Candidate blocks come from the data: if every term of every q_k has the same total degree
@@ -203,7 +206,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
-        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib)
+        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib, only)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
@@ -251,8 +254,13 @@ def embedded_reduced_rank(spec: NetworkSpec, field: Field, left: list[list[int]]
 
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
-                            progress=None):
-    """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route."""
+                            progress=None, only_blocks: list[int] | None = None):
+    """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route.
+
+    Every degree block records its own Schwartz-Zippel bound (``Block.probability_bound``: its g_a x
+    g_a minor has degree <= u_a * deg, u_a its proven upper bound), which the block-level repeats
+    combine.  ``only_blocks``: rank just these degree blocks (a later run of those repeats); the
+    result's rank is then the sum over them, and it claims nothing about the whole on its own."""
 
     check_memory(spec, max_memory_gib, field)
     if field.modulus is not None and field.modulus <= spec.layer_degree:  # before any draw can make q zero
@@ -262,17 +270,27 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     weights = draw_weights(spec, seed, weight_range)
     start = time.perf_counter()
     ctx, q = reduced_polynomials(spec, weights, field)
-    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed)
+    rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed, only_blocks)
     compressed = any(b.compressed_to is not None for b in blocks)
     upper = derivative_bound(spec)
+    sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     if upper.blocks and len(blocks) == len(upper.blocks):  # degree blocks a = 0..C, in order
         for block, (rows, cols, most) in zip(blocks, upper.blocks):
             assert (block.rows, block.cols) == (rows, cols), "degree block shape differs from the closed form"
             block.upper_bound = most
+            if block.ranked:
+                block.probability_bound = against_upper_bound(block.rank, most, spec.weight_degree, sample,
+                                                              field.sample_size)[1]
+    if only_blocks is not None:
+        result = SepResult(rank, "reduced", field.name, spec.with_tokens(None), seed, None,
+                           Certainty(True, None, f"degree blocks {sorted(only_blocks)} only, ranked again for the "
+                                     "block-level repeats; each is a certified lower bound on its generic rank"),
+                           blocks, notes, time.perf_counter() - start)
+        result.extra = {"upper_bound": upper.total, "upper_bound_kind": upper.kind, "only_blocks": sorted(only_blocks)}
+        return result
     # the generic rank g is <= upper.total: the minor to bound is g x g, and random combinations
     # (compression, mixed null space) are bounded by g / |field| whether or not this run used them
-    exact, bound = against_upper_bound(rank, upper.total, spec.weight_degree,
-                                       residue_sample_size(2 * weight_range + 1, field.modulus), field.sample_size)
+    exact, bound = against_upper_bound(rank, upper.total, spec.weight_degree, sample, field.sample_size)
     meaning = ("rank of the catalecticant of F(S)^T e_p at integer weights: for N >= %d it equals the "
                "separation rank at these weights, so it is a certified lower bound on the generic "
                "separation rank" % tokens_threshold(spec))

@@ -12,12 +12,14 @@ short x (short + 32) entries (short = the block's shorter side), and eliminates 
 * Over Q, or for a residual network (one candidate block of every degree, split by its pattern):
   the whole block, 40 + 16 (key words) bytes per entry, as before.
 
-Plus q's exponent rows: d_x components of T = binom(C+n-1, n-1) terms each, n int64 exponents a
-term, held together with the two arrays ``term_exponents`` builds for one component and two more
-for the moment keys and gathers, (d_x + 4) T n 8 bytes, and T 32 bytes a component for the values
-of the moment table.  Measured peak resident memory against the whole estimate (``results/reach.csv``):
-depth 2 width 10 (n = 55, T = 424,270) 2.49 GiB against 3.1; width 11 (n = 66, T = 864,501) 6.65
-against 7.2; width 12 (n = 78, T = 1,663,740) 15.97 against 16.6; depth 6 width 2 4.24 against 4.45.
+Plus q's exponent rows: d_x components of T = binom(C+n-1, n-1) terms each, n exponents a term at
+the narrowest type that holds them (``exponent_dtype``: int16 below degree 2^14, 2 bytes), priced
+with four more T x n arrays of 8 bytes for the temporaries of ``term_exponents`` and of the moment
+keys, (2 d_x + 32) T n bytes, and T 32 bytes a component for the values of the moment table.
+Measured peak resident memory against the whole estimate: depth 2 width 10 (n = 55, T = 424,270)
+1.35 GiB against 1.77 (2.49 GiB with int64 exponent rows).  With int64 rows (before): width 11
+(n = 66, T = 864,501) 6.65 against 7.2; width 12 (n = 78, T = 1,663,740) 15.97 against 16.6;
+depth 6 width 2 4.24 against 4.45.
 Plus ``OVERHEAD_BYTES`` for gather chunks and product tiles.  The estimate
 was compared with the measured peak resident memory (``benchmarks/reach.py`` writes both).
 Everything here is arithmetic on binomials: log-scale first for any size, exact integers only
@@ -29,8 +31,9 @@ from __future__ import annotations
 import math
 from math import comb
 
+from ..exact.compositions import exponent_dtype
 from ..exact.fields import DEFAULT_PRIME, Field
-from ..exact.floatmod import MAX_PRIME
+from ..exact.kernels import FLOAT_MIN, kernel_for
 from ..model.spec import NetworkSpec
 from .memory import guard, guard_log2, log2_multichoose
 
@@ -41,8 +44,6 @@ __all__ = ["largest_block_entries", "largest_slice_short", "slice_entry_bytes", 
 SLICE_EXTRA = 32
 #: Everything held beside the slice: q, moment tables, gather chunks (2^22 entries), product tiles.
 OVERHEAD_BYTES = 2**29
-#: Shortest side from which a GF(p) slice goes to the float elimination (``blocks.FLOAT_MIN``).
-FLOAT_MIN = 256
 
 
 def largest_block_entries(nvars: int, top: int, components: int, homogeneous: bool) -> int:
@@ -87,10 +88,10 @@ def largest_slice_short(nvars: int, top: int, components: int) -> int:
 def slice_entry_bytes(field: Field | None) -> int | None:
     """Bytes held per slice entry over ``field`` (module notes); ``None`` over Q (whole blocks priced).
     ``field`` None means the default prime 2^63 - 25 (FLINT)."""
-    modulus = DEFAULT_PRIME if field is None else field.modulus
-    if modulus is None:
+    field = Field(DEFAULT_PRIME) if field is None else field
+    if field.modulus is None:
         return None
-    return 8 if modulus < MAX_PRIME else 28
+    return kernel_for(field, FLOAT_MIN, FLOAT_MIN).bytes_per_entry
 
 
 def _key_words(nvars: int, base: int, word_limit: int = 2**62) -> int:
@@ -116,11 +117,10 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
     per = slice_entry_bytes(field)
     if homogeneous and per is not None:
         short = largest_slice_short(nvars, top, components)
-        if field is not None and field.modulus is not None and field.modulus < MAX_PRIME and short < FLOAT_MIN:
-            per = 28  # small slices go to FLINT
+        per = kernel_for(field or Field(DEFAULT_PRIME), short, short + SLICE_EXTRA).bytes_per_entry  # the slice's kernel
         entries = short * (short + SLICE_EXTRA)
         terms = comb(top + nvars - 1, nvars - 1)
-        q_bytes = (components + 4) * terms * nvars * 8 + components * terms * 32
+        q_bytes = (components * exponent_dtype(top)().itemsize + 4 * 8) * terms * nvars + components * terms * 32
         return (entries * per + q_bytes + OVERHEAD_BYTES,
                 f"the largest degree-block slice ({short:,} x {short + SLICE_EXTRA:,}) with q's {components} x "
                 f"{terms:,} terms")

@@ -23,18 +23,18 @@ The rank function is a parameter (``rank_once(seed, field) -> SepResult``), so a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass, field as dc_field, replace
 from fractions import Fraction
 from typing import Callable, Iterator
 
 import flint
 
-from .certainty import BAD_PRIME_NOTE
+from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
 from .result import SepResult
 
-__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "DEFAULT_TARGET",
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "DEFAULT_TARGET",
            "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
@@ -94,11 +94,16 @@ class RunRecord:
     certified_exact: bool
     seconds: float
     elimination: str = ""
+    #: The degree blocks a block-level repeat ranked (empty: every block); ``rank`` is then their sum.
+    blocks: tuple = ()
 
     def as_dict(self) -> dict:
-        return {"seed": self.seed, "prime": self.prime, "rank": self.rank,
-                "probability_bound": self.probability_bound, "certified_exact": self.certified_exact,
-                "seconds": round(self.seconds, 3), "elimination": self.elimination}
+        out = {"seed": self.seed, "prime": self.prime, "rank": self.rank,
+               "probability_bound": self.probability_bound, "certified_exact": self.certified_exact,
+               "seconds": round(self.seconds, 3), "elimination": self.elimination}
+        if self.blocks:
+            out["blocks"] = list(self.blocks)
+        return out
 
 
 def elimination_of(result: SepResult) -> str:
@@ -148,19 +153,88 @@ class Repeated:
                 "repeat_stopped": self.stopped, "run_details": [r.as_dict() for r in self.runs]}
 
 
-def _product(bounds: list[float]) -> float:
-    value = Fraction(1)
-    for b in bounds:
-        value *= Fraction(b)
+def _round_up(value: Fraction) -> float:
+    """``value`` as a float never below it, capped at 1."""
     if value >= 1:
         return 1.0
     near = float(value)
     return near if Fraction(near) >= value else math.nextafter(near, 1.0)  # rounded up, never down
 
 
+def _product(bounds: list[float]) -> float:
+    value = Fraction(1)
+    for b in bounds:
+        value *= Fraction(b)
+    return _round_up(value)
+
+
+def block_level_bound(per_block: dict[int, list[float]]) -> float:
+    """P(R < g) <= sum_a prod_k min(1, e_(a,k)) over the blocks still below their proven upper bound:
+    R = sum_a max_k r_(a,k) misses g = sum_a g_a only if some block misses in every run, and the runs'
+    weights are independent (each e_(a,k) is that block's Schwartz-Zippel bound in run k).  Exact
+    rational arithmetic, rounded up.
+
+    >>> block_level_bound({3: [1.0, 0.5, 0.25], 5: [0.125]})
+    0.25
+    >>> block_level_bound({})
+    0.0
+    """
+    total = Fraction(0)
+    for bounds in per_block.values():
+        value = Fraction(1)
+        for b in bounds:
+            value *= min(Fraction(1), Fraction(b))
+        total += value
+    return 0.0 if total == 0 else _round_up(total)
+
+
+def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: int, target: float,
+               max_runs: int) -> Repeated:
+    """The block-level repeats after a first run that recorded per-block bounds (module notes): later
+    runs rank only the blocks still below their proven upper bound; each block keeps its best run."""
+    best = list(first.blocks)
+    per_block = {a: [b.probability_bound] for a, b in enumerate(best) if b.rank < b.upper_bound}
+    runs, stopped = [record], f"max_runs {max_runs} reached"
+    for i in range(1, max_runs):
+        per_block = {a: e for a, e in per_block.items() if best[a].rank < best[a].upper_bound}
+        if not per_block:
+            stopped = f"every degree block met its proven upper bound after {i} run(s): certified exact"
+            break
+        bound = block_level_bound(per_block)
+        if bound <= target:
+            stopped = f"block-level bound {format_bound(bound)} <= target {target:g} after {i} run(s)"
+            break
+        here = fields(i)
+        try:
+            result = rank_blocks(seed + i, here, sorted(per_block))
+        except InputError as exc:
+            stopped = f"run {i + 1} over GF({here.modulus}) refused: {exc}"
+            break
+        for a in per_block:
+            block = result.blocks[a]
+            per_block[a].append(block.probability_bound)
+            if block.rank > best[a].rank:
+                best[a] = block
+        runs.append(RunRecord(seed + i, here.modulus, result.rank, None, False, result.seconds,
+                              elimination_of(result), tuple(sorted(per_block))))
+    per_block = {a: e for a, e in per_block.items() if best[a].rank < best[a].upper_bound}
+    exact, bound = not per_block, block_level_bound(per_block)
+    rank = sum(b.rank for b in best)
+    meaning = (f"sum over the degree blocks of each block's largest rank in {len(runs)} run(s) with independent "
+               f"weights and primes (later runs re-ranked only the blocks below their proven upper bound): a "
+               f"certified lower bound on the generic separation rank")
+    meaning += (", and every block meets its proven upper bound, so it is the generic separation rank exactly"
+                if exact else f"; it is below the generic rank with probability at most sum_a prod_k e_(a,k) = "
+                f"{format_bound(bound)} over the {len(per_block)} block(s) below their upper bound; " + BAD_PRIME_NOTE)
+    combined = replace(first, rank=rank, blocks=best, certainty=Certainty(True, bound, meaning, certified_exact=exact),
+                       seconds=sum(r.seconds for r in runs))
+    return Repeated(combined, runs, bound, exact, target, stopped)
+
+
 def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, seed: int = 0,
                  target: float = DEFAULT_TARGET, max_runs: int = DEFAULT_MAX_RUNS,
-                 primes: Iterator[int] | None = None) -> Repeated:
+                 primes: Iterator[int] | None = None,
+                 rank_blocks: Callable[[int, Field, list[int]], SepResult] | None = None) -> Repeated:
     """Run ``rank_once(seed + i, field_i)`` until the largest rank is certified exact or its bound
     is at most ``target`` (module notes).
 
@@ -175,6 +249,10 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
         The primes to use instead, e.g. ``escalating_primes()``: a fast small prime first (certified
         exact when its rank meets the upper bound, whatever the prime), then large ones for the
         probability.  Runs then differ in size, so the first run does not predict how many are needed.
+    rank_blocks : callable (seed, Field, degrees) -> SepResult, optional
+        Block-level repeats (``block_level_bound``): when the first run records a proven upper bound
+        and a probability bound for every block, later runs rank only the blocks still below their
+        upper bound, and each block keeps its best run.
     """
     if max_runs < 1:
         raise ValueError("max_runs must be >= 1")
@@ -199,6 +277,11 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
                               result.seconds, elimination_of(result)))
         if best is None or result.rank > best.rank:
             best = result
+        if i == 0 and rank_blocks is not None and not c.certified_exact and result.blocks and all(
+                b.upper_bound is not None and b.probability_bound is not None for b in result.blocks):
+            def fields(k, first=here):
+                return first if primes is None else Field(next(primes))
+            return _by_blocks(result, runs[0], rank_blocks, fields, seed, target, max_runs)
         if c.certified_exact:
             return Repeated(result, runs, 0.0, True, target,  # its rank is the upper bound: the largest
                             f"run {i + 1} met the proven upper bound: certified exact")
@@ -208,7 +291,7 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
         bounds.append(c.probability_bound)
         combined = _product(bounds)
         if combined <= target:
-            stopped = f"combined bound {combined:.3g} <= target {target:g} after {i + 1} run(s)"
+            stopped = f"combined bound {format_bound(combined)} <= target {target:g} after {i + 1} run(s)"
             break
         if i == 0 and uniform:
             if c.probability_bound >= 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field as dc_field
 
 from .certainty import Certainty
+from ..exact.elimination import CHECK, ELIMINATION
 from ..model.spec import NetworkSpec
 
 __all__ = ["SepResult"]
@@ -51,5 +52,9 @@ class SepResult:
             "notes": list(self.notes),
             "seconds": round(self.seconds, 3),
         }
+        checked = sum(getattr(b, "elimination", None) == ELIMINATION for b in self.blocks)
+        # every float64 elimination verifies P A Q = L U before it returns (verify.exact.factorcheck)
+        out["factorization_check"] = {"method": CHECK, "blocks_checked": checked,
+                                      "false_pass_per_block_at_most": "2^-64"} if checked else None
         out.update(self.extra)
         return out

@@ -1,111 +1,239 @@
-"""The public entry point: the separation rank of y_p^i by a chosen route, with its meaning.
+"""The public entry point: the separation rank of y_p^i, repeated until certified, with its meaning.
 
-Routes (``docs/mathematics.md`` §2): ``coefficients`` (matricise the exact polynomial), ``grid``
-(the papers' grid tensor over template vectors) and ``reduced`` (the derivative space of
-F(S)^T e_p, independent of N).
+This is ``verify sep``'s whole policy, so the command line and Python return the same result:
+
+* the route (``auto``: reduced where its value is exact, N >= 2(d_x + 1) or N not given, and no
+  partition asked for; else coefficients), and the closed-form refusals of ``routes.ROUTES``;
+* the weights: uniform over GF(p) (one full residue system, Schwartz-Zippel sample p) unless a
+  range is given, 2^31 over Q;
+* the runs (``repeated_ranks``): fresh weights and primes until a run meets the proven upper bound
+  (certified exact) or the bound on missing the generic rank is at most ``target_probability``.
+  Without a field the reduced route runs first over GF(1,048,573) with the float64 elimination,
+  then over GF(2^63 - 25) and the primes below (``repeat.escalating_primes``).
+
+``routes.rank_once`` is one run by one route; ``SEP`` holds the defaults the command line reads.
 """
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass, replace
+from math import comb
 
-from .bound import derivative_bound
-from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
+from .certainty import Certainty
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, Field
-from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
+from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
+from .grid import DEFAULT_MAX_EVALUATIONS
 from .memory import DEFAULT_MEMORY_GIB
-from ..model.partitions import default_partition
+from ..model.partitions import balanced_partitions, parse_partition
+from .repeat import (DEFAULT_MAX_RUNS, DEFAULT_TARGET, Repeated, bad_prime_note, escalating_primes,
+                     field_weight_range, repeat_until)
 from .result import SepResult
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
+from .routes import METHODS, ROUTES, rank_once, weights_size
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
-__all__ = ["SepResult", "separation_rank", "METHODS"]
+__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "repeated_ranks", "combined", "choose_method",
+           "weight_range_for", "METHODS", "MAX_PARTITIONS"]
 
-METHODS = ("coefficients", "grid", "reduced")
+#: Balanced partitions ``all_partitions`` may visit.
+MAX_PARTITIONS = 10**4
 
 
-def separation_rank(spec: NetworkSpec, method: str = "coefficients", field: Field = Field(DEFAULT_PRIME),
-                    seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
-                    weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
-                    max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None) -> SepResult:
-    """Separation rank of y_p^i for ``spec`` at seeded integer weights, by ``method``.
+@dataclass(frozen=True)
+class SepDefaults:
+    """The defaults of ``separation_rank`` and of ``verify sep`` (the parser reads them from ``SEP``)."""
+
+    method: str = "auto"
+    field: str | None = None  # None: escalating primes for the reduced route, else gf:2^63-25
+    seed: int = 0
+    weight_range: int | None = None  # None: uniform over GF(p), 2^31 over Q
+    max_memory_gib: float = DEFAULT_MEMORY_GIB
+    max_evaluations: int = DEFAULT_MAX_EVALUATIONS
+    templates: int | None = None
+    target_probability: float = DEFAULT_TARGET
+    max_runs: int = DEFAULT_MAX_RUNS
+
+
+SEP = SepDefaults()
+
+
+def choose_method(spec: NetworkSpec, method: str, explicit_partition: bool) -> tuple[str, list[str]]:
+    """The route to run and the notes saying why; refuses (InputError) a combination no route serves."""
+    from .reduced import tokens_threshold
+
+    if method != "auto" and method not in ROUTES:
+        raise InputError(f"unknown method {method!r}; use auto or one of {', '.join(METHODS)}")
+    notes = []
+    threshold = tokens_threshold(spec)
+    if method == "auto":
+        method = "reduced" if (spec.tokens is None or spec.tokens >= threshold) and not explicit_partition \
+            else "coefficients"
+    elif method == "reduced" and spec.tokens is not None and spec.tokens < threshold:
+        method = "coefficients"
+        notes.append(f"--tokens {spec.tokens} is below {threshold} = 2(d_x+1), where the reduced value is "
+                     f"exact; fell back to the coefficient route")
+    if not ROUTES[method].needs_tokens and explicit_partition:
+        raise InputError(f"the {method} route is partition-independent; drop --partition/--all-partitions "
+                         "or choose --method coefficients")
+    if ROUTES[method].needs_tokens and spec.tokens is None:
+        raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
+    return method, notes
+
+
+def weight_range_for(given: int | None, field: Field) -> int:
+    """The given range, or one full residue system of GF(p) (Schwartz-Zippel sample p), or 2^31 over Q."""
+    if given is not None:
+        return given
+    return field_weight_range(field) or DEFAULT_WEIGHT_RANGE
+
+
+def _partition(text_or_tuple, tokens: int) -> tuple[int, ...]:
+    """A partition given as positions or as ``0,1,..`` text, each position once (``0,0`` is a typo)."""
+    if not isinstance(text_or_tuple, str):
+        return tuple(text_or_tuple)
+    items = [p.strip() for p in text_or_tuple.split(",") if p.strip()]
+    repeated = sorted({p for p in items if items.count(p) > 1})
+    if repeated:
+        raise InputError(f"--partition {text_or_tuple!r} lists position {repeated[0]} more than once; list each "
+                         f"position of A once, e.g. --partition 0,1")
+    return parse_partition(text_or_tuple, tokens)
+
+
+def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, seed: int = 0,
+                   weight_range: int | None = None, target: float = DEFAULT_TARGET,
+                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple | None = None, templates=None,
+                   max_memory_gib: float = DEFAULT_MEMORY_GIB, max_evaluations: int = DEFAULT_MAX_EVALUATIONS,
+                   progress=None) -> Repeated:
+    """Runs of ``method`` with fresh weights and primes until certified (``repeat.repeat_until``).
+
+    The one repeat loop of the engine: ``verify sep``, ``verify.separation_rank``, the table's tasks
+    (one run each) and ``benchmarks/reach.py`` go through it.  ``field`` None: escalating primes
+    for the reduced route (a fast prime first), GF(2^63 - 25) and below otherwise.
+    """
+    if not 0 < target < 1:
+        raise InputError(f"--target-probability must be between 0 and 1, got {target}; e.g. 1e-9")
+    if max_runs < 1:
+        raise InputError(f"--max-runs must be at least 1, got {max_runs}; e.g. --max-runs 8")
+    escalate = field is None and method == "reduced" and spec.layer_degree < FAST_PRIME
+    first = field or Field(DEFAULT_PRIME)
+
+    def run(seed, here):  # one run at fresh weights in the field ``here``
+        return rank_once(spec, method, field=here, seed=seed, partition=partition, templates=templates,
+                         weight_range=weight_range_for(weight_range, here), max_memory_gib=max_memory_gib,
+                         max_evaluations=max_evaluations, progress=progress)
+
+    def run_blocks(seed, here, degrees):  # a later run of the block-level repeats: these degree blocks only
+        from .reduced import reduced_separation_rank
+
+        return reduced_separation_rank(spec, here, seed, weight_range_for(weight_range, here), max_memory_gib,
+                                       progress, only_blocks=degrees)
+
+    return repeat_until(run, first, seed, target, max_runs, escalating_primes() if escalate else None,
+                        rank_blocks=run_blocks if method == "reduced" else None)
+
+
+def combined(repeated: Repeated) -> SepResult:
+    """The best run with the runs' combined certainty: its JSON adds the primes, runs and elimination."""
+    best, target = repeated.best, repeated.target
+    notes = list(best.notes)
+    note = bad_prime_note(repeated)
+    if note:
+        notes.append(note)
+    if not repeated.certified_exact and (repeated.probability_bound is None or repeated.probability_bound > target):
+        notes.append(f"target probability {target:g} not reached: {repeated.stopped}")
+    certainty = Certainty(best.certainty.certified_lower_bound, repeated.probability_bound,
+                          best.certainty.explanation, repeated.certified_exact)
+    return replace(best, certainty=certainty, notes=notes, seconds=sum(r.seconds for r in repeated.runs),
+                   extra={**best.extra, **repeated.as_dict()})
+
+
+def _all_partitions(spec, common, progress) -> SepResult:
+    """Every balanced partition at the same weights (Claim 1: the rank should not change)."""
+    parts = balanced_partitions(spec.tokens)
+    tick = progress("partitions", "partition") if progress else None
+    results = []
+    for k, part in enumerate(parts):
+        results.append(rank_once(spec, partition=part, **common))
+        if tick:
+            tick(k + 1, len(parts))
+    ranks = {r.rank for r in results}
+    first = results[0]
+    extra = {**first.extra, "partitions": [{"partition": list(r.partition), "rank": r.rank} for r in results],
+             "invariant": len(ranks) == 1, "rank": first.rank if len(ranks) == 1 else None}
+    return replace(first, partition=None, seconds=sum(r.seconds for r in results), extra=extra)
+
+
+def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
+                    seed: int = SEP.seed, partition: tuple | str | None = None, all_partitions: bool = False,
+                    templates: int | list | None = SEP.templates, weight_range: int | None = SEP.weight_range,
+                    max_memory_gib: float = SEP.max_memory_gib, max_evaluations: int = SEP.max_evaluations,
+                    target_probability: float = SEP.target_probability, max_runs: int = SEP.max_runs,
+                    progress=None) -> SepResult:
+    """Separation rank of y_p^i for ``spec``, repeated with fresh weights and primes until certified.
+
+    The same result as ``verify sep --json`` (``as_dict()`` is its JSON).  ``max_runs=1`` gives one
+    run; ``verify.rank.routes.rank_once`` one run with a route's own defaults.
 
     Parameters
     ----------
     spec : NetworkSpec
-        ``spec.tokens`` is required by ``coefficients`` and ``grid``.
-    method : {"coefficients", "grid", "reduced"}
-    field : Field
-        GF(p) (default, p = 2^63 - 25) or Q.
+        ``spec.tokens`` is required by ``coefficients`` and ``grid``; without it the reduced
+        route gives the value for every N >= 2(d_x + 1).
+    method : {"auto", "coefficients", "grid", "reduced"}
+        ``auto``: reduced where its value is exact and no partition is asked for, else coefficients.
+    field : Field or str, optional
+        GF(p) or Q, or its text as ``--field`` takes it (``"qq"``, ``"gf:P"``, ``"gf:2^61-1"``); runs
+        after the first use the primes below p.  None: see the
+        module notes.
     seed : int
-        Seeds the weights (and the templates of the grid route).
-    partition : tuple of int, optional
-        Positions in A; default the first N/2 (N must then be even).
-    templates : int or list of template vectors, optional
-        Grid route only: how many random templates per position (default
-        ``default_template_count(spec)``, which makes the grid exact) or the templates themselves.
+        Seeds the first run's weights; run i uses seed + i.
+    partition : tuple of int or str, optional
+        Positions in A (coefficient and grid routes); default the first N/2.
+    all_partitions : bool
+        Rank every balanced partition at the same weights; ``extra["invariant"]`` says whether they agree.
+    weight_range : int, optional
+        Weights uniform in [-R, R]; default uniform over GF(p), 2^31 over Q.
+    target_probability, max_runs : float, int
+        Stop once the bound on missing the generic rank is at most this, or after this many runs.
+    progress : callable (label, unit) -> callable (done, total), optional
+        Makes the progress display of a run (``verify.sweeps.progress.Progress`` fits).
 
     Returns
     -------
     SepResult
+        The best run, its ``certainty`` the combined one; ``as_dict()`` adds ``runs``, ``primes``,
+        ``elimination``, ``probability_bound`` and ``run_details``.
 
     Examples
     --------
-    >>> spec = NetworkSpec(depth=1, width=2, heads=1, tokens=2)
-    >>> separation_rank(spec).rank
-    3
+    Two layers of width 2: the degree-block count of the catalecticant is 18, met at the first run,
+    so the rank is certified exact:
+
+    >>> result = separation_rank(NetworkSpec(depth=2, width=2, heads=1))
+    >>> result.rank, result.certainty.label, result.as_dict()["runs"]
+    (18, 'certified', 1)
     """
-    if method not in METHODS:
-        raise InputError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
-    if method == "reduced":
-        from .reduced import reduced_separation_rank
-        return reduced_separation_rank(spec, field=field, seed=seed, weight_range=weight_range,
-                                       max_memory_gib=max_memory_gib, progress=progress)
-    if spec.tokens is None:
-        raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
-    part_a = default_partition(spec.tokens) if partition is None else tuple(partition)
-    weights = draw_weights(spec, seed, weight_range)
-    start = time.perf_counter()
-    notes = []
-    sample = residue_sample_size(2 * weight_range + 1, field.modulus)  # weights as read in the field
-    # sep <= the catalecticant rank of F(S)^T e_p <= the derivative-space bound, for every N and
-    # partition (the Taylor expansion in S_B is a decomposition): the minor to bound is at most that big
-    upper = derivative_bound(spec).total
-    prime_note = "" if field.modulus is None else "; " + BAD_PRIME_NOTE
-    if method == "coefficients":
-        from .coefficients import coefficient_rank
-        found = coefficient_rank(spec, weights, field, part_a, max_memory_gib, progress)
-        rank, blocks = found.rank, found.blocks
-        exact, bound = against_upper_bound(rank, upper, spec.weight_degree, sample)
-        certainty = Certainty(
-            True, bound,
-            "rank of the exact coefficient matrix at integer weights: a certified lower bound on the "
-            "generic separation rank, " + (
-                f"meeting the derivative-space upper bound {upper}, so it is the generic rank exactly" if exact else
-                f"equal to it unless the weights hit the zero set of a minor of size at most the derivative-space "
-                f"upper bound {upper} (Schwartz-Zippel bound in probability_bound){prime_note}"), exact)
+    if not isinstance(spec, NetworkSpec):
+        raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
+    chosen = None if field is None else as_field(field)  # a Field or its text; anything else is an InputError
+    explicit_partition = partition is not None or all_partitions
+    method, notes = choose_method(spec, method, explicit_partition)
+    n = spec.tokens
+    weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
+    if all_partitions and n is not None and comb(n - 1, n // 2 - 1) > MAX_PARTITIONS:
+        count = comb(n - 1, n // 2 - 1)  # exact integer: printed by its digits, never through a float
+        raise InputError(f"--all-partitions at N = {n} visits about 10^{len(str(count)) - 1} balanced partitions, "
+                         f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
+    ROUTES[method].check(spec, templates, max_evaluations, max_memory_gib)
+    common = dict(method=method, templates=templates, max_memory_gib=max_memory_gib, max_evaluations=max_evaluations)
+    if all_partitions:
+        here = chosen or Field(DEFAULT_PRIME)
+        result = _all_partitions(spec, {**common, "field": here, "seed": seed,
+                                        "weight_range": weight_range_for(weight_range, here)}, progress)
     else:
-        if templates is None:
-            templates = default_template_count(spec)
-        chosen = draw_templates(spec, templates, seed, weight_range) if isinstance(templates, int) else templates
-        block = grid_rank(spec, weights, field, part_a, chosen, max_memory_gib, max_evaluations, progress)
-        rank, blocks = block.rank, [block]
-        full_grid = len(chosen) >= default_template_count(spec)
-        exact, bound = against_upper_bound(rank, upper, spec.weight_degree + spec.degree, sample)
-        if exact:
-            meaning = ("grid-tensor rank at integer weights and templates: a certified lower bound on the "
-                       f"generic separation rank meeting the derivative-space upper bound {upper}, so it is the "
-                       "generic rank exactly")
-        elif full_grid:
-            meaning = ("grid-tensor rank at integer weights and templates: a certified lower bound on the "
-                       "generic separation rank; the grid has enough templates to be exact, so it equals "
-                       "the generic rank unless the random draw hits the zero set of a minor of size at most "
-                       f"the derivative-space upper bound {upper}{prime_note}")
-        else:
-            bound = None
-            meaning = (f"grid-tensor rank with {len(chosen)} templates, fewer than the "
-                       f"{default_template_count(spec)} that make the grid exact: a certified lower bound only")
-            notes.append("grid smaller than exact size; the value is a lower bound only")
-        certainty = Certainty(True, bound, meaning, exact)
-    return SepResult(rank, method, field.name, spec, seed, part_a, certainty, blocks, notes,
-                     time.perf_counter() - start, {"upper_bound": upper, "upper_bound_kind": derivative_bound(spec).kind})
+        part = _partition(partition, n) if partition is not None else None
+        tick = progress(f"{method} route", "step") if progress else None
+        result = combined(repeated_ranks(spec, field=chosen, seed=seed, weight_range=weight_range,
+                                         target=target_probability, max_runs=max_runs, partition=part,
+                                         progress=tick, **common))
+    result.notes = notes + result.notes
+    return result

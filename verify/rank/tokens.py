@@ -45,6 +45,31 @@ class TokenRank:
     evaluations: int
     seconds: float
     compressed_to: int | None = None
+    modulus: int | None = None  # the prime of the rank when it differs from the field's (gram route)
+    sampled: bool = False  # gram route with positions: a sample of the sequences (a lower bound)
+
+
+def _gram_rank(spec, weights, embedding, field, part_a, seed) -> TokenRank:
+    """The Gram route (``token_route``): counts without positions, sequences with them."""
+    from .token_caps import count_caps
+    from .token_gram import GramModel, token_prime
+    from .token_route import count_rank, derivative_upper_bound, free_variables, sequence_rank
+
+    if tuple(part_a) != tuple(range(spec.tokens // 2)) or spec.position != 0:
+        raise InputError("the gram route takes A = the first N/2 positions with the query at 0; "
+                         "use --route counts or enumeration for other partitions")
+    start = time.perf_counter()
+    p = token_prime(field.modulus)
+    model = GramModel(spec, weights, embedding, p)
+    if embedding.positional_rank == 0:
+        rank, rows, cols, evals = count_rank(model, spec.tokens)
+        return TokenRank(rank, "gram", rows, cols, evals, time.perf_counter() - start, None, p)
+    upper = derivative_upper_bound(spec.layer_degree, free_variables(spec, embedding.vocab, embedding.positional_rank),
+                                   embedding.vocab)
+    target = min(count_caps(embedding.vocab, spec.tokens, True).cap, upper)
+    rank, every, evals = sequence_rank(model, spec.tokens, target, seed)
+    side = embedding.vocab ** (spec.tokens // 2)
+    return TokenRank(rank, "gram", side, side, evals, time.perf_counter() - start, None, p, not every)
 
 
 def _nmod_matrix(entries, p):
@@ -175,15 +200,23 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
                max_evaluations: int = 2_000_000, progress=None, seed: int = 0) -> TokenRank:
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 
-    ``route``: ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (counts when
-    it applies).  The value is the rank of the full grid over all tokens, so at these weights it
+    ``route``: ``gram`` (``token_route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
+    which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the full grid over all tokens, so at these weights it
     is sep exactly; mod p it is a certified lower bound on the generic rank.  Large count
     matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
     their rank: still a certified lower bound, equal to the exact rank unless a degree-r
     polynomial in the random entries vanishes (probability <= r/p); ``compressed_to`` says so.
     """
     if route == "auto":
-        route = "counts" if embedding.positional_rank == 0 else "enumeration"
+        route = "gram"
+    if route == "gram":
+        from .memory import guard_log2
+
+        # priced up front, conservatively, by the closed-form size of the counts route's matrices
+        guard_log2(estimate_counts_log2_bytes(embedding.vocab, spec.tokens, len(part_a)), max_memory_gib,
+                   f"the token grid at N = {spec.tokens} with V = {embedding.vocab:,}",
+                   "use a smaller --vocab or --max-tokens")
+        return _gram_rank(spec, weights, embedding, field, part_a, seed)
     if route == "counts" and embedding.positional_rank:
         raise InputError("the counts route needs no positional embedding; use --route enumeration")
     if route == "counts" and field.modulus is None:

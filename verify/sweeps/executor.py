@@ -32,12 +32,17 @@ def cpu_count() -> int:
 
 def _init_worker(threads: int) -> None:
     """Worker set-up: FLINT threads, and Ctrl-C left to the parent (which stops the pool), so an
-    idle worker never prints a KeyboardInterrupt traceback."""
+    idle worker never prints a KeyboardInterrupt traceback; SIGTERM and SIGHUP back to their default
+    (end the worker at once), replacing the handler the command line installed in the parent, which
+    a forked worker inherits: the parent ends its workers with SIGTERM."""
     import signal
 
     import flint
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     flint.ctx.threads = max(1, threads)
 
 
@@ -60,32 +65,10 @@ def _stop_workers(pool) -> None:
 
 def compute(task: Task) -> dict:
     """Compute one task (runs in a worker): the value stored for it, JSON-serialisable."""
-    from ..exact.fields import parse_field
+    from .tasks import compute_value
 
     start = time.perf_counter()
-    if task.kind == "sep":
-        from ..rank.sep import separation_rank
-
-        found = separation_rank(task.spec, task.method, field=parse_field(task.field), seed=task.seed,
-                                **dict(task.limits))
-        value = {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,
-                 "probability_bound": found.certainty.probability_bound,
-                 "certified_exact": found.certainty.certified_exact,
-                 "upper_bound": (found.extra or {}).get("upper_bound"),
-                 "valid_from_tokens": (found.extra or {}).get("valid_from_tokens"),
-                 "blocks": len(found.blocks)}
-    elif task.kind == "real_rank":
-        from ..rank.numrank import real_grid_rank
-
-        params = dict(task.params)
-        value = real_grid_rank(task.spec, task.seed, templates=params["templates"], tokens=params["tokens"],
-                               real=task.method == "bert").as_dict()
-    elif task.kind == "probe_step":
-        from .probe import probe_step
-
-        value = probe_step(task.spec, parse_field(task.field), task.seed, **dict(task.params), **dict(task.limits))
-    else:
-        raise ValueError(f"unknown task kind {task.kind!r}")
+    value = compute_value(task)
     value["compute_seconds"] = round(time.perf_counter() - start, 3)
     return value
 
@@ -97,7 +80,8 @@ def executor(scheduler: str | None = None, workers: int | None = None):
         try:
             from distributed import Client
         except ImportError:
-            raise InputError("--scheduler needs dask.distributed; install it with pip install 'verify[dask]'") from None
+            raise InputError("--scheduler needs dask.distributed; install it with "
+                             "pip install -e '.[dask]' in the verify checkout") from None
         try:
             client = Client(scheduler, timeout="10s")
         except Exception as exc:  # noqa: BLE001 - Dask raises OSError, TimeoutError, ValueError, ...
@@ -120,18 +104,21 @@ def executor(scheduler: str | None = None, workers: int | None = None):
                                initargs=(max(1, cpu_count() // workers),))
     try:
         yield pool
+        pool.shutdown(wait=True)  # inside the try: a signal while waiting still ends every worker
     except BaseException:
         _stop_workers(pool)
         raise
-    pool.shutdown(wait=True)
 
 
 class SweepInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a sweep: ``values`` (None where not computed) and ``stats`` of what finished."""
+    """Ctrl-C (or SIGTERM, SIGHUP) during a sweep: ``values`` (None where not computed), ``stats`` of
+    what finished, ``store_path`` (None with no store: nothing was kept) and ``signal_name`` (None
+    for Ctrl-C)."""
 
-    def __init__(self, values: list, stats: "SweepStats"):
+    def __init__(self, values: list, stats: "SweepStats", store_path=None, signal_name: str | None = None):
         super().__init__("interrupted")
         self.values, self.stats = values, stats
+        self.store_path, self.signal_name = store_path, signal_name
 
 
 @dataclass
@@ -236,9 +223,10 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
                     for future in futures:
                         future.cancel()
                     raise
-    except KeyboardInterrupt:  # hand back what is done (also stored), so the caller can print it
+    except KeyboardInterrupt as exc:  # hand back what is done (also stored), so the caller can print it
         stats.seconds = time.perf_counter() - start
-        raise SweepInterrupted([values.get(t.key()) for t in tasks], stats) from None
+        raise SweepInterrupted([values.get(t.key()) for t in tasks], stats, store.path,
+                               getattr(exc, "signal_name", None)) from None
     finally:
         if hasattr(progress, "close"):
             progress.close()

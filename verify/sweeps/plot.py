@@ -1,21 +1,41 @@
-"""PNG plots (matplotlib, optional dependency ``verify[plot]``), written atomically."""
+"""PNG plots (matplotlib, the optional ``plot`` extra: ``pip install -e '.[plot]'`` in the checkout),
+written through ``verify.files.write_output`` (atomic for files; ``-``, a symlink, a FIFO or
+``/dev/null`` respected)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
+import io
 
 from ..errors import InputError
+from ..files import is_stream, write_output
 
-__all__ = ["plot_probe", "plot_table"]
+__all__ = ["plot_probe", "plot_table", "require_matplotlib", "PLOT_HINT"]
+
+#: The install form of the plot extra (this package is installed from its checkout, not from PyPI).
+PLOT_HINT = "pip install -e '.[plot]' in the verify checkout"
+
+
+def require_matplotlib() -> None:
+    """Refuse (InputError) when matplotlib cannot be imported: checked before any work starts."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise InputError(f"--plot needs matplotlib, which is not installed; install it with {PLOT_HINT}, "
+                         f"or drop --plot")
+
+
+def _check_png(path: str, example: str) -> None:
+    if not is_stream(path) and not path.lower().endswith(".png"):
+        raise InputError(f"plot file {path!r} must end in .png; use e.g. --plot {example}")
 
 
 def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise InputError("--plot needs matplotlib; install it with: pip install 'verify[plot]'") from None
+    require_matplotlib()
+    import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
@@ -46,8 +66,7 @@ def _rank_axis(ax, values: list) -> None:
 def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
     """Separation rank against N, with the N-independent limit, the lower bound of Corollary 1 (Wies et
     al. 2021) and the conjectured scale r L / log3 r; the title names the spec, field and seed."""
-    if not path.lower().endswith(".png"):
-        raise InputError(f"plot file {path!r} must end in .png; use e.g. --plot probe.png")
+    _check_png(path, "probe.png")
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     tokens = [row["tokens"] for row in data["ranks"]]
@@ -90,8 +109,7 @@ def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
     one legend beside the panels, a title naming the field and seed."""
     import math
 
-    if not path.lower().endswith(".png"):
-        raise InputError(f"plot file {path!r} must end in .png; use e.g. --plot table.png")
+    _check_png(path, "table.png")
     plt = _pyplot()
     widths = sorted({r["width"] for r in rows})
     fig, axes = plt.subplots(1, len(widths), figsize=(3.6 * len(widths) + 3.2, 4.0), squeeze=False)
@@ -131,21 +149,13 @@ def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
 
 
 def _save(fig, plt, path: str, layout: bool = True) -> None:
-    """Write the figure atomically; a path that cannot be written raises InputError."""
-    if layout:
-        fig.tight_layout()
-    target = Path(path)
-    tmp = None
+    """Render the figure to PNG bytes, then write them with ``write_output``; a path that cannot be
+    written raises InputError."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".png")
-        os.close(fd)
-        fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
-        os.replace(tmp, target)
-        tmp = None
-    except OSError as exc:
-        raise InputError(f"cannot write the plot {path}: {exc.strerror or exc}; choose a writable path") from None
+        if layout:
+            fig.tight_layout()
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
+    write_output(path, buffer.getvalue())

@@ -14,13 +14,35 @@ from dataclasses import dataclass, field
 
 from ..model.embeddings import VocabularyEmbedding
 from ..errors import InputError
-from ..exact.fields import Field
+from ..exact.fields import DEFAULT_PRIME, Field
+from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import default_partition
-from ..rank.sep import separation_rank
-from ..model.spec import NetworkSpec, draw_weights
+from ..rank.routes import rank_once
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from ..rank.tokens import token_rank
+from ..rank.token_caps import count_caps
+from ..rank.token_gram import token_prime
+from ..rank.token_route import token_limit
 
-__all__ = ["ProbeResult", "probe_tokens", "probe_plan", "corollary1_lower_bound", "conjecture_scale"]
+__all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_plan",
+           "corollary1_lower_bound", "lemma7_lower_bound",
+           "conjecture_scale", "probe_summary"]
+
+
+@dataclass(frozen=True)
+class ProbeDefaults:
+    """The defaults of ``verify.probe_n`` and ``verify probe-n`` (the parser reads them from ``PROBE``)."""
+
+    max_tokens: int = 40
+    patience: int = 4
+    positional_rank: int = 0
+    field: str = f"gf:{DEFAULT_PRIME}"
+    seed: int = 0
+    weight_range: int = DEFAULT_WEIGHT_RANGE
+    max_memory_gib: float = DEFAULT_MEMORY_GIB
+
+
+PROBE = ProbeDefaults()
 
 
 def corollary1_lower_bound(depth: int, rank: int, heads: int) -> int | None:
@@ -32,6 +54,19 @@ def corollary1_lower_bound(depth: int, rank: int, heads: int) -> int | None:
     if depth < 2 or rank <= heads:
         return None
     n, k = (rank - heads) // 2, 3 ** (depth - 2)
+    return math.comb(n + k - 1, k) if n > 0 else 0
+
+
+def lemma7_lower_bound(depth: int, rank: int, heads: int) -> int | None:
+    """((floor((r - 1 - H)/2) over 3^(L-2))): Theorem 2's bound as its proof gives it for V = r
+    (vocabulary paper, Corollary 2 with Lemma 7, footnote 3); None for depth 1 or r - 1 <= H.
+
+    >>> lemma7_lower_bound(3, 9, 1)  # ((3 over 3)) = binom(5, 3)
+    10
+    """
+    if depth < 2 or rank - 1 <= heads:
+        return None
+    n, k = (rank - 1 - heads) // 2, 3 ** (depth - 2)
     return math.comb(n + k - 1, k) if n > 0 else 0
 
 
@@ -52,6 +87,8 @@ class ProbeResult:
     stopped: str = ""
     seconds: float = 0.0
     compressed: bool = False
+    limit: dict | None = None  # token inputs: ``token_route.TokenLimit.as_dict()``
+    modulus: int | None = None  # token inputs: the prime of the Gram route's ranks
 
     @property
     def saturation(self) -> tuple[int | None, int | None]:
@@ -74,17 +111,32 @@ class ProbeResult:
         lower = corollary1_lower_bound(self.spec.depth, self.rank or self.spec.width, self.spec.heads)
         reaching = next((row["tokens"] for row in self.ranks if lower is not None and row["rank"] >= lower), None)
         tokens, rank = self.saturation
+        v_equals_r = lemma7_lower_bound(self.spec.depth, self.rank or self.spec.width, self.spec.heads)
+        below = [row for row in self.ranks if row.get("count_cap") is not None and self.limit_rank is not None
+                 and row["rank"] != min(row["count_cap"], self.limit_rank)]
+        exceptions = [row["tokens"] for row in below if not row.get("sampled")]
+        undetermined = [row["tokens"] for row in below if row.get("sampled")]
         return {
             "mode": self.mode, "depth": self.spec.depth, "width": self.spec.width, "heads": self.spec.heads,
             "attn_dim": self.spec.attn_dim, "vocab": self.vocab, "rank": self.rank,
             "positional_rank": self.positional_rank, "ranks": self.ranks,
             "saturation_tokens": tokens, "saturated_rank": rank, "limit_rank": self.limit_rank,
             "lower_bound": lower, "tokens_reaching_lower_bound": reaching,
+            "lemma7_lower_bound": v_equals_r,
+            "tokens_reaching_lemma7_lower_bound": next((row["tokens"] for row in self.ranks if v_equals_r is not None
+                                                         and row["rank"] >= v_equals_r), None),
+            "limit": self.limit, "modulus": self.modulus,
+            "cap_decides": [row["tokens"] for row in self.ranks if row.get("cap_decides")],
+            "below_min_of_cap_and_limit": exceptions, "sampled_below_min_of_cap_and_limit": undetermined,
             "conjecture_scale": conjecture_scale(self.spec.depth, self.rank or self.spec.width),
             "stopped": self.stopped, "compressed": self.compressed, "seconds": round(self.seconds, 3),
             "certified_lower_bound": True,
             "meaning": ("each rank is the exact rank of the full token grid at seeded integer weights and "
-                        "embedding, mod p" if self.mode == "tokens" else
+                        "embedding, mod p (Gram route, rows marked sampled: a sample of the sequences, a lower "
+                        "bound); count_cap is the counting cap binom(N/2 + V - 1, V - 1) without positional "
+                        "embeddings, V^(N/2) with them, a proven upper bound for any weights, and where "
+                        "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
+                        "N-independent value, an upper bound on the rank at every N" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
                        + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else ""),
@@ -97,14 +149,15 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     """sep at one N: ``{"rank", "compressed"}`` (one independent task of a probe sweep)."""
     at = spec.with_tokens(tokens)
     if continuous:
-        found = separation_rank(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
+        found = rank_once(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
                                 max_memory_gib=max_memory_gib)
         return {"rank": found.rank, "compressed": False}
     weights = draw_weights(spec, seed, weight_range)
     embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)
     found = token_rank(at, weights, embedding, field, default_partition(tokens), max_memory_gib=max_memory_gib,
                        seed=seed)
-    return {"rank": found.rank, "compressed": found.compressed_to is not None}
+    return {"rank": found.rank, "compressed": found.compressed_to is not None, "sampled": found.sampled,
+            "modulus": found.modulus}
 
 
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
@@ -130,13 +183,22 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         if vocab is not None or rank is not None or positional_rank:
             raise InputError("--continuous probes the plain network on continuous inputs; drop --vocab/--rank/--pos-rank")
         result = ProbeResult(spec, "continuous", None, None, 0)
-        result.limit_rank = separation_rank(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
+        result.limit_rank = rank_once(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
                                             max_memory_gib=max_memory_gib).rank
     else:
         if vocab is None or rank is None:
             raise InputError("token inputs need --vocab V and --rank r (or use --continuous)")
-        VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)  # validate before any work
+        embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)  # validates first
         result = ProbeResult(spec, "tokens", vocab, rank, positional_rank)
+        from ..rank.memory import guard_log2
+        from ..rank.tokens import estimate_counts_log2_bytes
+
+        # priced before any work, conservatively: the smallest token grid (N = 2) at this vocabulary
+        guard_log2(estimate_counts_log2_bytes(vocab, 2, 1), max_memory_gib, f"the token grid with V = {vocab:,}",
+                   "use a smaller --vocab")
+        limit = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, token_prime(field.modulus),
+                            seed, weight_range)
+        result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
     if run_batch is None:
         def run_batch(token_counts):
             return [probe_step(spec, field, seed, n, **options) for n in token_counts]
@@ -153,7 +215,11 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
             break
         for tokens, found in zip(wave, found_wave):
             value = found["rank"]
-            result.ranks.append({"tokens": tokens, "rank": value})
+            row = {"tokens": tokens, "rank": value}
+            if not continuous:
+                cap = count_caps(vocab, tokens, positional_rank > 0).cap
+                row.update(count_cap=cap, cap_decides=value == cap, sampled=bool(found.get("sampled")))
+            result.ranks.append(row)
             result.compressed |= found["compressed"]
             done += 1
             if progress is not None:
@@ -178,7 +244,7 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
 
     def memory(task) -> float | None:
         n = dict(task.params)["tokens"]
-        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (cli.checks.route_size)
+        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (rank.routes.coefficient_size)
             log2 = log2_multichoose(spec.depth * math.log2(3) - 1, (n - 1) * spec.width - 1) + math.log2(500)
             return 2.0**log2 if log2 < 1000 else math.inf
         if vocab is None or positional_rank:
@@ -187,3 +253,46 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
         return 2.0**log2 if log2 < 1000 else math.inf
 
     return {"cost": lambda task: memory(task) or 1.0, "memory": memory}
+
+
+def probe_summary(data: dict) -> str:
+    """The probe's findings in whole sentences (no None: a value that does not exist is said so)."""
+    stop = {"saturated": "Stopped because the rank was steady for --patience steps and equals the limit",
+            "max-tokens": "Stopped at --max-tokens"}.get(data["stopped"], f"Stopped: {data['stopped']}")
+    if data["saturation_tokens"] is None:
+        steady = "the rank was still changing at the last N"
+    else:
+        steady = f"the rank is {data['saturated_rank']} from N = {data['saturation_tokens']} on"
+    lines = [f"{stop}; {steady}."]
+    limit = data.get("limit")
+    if limit is not None:
+        how = ("certified exact: it meets the proven derivative bound" if limit["certified_exact"] else
+               f"a certified lower bound on the generic limit, equal to it unless an event of probability "
+               f"<= {limit['probability_bound']:.2g} occurred (proven upper bound {limit['upper_bound']})")
+        lines.append(f"The N-independent limit is {data['limit_rank']} ({how}); no N can exceed it.")
+    elif data["limit_rank"] is not None:
+        lines.append(f"The N-independent limit is {data['limit_rank']}.")
+    decided = data.get("cap_decides") or []
+    if decided:
+        lines.append(f"At N = {', '.join(map(str, decided))} the rank equals the counting cap: there the number of "
+                     "distinct token multisets (sequences, with positions), not the network, decides the rank.")
+    below = data.get("below_min_of_cap_and_limit") or []
+    if below:
+        lines.append(f"At N = {', '.join(map(str, below))} the exact rank is below min(counting cap, limit).")
+    unsure = data.get("sampled_below_min_of_cap_and_limit") or []
+    if unsure:
+        lines.append(f"At N = {', '.join(map(str, unsure))} a sample of the sequences stopped below min(counting cap, "
+                     "limit): those ranks are certified lower bounds only.")
+    if data["lower_bound"] is None:
+        lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
+    elif data["tokens_reaching_lower_bound"] is None:
+        lines.append(f"Corollary 1's lower bound {data['lower_bound']} was not reached at any N probed.")
+    else:
+        lines.append(f"Corollary 1's lower bound {data['lower_bound']} is first reached at "
+                     f"N = {data['tokens_reaching_lower_bound']}.")
+    if data["conjecture_scale"] is not None:
+        lines.append(f"The conjectured scale r L / log3 r is {data['conjecture_scale']:.2f}.")
+    if data.get("modulus") is not None:
+        lines.append(f"Token ranks are mod p = {data['modulus']}.")
+    lines.append(f"Time: {data['seconds']:.1f}s.")
+    return " ".join(lines)

@@ -1,9 +1,13 @@
-"""Progress bars on stderr (tqdm) for long computations; silent under --json or --quiet.
+"""Progress bars on stderr (tqdm) for long computations; silent under --json or --quiet, or when
+stderr is closed.
 
-A single computation (the blocks of a rank, the rows of a certificate's matrix) counts its steps;
-a sweep counts work, each task weighted by its estimated cost, so the time left follows the
-work still to do rather than the number of tasks.  Nothing shows for work that ends within a
-second, and a bar is redrawn at least every ``REFRESH_SECONDS`` while a long step runs.
+A single computation (the blocks of a rank, the rows of a certificate's matrix, the N of a probe)
+shows a spinner and the elapsed time until its total is known, then "k/n blocks" and the elapsed
+time; it gives no rate and no time left, because its steps differ in cost by orders of magnitude
+(one degree block dominates a rank).  A sweep counts work, each task weighted by its estimated
+cost, so the time left follows the work still to do rather than the number of tasks.  Nothing
+shows for work that ends within a second, and a bar is redrawn at least every ``REFRESH_SECONDS``
+while a long step runs.
 """
 
 from __future__ import annotations
@@ -35,8 +39,8 @@ class _Bar:
     """A lazily opened tqdm bar with a daemon thread that redraws it every few seconds."""
 
     def __init__(self, label: str, enabled: bool, stream, unit: str, bar_format: str | None = None):
-        self.label, self.enabled, self.unit = label, enabled, unit
-        self.stream = stream or sys.stderr
+        self.stream = stream if stream is not None else sys.stderr
+        self.label, self.enabled, self.unit = label, enabled and self.stream is not None, unit
         self.bar_format = bar_format
         self.bar = None
         self._stop = threading.Event()
@@ -75,26 +79,48 @@ class _Bar:
             self.bar = None
 
 
-class Progress(_Bar):
-    """Callable ``(done, total)`` for one long computation, drawn as a tqdm bar on stderr.
+#: The frames of the spinner shown while a computation's total is not yet known (ASCII: any locale).
+SPINNER = "|/-\\"
 
-    The bar opens at construction (drawn after a second, redrawn every few seconds, so a long first
-    step still shows its elapsed time) and closes itself when ``done`` reaches ``total``; a later call
-    opens a new one; ``close()`` ends it early.
+
+class Progress(_Bar):
+    """Callable ``(done, total)`` for one long computation, drawn as a tqdm line on stderr.
+
+    The line opens at construction with a spinner and the elapsed time (drawn after a second,
+    redrawn every few seconds, so a long first step still shows it is alive); from the first call it
+    counts ``done/total`` steps, with no rate and no time left (the steps differ in cost).  It closes
+    itself when ``done`` reaches ``total``; a later call opens a new one; ``close()`` ends it early.
     """
 
+    SPINNING = "{desc} {elapsed} elapsed"
+    COUNTING = "{desc}: {n_fmt}/{total_fmt} {unit}s, {elapsed} elapsed"
+
     def __init__(self, label: str, enabled: bool = True, stream=None, unit: str = "block"):
-        super().__init__(label, enabled, stream, unit)
+        super().__init__(label, enabled, stream, unit, bar_format=self.SPINNING)
+        self._frame = 0
         self.open(None)  # shows the elapsed time from the start, even before the first step ends
+
+    def refresh(self) -> None:
+        bar = self.bar
+        if bar is not None:
+            if bar.total is None:  # still spinning
+                self._frame = (self._frame + 1) % len(SPINNER)
+                bar.set_description_str(f"{self.label}: {SPINNER[self._frame]}", refresh=False)
+            else:
+                bar.set_description_str(self.label, refresh=False)
+            bar.refresh()
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return
+        self.bar_format = self.COUNTING
         self.open(total)
         if self.bar is None:
             return
-        if self.bar.total != total:
+        if self.bar.total != total or self.bar.bar_format != self.COUNTING:
             self.bar.total = total
+            self.bar.bar_format = self.COUNTING
+            self.bar.set_description_str(self.label, refresh=False)
         self.bar.update(done - self.bar.n)
         if done >= total:
             self.close()

@@ -26,6 +26,12 @@ from ..model.spec import NetworkSpec
 
 __all__ = ["Task", "Store", "default_store_path"]
 
+
+def _is_read_only(exc: Exception) -> bool:
+    """SQLite's "attempt to write a readonly database" (SQLITE_READONLY) and its OS counterparts."""
+    text = str(exc).lower().replace("-", "").replace(" ", "")
+    return "readonly" in text or getattr(exc, "errno", None) in (13, 30)  # EACCES, EROFS
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     key TEXT PRIMARY KEY,
@@ -74,21 +80,54 @@ class Task:
 
 
 class Store:
-    """An SQLite file of results; ``Store(None)`` keeps nothing (every lookup misses)."""
+    """An SQLite file of results; ``Store(None)`` keeps nothing (every lookup misses).
 
-    def __init__(self, path: str | Path | None):
+    ``read_only=True`` opens an existing store for reading only (``verify results``), so a store
+    the user cannot write is still listed; a writable open of a store that cannot be written is
+    refused up front as read-only (never called damaged).
+    """
+
+    def __init__(self, path: str | Path | None, read_only: bool = False):
         self.path = None if path is None else Path(path)
         self._conn = None
-        if self.path is not None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._conn = sqlite3.connect(self.path, timeout=60)
-                self._conn.execute("PRAGMA journal_mode=WAL")
-                self._conn.execute(_SCHEMA)
-                self._conn.commit()
-            except (OSError, sqlite3.DatabaseError) as exc:
-                raise InputError(f"cannot open the results store {self.path}: {exc}; "
-                                 f"choose another file with --store PATH") from None
+        if self.path is None:
+            return
+        if read_only:
+            self._open_read_only()
+            return
+        self._refuse_read_only()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, timeout=60)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(_SCHEMA)
+            self._conn.commit()
+        except (OSError, sqlite3.DatabaseError) as exc:
+            self.close()
+            if _is_read_only(exc):
+                raise self._fault(exc) from None
+            raise InputError(f"cannot open the results store {self.path}: {exc}; "
+                             f"choose another file with --store PATH") from None
+
+    def _refuse_read_only(self) -> None:
+        """Writing needs the file and (for SQLite's -wal and -shm files) its folder to be writable."""
+        fix = "make it writable, pass another --store PATH, or use --no-store"
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise InputError(f"the results store {self.path} is read-only; {fix}")
+        folder = self.path.parent
+        if self.path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(f"the results store's folder {folder} is read-only (SQLite writes its journal "
+                             f"there); {fix}")
+
+    def _open_read_only(self) -> None:
+        from urllib.parse import quote
+
+        try:
+            self._conn = sqlite3.connect(f"file:{quote(str(self.path.absolute()))}?mode=ro", uri=True, timeout=60)
+            self._conn.execute("SELECT COUNT(*) FROM results").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise self._fault(exc) from None
 
     def close(self) -> None:
         if self._conn is not None:
@@ -101,9 +140,15 @@ class Store:
     def __exit__(self, *exc):
         self.close()
 
-    def _damaged(self, exc: Exception) -> InputError:
+    def _fault(self, exc: Exception) -> InputError:
+        """A read-only store is said to be read-only; anything else SQLite refuses is damage."""
+        if _is_read_only(exc):
+            return InputError(f"the results store {self.path} is read-only ({exc}); make it writable, pass another "
+                              f"--store PATH, or use --no-store")
         return InputError(f"the results store {self.path} is damaged ({exc}); delete or move it, pass another "
                           f"--store PATH, or use --no-store")
+
+    _damaged = _fault
 
     def get(self, task: Task) -> dict | None:
         if self._conn is None:

@@ -20,11 +20,115 @@ from dataclasses import dataclass
 
 from ..exact.arbexpr import evaluate
 from ..errors import InputError
+from ..exact.fields import as_field
+from ..rank.memory import DEFAULT_MEMORY_GIB
+from ..rank.numrank import DEFAULT_TEMPLATES
 from ..model.spec import NetworkSpec, divisors
 from .store import Task
 
-__all__ = ["parse_range", "table_specs", "fitting_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
+__all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
            "regime"]
+
+
+#: The table's default field: each cell repeated like ``verify sep`` until certified (see ``TableDefaults``).
+AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class TableDefaults:
+    """The defaults of ``verify.reviewers_table`` and ``verify table`` (the parser reads ``TABLE``)."""
+
+    depths: str = "1-2"
+    widths: str = "2-4"
+    heads: str = "all"
+    templates: int = DEFAULT_TEMPLATES
+    real_tokens: int = 4
+    seed: int = 0
+    #: ``auto``: every cell through ``verify sep``'s repeat loop (a fast prime first, then 2^63 - 25 and
+    #: below, block-level) until certified exact or its bound is at most 1e-9; ``gf:P``/``qq``: one run there.
+    field: str = AUTO
+    max_memory_gib: float = DEFAULT_MEMORY_GIB
+
+
+TABLE = TableDefaults()
+
+#: Largest depth a table takes (C(L) = (3^L - 1)/2 is above 10^9 at L = 20; every estimate stays
+#: closed-form below this).
+MAX_DEPTH = 64
+
+#: What ``sep_rank`` in the table means (its JSON says it beside the rows).
+MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's "
+           "runs, a fast prime first, then 2^63-25 and below, block by block, until certified exact or the bound "
+           "is at most 1e-9; the primes used are in each row), a certified lower bound on the generic "
+           "rank (equal to it with probability >= 1 - probability_bound; certified_exact when it meets the "
+           "derivative-space upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the probability is "
+           "about the generic rank over GF(p), equal to the one over Q unless p is one of finitely many bad "
+           "primes; real_rank: numeric")
+
+
+def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
+                real_tokens: int = TABLE.real_tokens, field: str = TABLE.field, seed: int = TABLE.seed,
+                max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
+                workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False) -> dict:
+    """``verify table``: one reduced-route rank per spec through the sweep executor, then every
+    ``RankBound`` of the registry whose regime holds.  ``depths``/``widths``: lists, or text like
+    ``1-3``.  ``store``: path of the results store (None keeps nothing).  ``on_skipped(list)`` hears the specs the memory estimate refuses before any work.
+    Returns ``rows``, ``skipped``, ``sweep``, ... (``verify table --json``), or the plan with
+    ``dry_run``.  ``progress``: draw the bar on stderr.  On Ctrl-C, ``SweepInterrupted`` carries ``rows`` and ``total`` of what was done."""
+    from ..rank.numrank import check_grid
+    from .executor import SweepInterrupted, run_sweep
+    from .progress import SweepProgress
+    from .store import Store
+
+    field = AUTO if field is None or (isinstance(field, str) and field == AUTO) else as_field(field).name
+    if real:
+        check_grid(templates, real_tokens)
+    depths_text, widths_text = (text if isinstance(text, str) else ",".join(map(str, text)) for text in (depths, widths))
+    depths = parse_range(depths, "depths", MAX_DEPTH) if isinstance(depths, str) else list(depths)
+    widths = parse_range(widths, "widths", 1000) if isinstance(widths, str) else list(widths)
+    if len(depths) * len(widths) > 2000:
+        raise InputError(f"--depths {depths_text} --widths {widths_text} make {len(depths) * len(widths):,} "
+                         f"(depth, width) pairs, over the 2,000 a table takes; narrow the ranges")
+    specs, skipped = fitting_specs(table_specs(depths, widths, heads), max_memory_gib)
+    if not specs:
+        raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
+    if on_skipped is not None:
+        on_skipped(skipped)
+    tasks = [sep_task(spec, field, seed, max_memory_gib) for spec in specs]
+    if real:
+        tasks += [real_task(spec, seed, templates, real_tokens) for spec in specs]
+    cost = lambda t: sep_cost(t) if t.kind == "sep" else 1  # noqa: E731
+    columns = bound_columns()
+
+    def rows_done(values):
+        done = [i for i, spec in enumerate(specs)
+                if values[i] is not None and (not real or values[len(specs) + i] is not None)]
+        return done, build_rows([specs[i] for i in done], [values[i] for i in done],
+                                [values[len(specs) + i] for i in done] if real else None, columns)
+
+    with Store(store) as results:
+        if dry_run:
+            from ..rank.reduced import estimate_block_bytes
+            from .plan import sweep_plan
+
+            plan = sweep_plan(tasks, results, cost,
+                              lambda t: estimate_block_bytes(t.spec) if t.kind == "sep" else None)
+            plan["skipped"] = skipped
+            return plan
+        store_path = None if results.path is None else str(results.path)
+        try:
+            values, stats = run_sweep(tasks, results, scheduler, workers, SweepProgress("table", progress), cost=cost)
+        except SweepInterrupted as stop:  # the rows already computed go with the interruption
+            stop.rows, stop.total = rows_done(stop.values)[1], len(specs)
+            raise
+    for item in stats.refused:  # refused by a worker's own estimate: listed like the up-front refusals
+        spec = item["task"].spec
+        skipped.append({"depth": spec.depth, "width": spec.width, "heads": spec.heads, "reason": item["reason"]})
+    done, rows = rows_done(values)
+    if not done:
+        raise InputError(f"every spec was refused ({skipped[-1]['reason']})")
+    return {"rows": rows, "skipped": skipped, "field": field, "seed": seed, "sweep": stats.as_dict(),
+            "store": store_path, "meaning": MEANING}
 
 
 def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
@@ -37,7 +141,9 @@ def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
     bad = f"--{name} must be integers from 1 to {high:,}, got {text!r}; write e.g. 1-3 or 2,4"
     try:
         for part in text.split(","):
-            low, _, top = part.strip().partition("-")
+            low, dash, top = part.strip().partition("-")
+            if dash and not top.strip():  # "1-" is an unfinished range, not 1
+                raise ValueError
             low, top = int(low), int(top or low)
             if top < low:
                 raise ValueError
@@ -164,6 +270,8 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
                "probability_bound": sep_values[index]["probability_bound"],
                "certified_exact": sep_values[index].get("certified_exact"),
                "upper_bound": sep_values[index].get("upper_bound"),
+               "seed": sep_values[index].get("seed"), "primes": sep_values[index].get("primes"),
+               "runs": sep_values[index].get("runs"), "version": sep_values[index].get("version"),
                "valid_from_tokens": 2 * (spec.width + 1), "bounds": bounds}  # N >= 2(d_x + 1)
         if real_values is not None:
             real = real_values[index]
@@ -224,7 +332,8 @@ def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
     whose value is <= 0 on the sep scale so has no log3); each bound has a ``holds`` column beside it."""
     _, _, used = _grid(rows, columns)
     real = any("real_rank" in r for r in rows)
-    header = ["depth", "width", "heads", "sep", "log3_sep", "regime"]
+    header = ["depth", "width", "heads", "sep", "log3_sep", "regime", "certified_exact", "probability_bound", "seed",
+              "primes", "version"]
     header += ["real_rank_numeric", "real_gap_decades", "real_at_grid_cap"] if real else []
     for col in used:
         header += [f"{col.label} log3", f"{col.label} holds"]
@@ -233,7 +342,11 @@ def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
     writer.writerow(header)
     for r in rows:
         line = [r["depth"], r["width"], r["heads"], r["sep_rank"],
-                "" if r["log3_sep"] is None else repr(r["log3_sep"]), r["regime"]]
+                "" if r["log3_sep"] is None else repr(r["log3_sep"]), r["regime"],
+                "" if r.get("certified_exact") is None else str(bool(r["certified_exact"])).lower(),
+                "" if r.get("probability_bound") is None else repr(r["probability_bound"]),
+                "" if r.get("seed") is None else r["seed"], " ".join(map(str, r.get("primes") or [])),
+                r.get("version") or ""]
         if real:
             extra = r.get("real") or {}
             line += [r.get("real_rank", ""), "" if extra.get("gap_decades") is None else extra["gap_decades"],

@@ -1,13 +1,16 @@
-"""``verify coverage``: the coverage index of the documents, its table and counts."""
+"""``verify coverage``: the coverage index of the documents, its table and counts (``verify.api.coverage``)."""
 
 from __future__ import annotations
 
 import json
 
-__all__ = ["register", "COMMANDS"]
+from .. import api
+from .args import add_output_args
+
+NAME = "coverage"
 
 
-def register(sub, add_output_args) -> None:
+def add_parser(sub):
     cov = sub.add_parser("coverage", help="coverage index: every statement with its claims or a reason",
                          description=(
         "Read the coverage index (proofs/coverage/*.toml: one file per document part, one entry per checkable "
@@ -20,14 +23,9 @@ def register(sub, add_output_args) -> None:
     add_output_args(cov)
 
 
-def cmd_coverage(args) -> int:
-    from ..claims.coverage import load_index, summarise
-    from ..claims.record import load_claims
-
-    parts, entries, problems = load_index(args.dir)
-    data = summarise(parts, entries, {c.id for c in load_claims()})
-    data["format_problems"] = problems
-    ok = not (data["neither"] or data["unknown_claims"] or problems)
+def run(args) -> int:
+    data, entries = api.coverage(args.dir)
+    ok = data.pop("ok")
     if args.json:
         data["entries"] = [{"id": e.global_id, "place": e.place, "kind": e.kind, "statement": e.statement,
                             "claims": list(e.claims), "reason": e.reason} for e in entries]
@@ -45,11 +43,8 @@ def cmd_coverage(args) -> int:
         for e in entries:
             print(f"{e.global_id:<40} {e.kind:<12} {', '.join(e.claims) or 'reason: ' + e.reason}")
     for line in ([f"no claim and no reason: {g}" for g in data["neither"]] +
-                 [f"unknown claim id: {u}" for u in data["unknown_claims"]] + problems):
+                 [f"unknown claim id: {u}" for u in data["unknown_claims"]] + data["format_problems"]):
         print(line)
     print(f"\n{data['claims_cited']} claims cited; {len(data['claims_uncited'])} claims cited by no entry" +
           ("" if ok else "; INDEX INCOMPLETE"))
     return 0 if ok else 1
-
-
-COMMANDS = {"coverage": cmd_coverage}

@@ -1,0 +1,107 @@
+"""The factorization check (verify.exact.factorcheck): it passes on true factorizations, and every
+kind of wrong factor, permutation, rank or null vector makes it fail instead of giving a rank."""
+
+from __future__ import annotations
+
+import flint
+import numpy as np
+import pytest
+
+from verify.exact import elimination
+from verify.exact.elimination import factor, rank_mod_p
+from verify.exact.factorcheck import FactorizationCheckError, check_factorization, vector_count
+from verify.exact.floatmod import ModArith
+from verify.exact.nullspace import null_space
+
+PRIMES = [7, 101, 1048573, 8388593, 2**46 - 21]
+
+
+def _low_rank(m: int, n: int, r: int, p: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    left = rng.integers(0, p, (m, r), dtype=np.int64).astype(object)
+    right = rng.integers(0, p, (r, n), dtype=np.int64).astype(object)
+    return ((left @ right) % p).astype(np.int64)
+
+
+def _flint_rank(matrix: np.ndarray, p: int) -> int:
+    return flint.nmod_mat(matrix.shape[0], matrix.shape[1], [int(v) for v in matrix.ravel()], p).rank()
+
+
+@pytest.mark.parametrize("p", PRIMES)
+@pytest.mark.parametrize("m,n,r", [(1, 1, 1), (3, 1, 1), (1, 5, 1), (40, 1, 1), (37, 53, 20), (70, 40, 40),
+                                   (90, 90, 89), (64, 64, 0)])
+def test_true_factorizations_pass_and_give_flint_rank(p, m, n, r):
+    matrix = _low_rank(m, n, r, p, seed=m * n + r)
+    found = rank_mod_p(matrix, p, pivots=True)
+    assert found.rank == _flint_rank(matrix, p)
+    assert found.checked == vector_count(p) >= 1
+
+
+def test_one_column_matrices_store_a_true_l():
+    """A one-column panel used to alias the array, so its row swap acted twice and L was wrong
+    (the rank was right); the check found it."""
+    ar, a, rowperm, colperm, rank, sketch = factor(np.array([[0], [2], [3]]), 101)
+    assert rank == 1 and rowperm[0] == 1 and int(a[0, 0]) == 2
+
+
+def _factored(p=8388593, m=60, n=50, r=30, seed=1):
+    return factor(_low_rank(m, n, r, p, seed), p)
+
+
+@pytest.mark.parametrize("tamper", ["L", "U", "U12", "diagonal", "rowperm", "colperm", "rank_up", "rank_down",
+                                    "schur"])
+def test_every_wrong_part_of_a_factorization_is_caught(tamper):
+    ar, a, rowperm, colperm, rank, sketch = _factored()
+    if tamper == "L":
+        a[rank + 3, 2] += 1
+    elif tamper == "U":
+        a[2, 5] += 1
+    elif tamper == "U12":
+        a[rank - 1, rank + 4] += 1
+    elif tamper == "diagonal":
+        a[4, 4] = 0
+    elif tamper == "rowperm":
+        rowperm[0], rowperm[-1] = rowperm[-1], rowperm[0]
+    elif tamper == "colperm":
+        colperm[0], colperm[-1] = colperm[-1], colperm[0]
+    elif tamper == "rank_up":
+        rank += 1
+    elif tamper == "rank_down":
+        rank -= 1
+    elif tamper == "schur":  # a factorization claiming rank r with a nonzero trailing Schur complement
+        pass
+    if tamper == "schur":
+        matrix = _low_rank(40, 40, 40, 8388593, 3)
+        ar, a, rowperm, colperm, rank, sketch = factor(matrix, 8388593)
+        rank -= 1
+    with pytest.raises(FactorizationCheckError, match="independent check"):
+        check_factorization(ar, a, rowperm, colperm, rank, sketch)
+
+
+def test_a_planted_arithmetic_bug_raises_instead_of_giving_a_rank(monkeypatch):
+    """A wrong pivot inverse (one changed line of the arithmetic) gives wrong multipliers: the
+    check refuses the result."""
+    real = ModArith.inverse
+    monkeypatch.setattr(ModArith, "inverse", lambda self, v: self.balanced(real(self, v) + 1))
+    matrix = _low_rank(80, 70, 50, 8388593, 5)
+    with pytest.raises(FactorizationCheckError):
+        rank_mod_p(matrix, 8388593)
+
+
+def test_a_planted_triangular_solve_bug_raises(monkeypatch):
+    """The issue's example: one changed comparison in the small-block triangular solve."""
+    monkeypatch.setattr(elimination._Pluq, "_unit_lower_inverse",
+                        lambda self, r0, c0, r: self.xp.zeros((r, r)))  # I - L^{-1} taken as 0: L^{-1} = I
+    matrix = _low_rank(300, 300, 260, 1048573, 6)
+    with pytest.raises(FactorizationCheckError):
+        rank_mod_p(matrix, 1048573)
+
+
+def test_null_vectors_are_checked(monkeypatch):
+    matrix = _low_rank(50, 70, 30, 1048573, 7)
+    space = null_space(matrix, 1048573)
+    rows = space.rows()
+    assert rows.shape == (40, 70) and not ((matrix.astype(object) @ rows.T.astype(object)) % 1048573).any()
+    space.a[0, space.rank] += 1  # a wrong U12: the null vectors built from it are not null
+    with pytest.raises(FactorizationCheckError, match="null space"):
+        space.rows()

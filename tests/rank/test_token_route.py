@@ -1,0 +1,114 @@
+"""Counting caps, the Gram route and the token limit against brute-force enumeration."""
+
+from itertools import product
+
+import flint
+import pytest
+
+from verify import Field, NetworkSpec, draw_weights
+from verify.model.embeddings import VocabularyEmbedding
+from verify.rank.token_caps import count_caps
+from verify.rank.token_gram import TOKEN_PRIME
+from verify.rank.token_route import derivative_upper_bound, token_limit
+from verify.rank.tokens import token_rank
+
+GF31 = Field(TOKEN_PRIME)
+
+
+@pytest.mark.parametrize("vocab,tokens", [(1, 2), (2, 2), (2, 6), (3, 4), (3, 8), (4, 6)])
+def test_caps_count_distinct_multisets_and_sequences_by_brute_force(vocab, tokens):
+    half = tokens // 2
+    b_multisets = {tuple(sorted(s)) for s in product(range(vocab), repeat=half)}
+    a_rows = {(s[0], tuple(sorted(s[1:]))) for s in product(range(vocab), repeat=half)}  # query token, the rest
+    caps = count_caps(vocab, tokens, positional=False)
+    assert (caps.a_side, caps.b_side) == (len(a_rows), len(b_multisets))
+    assert count_caps(vocab, tokens, positional=True).cap == len(list(product(range(vocab), repeat=half)))
+
+
+def _enumerated(spec, vocab, rank, pos_rank, tokens, seed=0):
+    at = spec.with_tokens(tokens)
+    weights = draw_weights(spec, seed)
+    embedding = VocabularyEmbedding(spec.width, vocab, rank, pos_rank, seed)
+    part = tuple(range(tokens // 2))
+    return (token_rank(at, weights, embedding, GF31, part, "enumeration").rank,
+            token_rank(at, weights, embedding, GF31, part, "gram").rank, weights, embedding)
+
+
+@pytest.mark.parametrize("depth,width,vocab,rank,pos_rank,tokens", [
+    (1, 2, 2, 2, 0, 6), (2, 3, 3, 2, 0, 6), (2, 2, 3, 1, 0, 8), (2, 3, 2, 2, 0, 10), (1, 3, 3, 3, 0, 4),
+    (1, 2, 2, 2, 1, 6), (2, 3, 2, 2, 1, 6), (2, 2, 2, 1, 2, 8), (2, 3, 3, 2, 1, 4)])
+def test_gram_route_and_caps_against_enumeration(depth, width, vocab, rank, pos_rank, tokens):
+    spec = NetworkSpec(depth=depth, width=width)
+    every, gram, _, _ = _enumerated(spec, vocab, rank, pos_rank, tokens)
+    assert gram == every
+    assert every <= count_caps(vocab, tokens, pos_rank > 0).cap
+
+
+@pytest.mark.parametrize("depth,width,vocab,rank,pos_rank,tokens", [
+    (1, 2, 2, 2, 0, 8), (2, 2, 3, 1, 0, 8), (2, 3, 2, 2, 0, 14), (1, 2, 2, 2, 1, 8), (2, 2, 2, 2, 1, 10)])
+def test_limit_is_the_enumerated_rank_at_large_n(depth, width, vocab, rank, pos_rank, tokens):
+    spec = NetworkSpec(depth=depth, width=width)
+    every, _, weights, embedding = _enumerated(spec, vocab, rank, pos_rank, tokens)
+    limit = token_limit(spec, weights, embedding, TOKEN_PRIME)
+    assert limit.rank == every <= limit.upper_bound
+
+
+def test_limit_matches_the_issue_data_and_is_certified():
+    # V = r = 3, width 4, no positions: 13 at depth 2 and 84 at depth 3 (issue 19, from enumeration)
+    for depth, expected in [(2, 13), (3, 84)]:
+        spec = NetworkSpec(depth=depth, width=4)
+        limit = token_limit(spec, draw_weights(spec, 0), VocabularyEmbedding(4, 3, 3), TOKEN_PRIME)
+        assert (limit.rank, limit.certified_exact) == (expected, True)
+
+
+def test_derivative_bound_by_counting_monomials():
+    # m = 1 variable, degree C: derivatives of order j of V polynomials; closed form by hand
+    assert derivative_upper_bound(4, 1, 2) == 5   # j0 = 0: every polynomial of degree <= 4 in 1 variable
+    assert derivative_upper_bound(13, 2, 3) == 84
+    assert derivative_upper_bound(0, 3, 5) == 1
+
+
+def test_positional_embedding_has_the_rank_it_is_given():
+    for big_r in (1, 2, 3):
+        emb = VocabularyEmbedding(4, 3, 3, big_r, seed=5)
+        columns = [emb.position(j) for j in range(8)]
+        assert flint.fmpz_mat(columns).rank() == big_r
+
+
+@pytest.mark.parametrize("pos_rank", [0, 1, 2])
+def test_gram_model_values_equal_the_literal_forward_pass(pos_rank):
+    import random
+
+    import numpy as np
+
+    from verify.model.network import output_coordinate
+    from verify.rank.token_gram import GramModel
+    from verify.rank.token_route import _side_points
+
+    spec = NetworkSpec(depth=2, width=4)
+    weights, emb = draw_weights(spec, 3), VocabularyEmbedding(4, 3, 3, pos_rank, 3)
+    model = GramModel(spec, weights, emb, TOKEN_PRIME)
+    rng = random.Random(7)
+    for tokens in (4, 8):
+        model.constant = model.positions_constant(tokens)
+        for _ in range(3):
+            seq = [rng.randrange(3) for _ in range(tokens)]
+            z = _side_points(model, list(range(tokens)), np.array([seq]))
+            inputs = [[GF31.scalar(v) for v in x] for x in emb.embed(seq)]
+            assert int(model.evaluate(z, np.array([seq[0]]))[0]) == int(output_coordinate(spec.with_tokens(tokens),
+                                                                                          weights, inputs))
+
+
+@pytest.mark.parametrize("depth,vocab", [(2, 3), (3, 3), (2, 4)])
+def test_count_rank_beyond_the_lattice_order_equals_the_full_counts_route(depth, vocab):
+    # N >= 2C + 2: only the principal lattice of order C is kept; the counts route keeps every count vector
+    from verify.rank.token_gram import GramModel
+    from verify.rank.token_route import count_rank
+
+    spec = NetworkSpec(depth=depth, width=4)
+    weights, emb = draw_weights(spec, 0), VocabularyEmbedding(4, vocab, 3)
+    model = GramModel(spec, weights, emb, TOKEN_PRIME)
+    top = 2 * spec.layer_degree + 6
+    for tokens in sorted({2 * spec.layer_degree - 2, 2 * spec.layer_degree + 2, top}):
+        full = token_rank(spec.with_tokens(tokens), weights, emb, GF31, tuple(range(tokens // 2)), "counts").rank
+        assert count_rank(model, tokens)[0] == full

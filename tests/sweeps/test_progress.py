@@ -1,0 +1,65 @@
+"""Progress lines (issue 21, part 6): a spinner and the elapsed time until a computation's total is
+known, then done/total and the elapsed time; never "?/s", never a rate or a time left for steps of
+unequal cost; silent when stderr is closed. And the executor's workers die on SIGTERM."""
+
+import io
+import re
+import signal
+import sys
+
+from verify.sweeps.progress import SPINNER, Progress
+
+
+def drawn(progress: Progress) -> str:
+    progress.bar.refresh()
+    return progress.stream.getvalue().replace("\r", "\n")
+
+
+def test_a_computation_spins_until_its_total_is_known_then_counts_without_a_time_left():
+    progress = Progress("reduced route", True, stream=io.StringIO())
+    progress.refresh()
+    text = drawn(progress)
+    assert re.search(r"reduced route: [|/\\-] 00:00 elapsed", text), text
+    progress(1, 5)
+    text = drawn(progress)
+    assert "reduced route: 1/5 blocks, 00:00 elapsed" in text, text
+    for unwanted in ("?", "/s", "<", "it]", "0block"):
+        assert unwanted not in text, (unwanted, text)
+    progress(5, 5)
+    assert progress.bar is None  # closed at the end
+
+
+def test_the_spinner_turns_at_every_refresh():
+    progress = Progress("probe-n", True, stream=io.StringIO(), unit="N step")
+    frames = []
+    for _ in range(len(SPINNER)):
+        progress.refresh()
+        frames.append(progress.bar.desc[-1])
+    assert sorted(frames) == sorted(SPINNER)
+    progress(2, 20)
+    assert "2/20 N steps" in drawn(progress)
+    progress.close()
+
+
+def test_no_progress_when_stderr_is_closed(monkeypatch):
+    monkeypatch.setattr(sys, "stderr", None)
+    progress = Progress("reduced route", True)
+    assert not progress.enabled and progress.bar is None
+    progress(1, 2)
+    progress(2, 2)
+
+
+def test_a_worker_ends_on_sigterm_whatever_the_parent_installed():
+    from verify.sweeps.executor import _init_worker
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    try:
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(number, lambda *a: None)  # the command line's handler, inherited by a fork
+        _init_worker(1)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)

@@ -1,0 +1,43 @@
+"""``verify certify``: write a certificate for the lower bound of Theorems 1-2 (``verify.api.certify``)."""
+
+from __future__ import annotations
+
+import json
+
+from .. import api
+from ..files import STDOUT, write_output
+from .args import add_output_args
+from .checks import MAX_DEPTH, MAX_WIDTH, int_range, writable_file
+
+NAME = "certify"
+
+
+def add_parser(sub):
+    cert = sub.add_parser("certify", help="write a certificate for the lower bound of Theorems 1-2",
+                          description=(
+        "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving "
+        "sep >= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere, for d_x > 3^L. "
+        "'verify check-certificate FILE' re-checks it from its own numbers."))
+    cert.add_argument("--depth", type=int_range("--depth", 2, MAX_DEPTH), required=True, help="number of layers L >= 2")
+    cert.add_argument("--width", type=int_range("--width", 2, MAX_WIDTH), required=True, help="embedding dimension d_x > 3^L")
+    cert.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H < d_x (default 1)")
+    cert.add_argument("--seed", type=int_range("--seed", 0), default=0, help="seed of weights and templates (default 0)")
+    cert.add_argument("--out", default=None, help="certificate file (default: stdout)")
+    add_output_args(cert)
+
+
+def run(args) -> int:
+    if args.out == STDOUT:
+        args.out = None  # - is stdout, the default
+    writable_file(args.out, "--out")  # before the work, which can take minutes
+    data, seconds = api.certify(args.depth, args.width, args.heads, args.seed, not (args.json or args.quiet))
+    text = json.dumps(data)
+    if args.out:
+        write_output(args.out, text + "\n")
+    if args.json or not args.out:
+        print(text if not args.out else json.dumps({"file": args.out, "claimed_rank": data["claimed_rank"],
+                                                     "seconds": round(seconds, 3)}))
+    else:
+        print(f"certificate for sep >= {data['claimed_rank']} (depth {args.depth}, width {args.width}, "
+              f"heads {args.heads}) written to {args.out} in {seconds:.1f}s")
+    return 0

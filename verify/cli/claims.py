@@ -1,0 +1,29 @@
+"""``verify claims``: list the registry (``verify.api.list_claims``)."""
+
+from __future__ import annotations
+
+import json
+
+from .. import api
+from .args import add_output_args
+
+NAME = "claims"
+
+
+def add_parser(sub):
+    claims = sub.add_parser("claims", help="list the claims registry", description=(
+        "List every claim of the registry (proofs/): id, source, expected outcome, statement."))
+    add_output_args(claims)
+
+
+def run(args) -> int:
+    found = api.list_claims()
+    if args.json:
+        print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,
+                                      "statement": c.statement} for c in found], "count": len(found)}))
+        return 0
+    width = max(len(c.id) for c in found)
+    for c in found:
+        print(f"{c.id:<{width}}  {c.expected:<14}  {c.source}")
+    print(f"\n{len(found)} claims")
+    return 0

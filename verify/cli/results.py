@@ -1,0 +1,52 @@
+"""``verify results``: list or export the results store (``verify.api.stored_results``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .. import api
+from ..files import STDOUT, write_output
+from .args import add_output_args
+from .checks import writable_file
+
+NAME = "results"
+
+
+def add_parser(sub):
+    results = sub.add_parser("results", help="list or export the results store", description=(
+        "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
+    results.add_argument("--kind", default=None, choices=list(api.TASK_KINDS), help="only this kind of result")
+    results.add_argument("--format", default="table", choices=["table", "csv", "json"],
+                         help="table (default), csv or json")
+    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced atomically; a symlink is written through, /dev/null or a FIFO streamed to; - is stdout)")
+    results.add_argument("--store", default=None, metavar="PATH", help="the store to read (default as for table)")
+    add_output_args(results)
+
+
+def run(args) -> int:
+    writable_file(args.out, "--out")
+    path, rows = api.stored_results(args.store, args.kind)
+    if args.json or args.format == "json":
+        text = json.dumps({"store": path, "results": rows}) + "\n"
+    elif args.format == "csv":
+        text = api.export_csv(rows)
+    else:
+        lines = [f"{'kind':<10} {'spec':<28} {'method':<10} {'field':<24} {'seed':>4}  value"]
+        for row in rows:
+            spec = row["spec"]
+            name = f"L={spec['depth']} d_x={spec['width']} H={spec['heads']}" + (" res" if spec["residual"] else "")
+            if spec.get("tokens"):
+                name += f" N={spec['tokens']}"
+            value = row["value"].get("rank")
+            params = ", ".join(f"{k}={v}" for k, v in row["params"].items())
+            lines.append(f"{row['kind']:<10} {name:<28} {row['method']:<10} {row['field']:<24} {row['seed']:>4}  "
+                         f"rank {value}" + (f" ({params})" if params else ""))
+        lines.append(f"{len(rows)} results in {path}")
+        text = "\n".join(lines) + "\n"
+    if args.out and args.out != STDOUT:
+        write_output(args.out, text)
+        print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,53 @@
+"""``verify run``: check every claim of the papers (``verify.api.run_registry``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import api
+from .args import add_output_args, add_sweep_args, store_path
+from .checks import writable_dir
+
+NAME = "run"
+
+
+def add_parser(sub):
+    run = sub.add_parser("run", help="check every claim of the papers (the default job)", description=(
+        "Run the claims registry: each stated bound and identity of the papers checked against exact "
+        "ranks and certified arithmetic. Prints a table, writes report.md and report.json into --out, "
+        "exits 0 when every claim has its expected outcome and 1 otherwise."))
+    run.add_argument("--claim", action="append", default=None, metavar="ID",
+                     help="run only this claim (repeatable)")
+    run.add_argument("--out", default="verify-report", help="directory for report.md and report.json "
+                     "(default verify-report/; with --claim they go to its partial/ folder)")
+    run.add_argument("--dry-run", action="store_true",
+                     help="print the plan (exact ranks to compute or reuse, claims to check) and compute nothing")
+    run.add_argument("--extended", action="store_true",
+                     help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
+    add_sweep_args(run)
+    add_output_args(run)
+
+
+def run(args) -> int:
+    if not args.dry_run:
+        writable_dir(args.out, "--out")  # before any work: a typo must not cost a finished run
+    done = api.run_registry(args.claim, args.out, args.extended, args.dry_run, store_path(args), args.scheduler,
+                            args.workers, not (args.json or args.quiet))
+    if args.dry_run:
+        if args.json:
+            print(json.dumps(done))
+        else:
+            print(api.plan_text(done) + f"Then {len(done['claims'])} claims would be checked, reports written "
+                                        f"to {done['out']}.")
+        return 0
+    records, header, surprises = done["claims"], done["header"], done["unexpected"]
+    if args.json:
+        print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
+    else:
+        text, summary = api.claims_table(records)
+        print(text)
+        print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
+              (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
+              f"\nreports: {Path(done['out']) / 'report.md'}, {Path(done['out']) / 'report.json'}")
+    return 1 if surprises else 0

@@ -1,0 +1,88 @@
+"""``verify sep``: the separation rank of y_p^i, repeated until certified (``verify.api.separation_rank``)."""
+
+from __future__ import annotations
+
+import json
+
+from .. import api
+from .args import add_network_args, add_output_args, pairs_table, spec_of
+from .checks import MAX_COUNT, int_range
+
+NAME = "sep"
+D = api.SEP
+
+
+def add_parser(sub):
+    sep = sub.add_parser("sep", help="separation rank of y_p^i", description=(
+        "Separation rank of the output y_p^i of a linearised self-attention network at seeded integer "
+        "weights. Methods: reduced (N-independent, valid for N >= 2(d_x+1); default when --tokens is "
+        "omitted or at least that), coefficients (matricise the exact polynomial), grid (grid tensor "
+        "over template vectors)."))
+    add_network_args(sep, D, field_help=(
+        f"qq (exact rationals) or gf:P for a prime P (every run in GF(P) and the primes below). "
+        f"Default, reduced route: one run in GF({api.FAST_PRIME}) with the float64 BLAS elimination "
+        f"(certified exact if it meets the upper bound), then runs in GF(2^63-25) and below until "
+        f"the target; other routes: gf:2^63-25"),
+        weight_help="weights uniform in [-R, R] (default: uniform over GF(p), all p residues; 2^31 over qq)")
+    sep.add_argument("--method", choices=["auto", *api.METHODS], default=D.method,
+                     help="route (default auto: reduced where it is exact, else coefficients)")
+    sep.add_argument("--partition", default=None, help="positions in A, e.g. 0,1 (default the first N/2)")
+    sep.add_argument("--all-partitions", action="store_true",
+                     help="every balanced partition (Claim 1: the rank should not change)")
+    sep.add_argument("--templates", type=int_range("--templates", 1, MAX_COUNT), default=D.templates,
+                     help="grid: templates per position (default binom(3^L+d_x, d_x), exact)")
+    sep.add_argument("--max-evaluations", type=int_range("--max-evaluations", 1, 10**12), default=D.max_evaluations,
+                     help=f"grid: refuse grids with more evaluations (default {D.max_evaluations:,})")
+    add_output_args(sep)
+    sep.add_argument("--target-probability", type=float, default=D.target_probability,
+                     help=f"repeat with independent weights and primes until the bound on missing the generic "
+                          f"rank is at most this (default {D.target_probability:g}); a rank meeting the proven upper "
+                          f"bound stops at once")
+    sep.add_argument("--max-runs", type=int, default=D.max_runs, help=f"at most this many runs (default {D.max_runs})")
+
+
+def run(args) -> int:
+    spec = spec_of(args)
+    result = api.separation_rank(
+        spec, method=args.method, field=args.field, seed=args.seed, partition=args.partition,
+        all_partitions=args.all_partitions, templates=args.templates, weight_range=args.weight_range,
+        max_memory_gib=args.max_memory_gib, max_evaluations=args.max_evaluations,
+        target_probability=args.target_probability, max_runs=args.max_runs,
+        progress=api.progress_bars(not (args.json or args.quiet)))
+    out = result.as_dict()
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    rows = [("rank", out["rank"] if out["rank"] is not None else "NOT invariant: " +
+             ", ".join(f"{p['partition']}:{p['rank']}" for p in out["partitions"])),
+            ("method", out["method"]), ("field", out["field"]),
+            ("network", f"depth {spec.depth}, width {spec.width}, heads {spec.heads}, d_a {spec.attn_dim}"
+                        + (", residual" if spec.residual else "")),
+            ("tokens", f"every N >= {out['valid_from_tokens']}" if out["method"] == "reduced" else out["tokens"]),
+            ("output", f"y_{spec.output}^{spec.position}"), ("seed", out["seed"])]
+    if args.all_partitions:
+        rows.append(("partitions", f"{len(out['partitions'])} balanced, invariant: {out['invariant']}"))
+    elif out["partition"] is not None:
+        rows.append(("partition A", ",".join(map(str, out["partition"]))))
+    rows += certainty_rows(out) + [("blocks", len(out["blocks"])), ("seconds", out["seconds"])]
+    rows += [("note", n) for n in out["notes"]]
+    print(pairs_table(rows))
+    return 0
+
+
+def certainty_rows(out: dict) -> list[tuple[str, object]]:
+    """The lines ``verify sep`` prints about what the number certifies."""
+    if out.get("certified_exact"):
+        rows = [("certified", f"exact: meets the derivative-space upper bound {out['upper_bound']:,}"),
+                ("P(below generic)", "0")]
+    else:
+        over = "" if out["field"] == "qq" else " over GF(p)"
+        rows = [("certified", "lower bound on the generic rank" if out["certified_lower_bound"] else "no"),
+                ("upper bound", f"{out['upper_bound']:,} (derivative-space count, {out.get('upper_bound_kind')})"),
+                (f"P(below generic{over})", f"<= {api.format_bound(out['probability_bound'])}" if out["probability_bound"] is not None
+                 else "not claimed")]
+    if "runs" in out:
+        primes = ", ".join(map(str, out["primes"])) or "none (qq)"
+        rows.append(("runs", f"{out['runs']} ({out['runs_at_rank']} at this rank); primes {primes}; "
+                             f"elimination {out['elimination']}"))
+    return rows

@@ -1,0 +1,137 @@
+"""Independent check of every float64 elimination: P A Q = L U over GF(p) on random vectors.
+
+Freivalds' check (R. Freivalds, "Probabilistic machines can use less running time", IFIP 1977):
+if D = P A Q - L U is not zero, then D x = 0 for at most a fraction 1/p of the vectors x uniform
+over GF(p)^n (a nonzero row of D is a nonzero linear form, zero on a hyperplane).  So k independent
+vectors let a wrong factorization pass with probability at most p^-k.  ``vector_count`` picks
+k = ceil(64 / log2 p), several where p is small: a false pass has probability at most 2^-64.
+
+The vectors are drawn (seeded by the shape and the prime) and A x is formed *before* the
+elimination, from the reduced copy of A it then overwrites, so the check needs O((m + n) k) extra
+memory, never a second copy of A.  Afterwards L (U (Q^T x)) is formed from the factors stored in
+place (row bands, the triangular parts of each diagonal band masked in a small copy) and compared
+with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
+rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
+so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
+exact BLAS products (``ModArith.submul``), against O(m n r) for the elimination.
+
+The same sketch checks a null space (``verify.exact.nullspace``): the left vectors z^T A, formed
+before the elimination, must vanish on every returned null vector.
+
+A failed check raises ``FactorizationCheckError`` naming the matrix; it never becomes a result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil, log2
+
+import numpy as np
+
+__all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "sketch", "check_factorization",
+           "check_null_rows"]
+
+#: How results name the check.
+CHECK = "freivalds P A Q = L U"
+#: Bits of confidence: a wrong factorization passes with probability at most 2^-BITS.
+BITS = 64
+#: Rows per band when the stored factors are multiplied (each band's diagonal square is copied).
+BAND = 512
+
+
+class FactorizationCheckError(RuntimeError):
+    """An elimination's factors do not reproduce its input: an internal fault, never a result."""
+
+
+def vector_count(p: int) -> int:
+    """Random vectors for a false pass below 2^-64 over GF(p): ceil(64 / log2 p).
+
+    >>> vector_count(1048573), vector_count(8388593), vector_count(2**46 - 21), vector_count(7)
+    (4, 3, 2, 23)
+    """
+    return max(1, ceil(BITS / log2(p)))
+
+
+@dataclass
+class Sketch:
+    """Random vectors drawn before an elimination and A's products with them (negated, reduced)."""
+
+    x: object  # n x k, reduced
+    neg_ax: object  # m x k: -(A x), reduced
+    z: object | None = None  # k x m, reduced (left vectors, for null spaces)
+    neg_za: object | None = None  # k x n: -(z^T A), reduced
+    vectors: int = 0
+    prime: int = 0
+
+
+def _random(ar, shape, seed):
+    """Seeded uniform residues of GF(p), centred (reduced), as an array of ``ar.xp``."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, ar.p, size=shape, dtype=np.int64)
+    return ar.from_ints(ar.xp.asarray(values) if ar.xp is not np else values)
+
+
+def sketch(ar, a, left: bool = False) -> Sketch:
+    """Draw k = ``vector_count(p)`` vectors (seeded by A's shape and p) and form -(A x) (and, with
+    ``left``, -(z^T A)) from the reduced matrix ``a`` before it is eliminated."""
+    xp, (m, n), k = ar.xp, a.shape, vector_count(ar.p)
+    seed = [ar.p % 2**32, m, n, 0xF4E1]
+    x = _random(ar, (n, k), seed)
+    neg_ax = xp.zeros((m, k), dtype=xp.float64)
+    ar.submul(neg_ax, a, x)
+    out = Sketch(x, neg_ax, vectors=k, prime=ar.p)
+    if left:
+        out.z = _random(ar, (k, m), seed + [1])
+        out.neg_za = xp.zeros((k, n), dtype=xp.float64)
+        ar.submul(out.neg_za, out.z, a)
+    return out
+
+
+def _fail(what: str, shape, p: int) -> FactorizationCheckError:
+    return FactorizationCheckError(
+        f"internal error: the float64 elimination's {what} over GF({p}) for a {shape[0]:,} x {shape[1]:,} "
+        f"matrix failed its independent check (Freivalds); no rank is reported. Please report this "
+        f"with the command line; --field gf:{2**63 - 25} ranks with FLINT instead")
+
+
+def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> None:
+    """Raise ``FactorizationCheckError`` unless the factors stored in ``a`` (P A Q = L U, see
+    ``verify.exact.elimination``) reproduce the sketch: L (U (Q^T x)) = P (A x) for every drawn x,
+    and U's first ``rank`` diagonal entries are nonzero."""
+    xp, (m, n), r = ar.xp, a.shape, rank
+    if r:
+        diagonal = a[xp.arange(r), xp.arange(r)]
+        if not bool(ar.nonzero(diagonal).all()):
+            raise _fail("U diagonal", a.shape, ar.p)
+    xq = found.x[xp.asarray(np.asarray(colperm, dtype=np.int64))]  # Q^T x
+    neg_ux = xp.zeros((r, found.vectors), dtype=xp.float64)  # -(U Q^T x), band by band
+    for i0 in range(0, r, BAND):
+        i1 = min(r, i0 + BAND)
+        ar.submul(neg_ux[i0:i1], xp.triu(a[i0:i1, i0:i1]), xq[i0:i1])
+        ar.submul(neg_ux[i0:i1], a[i0:i1, i1:], xq[i1:])
+    lux = xp.zeros((m, found.vectors), dtype=xp.float64)  # L U Q^T x = -(L (-(U Q^T x)))
+    for i0 in range(0, m, BAND):
+        i1 = min(m, i0 + BAND)
+        left = min(i0, r)
+        ar.submul(lux[i0:i1], a[i0:i1, :left], neg_ux[:left])
+        if i0 < r:  # the diagonal square: strictly lower part of the band, plus the identity
+            j1 = min(i1, r)
+            square = xp.tril(a[i0:i1, i0:j1], -1)
+            square[xp.arange(j1 - i0), xp.arange(j1 - i0)] = 1.0
+            ar.submul(lux[i0:i1], square, neg_ux[i0:j1])
+    pax = -found.neg_ax[xp.asarray(np.asarray(rowperm, dtype=np.int64))]  # P A x
+    if not bool((ar.to_ints(lux) == ar.to_ints(pax)).all()):
+        raise _fail("factorization P A Q = L U", a.shape, ar.p)
+
+
+def check_null_rows(ar, found: Sketch, rows, shape) -> None:
+    """Raise ``FactorizationCheckError`` unless z^T A x = 0 for every null vector x (a row of the
+    t x n int64 array ``rows``) and every drawn left vector z."""
+    if found.neg_za is None or rows.shape[0] == 0:
+        return
+    xp = ar.xp
+    values = ar.from_ints(xp.ascontiguousarray(xp.asarray(rows).T))  # n x t
+    product = xp.zeros((found.vectors, values.shape[1]), dtype=xp.float64)
+    ar.submul(product, found.neg_za, values)
+    if bool(ar.nonzero(ar.reduce(product)).any()):
+        raise _fail("null space", shape, ar.p)

@@ -1,0 +1,239 @@
+"""The Gram route for token inputs: sep(N) and its N-independent limit (``docs/mathematics.md`` §7).
+
+Every entry of the token matrix is h(z_left + z_right) with h(z) = e_p^T F(S(z)) x_w a polynomial
+of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three computations:
+
+* ``count_rank`` (no positional embedding, exact at these weights mod p).  z = (c_1..c_V), and with
+  c_V = N - (c_1 + ... + c_{V-1}) the entry is g_w(a' + b') for the free count coordinates a', b' of
+  the two sides, g_w of degree <= C in m = V - 1 variables.  Rows need only a' with sum <= min(N/2 - 1, C)
+  and columns b' with sum <= min(N/2, C): when a side is at most C every assignment is kept, and
+  beyond it these points (the principal lattice of order C) are unisolvent for degree-C polynomials,
+  so the kept rows (columns) span the rest.  The matrix has at most V binom(C + m, m) rows and
+  binom(C + m, m) columns, whatever N: the cost does not grow with V^N or with N.
+* ``sequence_rank`` (positional embeddings).  A random sample of 2 t + 16 sequences a side (every
+  sequence when there are fewer), t = min(counting cap, derivative bound), doubled until its rank
+  meets t, stops growing, or the sample would pass 4 million evaluations: a submatrix, so a certified lower bound at these
+  weights, and exactly the rank when it meets t (a proven upper bound) or every sequence is kept.
+* ``token_limit``: the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of
+  the two sides (random N, random K0), k points a side, k doubled until the rank stops short of k:
+  the dimension of the span of all derivatives of the g_w, i.e. the value sep(N) takes for all but
+  finitely many large N.  Certified exact when it meets ``derivative_upper_bound``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from ..errors import InputError
+from ..exact.compositions import compositions
+from ..exact.fields import Field
+from ..model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
+from .certainty import against_upper_bound, residue_sample_size
+from .token_caps import count_caps
+from .token_gram import GramModel
+
+__all__ = ["lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
+           "MAX_LIMIT_EVALUATIONS"]
+
+#: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
+MAX_LIMIT_EVALUATIONS = 40_000_000
+
+
+#: Most evaluations one doubling of the sequence sample may spend (positional route).
+MAX_SAMPLE_EVALUATIONS = 4_000_000
+
+
+def lattice(order: int, variables: int) -> np.ndarray:
+    """Non-negative integer vectors of length ``variables`` with sum <= ``order`` (the principal lattice).
+
+    >>> lattice(1, 2).tolist()
+    [[0, 0], [0, 1], [1, 0]]
+    """
+    return compositions(order, variables + 1)[:, :variables].copy()
+
+
+def free_variables(spec: NetworkSpec, vocab: int, positional_rank: int) -> int:
+    """Variables h effectively depends on: min((V - 1)(1 + R), d_x (d_x + 1) / 2).
+
+    The point z = (c, m) of a side has V (1 + R) coordinates and 1 + R linear constraints: the counts
+    sum to the side's size, and sum_v m_v = sum of pi_j over the side's positions, whatever the
+    tokens.  And h factors through the linear map z -> S into symmetric d_x x d_x matrices.
+    """
+    return min((vocab - 1) * (1 + positional_rank), spec.width * (spec.width + 1) // 2)
+
+
+def derivative_upper_bound(degree: int, variables: int, polys: int) -> int:
+    """A proven bound on dim span{all derivatives of g_1..g_V}, g_w of degree <= C in m variables.
+
+    Derivatives of order < j0 are at most V binom(j + m - 1, m - 1) per order j; all of order >= j0
+    lie in the polynomials of degree <= C - j0, of dimension binom(C - j0 + m, m).  Minimum over j0.
+
+    >>> derivative_upper_bound(4, 2, 3)    # V = 3 tokens, depth 2: 3 + binom(5, 2)
+    13
+    """
+    best = None
+    below = 0
+    for j0 in range(degree + 2):
+        rest = comb(degree - j0 + variables, variables) if j0 <= degree else 0
+        total = below + rest
+        best = total if best is None else min(best, total)
+        below += polys * comb(j0 + variables - 1, variables - 1) if variables else (polys if j0 == 0 else 0)
+    return best
+
+
+def _rank(matrix: np.ndarray, p: int) -> int:
+    if matrix.size == 0:
+        return 0
+    return Field(p).from_rows(np.ascontiguousarray(matrix)).rank()
+
+
+def count_rank(model: GramModel, tokens: int) -> tuple[int, int, int, int]:
+    """sep at N = ``tokens`` without positional embeddings, mod p: (rank, rows, cols, evaluations)."""
+    vocab, p, degree = model.embedding.vocab, model.p, model.spec.layer_degree
+    half, m = tokens // 2, vocab - 1
+    rows = lattice(min(half - 1, degree), m)
+    cols = lattice(min(half, degree), m)
+    base = 2 * degree + 3  # every coordinate of a' + b' + e_w is below it: an exact additive key
+    weights = base ** np.arange(m, dtype=np.int64)
+    blocks, evaluations = [], 0
+    for w in range(vocab):
+        shift = np.zeros(m, dtype=np.int64)
+        if w < m:
+            shift[w] = 1
+        points = (rows + shift)[:, None, :] + cols[None, :, :]
+        keys = points.reshape(-1, m) @ weights
+        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        free = points.reshape(-1, m)[first]
+        z = np.zeros((len(free), vocab), dtype=np.int64)
+        z[:, :m] = free
+        z[:, m] = (tokens - free.sum(axis=1)) % p
+        values = model.evaluate(z, np.full(len(z), w))
+        evaluations += len(z)
+        blocks.append(values[inverse.ravel()].reshape(len(rows), len(cols)))
+    matrix = np.vstack(blocks)
+    return _rank(matrix, p), matrix.shape[0], matrix.shape[1], evaluations
+
+
+def _side_points(model: GramModel, positions: list[int], picks: np.ndarray) -> np.ndarray:
+    """z of each assignment (rows of token indices, one column per position) of a side."""
+    z = np.zeros((len(picks), model.dim), dtype=np.int64)
+    for col, j in enumerate(positions):
+        z = (z + model.zeta(j)[picks[:, col]]) % model.p
+    return z
+
+
+def _all_sequences(vocab: int, length: int) -> np.ndarray:
+    grid = np.indices((vocab,) * length).reshape(length, -1).T if length else np.zeros((1, 0), dtype=np.int64)
+    return grid.astype(np.int64)
+
+
+def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0) -> tuple[int, bool, int]:
+    """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
+
+    ``target`` is the rank to aim for (the smaller of the counting cap and the limit); a sample stops
+    growing once its rank meets it or stops short of the sample size.
+    """
+    vocab, half, p = model.embedding.vocab, tokens // 2, model.p
+    side_a, side_b = list(range(half)), list(range(half, tokens))
+    model.constant = model.positions_constant(tokens)
+    count = vocab**half
+    rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
+    k = min(count, 2 * target + 16)
+    evaluations, previous = 0, -1
+    while True:
+        if k == count:
+            picks_a = picks_b = _all_sequences(vocab, half)
+        else:
+            picks_a = rng.integers(0, vocab, size=(k, half))
+            picks_b = rng.integers(0, vocab, size=(k, half))
+        za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
+        z = ((za[:, None, :] + zb[None, :, :]) % p).reshape(-1, model.dim)
+        query = np.repeat(picks_a[:, 0], len(zb))
+        matrix = model.evaluate(z, query).reshape(len(za), len(zb))
+        evaluations += len(z)
+        found = _rank(matrix, p)
+        if k == count or found >= target or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
+            return found, k == count, evaluations
+        previous, k = found, min(count, 2 * k)
+
+
+@dataclass
+class TokenLimit:
+    """The N-independent token rank (for all but finitely many large N) and what certifies it."""
+
+    rank: int
+    upper_bound: int
+    certified_exact: bool
+    probability_bound: float
+    points: int
+    evaluations: int
+    seconds: float
+    modulus: int
+
+    def as_dict(self) -> dict:
+        return {"rank": self.rank, "upper_bound": self.upper_bound, "certified_exact": self.certified_exact,
+                "probability_bound": self.probability_bound, "points": self.points,
+                "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
+
+
+def entry_degree(spec: NetworkSpec) -> int:
+    """Degree of one limit entry in every random value: weights 2(3^L - 1), embedding factors 4C + 2
+    (S is quadratic in E = P Q), the random points and K0 C each."""
+    return spec.weight_degree + 6 * spec.layer_degree + 2
+
+
+def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int, seed: int = 0,
+                weight_range: int = DEFAULT_WEIGHT_RANGE,
+                max_evaluations: int = MAX_LIMIT_EVALUATIONS) -> TokenLimit:
+    """The limit of sep(N) on token inputs, as the derivative-span rank at random points (module doc)."""
+    start = time.perf_counter()
+    vocab, big_r, degree = embedding.vocab, embedding.positional_rank, spec.layer_degree
+    upper = derivative_upper_bound(degree, free_variables(spec, vocab, big_r), vocab)
+    rng = np.random.default_rng(random.Random(f"verify-token-limit:{seed}").getrandbits(63))
+    constant = None
+    if big_r:
+        u = np.array([[int(x) % p for x in col] for col in GramModel(spec, weights, embedding, p).u], dtype=object)
+        kr = rng.integers(0, p, size=(big_r, big_r)).astype(object)
+        constant = np.array([[int(x) % p for x in row] for row in u.T.dot(kr + kr.T).dot(u)], dtype=np.int64)
+    model = GramModel(spec, weights, embedding, p, constant=constant)
+    half = int(rng.integers(1, p))  # a random N/2: the hyperplanes sum c = N/2 - 1 and N/2
+
+    def points(k: int, total: int) -> np.ndarray:
+        """k random points of a side's affine space: counts sum to ``total``, sum_v m_v to a random vector."""
+        z = rng.integers(0, p, size=(k, model.dim))
+        z[:, vocab - 1] = (total - z[:, :vocab - 1].sum(axis=1)) % p
+        for coord in range(big_r):
+            free = [vocab + v * big_r + coord for v in range(vocab - 1)]
+            z[:, vocab + (vocab - 1) * big_r + coord] = (int(rng.integers(0, p)) - z[:, free].sum(axis=1)) % p
+        return z
+
+    zeta0 = model.zeta(0)
+    k, evaluations = min(8, upper + 1), 0
+    while True:
+        if vocab * k * k > max_evaluations:
+            raise InputError(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank above "
+                             f"{k // 2}); use a smaller --vocab, --pos-rank or --depth")
+        rows, cols = points(k, half - 1), points(k, half)
+        blocks = []
+        for w in range(vocab):
+            left = (rows + zeta0[w]) % p
+            z = ((left[:, None, :] + cols[None, :, :]) % p).reshape(-1, model.dim)
+            blocks.append(model.evaluate(z, np.full(len(z), w)).reshape(k, k))
+            evaluations += len(z)
+        found = _rank(np.vstack(blocks), p)
+        if found < k or found == upper:
+            break
+        k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
+    sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
+    exact, bound = against_upper_bound(found, upper, entry_degree(spec), sample, p)
+    return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
+
+
+def caps_for(vocab: int, tokens: int, positional_rank: int) -> int:
+    return count_caps(vocab, tokens, positional_rank > 0).cap

@@ -1,0 +1,60 @@
+"""``verify probe-n`` as a sweep: the probe's steps (``probe.probe_step``) as tasks of the executor,
+stored and reused, ``batch`` N at a time on the workers, stopped as ``probe.probe_tokens`` decides."""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..exact.fields import Field
+from ..model.spec import NetworkSpec
+from .probe import PROBE, probe_plan, probe_tokens
+
+__all__ = ["probe_sweep"]
+
+
+def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tokens: int = PROBE.max_tokens,
+                patience: int = PROBE.patience, vocab: int | None = None, rank: int | None = None,
+                positional_rank: int = PROBE.positional_rank, continuous: bool = False,
+                weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
+                store: str | None = None, scheduler: str | None = None, workers: int | None = 1, progress: bool = False,
+                dry_run: bool = False) -> dict:
+    """The probe of ``spec`` through the executor (module notes); or, with ``dry_run``, the plan of
+    the most it would compute.  ``store``: path of the results store (None keeps nothing)."""
+    from ..rank.routes import weights_size
+    from .executor import cpu_count, run_sweep
+    from .progress import Progress
+    from .store import Store, Task
+
+    weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
+
+    options = {"vocab": vocab, "rank": rank, "positional_rank": positional_rank, "continuous": continuous,
+               "weight_range": weight_range}
+    limits = (("max_memory_gib", max_memory_gib),)
+    method = "coefficients" if continuous else "tokens"
+    batch = 1 if workers == 1 else (workers or (4 if scheduler else cpu_count()))
+
+    def task(n):
+        return Task("probe_step", spec, method, field.name, seed, tuple(sorted({**options, "tokens": n}.items())),
+                    limits)
+
+    with Store(store) as results:
+        if dry_run:
+            from .plan import sweep_plan
+
+            plan = sweep_plan([task(n) for n in range(2, max_tokens + 1, 2)], results,
+                              **probe_plan(spec, max_memory_gib, **options))
+            plan["note"] = "the probe stops early once the rank is steady; these are the most it would compute"
+            return plan
+
+        def run_batch(token_counts):
+            values, stats = run_sweep([task(n) for n in token_counts], results, scheduler, workers)
+            if stats.refused:  # the smallest N refused decides (larger N only need more)
+                first = min(stats.refused, key=lambda item: dict(item["task"].params)["tokens"])
+                raise InputError(first["reason"])
+            return values
+
+        result = probe_tokens(spec, field, seed, max_tokens, patience, run_batch=run_batch,
+                              progress=Progress("probe-n", progress, unit="N step"),
+                              batch=batch, max_memory_gib=max_memory_gib, **options)
+    data = result.as_dict()
+    data.update(field=field.name, seed=seed)
+    return data
