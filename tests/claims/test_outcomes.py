@@ -111,10 +111,12 @@ def test_a_loose_upper_bound_above_the_monomial_count_is_not_decided():
     assert result.status == "pass" and not result.could_fail
 
 
-def test_an_upper_bound_below_the_monomial_count_could_have_failed_even_when_loose():
-    # 81 < 84 = trivial_upper at depth 1 width 2: the bound says something there
+def test_an_upper_bound_below_the_monomial_count_no_longer_counts_as_able_to_fail():
+    # 81 < 84 = trivial_upper at depth 1 width 2 beats the trivial bound, but sep = 3 there: 81/3 = 27
+    # and 81 - 1 still hold, so no strengthening is refuted (rule 1): not decided
     result = RankBound(sp.Integer(81), "upper", "sep", specs=DEPTH1[:1]).run()
-    assert result.could_fail and not any(p["refuted"] for p in result.perturbations)
+    assert result.details[0]["beats_trivial"]
+    assert not result.could_fail and not any(p["refuted"] for p in result.perturbations)
 
 
 def test_two_disagreeing_readings_give_ambiguous_with_both_outcomes():

@@ -47,6 +47,11 @@ __all__ = ["RankBound", "spec_values", "trivial_upper", "construction_lower", "B
 
 #: Depths and widths searched for the smallest spec where a bound that could not fail would bite.
 BITE_SEARCH = {"depth": range(1, 13), "width": range(2, 65)}
+#: Specs whose reduced route would hold more than this many bytes (the closed-form estimate) are not
+#: examined by ``bites_at``: 2^50 bytes (1 PiB) is beyond any machine, and the proven bounds' exact
+#: comparisons at the larger specs (binomials of thousands of digits, for every spec of the grid) were
+#: what made a bound that never bites take minutes.
+BITE_COST_CAP = 2**50
 
 
 def spec_values(spec: NetworkSpec) -> dict:
@@ -247,13 +252,16 @@ class RankBound(Check):
             spec = NetworkSpec(depth=depth, width=width, heads=heads, residual=self.residual)
             if self.condition is not None and not self.condition(spec):
                 continue
+            if estimate_block_bytes(spec) > BITE_COST_CAP:
+                continue
             values = spec_values(spec)
             if _in_regime(self.regime, values) and self.certainly_refuted(spec, values):
                 name = _spec_name(spec)
                 where = " (in the spec set)" if name in known else " (not in the spec set, default or extended)"
                 return (f"a strengthening is certainly refuted first at {name}{where}; estimated cost there: "
                         f"{_cost(spec)}")
-        return (f"no spec with L <= {BITE_SEARCH['depth'][-1]}, d_x <= {BITE_SEARCH['width'][-1]} where proven "
+        return (f"none reachable: no spec with L <= {BITE_SEARCH['depth'][-1]}, d_x <= {BITE_SEARCH['width'][-1]} "
+                f"and an estimated cost under 2^{BITE_COST_CAP.bit_length() - 1} bytes where proven "
                 f"bounds on sep refute a strengthening (the {'upper' if self.kind == 'lower' else 'lower'} "
                 "bounds proven stay on the statement's side)")
 
