@@ -68,7 +68,8 @@ def test_property_reports_failure():
 def _claim(printed_ok, corrected_ok=None, expected="verified"):
     checks = [Property(lambda: (printed_ok, "printed", None if printed_ok else {"x": 0}),
                        perturb=lambda: (False, "perturbed statement refuted", None))]
-    corrected = [] if corrected_ok is None else [Property(lambda: (corrected_ok, "corrected", None))]
+    corrected = [] if corrected_ok is None else [Property(lambda: (corrected_ok, "corrected", None),
+                                                          perturb=lambda: (False, "strengthened correction refuted", None))]
     return Claim("test_claim", SRC, "a statement", checks, expected=expected, corrected_checks=corrected,
                  corrected_statement="fixed" if corrected else "")
 

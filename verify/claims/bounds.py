@@ -214,11 +214,13 @@ class RankBound(Check):
             result.margin = {"value": round(float(tightest[0].mid()), 4), "scale": "log3 units (float)",
                              "where": tightest[1]}
         for text, bound in self.perturbed():
-            refuted = next(((spec, rank) for spec, values, rank, _ in decisive
-                            if _holds(bound, self.kind, self.scale, rank, values) is False), None)
+            refuted = next(((spec, value) for spec, values, rank, _ in decisive
+                            for value in [self.refuting_value(spec, rank)]
+                            if _holds(bound, self.kind, self.scale, value, values) is False), None)
+            what = "sep" if self.kind == "upper" else "sep <= proven upper bound"
             result.perturbations.append({
                 "statement": text, "refuted": refuted is not None,
-                "evidence": (f"refuted at {_spec_name(refuted[0])} (sep {refuted[1]})" if refuted else
+                "evidence": (f"refuted at {_spec_name(refuted[0])} ({what} {refuted[1]})" if refuted else
                              f"holds on all {len(decisive)} in-regime specs")})
         result.could_fail = any(p["refuted"] for p in result.perturbations)  # rule 1: a strengthening refuted
         trivial = "sep >= 1" if self.kind == "lower" else "the monomial count"
@@ -229,6 +231,14 @@ class RankBound(Check):
             result.bites_at = self.bites_at()
             result.evidence += f"; no strengthening refuted: {result.bites_at}"
         return result
+
+    def refuting_value(self, spec: NetworkSpec, rank: int) -> int:
+        """The value a strengthening is decided against at ``spec``.  A computed rank (one seeded
+        run) is a certified *lower* bound on the generic rank, so it refutes a strengthened upper
+        bound soundly, but a strengthened lower bound only through a proven *upper* bound on the
+        generic rank: the derivative-space bound (B1-B4, ``verify.rank.bound``), which equals the
+        computed rank wherever that rank is certified exact."""
+        return rank if self.kind == "upper" else max(rank, derivative_bound(spec).total)
 
     def certainly_refuted(self, spec: NetworkSpec, values: dict) -> bool:
         """A strengthened statement is refuted at ``spec`` by proven bounds on sep alone (module doc)."""
