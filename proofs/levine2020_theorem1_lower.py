@@ -17,6 +17,7 @@ CLAIM = Claim(
     formulas={"log3_sep_lower": BOUND, "a_1": A1, "a_2": A2},
     domain="H > 1 heads, H < d_x (log3(d_x - H) defined)",
     regime=BELOW_THRESHOLD,
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[RankBound(BOUND, "lower", "log3", regime=BELOW_THRESHOLD,
                       condition=lambda s: 1 < s.heads < s.width)],
 )

@@ -12,6 +12,7 @@ CLAIM = Claim(
     formulas={"explicit_lower": LOWER},
     regime=ABOVE_THRESHOLD,
     reading=READING + " Depth >= 2 (3^(L-2) must be an integer).",
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[RankBound(LOWER.xreplace(FULL_RANK), "lower", "sep", regime=ABOVE_THRESHOLD,
                       condition=lambda s: s.depth >= 2 and s.heads < s.width)],
 )
