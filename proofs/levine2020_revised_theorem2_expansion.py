@@ -56,6 +56,8 @@ def _prod(values):
 
 CLAIM = Claim(
     id="levine2020_revised_theorem2_expansion",
+    passage="levine2020_expansion_B_index",
+    also_at=("levine2020_limits_to_depth_efficiencies.md supplement, Theorem 4's expansion",),
     source=Source(REVISED, "A.3", "proof of Theorem 2, coordinate expansion and the tensor T"),
     statement="y_p^i = sum_{alpha, beta in [d_x]} T_{alpha_1..alpha_{C+1}, beta_1..beta_C} sum_{j_1..j_C} "
               "x^(i)_{alpha_{C+1}} prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c}, with T = sum_h sum_r B^(0)_{r_1 p} "
