@@ -31,9 +31,11 @@ __all__ = ["RankBound", "InequalityChain", "QuotedNumber", "Property", "Cases", 
 
 
 def _grid_points(grid: dict) -> list[dict]:
+    """Every point of ``grid``, smallest coordinate sum first (then by coordinates): sorted as tuples,
+    then made dicts (sorting 470,000 dicts took 16 s of one claim)."""
     names = list(grid)
-    points = [dict(zip(names, combo)) for combo in product(*(grid[s] for s in names))]
-    return sorted(points, key=lambda p: (sum(p.values()), [p[s] for s in names]))
+    combos = sorted(product(*(grid[s] for s in names)), key=lambda c: (sum(c), c))
+    return [dict(zip(names, combo)) for combo in combos]
 
 
 @dataclass
