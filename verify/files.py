@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["write_output", "write_atomic", "check_output", "is_stream", "read_text", "STDOUT"]
+__all__ = ["write_output", "write_atomic", "check_output", "probe_folder", "is_stream", "read_text", "STDOUT"]
 
 #: The output path that means standard output.
 STDOUT = "-"
@@ -86,7 +86,13 @@ def check_output(path: str | os.PathLike | None, option: str) -> None:
         if not stat.S_ISREG(mode):
             raise InputError(f"{shown} is {_kind(mode)}; give a regular file, a new path, /dev/null or -")
         _refuse_read_only(target, path)
-    folder = target.parent
+    probe_folder(target.parent, shown)
+
+
+def probe_folder(folder: str | os.PathLike, shown: str) -> None:
+    """Create ``folder`` if needed and write (then delete) a scratch file in it; refuse it, naming
+    ``shown`` (the option and its value), if that fails."""
+    folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, scratch = tempfile.mkstemp(dir=folder, prefix=".verify-probe.")

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import tempfile
 from pathlib import Path
 
 from ..errors import InputError
 from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
-from ..files import STDOUT, check_output, is_stream
+from ..files import STDOUT, check_output, is_stream, probe_folder
 
 __all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "MAX_DEPTH",
            "MAX_WIDTH", "MAX_TOKENS", "MAX_COUNT"]
@@ -84,18 +82,6 @@ def field_text(text: str) -> str:
     return text
 
 
-def _probe_folder(folder: Path, option: str, what: str) -> None:
-    """Create ``folder`` if needed and write (then delete) a scratch file in it."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, scratch = tempfile.mkstemp(dir=folder, prefix=".verify-probe.")
-        os.close(fd)
-        os.unlink(scratch)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise InputError(f"{option} {what}: cannot write in {folder} ({reason}); choose a writable path") from None
-
-
 def writable_file(path: str | None, option: str) -> None:
     """Refuse an output file that could not be written, before any work is done (``-`` is stdout;
     a symlink, ``/dev/null`` or a FIFO is accepted and written the way ``verify.files`` writes it)."""
@@ -123,4 +109,4 @@ def writable_dir(path: str, option: str) -> None:
     if target.exists() and not target.is_dir():
         raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name for the reports, "
                          f"e.g. {option} verify-report")
-    _probe_folder(target, option, path)
+    probe_folder(target, f"{option} {path}")
