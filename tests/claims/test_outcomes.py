@@ -202,3 +202,11 @@ def test_run_exits_0_when_a_not_decided_claim_is_expected_and_1_when_verified_wa
         assert data["claims"][0]["outcome"] == "not-decided" and data["claims"][0]["could_fail"] is False
         written = json.loads(next(tmp_path.rglob("report.json")).read_text())
         assert written["counts"] == {k: (1 if k == "not-decided" else 0) for k in OUTCOMES}
+
+
+def test_closest_names_the_refuted_strengthening_or_the_margin_and_never_prints_minus_zero():
+    from verify.claims.record import closest
+    refuted = [{"statement": "upper bound /3", "evidence": "refuted at L=1 d_x=2 H=1 (sep 3)", "refuted": True}]
+    assert closest(refuted, None, None) == "refuted: upper bound /3 (refuted at L=1 d_x=2 H=1 (sep 3))"
+    line = closest([], {"value": -0.0, "scale": "log3 units", "where": "L=1"}, "none reachable")
+    assert line == "no strengthening refuted; margin 0 (log3 units) at L=1; none reachable"

@@ -202,7 +202,8 @@ def _strength(result: "ClaimResult") -> dict:
 def closest(refuted: list, tightest: dict | None, bites: str | None) -> str:
     """How close the strongest check came to failing, in one line: the strengthened statement it
     refuted (with where), else its tightest margin and where a strengthening would be refuted."""
-    margin = "" if tightest is None else f"margin {tightest['value']:.3g} ({tightest['scale']}) at {tightest['where']}"
+    value = None if tightest is None else (tightest["value"] or 0.0) + 0.0  # + 0.0: never print "-0"
+    margin = "" if tightest is None else f"margin {value:.3g} ({tightest['scale']}) at {tightest['where']}"
     if refuted:
         text = f"refuted: {refuted[0]['statement']} ({refuted[0]['evidence']})"
         return text + (f"; {margin}" if margin else "")
