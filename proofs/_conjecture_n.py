@@ -12,7 +12,7 @@ from math import comb
 
 import flint
 
-from verify.sweeps.probe import lemma7_lower_bound
+from verify.authoring import lemma7_lower_bound
 
 
 def even_at_least(c: int, rank: int, depth: int, squared: bool = False) -> int:

@@ -1,9 +1,6 @@
 """The lower bound of Theorems 1-2, certified at one weight point and re-checked from the certificate."""
 
-from verify import NetworkSpec
-from verify.constructions.certificate import certify, check_certificate, lower_bound
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, NetworkSpec, certify, check_certificate, lower_bound
 
 from ._common import MAIN, Source
 

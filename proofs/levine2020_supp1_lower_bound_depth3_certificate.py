@@ -5,13 +5,8 @@ import random
 
 import flint
 
-from verify import NetworkSpec
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.certificate import certify, lower_bound
-from verify.constructions.grid_eval import grid_values
-from verify.model.network import output_coordinate
-from verify.model.spec import draw_weights
+from verify.authoring import (Cases, Claim, NetworkSpec, certify, draw_weights, grid_values, lower_bound,
+                              output_coordinate)
 
 from ._common import MAIN, Source
 
