@@ -8,10 +8,12 @@ exported here deliberately, one by one.  The public names are exactly ``__all__`
 not listed cannot be imported from here (checked when this module loads, and by a test).
 
 >>> from verify.authoring import Claim, Property, Source
+>>> from verify.claims.record import run_claim
 >>> claim = Claim(id="example", source=Source("doc", "§1", "eq. 1"), statement="1 + 1 = 2",
-...               checks=[Property("1 + 1 = 2", lambda: (1 + 1 == 2, "1 + 1 = 2"))])
->>> claim.id
-'example'
+...               expected="not-decided",  # a fact with no perturbed statement cannot fail
+...               checks=[Property(lambda: (1 + 1 == 2, "1 + 1 = 2", None), name="one plus one")])
+>>> run_claim(claim).outcome
+'not-decided'
 """
 
 # what a claim is made of: its record, its source, the kinds of check and the formulas' symbols
