@@ -141,6 +141,19 @@ def test_the_api_and_the_command_line_share_their_defaults():
                 assert signature[item.name].default == want, (command, item.name)
 
 
+def test_the_registry_commands_default_to_the_registry_the_api_defaults_to():
+    """verify run / claims / coverage pass --registry to one API function whose default it equals."""
+    import inspect
+
+    from verify import api
+    from verify.cli.main import build_parser
+
+    parser = build_parser()
+    for command, function in {"run": api.run_registry, "claims": api.list_claims, "coverage": api.coverage}.items():
+        default = inspect.signature(function).parameters["registry"].default
+        assert parser.parse_args([command]).registry == default, command
+
+
 def test_the_command_line_imports_only_the_api():
     """cli/ parses, calls verify.api and prints: besides its own modules it imports the API and the
     layer-0 helpers (errors, version, files), nothing of the engine."""
