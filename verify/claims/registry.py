@@ -88,15 +88,19 @@ def _from_folder(folder: Path) -> ModuleType:
 
 
 def _load(choice: str, entry_points: dict[str, str], origin: str) -> Registry:
-    target = entry_points.get(choice, choice)
-    folder = Path(target).expanduser()
-    if os.sep in target or folder.is_dir():
+    """An entry-point name or a module name is imported; a path (one with a separator, or a folder
+    that is not an importable module) is loaded from its folder."""
+    folder = Path(choice).expanduser()
+    if os.sep in choice or (os.altsep and os.altsep in choice) or choice in (".", ".."):
         return Registry(folder.resolve().name, _from_folder(folder.resolve()))
+    target = entry_points.get(choice, choice)
     try:
         module = importlib.import_module(target)
     except ModuleNotFoundError as exc:
         if exc.name != target.split(".")[0]:
             raise
+        if choice not in entry_points and folder.is_dir():
+            return Registry(folder.resolve().name, _from_folder(folder.resolve()))
         known = f" (installed: {', '.join(sorted(entry_points))})" if entry_points else ""
         raise InputError(f"registry {choice!r} ({origin}) is neither an entry point, a module nor a folder{known}; "
                          f"give one of those") from None
