@@ -43,22 +43,15 @@ BAND_ENTRIES = 2**27
 
 
 def _host_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
-    """Inverse of a small int64 matrix over GF(p) (entries in [0, p), p < 2^31), or None if singular."""
+    """Inverse of a small int64 matrix over GF(p) (entries in [0, p)) by FLINT, or None if singular."""
+    import flint
+
     w = block.shape[0]
-    a = np.concatenate([block % p, np.eye(w, dtype=np.int64)], axis=1)
-    for j in range(w):
-        hits = np.nonzero(a[j:, j])[0]
-        if len(hits) == 0:
-            return None
-        i = j + int(hits[0])
-        if i != j:
-            a[[i, j]] = a[[j, i]]
-        a[j] = a[j] * pow(int(a[j, j]), -1, p) % p
-        factors = a[:, j].copy()
-        factors[j] = 0
-        a -= np.outer(factors, a[j]) % p
-        a %= p
-    return a[:, w:]
+    try:
+        inv = flint.nmod_mat(w, w, [int(x) for x in block.ravel()], p).inv()
+    except ZeroDivisionError:
+        return None
+    return np.array([int(x) for x in inv.entries()], dtype=np.int64).reshape(w, w)
 
 
 class BlockLU:

@@ -38,6 +38,9 @@ import gpu_depth4  # noqa: E402
 
 #: Slices with at most this many lines get a random line order (the copy doubles their memory).
 SHUFFLE_MAX = 40000
+#: Schur complements up to this side go to the engine's pivoting elimination (one host round trip
+#: per column on a GPU); larger ones to the random projection (a lower bound).
+SMALL = 512
 P = 1048573  # the engine's default prime: products of inner dimension up to 32,767 are exact in one BLAS call
 
 
@@ -54,7 +57,7 @@ def sync(xp):
         xp.cuda.Device().synchronize()
 
 
-def speed(xp, n: int, engine_n: int, results: dict, save, budget: Budget) -> None:
+def speed(xp, n: int, engine_n: int, results: dict, save, budget: Budget, widths=(1024, 2048)) -> None:
     from verify.exact.elimination import rank_mod_p
     from verify.exact.floatmod import ModArith
 
@@ -76,7 +79,7 @@ def speed(xp, n: int, engine_n: int, results: dict, save, budget: Budget) -> Non
         del f
         xp.get_default_memory_pool().free_all_blocks()
         save()
-    for width in (1024, 2048):
+    for width in widths:
         if budget.left() < 60:
             break
         m = ar.from_ints(a.copy(), overwrite=True)
@@ -146,7 +149,8 @@ def fast_block(block, bound: int, p: int, seed: int, log, mix: bool) -> dict | N
     lu = gpu_blocklu.BlockLU(ar, seed=seed)
     if mix:
         lines = lu.matmul(lines, lu._random(block.short, block.short))
-    found = gpu_blocklu.rank(lines, ar, check=True, fallback=lambda s: rank_mod_p(s, p, xp=xp), project=2048)
+    found = gpu_blocklu.rank(lines, ar, check=True, fallback=lambda s: rank_mod_p(s, p, xp=xp), small=SMALL,
+                             project=2048)
     del lines
     out = {"a": block.a, "rows": block.shape[0], "cols": block.shape[1], "bound": bound, "mixed": mix,
            "slice_rank": found["rank"], "slice_rank_exact": found["exact"], "schur": found["schur"], "pivots": found["pivots"], "gather_s": round(gathered, 1),
@@ -160,7 +164,7 @@ def fast_block(block, bound: int, p: int, seed: int, log, mix: bool) -> dict | N
 
 
 def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, save, budget: Budget,
-              tables_dir: str | None = None, mix_max: int = 40000) -> None:
+              tables_dir: str | None = None, mix_max: int = 40000, resume: str | None = None) -> None:
     from verify.model.spec import NetworkSpec
     from verify.rank.bound import derivative_bound
 
@@ -186,6 +190,11 @@ def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, sa
     turn = max(a for a, (r, c) in enumerate(sizes) if r <= c)
     ranks: dict[int, int | None] = {}
     entry["status"] = "ranking blocks"
+    earlier = {}
+    if resume and Path(resume).exists():
+        old = json.loads(Path(resume).read_text()).get("specs", {}).get(f"{depth},{width},{heads}", {})
+        if old.get("seed") == seed and old.get("prime") == P:
+            earlier = {b["a"]: b for b in old.get("blocks", []) if b.get("rank") is not None}
 
     def log(line):
         print(line, flush=True)
@@ -195,6 +204,15 @@ def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, sa
             if budget.left() < 20:
                 entry["status"] = "out of time"
                 break
+            if a in earlier:  # ranked by an earlier run with the same seed and prime
+                result = dict(earlier[a], earlier_run=True)
+                entry["blocks"].append(result)
+                ranks[a] = result["rank"]
+                if result["rank"] == sizes[a][full_side]:
+                    for b in (range(a) if full_side == 0 else range(a + 1, top + 1)):
+                        ranks[b] = sizes[b][full_side]
+                    break
+                continue
             block = gpu_depth4.Block(moments, a)
             result = fast_block(block, per_block[a], P, seed, log, mix=False)
             if result is None and block.short <= mix_max:
@@ -233,6 +251,8 @@ def main():
     parser.add_argument("--budget-s", type=float, default=480)
     parser.add_argument("--tables", help="folder of prebuilt moment tables t_DEPTH_WIDTH_HEADS_PRIME.npz (seed 0)")
     parser.add_argument("--save", help="build the tables of --specs into this folder and stop (a CPU machine)")
+    parser.add_argument("--resume", help="reuse the block ranks of this earlier --out (same seed and prime)")
+    parser.add_argument("--widths", default="1024,2048", help="block widths of the speed test")
     parser.add_argument("--cpu", action="store_true", help="numpy instead of cupy (a check on small sizes)")
     args = parser.parse_args()
     budget = Budget(args.budget_s)
@@ -259,7 +279,8 @@ def main():
 
     print(f"device: {device}", flush=True)
     try:
-        speed(xp, args.n, args.engine_n, results, save, budget)
+        if args.n:
+            speed(xp, args.n, args.engine_n, results, save, budget, [int(w) for w in args.widths.split(",")])
     except Exception as exc:  # a failed stage is recorded, the next one still runs
         results["speed_error"] = f"{type(exc).__name__}: {exc}"
         print(results["speed_error"], flush=True)
@@ -271,7 +292,7 @@ def main():
             continue
         entry = results.setdefault("specs", {}).setdefault(text, {})
         try:
-            spec_rank(xp, depth, width, heads, args.seed, entry, save, budget, args.tables)
+            spec_rank(xp, depth, width, heads, args.seed, entry, save, budget, args.tables, resume=args.resume)
         except Exception as exc:
             entry["error"] = f"{type(exc).__name__}: {exc}"
             print(f"{text}: {entry['error']}", flush=True)
