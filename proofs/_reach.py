@@ -12,7 +12,7 @@ from math import comb
 
 import sympy as sp
 
-from verify.exact.arbexpr import compare
+from verify.authoring import compare
 
 from ._common import H, L, d_x
 

@@ -10,14 +10,8 @@ The papers' Theorems 1-2 (main text §4) are the comparison, on the log3 scale, 
 
 import sympy as sp
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.claims.specsets import default_specs, exact_rank
-from verify.exact.arbexpr import compare
-from verify.exact.fields import Field
-from verify.model.spec import NetworkSpec
-from verify.rank.bound import derivative_bound
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Cases, Claim, Field, NetworkSpec, compare, default_specs, derivative_bound, exact_rank
+from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, H, L, Source, d_x
 from .levine2020_theorem1_upper import BOUND as THEOREM1

@@ -1,5 +1,4 @@
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import MAIN, Source
 from ._structure import partition_invariance

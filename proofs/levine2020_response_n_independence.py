@@ -4,11 +4,8 @@ from functools import partial
 
 import sympy as sp
 
-from verify import NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.claims.checks import Cases, Property
-from verify.claims.record import Claim
-from verify.exact.arbexpr import compare
+from verify.authoring import Cases, Claim, NetworkSpec, Property, compare
+from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import RESPONSE, H, L, Source, d_x, log3
 

@@ -2,8 +2,7 @@
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain, Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain, Property
 
 from ._common import BELOW_THRESHOLD, RESPONSE, H, L, Source, d_x, log3
 

@@ -8,8 +8,7 @@ from math import comb
 
 import sympy as sp
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import REVISED, Source
 

@@ -4,11 +4,7 @@ every index inside the matrix it indexes, and the count of eq. 10's summed terms
 import random
 from functools import lru_cache
 
-from verify import NetworkSpec, draw_weights
-from verify.claims.checks import Cases, RankBound
-from verify.claims.record import Claim
-from verify.model.network import forward
-from verify.model.spec import Weights
+from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward
 
 from ._common import REVISED, H, N, Source, d_x
 

@@ -4,8 +4,7 @@ alpha_1..alpha_{C+1}, beta_1..beta_C in [d_x] with the coefficient tensor T."""
 import random
 from itertools import product
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import REVISED, Source
 

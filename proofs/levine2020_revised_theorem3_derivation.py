@@ -3,9 +3,7 @@ and the step from that closed form to the theorem."""
 
 from math import prod
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.claims.specsets import default_specs, exact_rank
+from verify.authoring import Cases, Claim, default_specs, exact_rank
 
 from ._common import REVISED, Source
 

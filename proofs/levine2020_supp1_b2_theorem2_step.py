@@ -9,8 +9,7 @@ d = (d_x - H)/2; B.2 reaches it through the second branch (lambda/(D-1) + 1)^(D-
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, log3, multichoose
 

@@ -1,7 +1,5 @@
-from verify import NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, NetworkSpec, Property
+from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, Source
 from ._structure import partition_invariance

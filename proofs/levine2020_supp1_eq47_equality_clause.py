@@ -4,8 +4,7 @@ upholds sigma(i) = j <=> a_i = a_j'."""
 
 from itertools import permutations, product
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 

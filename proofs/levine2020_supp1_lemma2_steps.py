@@ -12,8 +12,7 @@ from math import comb, factorial, prod
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases, Property
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, Property
 
 from ._common import MAIN, Source
 

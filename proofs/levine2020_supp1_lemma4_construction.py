@@ -4,10 +4,8 @@ Q(i) through the engine's eq. 3 network."""
 
 from fractions import Fraction
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.exact.gaussian import I, GaussianRational
-from verify.constructions.levine import DEFECTS, grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.authoring import (DEFECTS, Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, proportional,
+                              unit_rows)
 
 from ._common import MAIN, Source
 

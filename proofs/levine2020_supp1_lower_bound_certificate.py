@@ -1,9 +1,6 @@
 """The lower bound of Theorems 1-2, certified at one weight point and re-checked from the certificate."""
 
-from verify import NetworkSpec
-from verify.constructions.certificate import certify, check_certificate, lower_bound
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, NetworkSpec, certify, check_certificate, lower_bound
 
 from ._common import MAIN, Source
 
@@ -20,7 +17,7 @@ def _tripled(depth, width, heads):
 
     Only a proven upper bound on the generic rank can refute it (a rank at seeded weights is at most the
     generic one): the derivative-space bound (verify.rank.bound, B1/B3)."""
-    from verify.rank.bound import derivative_bound  # here, not above: the import lines are another helper's
+    from verify.authoring import derivative_bound
 
     m = lower_bound(depth, width, heads)
     upper = derivative_bound(NetworkSpec(depth=depth, width=width, heads=heads)).total

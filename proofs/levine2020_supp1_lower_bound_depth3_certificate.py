@@ -5,13 +5,8 @@ import random
 
 import flint
 
-from verify import NetworkSpec
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.certificate import certify, lower_bound
-from verify.constructions.grid_eval import grid_values
-from verify.model.network import output_coordinate
-from verify.model.spec import draw_weights
+from verify.authoring import (Cases, Claim, NetworkSpec, certify, draw_weights, grid_values, lower_bound,
+                              output_coordinate)
 
 from ._common import MAIN, Source
 
@@ -70,7 +65,7 @@ def _tripled(depth, width, heads):
 
     Only a proven upper bound on the generic rank can refute it (a rank at seeded weights is at most the
     generic one): the derivative-space bound (verify.rank.bound, B1/B3)."""
-    from verify.rank.bound import derivative_bound  # here, not above: the import lines are another helper's
+    from verify.authoring import derivative_bound
 
     m = lower_bound(depth, width, heads)
     upper = derivative_bound(NetworkSpec(depth=depth, width=width, heads=heads)).total

@@ -1,8 +1,7 @@
 """The index ranges of the reordered sum in the proof of Theorem 3 (first supplement A.2): which
 factors c each printed product over m covers, for every side sequence, by enumeration."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 from ._swaps import betas, blocks, sequences

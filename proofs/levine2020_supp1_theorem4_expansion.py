@@ -11,10 +11,7 @@ of Theorem 4 prints B^(c)_{r_c, beta_c}, which makes every M^(c) diagonal in r.
 import random
 from itertools import product
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.model.network import output_coordinate
-from verify.model.spec import NetworkSpec, draw_weights
+from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, output_coordinate
 
 from ._common import MAIN, Source
 

@@ -1,12 +1,9 @@
 import sympy as sp
 
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property, RankBound
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
-
-from verify.claims.checks import Property  # noqa: E402 (kept apart from the import block)
-from ._reach import gap_check  # noqa: E402
+from ._reach import gap_check
 
 A1 = sp.Rational(1, 9)
 A2 = -L + (2 - log3(2))

@@ -9,8 +9,7 @@ construction does not exist (3^(L-2) = 1/3), is checked against the one-layer ra
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3, multichoose
 

@@ -10,8 +10,7 @@ log3 Q grows by floor((d_x-H)/2) - 1 per layer and the printed bound by (d_x-H)/
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, log3, multichoose
 

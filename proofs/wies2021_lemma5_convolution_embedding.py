@@ -1,9 +1,7 @@
 """Lemma 5 (vocabulary paper): a convolution kernel of rank <= r and templates whose embedding
 outputs are the vectors of eq. 15, carrying the rows of A."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.vocabulary import convolution_embedding
+from verify.authoring import Cases, Claim, convolution_embedding
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,

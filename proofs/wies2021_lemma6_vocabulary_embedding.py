@@ -1,9 +1,7 @@
 """Lemma 6 (vocabulary paper): with V >= 2((n over 3^(L-2))) + 1 a rank-r vocabulary matrix M_V
 whose columns are the template vectors of eq. 15 carrying the rows of A."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.vocabulary import vocabulary_matrix
+from verify.authoring import Cases, Claim, vocabulary_matrix
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,

@@ -1,5 +1,4 @@
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, WIES, Source
 from ._wies import FULL_RANK, LOWER, READING

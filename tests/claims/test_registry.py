@@ -1,68 +1,92 @@
-"""The registry's rules over every claim (issue 20; docs/claims.md, "Rules"), checked on the claims as
-data, without running them (test_claims.py runs each claim and checks rules 1 and 6 on its results):
+"""Finding the claims registry (verify.claims.registry): the entry point by default, else a name,
+module or folder given to the API, the command line or $VERIFY_REGISTRY."""
 
-* rule 1: a claim expected ``verified`` has a check able to refute a strengthened statement (a bound
-  or chain, which strengthen themselves, or a Property/Cases/QuotedNumber with a ``perturb``);
-* rule 3: claims deciding one passage (a shared ``passage`` key) expect one outcome, and the known
-  pairs printed in the first and the revised supplement do share their key;
-* rule 6: every erratum has a corrected statement and corrected checks of which at least one can
-  refute a strengthening of the corrected statement.
-"""
-
-from collections import defaultdict
+import json
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
 
 import pytest
 
-from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
-from verify.claims.record import load_claims
+import verify
+from verify.claims import registry as registry_module
+from verify.claims.registry import ENVIRONMENT, GROUP, find_registry
+from verify.cli.main import main
+from verify.errors import InputError
 
-CLAIMS = load_claims()
+ROOT = Path(__file__).resolve().parents[2]
+DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][GROUP]
 
-#: Displays printed in two documents, decided by two claims (issue 20, "one label per passage").
-KNOWN_PAIRS = [("levine2020_supp1_theorem4_expansion", "levine2020_revised_theorem2_expansion"),
-               ("levine2020_supp1_lemma2_steps", "levine2020_revised_lemma3_equality_case"),
-               ("levine2020_claim1_partition_invariance", "levine2020_supp1_claim4_partition_invariance")]
+TOY_CLAIM = '''
+from verify.authoring import Claim, Property, Source
 
-
-def can_refute_a_strengthening(check) -> bool:
-    """Whether ``check`` states any strengthened statement it could refute."""
-    if isinstance(check, (RankBound, InequalityChain, QuotedNumber)):
-        return True  # x3 / /3 / +-1, each step tightened by one, the printed value +1
-    if isinstance(check, (Property, Cases)):
-        return check.perturb is not None
-    return True  # a check kind this test does not know: judged by its results in test_claims.py
-
-
-def test_claims_deciding_one_passage_expect_one_outcome():
-    by_passage = defaultdict(list)
-    for claim in CLAIMS:
-        by_passage[claim.passage_key].append(claim)
-    split = {key: {c.id: c.expected for c in group} for key, group in by_passage.items()
-             if len({c.expected for c in group}) > 1}
-    assert not split, f"one passage, several labels: {split}"
+CLAIM = Claim(
+    id="toy_one_plus_one",
+    source=Source("toy", "§1", "eq. 1"),
+    statement="1 + 1 = 2",
+    expected="not-decided",  # a property with no perturbation cannot fail
+    checks=[Property(lambda: (1 + 1 == 2, "1 + 1 = 2 in Python's integers", None), name="1 + 1 = 2")],
+)
+'''
 
 
-@pytest.mark.parametrize("first,second", KNOWN_PAIRS)
-def test_the_known_reprinted_displays_share_their_passage(first, second):
-    claims = {c.id: c for c in CLAIMS}
-    assert claims[first].passage and claims[first].passage_key == claims[second].passage_key
-    assert claims[first].also_at and claims[second].also_at
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A registry of one claim in a folder of its own (a name no other test uses)."""
+    folder = tmp_path / f"toy_registry_{tmp_path.name.replace('-', '_')}"
+    folder.mkdir()
+    (folder / "__init__.py").write_text('"""A toy registry."""\n')
+    (folder / "toy_one_plus_one.py").write_text(textwrap.dedent(TOY_CLAIM))
+    (folder / "coverage").mkdir()
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    yield folder
+    for name in [m for m in sys.modules if m == folder.name or m.startswith(folder.name + ".")]:
+        del sys.modules[name]
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.expected == "erratum"], ids=lambda c: c.id)
-def test_every_erratum_has_a_correction_that_could_fail(claim):
-    assert claim.corrected_statement, "an erratum names its corrected statement"
-    assert claim.corrected_checks, "an erratum checks its corrected statement"
-    assert any(can_refute_a_strengthening(c) for c in claim.corrected_checks), \
-        "no corrected check states a strengthening it could refute (give one a perturb=)"
+def test_the_default_is_the_one_entry_point(monkeypatch):
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    [(name, module)] = DECLARED.items()
+    assert registry_module.registry_entry_points() == {name: module}
+    assert find_registry().name == module == find_registry(name).name
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.expected == "verified"], ids=lambda c: c.id)
-def test_every_verified_claim_has_a_check_that_could_refute_a_strengthening(claim):
-    assert any(can_refute_a_strengthening(c) for c in claim.checks + [c for cs in claim.readings.values() for c in cs])
+def test_a_folder_given_to_the_api_is_loaded_and_run(toy):
+    assert [c.id for c in verify.list_claims(registry=toy)] == ["toy_one_plus_one"]
+    [result] = verify.run_claims(registry=str(toy))
+    assert (result.claim.id, result.outcome) == ("toy_one_plus_one", "not-decided")
 
 
-def test_a_proof_gap_names_its_part_and_its_gap_checks():
-    for claim in CLAIMS:
-        if claim.expected == "gap":
-            assert claim.gap and claim.gap_checks, claim.id
+def test_the_environment_names_the_registry_and_the_argument_wins(toy, monkeypatch):
+    monkeypatch.setenv(ENVIRONMENT, str(toy))
+    assert find_registry().directory == toy.resolve()
+    assert find_registry(next(iter(DECLARED))).name == next(iter(DECLARED.values()))
+
+
+def test_the_command_line_takes_registry(toy, capsys):
+    code = main(["claims", "--registry", str(toy), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["count"] == 1 and data["claims"][0]["id"] == "toy_one_plus_one"
+
+
+def test_an_unknown_registry_is_one_line_and_status_2(capsys, monkeypatch):
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    code = main(["claims", "--registry", "no_such_registry_anywhere"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no_such_registry_anywhere" in err
+
+
+def test_several_or_no_entry_points_without_a_choice_are_refused(monkeypatch):
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    monkeypatch.setattr(registry_module, "registry_entry_points", lambda: {"a": "mod_a", "b": "mod_b"})
+    with pytest.raises(InputError, match="several claims registries.*a, b"):
+        find_registry()
+    monkeypatch.setattr(registry_module, "registry_entry_points", lambda: {})
+    with pytest.raises(InputError, match="no claims registry found"):
+        find_registry()
+
+
+def test_a_folder_without_init_is_refused(tmp_path):
+    with pytest.raises(InputError, match="no __init__.py"):
+        find_registry(tmp_path)

@@ -21,7 +21,7 @@ from typing import Callable
 import flint
 import sympy as sp
 
-from ..exact.arbexpr import compare, evaluate
+from ..exact.arbexpr import compare, evaluate, precision
 from .bounds import RankBound, _in_regime, spec_values
 from . import perturb
 from .record import CheckResult, Check
@@ -153,12 +153,8 @@ class InequalityChain(Check):
         """Decide lhs <rel> rhs through rhs - lhs in arb (64 bits), escalating with ``compare``
         only when that ball straddles 0; record the margin and whether the step tightened by one
         (lhs + 1 <rel> rhs) is refuted: rhs - lhs < 1 (<= 1 for a strict step), certified."""
-        old = flint.ctx.prec
-        flint.ctx.prec = 64
-        try:
+        with precision(64):
             ball = evaluate(gap, point)
-        finally:
-            flint.ctx.prec = old
         if ball < 0:
             return False
         holds = True if ball > 0 or (rel == "<=" and ball >= 0) else compare(sp.Integer(0), gap, rel, point)
@@ -203,9 +199,7 @@ class QuotedNumber(Check):
     reading: str = ""
 
     def run(self) -> CheckResult:
-        old = flint.ctx.prec
-        flint.ctx.prec = 256
-        try:
+        with precision(256):
             value = self.compute()
             ball = value if isinstance(value, flint.arb) else evaluate(value)
             printed, tol = sp.sympify(self.printed), sp.sympify(self.tolerance)
@@ -227,8 +221,6 @@ class QuotedNumber(Check):
                 return CheckResult(self.name, "fail", shown + f" (outside +-{self.tolerance})",
                                    {"printed": str(self.printed), "recomputed": ball.str(10, radius=False)})
             return CheckResult(self.name, "undecided", shown)
-        finally:
-            flint.ctx.prec = old
 
 
 @dataclass

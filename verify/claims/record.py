@@ -1,6 +1,6 @@
 """The claims registry: records of the papers' statements and how each is decided.
 
-A claim is data (a file in ``proofs/``); this module holds what a claim is made of and how its
+A claim is data (a file of the registry package, ``verify.claims.registry``); this module holds what a claim is made of and how its
 outcome follows from its checks.  Outcomes:
 
 * ``verified`` — every check of the printed statement passed, and at least one of them refuted a
@@ -315,9 +315,15 @@ def run_claim(claim: Claim) -> ClaimResult:
         evidence += " | proof gap: " + "; ".join(f"{r.name}: {r.evidence}" for r in gap_results)
     return ClaimResult(claim, outcome, evidence, results, corrected_cache, counterexample,
                        time.perf_counter() - start, readings, gap_results)
-def load_claims(package: str = "proofs") -> list[Claim]:
-    """Every ``CLAIM`` defined by a module of ``package`` (one claim per file), sorted by id."""
-    pkg = importlib.import_module(package)
+
+
+def load_claims(registry=None) -> list[Claim]:
+    """Every ``CLAIM`` defined by a module of the registry (one claim per file), sorted by id;
+    ``registry`` as ``verify.claims.registry.find_registry`` takes it (None: the installed one)."""
+    from .registry import find_registry
+
+    found_registry = find_registry(registry)
+    package, pkg = found_registry.name, found_registry.module
     found = []
     for info in pkgutil.iter_modules(pkg.__path__):
         if info.name.startswith("_"):
