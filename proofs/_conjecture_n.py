@@ -12,7 +12,7 @@ from math import comb
 
 import flint
 
-from verify.sweeps.probe import lemma7_lower_bound
+from verify.authoring import lemma7_lower_bound, precision
 
 
 def even_at_least(c: int, rank: int, depth: int, squared: bool = False) -> int:
@@ -22,15 +22,15 @@ def even_at_least(c: int, rank: int, depth: int, squared: bool = False) -> int:
         x = Fraction(c * rank * depth, power)
         x = x * x if squared else x
         return 2 * (math.floor(x / 2) + 1) if x / 2 != math.floor(x / 2) else int(x)
-    flint.ctx.prec = 200  # otherwise log3 r is irrational and so is N/2: arb separates it from the integers
-    x = flint.arb(c * rank * depth) * flint.arb(3).log() / flint.arb(rank).log()
-    if squared:
-        x = x * x
-    half = x / 2
-    lo, hi = half.lower().floor(), half.upper().floor()
-    if lo != hi or half.contains(lo):  # the ball meets an integer: not decided at this precision
-        raise ArithmeticError(f"N/2 = {half} is not separated from an integer")
-    return 2 * (int(lo.unique_fmpz()) + 1)
+    with precision(200):  # otherwise log3 r is irrational and so is N/2: arb separates it from the integers
+        x = flint.arb(c * rank * depth) * flint.arb(3).log() / flint.arb(rank).log()
+        if squared:
+            x = x * x
+        half = x / 2
+        lo, hi = half.lower().floor(), half.upper().floor()
+        if lo != hi or half.contains(lo):  # the ball meets an integer: not decided at this precision
+            raise ArithmeticError(f"N/2 = {half} is not separated from an integer")
+        return 2 * (int(lo.unique_fmpz()) + 1)
 
 
 def cap_at(rank: int, tokens: int) -> int:

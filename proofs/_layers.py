@@ -1,8 +1,6 @@
 """Shared computations for the claims on the form of eq. 3: degrees of y_p^i and layer compositions."""
 
-from verify import Field, NetworkSpec, draw_weights
-from verify.model.polynomial import output_polynomial
-from verify.model.spec import Weights
+from verify.authoring import Field, NetworkSpec, Weights, draw_weights, output_polynomial
 
 QQ = Field(None)
 

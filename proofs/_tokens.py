@@ -2,8 +2,7 @@
 
 from functools import lru_cache
 
-from verify import DEFAULT_PRIME, Field, NetworkSpec
-from verify.sweeps.probe import probe_tokens
+from verify.authoring import DEFAULT_PRIME, Field, NetworkSpec, probe_tokens
 
 GF = Field(DEFAULT_PRIME)
 

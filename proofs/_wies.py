@@ -2,8 +2,7 @@
 
 import sympy as sp
 
-from verify.exact.arbexpr import multichoose
-from verify.claims.record import H, L, d_x, r, r_e
+from verify.authoring import H, L, d_x, multichoose, r, r_e
 
 #: eq. 9 / eq. 11: sep <= ((r + r_e over 3^L)) ((4 over 3^L)) (3^L + 1)^(r + r_e).
 EQ9 = multichoose(r + r_e, 3**L) * multichoose(4, 3**L) * (3**L + 1) ** (r + r_e)

@@ -2,8 +2,7 @@
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import MAIN, H, L, Source, d_x, k, log3
 

@@ -4,8 +4,7 @@ import flint
 import mpmath
 import sympy as sp
 
-from verify.claims.checks import QuotedNumber
-from verify.claims.record import Claim
+from verify.authoring import Claim, QuotedNumber
 
 from ._common import MAIN, Source
 

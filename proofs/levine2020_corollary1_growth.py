@@ -10,8 +10,7 @@ L and nothing grows: no asymptotic statement to decide.)
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import MAIN, Source, k, log3, n
 

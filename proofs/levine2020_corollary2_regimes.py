@@ -8,8 +8,7 @@ width d_s = 3^beta_2 d_x, so log3 d_s = L_s exactly: it sits on the threshold, w
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain, Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain, Property
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, k, log3, multichoose
 

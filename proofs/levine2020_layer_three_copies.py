@@ -2,8 +2,7 @@
 
 from functools import partial
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 from ._layers import degrees

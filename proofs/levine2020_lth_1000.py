@@ -1,7 +1,6 @@
 import sympy as sp
 
-from verify.claims.checks import QuotedNumber
-from verify.claims.record import Claim
+from verify.authoring import Claim, QuotedNumber
 
 from ._common import MAIN, Source
 

@@ -4,10 +4,7 @@ from functools import partial
 
 from hypothesis import strategies as st
 
-from verify import NetworkSpec, draw_weights
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.model.spec import divisors
+from verify.authoring import Cases, Claim, NetworkSpec, divisors, draw_weights
 
 from ._common import MAIN, L, Source, d_x
 

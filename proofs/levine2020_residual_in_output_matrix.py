@@ -9,11 +9,7 @@ second point in their response (lines 20-21).
 import random
 from functools import partial
 
-from verify import NetworkSpec, draw_weights
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.model.network import forward
-from verify.model.spec import LayerWeights, Weights
+from verify.authoring import Cases, Claim, LayerWeights, NetworkSpec, Weights, draw_weights, forward
 
 from ._common import MAIN, Source
 from ._layers import degrees, one_layer, symbolic_inputs

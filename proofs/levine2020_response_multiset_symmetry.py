@@ -5,8 +5,7 @@ from math import comb
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import RESPONSE, Source
 

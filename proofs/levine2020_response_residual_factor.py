@@ -1,9 +1,6 @@
 """Author response: residual connections multiply the upper bounds by at most 2^L."""
 
-from verify import NetworkSpec
-from verify.claims.checks import Property, RankBound
-from verify.claims.record import Claim
-from verify.claims.specsets import default_specs, exact_rank
+from verify.authoring import Claim, NetworkSpec, Property, RankBound, default_specs, exact_rank
 
 from ._common import C, RESPONSE, H, L, Source, d_a
 

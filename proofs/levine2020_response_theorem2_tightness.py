@@ -8,8 +8,7 @@ theorem allows (1 < H < d_x, H dividing d_x).  Decided exactly with sympy.
 
 import sympy as sp
 
-from verify.claims.checks import Cases, Property
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, Property
 
 from ._common import RESPONSE, H, L, Source, d_x, log3
 

@@ -1,8 +1,7 @@
 import flint
 import sympy as sp
 
-from verify.claims.checks import QuotedNumber
-from verify.claims.record import Claim
+from verify.authoring import Claim, QuotedNumber
 
 from ._common import RESPONSE, Source
 

@@ -2,10 +2,8 @@
 
 from functools import lru_cache
 
-from verify import NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, NetworkSpec
+from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import REVISED, Source
 

@@ -8,8 +8,7 @@ from math import comb
 
 import sympy as sp
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import REVISED, Source
 
@@ -32,7 +31,7 @@ def _entries(complex_entries):
 
 
 @lru_cache(maxsize=None)
-def _criterion(m, c, r, complex_entries=False, modulus=False):
+def _criterion(m, c, r, complex_entries=False, modulus=False, shift=0):
     """f(theta) = sum_i f_i(theta)^2 (or sum_i |f_i(theta)|^2) is 0 exactly when rank A(theta) < r, over every matrix
     with entries in {0, +-1, +-i} (complex) or {0, +-1, 2} (real); at most 120 matrices per shape, seeded."""
     values = _entries(complex_entries)
@@ -46,7 +45,7 @@ def _criterion(m, c, r, complex_entries=False, modulus=False):
         a = sp.Matrix(m, c, list(grid))
         minors = _minors(a, r)
         f = sp.expand(sum((x * sp.conjugate(x)) if modulus else x**2 for x in minors))
-        if (f == 0) != (a.rank() < r):
+        if (f == 0) != (a.rank() < r + shift):
             return False, f"{m}x{c}, r={r}: A = {a.tolist()} has rank {a.rank()} but f = {f}", \
                 {"A": str(a.tolist()), "r": r, "rank": int(a.rank()), "f": str(f)}
     return True, f"{m}x{c}, r={r}: criterion holds on {len(grids)} matrices"
@@ -73,5 +72,7 @@ CLAIM = Claim(
                         "vanishes on a null set of R^K.",
     corrected_checks=[Cases(SHAPES, _criterion, name="criterion over the reals"),
                       Cases(SHAPES, lambda m, c, r: _criterion(m, c, r, complex_entries=True, modulus=True),
-                            name="sum |f_i|^2 criterion over the complex numbers")],
+                            name="sum |f_i|^2 criterion over the complex numbers",
+                            perturb={"the index shifted: sum |f_i|^2 = 0 iff rank A < r + 1": lambda m, c, r: _criterion(
+                                m, c, r, complex_entries=True, modulus=True, shift=1)})],
 )

@@ -1,7 +1,6 @@
 import sympy as sp
 
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import REVISED, H, N, Source, d_x
 
@@ -15,5 +14,6 @@ CLAIM = Claim(
     formulas={"sep_upper": BOUND * sp.Symbol("K") ** 3},
     reading="Checked for the first layer (K = 1) at N = 2(d_x+1), the smallest N the exact rank holds for "
             "(the bound grows with N).",
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[RankBound(BOUND, "upper", "sep", condition=lambda s: s.depth == 1)],
 )

@@ -4,11 +4,7 @@ every index inside the matrix it indexes, and the count of eq. 10's summed terms
 import random
 from functools import lru_cache
 
-from verify import NetworkSpec, draw_weights
-from verify.claims.checks import Cases, RankBound
-from verify.claims.record import Claim
-from verify.model.network import forward
-from verify.model.spec import Weights
+from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward
 
 from ._common import REVISED, H, N, Source, d_x
 
@@ -145,7 +141,9 @@ CLAIM = Claim(
                         "N d_x^2 terms of sep <= d_x K^3, i.e. N d_x^3 K^3 <= N d_x^4 K^3 / H (equal iff H = d_x); "
                         "the first layer's exact ranks obey N d_x^3.",
     corrected_checks=[Cases(CASES, _eq10_is_eq1, name="eq. 10 = eq. 1, every index inside its matrix"),
-                      Cases(CASES, _corrected_count, name="eq. 10 has N d_x^5 / H summed terms"),
+                      Cases(CASES, _corrected_count, name="eq. 10 has N d_x^5 / H summed terms",
+                            perturb={"the count + 1 (its neighbour)": lambda w, h, n: _count(
+                                w, h, n, lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
                       Cases(CASES, _grouping, name="regrouped sum is exact and N d_x^3 <= N d_x^4 / H"),
                       RankBound(N * d_x**3, "upper", "sep", condition=lambda s: s.depth == 1,
                                 name="first-layer exact ranks <= N d_x^3 (K = 1)")],

@@ -5,8 +5,7 @@ from math import comb, factorial, prod
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import REVISED, Source
 
@@ -44,6 +43,8 @@ def _corrected(nn, kk, q, extra=0):
 
 CLAIM = Claim(
     id="levine2020_revised_lemma3_equality_case",
+    passage="levine2020_multiset_equality_case",
+    also_at=("levine2020_limits_to_depth_efficiencies.md supplement, Lemma 2, closing display",),
     source=Source(REVISED, "A.5", "Lemma 3, closing display of the proof (the equality case)"),
     statement="When k divides M: phi(M/k, ..., M/k) = prod_t f_t / ((n-1)!)^k = prod_t (M/k + t)^k / ((n-1)!)^k = "
               "(prod_{t=1}^{n-1} (M/k + t))^k.",

@@ -4,13 +4,8 @@ eqs. 38-39 against the executed construction, and the column index of eqs. 40-42
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.levine import construction, grid_submatrix, hadamard_target, proportional, unit_rows
-from verify.constructions.vocabulary import Layout
-from verify.exact.gaussian import GaussianRational
-from verify.model.network import forward
-from verify.model.spec import NetworkSpec
+from verify.authoring import (Cases, Claim, GaussianRational, Layout, NetworkSpec, construction, forward,
+                              grid_submatrix, hadamard_target, proportional, unit_rows)
 
 from ._common import REVISED, Source
 

@@ -11,8 +11,7 @@ import flint
 import sympy as sp
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases, InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, InequalityChain
 
 from ._common import REVISED, Source, k, multichoose, n
 

@@ -4,11 +4,8 @@ route (valid for every N) at the smallest specs, N = 2 and 4, where the bounds N
 from fractions import Fraction
 from functools import lru_cache
 
-from verify import NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.exact.fields import Field
+from verify.authoring import Cases, Claim, Field, NetworkSpec
+from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import REVISED, Source
 

@@ -7,12 +7,8 @@ from math import comb
 import flint
 from hypothesis import strategies as st
 
-from verify import NetworkSpec, draw_weights
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.claims.specsets import default_specs, exact_rank
-from verify.exact.fields import Field
-from verify.model.polynomial import output_polynomial, variable_index
+from verify.authoring import (Cases, Claim, Field, NetworkSpec, default_specs, draw_weights, exact_rank,
+                              output_polynomial, variable_index)
 
 from ._common import REVISED, Source
 

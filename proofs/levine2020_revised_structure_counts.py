@@ -9,8 +9,7 @@ from math import comb, prod
 import flint
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import REVISED, Source
 

@@ -3,8 +3,7 @@ its stated domain, both readings of the garbled factor, and the exact extent of 
 
 import sympy as sp
 
-from verify.claims.checks import Cases, InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, InequalityChain
 
 from ._common import ABOVE_THRESHOLD, C, REVISED, L, Source, d_x, log3, multichoose
 

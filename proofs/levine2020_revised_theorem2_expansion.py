@@ -4,8 +4,7 @@ alpha_1..alpha_{C+1}, beta_1..beta_C in [d_x] with the coefficient tensor T."""
 import random
 from itertools import product
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import REVISED, Source
 
@@ -56,6 +55,8 @@ def _prod(values):
 
 CLAIM = Claim(
     id="levine2020_revised_theorem2_expansion",
+    passage="levine2020_expansion_B_index",
+    also_at=("levine2020_limits_to_depth_efficiencies.md supplement, Theorem 4's expansion",),
     source=Source(REVISED, "A.3", "proof of Theorem 2, coordinate expansion and the tensor T"),
     statement="y_p^i = sum_{alpha, beta in [d_x]} T_{alpha_1..alpha_{C+1}, beta_1..beta_C} sum_{j_1..j_C} "
               "x^(i)_{alpha_{C+1}} prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c}, with T = sum_h sum_r B^(0)_{r_1 p} "

@@ -3,9 +3,7 @@ and the step from that closed form to the theorem."""
 
 from math import prod
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.claims.specsets import default_specs, exact_rank
+from verify.authoring import Cases, Claim, default_specs, exact_rank
 
 from ._common import REVISED, Source
 
@@ -89,6 +87,11 @@ def _ranks_within_derived(spec):
     return rank <= bound, f"{name}: sep {rank} <= {bound}" if rank <= bound else f"{name}: sep {rank} > {bound}"
 
 
+def _neighbour_equals_recursion(depth):
+    (coef, expo), rec = corrected_closed_form(depth), recursion(depth)
+    return (coef + 1, expo) == rec, f"L={depth}: closed form + 1 vs recursion"
+
+
 CLAIM = Claim(
     id="levine2020_revised_theorem3_derivation",
     source=Source(REVISED, "A.4 (residual connections)", "proof of Theorem 3 (branch recursion and closed form)"),
@@ -110,7 +113,8 @@ CLAIM = Claim(
                         "L^(C(L)), not L^L, and is strictly weaker than Theorem 3 at every L, so the proof does not "
                         "establish Theorem 3 as printed (the exact residual ranks obey both; Theorem 3 itself is "
                         "levine2020_revised_theorem3_residual).",
-    corrected_checks=[Cases(DEPTHS, _corrected_equals_recursion, name="closed form = recursion, exactly"),
+    corrected_checks=[Cases(DEPTHS, _corrected_equals_recursion, name="closed form = recursion, exactly",
+                            perturb={"the closed form's coefficient + 1 (its neighbour)": _neighbour_equals_recursion}),
                       Cases(DEPTHS, _theorem_within_corrected, name="derived bound strictly weaker than Theorem 3"),
                       Cases(default_specs(residual=True), _ranks_within_derived,
                             name="exact residual ranks within the derived bound")],

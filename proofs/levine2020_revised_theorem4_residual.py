@@ -1,5 +1,4 @@
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import C, REVISED, Source, d_x, multichoose
 
@@ -11,5 +10,6 @@ CLAIM = Claim(
     statement="With residual connections, for any partition, "
               "sep <= d_x (C+1)^2 ((d_x over 2C)) (2C/d_x + 1)^d_x.",
     formulas={"sep_upper": BOUND},
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[RankBound(BOUND, "upper", "sep", residual=True)],
 )

@@ -1,8 +1,7 @@
 """Section D of the revised supplement: 'the network sizes range between 1.1e6 and 5.8e8', recomputed from
 Table 1 under the two plausible parameter counts."""
 
-from verify.claims.checks import QuotedNumber
-from verify.claims.record import Claim
+from verify.authoring import Claim, QuotedNumber
 
 from ._common import REVISED, Source
 from ._tables_revised import TABLE1, VOCABULARY, non_embedding_parameters, parameters_with_embedding

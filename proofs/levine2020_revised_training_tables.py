@@ -1,8 +1,7 @@
 """Section D of the revised supplement: the counts the text quotes about the trained architectures, against
 Tables 1 and 2 (transcribed in ``proofs/_tables_revised.py``)."""
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import REVISED, Source
 from ._tables_revised import DEPTHS, HEADS, TABLE1, TABLE1_ROWS, TABLE2

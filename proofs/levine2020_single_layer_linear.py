@@ -1,6 +1,4 @@
-from verify.claims.checks import Property
-from verify.claims.record import Claim
-from verify.claims.specsets import default_specs, exact_rank
+from verify.authoring import Claim, Property, default_specs, exact_rank
 
 from ._common import MAIN, Source
 

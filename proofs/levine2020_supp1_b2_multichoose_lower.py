@@ -4,8 +4,7 @@ from binom(n, k) >= (n/k)^k, and its specialisation to n = (d_x - H)/2, k = 3^(L
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import MAIN, H, L, Source, d_x, k, multichoose, n
 

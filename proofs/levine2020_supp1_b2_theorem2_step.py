@@ -9,8 +9,7 @@ d = (d_x - H)/2; B.2 reaches it through the second branch (lambda/(D-1) + 1)^(D-
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, log3, multichoose
 
@@ -56,7 +55,11 @@ CLAIM = Claim(
                         "(D-1)L - d_x - (d_x/2) log3 D with D = floor((d_x - H)/2) >= 2 (and log3 Q = 0 >= the same at "
                         "D = 1); this is the printed bound when d_x - H is even.  At odd d_x - H the printed bound uses "
                         "(d_x - H)/2 = D + 1/2 and gains L/2 over log3 Q, so it exceeds it from some depth on "
-                        "(smallest in the grid: the counterexample); there the construction proves the bound with D.",
+                        "(smallest in the grid: the counterexample); there the construction proves the bound with D when d_a "
+                        "is odd.  At even d_a the construction with its corrected weights reaches only H floor((d_a-1)/2) < D "
+                        "columns (claim levine2020_supp1_lemma4_construction): the step holds for Q as mathematics, "
+                        "but the construction does not give Q there (eq. 7 itself stays below log3 of the rank it does give on "
+                        "the grid d_x <= 24, L <= 5: proofs/_reach.py).",
     corrected_checks=[
         _chain(lambda p: _admissible(p) and (p[d_x] - p[H]) // 2 >= 2, [FLOORED, POWER, BRANCH, log3(Q)],
                ["<=", "<=", "<="], "floored chain, D >= 2, every parity"),

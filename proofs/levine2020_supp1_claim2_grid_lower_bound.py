@@ -1,10 +1,7 @@
 """Claim 2 (first supplement): grid tensors give lower bounds on the separation rank."""
 
-from verify import NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.claims.checks import Property
-from verify.claims.record import Claim
-from verify.rank.grid import default_template_count
+from verify.authoring import Claim, NetworkSpec, Property, default_template_count
+from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, Source
 

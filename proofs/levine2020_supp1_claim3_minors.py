@@ -6,8 +6,7 @@ from math import comb
 
 import sympy as sp
 
-from verify.claims.checks import Cases, Property
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, Property
 
 from ._common import MAIN, Source
 

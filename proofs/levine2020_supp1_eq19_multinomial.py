@@ -7,10 +7,7 @@ from math import comb, factorial, prod
 
 import flint
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.omega import omega_rows
-from verify.exact.compositions import compositions
+from verify.authoring import Cases, Claim, compositions, omega_rows
 
 from ._common import MAIN, Source
 

@@ -4,8 +4,7 @@ upholds sigma(i) = j <=> a_i = a_j'."""
 
 from itertools import permutations, product
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 
@@ -42,17 +41,15 @@ CLAIM = Claim(
     statement="For non-negative a_1..a_N and sigma in S_N: sum_i a_i a_sigma(i) <= sum_i a_i^2, with equality only for "
               "sigma with sigma(i) = j <=> a_i = a_j.",
     domain="N = 1..4, every tuple with entries 0..2 and every permutation, exact integers",
-    reading="Two readings of the equality clause: the printed biconditional (sigma(i) = j exactly when a_i = a_j), "
-            "which no permutation meets once two entries are equal (not even the identity, which gives equality), "
-            "and 'sigma(i) = j implies a_i = a_j' (sigma permutes within equal values), which is the theorem's "
-            "condition; they disagree, so the claim is ambiguous.  Lemma 6 itself uses only the vector form "
+    reading="The equality clause is read as printed, a biconditional (sigma(i) = j exactly when a_i = a_j; a printed "
+            "<=> is read as printed, issue 20 rule 4), which no permutation meets once two entries are equal (not "
+            "even the identity, which gives equality).  'sigma(i) = j implies a_i = a_j' (sigma permutes within "
+            "equal values), the theorem's condition, is the correction.  Lemma 6 itself uses only the vector form "
             "(claim levine2020_supp1_lemma6_rearrangement).",
-    checks=[Cases(CASES, _clause("iff"), name="equality clause as printed (iff)", reading="as printed: iff"),
-            Cases(CASES, _clause("implies"), name="equality iff sigma permutes within equal values",
-                  reading="sigma(i) = j implies a_i = a_j",
-                  perturb={"strict for every sigma != identity (clause dropped)": _clause("strict")})],
-    expected="ambiguous",
+    checks=[Cases(CASES, _clause("iff"), name="equality clause as printed (iff)")],
+    expected="erratum",
     corrected_statement="Equality holds exactly when a_sigma(i) = a_i for every i (sigma permutes within equal values); "
                         "the printed biconditional fails already at a = (0, 0), sigma = identity.",
-    corrected_checks=[Cases(CASES, _clause("implies"), name="equality iff sigma permutes within equal values")],
+    corrected_checks=[Cases(CASES, _clause("implies"), name="equality iff sigma permutes within equal values",
+                            perturb={"strict for every sigma != identity (clause dropped)": _clause("strict")})],
 )

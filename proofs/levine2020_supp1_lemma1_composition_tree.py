@@ -2,10 +2,7 @@
 
 import networkx as nx
 
-from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
-from verify.claims.checks import Property
-from verify.claims.record import Claim
-from verify.rank.reduced import reduced_polynomials
+from verify.authoring import DEFAULT_PRIME, Claim, Field, NetworkSpec, Property, draw_weights, reduced_polynomials
 
 from ._common import C, MAIN, L, Source
 

@@ -5,10 +5,7 @@ of y in X that the C(L) summed positions give, and the symmetry in the positions
 
 import random
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.model.network import forward, output_coordinate
-from verify.model.spec import NetworkSpec, draw_weights
+from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, forward, output_coordinate
 
 from ._common import MAIN, Source
 

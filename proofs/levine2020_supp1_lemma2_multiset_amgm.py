@@ -5,8 +5,7 @@ from fractions import Fraction
 from itertools import product
 from math import comb, factorial
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import MAIN, Source
 

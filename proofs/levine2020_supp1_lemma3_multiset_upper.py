@@ -1,7 +1,6 @@
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import MAIN, Source, k, multichoose, n
 
@@ -12,6 +11,7 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement A.4", "Lemma 3"),
     statement="((n over k)) <= (2e(n + k)/n)^n.",
     formulas={"lhs": STEPS[0], "rhs": STEPS[1]},
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[InequalityChain(STEPS, ["<="], grid={n: list(range(1, 41)), k: list(range(0, 81))},
                             search=300, search_ranges={n: (1, 500), k: (0, 5000)})],
 )

@@ -3,8 +3,7 @@ quoted inequality binom(N, K) <= (eN/K)^K, and the chain through it to (2e(n+k)/
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import MAIN, Source, k, multichoose, n
 

@@ -3,10 +3,7 @@
 
 from fractions import Fraction
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.levine import grid_submatrix, hadamard_target, proportional, unit_rows
-from verify.exact.gaussian import I, GaussianRational
+from verify.authoring import Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, proportional, unit_rows
 
 from ._common import MAIN, Source
 

@@ -4,10 +4,8 @@ Q(i) through the engine's eq. 3 network."""
 
 from fractions import Fraction
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.exact.gaussian import I, GaussianRational
-from verify.constructions.levine import DEFECTS, grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.authoring import (DEFECTS, Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, proportional,
+                              unit_rows)
 
 from ._common import MAIN, Source
 
@@ -43,6 +41,19 @@ def _case(width, heads, depth, tokens, printed):
     return True, f"{name}: = Const (V V^T)^(.{3 ** (depth - 2)}){note}"
 
 
+def _one_column_more(width, heads, depth, tokens):
+    """the corrected construction with V of H floor((d_a-1)/2) + 1 columns (a strengthening of its reach)"""
+    columns = heads * ((width // heads - 1) // 2) + 1
+    v = unit_rows(ROWS, columns, width * 10 + depth)
+    name = f"d_x={width} H={heads} L={depth} N={tokens}: {columns} columns"
+    try:
+        holds, _ = proportional(grid_submatrix(width, heads, depth, tokens, v, frozenset()),
+                                hadamard_target(v, 3 ** (depth - 2)))
+    except IndexError:
+        return False, f"{name}: an index runs past the weights"
+    return holds, f"{name}: " + ("= Const (V V^T)^(.3^(L-2))" if holds else "not proportional")
+
+
 def _check(printed):
     return lambda *case: _case(*case, frozenset(printed))
 
@@ -71,5 +82,6 @@ CLAIM = Claim(
                         "eq. 41 says; as printed y_p sees one head's partial Gram when H >= 2), the grid sub-matrix "
                         "equals Const (V V^T)^{.3^(L-2)} exactly, for every d_a >= 3 of either parity (V then has "
                         "H floor((d_a-1)/2) columns).",
-    corrected_checks=[Cases(CASES, _check([]), name="corrected construction, exact in Q(i)")],
+    corrected_checks=[Cases(CASES, _check([]), name="corrected construction, exact in Q(i)",
+                            perturb={"V with one column more than H floor((d_a-1)/2)": _one_column_more})],
 )

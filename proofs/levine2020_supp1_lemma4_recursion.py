@@ -13,8 +13,7 @@ import sympy as sp
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases, Property
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, Property
 
 from ._common import MAIN, Source
 

@@ -6,8 +6,7 @@ from itertools import permutations
 
 import flint
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 

@@ -3,8 +3,7 @@
 import random
 from itertools import permutations
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import MAIN, Source
 

@@ -8,9 +8,7 @@ from math import comb
 
 import flint
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.levine import grid_submatrix, hadamard_target, proportional
+from verify.authoring import Cases, Claim, grid_submatrix, hadamard_target, proportional
 
 from ._common import MAIN, Source
 

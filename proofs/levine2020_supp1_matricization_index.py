@@ -4,8 +4,7 @@ from itertools import combinations, product
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 

@@ -2,9 +2,7 @@
 
 from math import comb
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.omega import bad_omegas, exponent_matrix, hadamard_gram, omega_rows
+from verify.authoring import Cases, Claim, bad_omegas, exponent_matrix, hadamard_gram, omega_rows
 
 from ._common import MAIN, Source
 

@@ -1,8 +1,7 @@
 """The index ranges of the reordered sum in the proof of Theorem 3 (first supplement A.2): which
 factors c each printed product over m covers, for every side sequence, by enumeration."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 from ._swaps import betas, blocks, sequences
@@ -40,16 +39,11 @@ CLAIM = Claim(
               "(beta_{2m+2}, beta_{2m+1}], m = 0..floor(b/2) - 1.",
     domain="every side sequence of C = 1..8 and C = C(3) = 13 factors",
     reading="A block 'lands' when it reads only beta_0..beta_{b+1}; the P and Q blocks must cover exactly the factors "
-            "on side P and on side Q.  Two readings: the third display as transcribed (floor(b/2) - 1; floor and ceil "
-            "brackets are easily confused in transcription) and as the next display, eq. 12, prints the same product "
-            "(ceil(b/2) - 1); the first fails at b odd, the second holds, so the claim is ambiguous.",
-    checks=[Cases(CS, _per_case(lambda b: b // 2 - 1, 0), name="third display as transcribed",
-                  reading="as transcribed: floor(b/2) - 1, P from beta_1"),
-            Cases(CS, _per_case(lambda b: (b + 1) // 2 - 1, 1), name="ceil(b/2) - 1 as in eq. 12, P after beta_1",
-                  reading="as eq. 12 prints it: ceil(b/2) - 1, P from beta_1 + 1",
-                  perturb={"Q product to ceil(b/2) (one block more)": _per_case(lambda b: (b + 1) // 2, 1),
-                           "P side from beta_1 (shifted by one)": _per_case(lambda b: (b + 1) // 2 - 1, 0)})],
-    expected="ambiguous",
+            "on side P and on side Q.  The third display is read as printed (floor(b/2) - 1 and P from beta_1; a "
+            "printed index is read as printed, issue 20 rule 4): it fails at b odd.  The next display, eq. 12, "
+            "prints the same product with ceil(b/2) - 1; that, with P from beta_1 + 1, is the correction.",
+    checks=[Cases(CS, _per_case(lambda b: b // 2 - 1, 0), name="third display as printed")],
+    expected="erratum",
     corrected_statement="The Q product runs over m = 0..ceil(b/2) - 1 (as the fourth display, eq. 12, prints it; "
                         "floor(b/2) - 1 drops the last Q block (0, beta_b] when b is odd), and the factors after the "
                         "last swap are P_{beta_1 + 1}, ..., P_{beta_0} (P_{beta_1} itself is on side Q when b >= 1).",

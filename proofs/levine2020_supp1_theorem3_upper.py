@@ -1,5 +1,4 @@
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import C, MAIN, H, Source, d_a
 

@@ -11,8 +11,7 @@ import flint
 
 from hypothesis import strategies as st
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import MAIN, Source
 

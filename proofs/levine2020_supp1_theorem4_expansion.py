@@ -11,10 +11,7 @@ of Theorem 4 prints B^(c)_{r_c, beta_c}, which makes every M^(c) diagonal in r.
 import random
 from itertools import product
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.model.network import output_coordinate
-from verify.model.spec import NetworkSpec, draw_weights
+from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, output_coordinate
 
 from ._common import MAIN, Source
 
@@ -95,15 +92,15 @@ CLAIM = Claim(
               "indexed by r_c).",
     domain="L = 1 and 2 (C = 1, 4), d_x = 2..4, H = 1..d_x, N = 3, seed-0 integer weights, random integer inputs",
     reading="The matrices A^(c,h), B^(c,h) are Lemma 1's, built by its induction (module docstring); the printed "
-            "subscript alpha_{C(L)}+1 of A^(0,h) is read alpha_{C(L)+1}.  Two readings: the subscript r_c of B^(c,h) as "
-            "printed (twice, in the expansion and in T), which is false whenever d_a >= 2, and r_{c+1} as in Corollary "
-            "3's g^L that the display expands, which holds; they disagree, so the claim is ambiguous.",
-    checks=[Cases(CASES, _case("printed"), name="Theorem 4's expansion as printed",
-                  reading="as printed: B^(c)_{r_c, beta_c}"),
-            Cases(CASES, _case("chain"), name="the expansion of Corollary 3's g^L, B^(c)_{r_{c+1}}",
-                  reading="as the expansion of eq. 11 it claims to be: B^(c)_{r_{c+1}, beta_c}",
-                  perturb={"B^(c) indexed by r_c (as printed)": _case("printed")})],
-    expected="ambiguous",
+            "subscript alpha_{C(L)}+1 of A^(0,h) is read alpha_{C(L)+1}.  The subscript r_c of B^(c,h) is read as printed "
+            "(twice, in the expansion and in T; a printed index is read as printed, issue 20 rule 4): false whenever "
+            "d_a >= 2.  Reading it r_{c+1}, as Corollary 3's g^L that the display expands, is the correction.  The "
+            "same display is the revised supplement's Theorem 2 expansion (levine2020_revised_theorem2_expansion): "
+            "one passage, one label.",
+    passage="levine2020_expansion_B_index",
+    also_at=("levine2020_supplement_revised.txt B.1, Theorem 2's expansion",),
+    checks=[Cases(CASES, _case("printed"), name="Theorem 4's expansion as printed")],
+    expected="erratum",
     corrected_statement="With B^(c,h)_{r_{c+1}, beta_c} (Corollary 3's g^L, the matrix chain of eq. 10) the expansion "
                         "equals y_p^i, and Lemma 1's explicit matrices give eq. 10 with H^C(L) terms at L = 1, 2; as "
                         "printed it holds only when d_a = 1 (smallest failure: L = 1, d_x = 2, H = 1).  The count of "

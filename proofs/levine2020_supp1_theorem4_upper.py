@@ -1,5 +1,4 @@
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import C, MAIN, Source, d_x, multichoose
 
@@ -11,5 +10,6 @@ CLAIM = Claim(
     statement="For any depth, N > 1, partition and output: "
               "sep(y_p^i) <= d_x (C+1) ((d_x over 2C)) (2C/d_x + 1)^d_x, ((n over k)) the multiset coefficient.",
     formulas={"sep_upper": BOUND},
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[RankBound(BOUND, "upper", "sep")],
 )

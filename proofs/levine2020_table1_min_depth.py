@@ -3,8 +3,7 @@
 import flint
 import sympy as sp
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import MAIN, Source
 
@@ -50,6 +49,10 @@ def _floor(x: flint.arb) -> int:
     return int(sp.floor(sp.Rational(x.mid().str(30, radius=False))))
 
 
+def _ceil(x: flint.arb) -> int:
+    return int(sp.ceiling(sp.Rational(x.mid().str(30, radius=False))))
+
+
 CLAIM = Claim(
     id="levine2020_table1_min_depth",
     source=Source(MAIN, "§5", "Table 1 (minimal depth for efficient parameter distribution)"),
@@ -61,5 +64,6 @@ CLAIM = Claim(
     expected="erratum",
     corrected_statement="The printed depths are the minimal L with L >= floor(log3 d_x); under the stated "
                         "criterion L >= log3 d_x each is one larger (6, 7, 8, 9, 10).",
-    corrected_checks=[Property(_table(_floor), name="minimal depth with L >= floor(log3 d_x)")],
+    corrected_checks=[Property(_table(_floor), name="minimal depth with L >= floor(log3 d_x)",
+                               perturb={"the index shifted: L >= ceil(log3 d_x)": _table(_ceil)})],
 )

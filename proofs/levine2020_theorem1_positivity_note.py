@@ -1,5 +1,4 @@
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
 

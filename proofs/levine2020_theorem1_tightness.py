@@ -8,8 +8,7 @@ L < log3 d_x, up to its edge d_x = 3^L + 1 (H = 2 divides it).  Decided with sym
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain, Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain, Property
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
 

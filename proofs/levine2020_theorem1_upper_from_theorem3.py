@@ -4,8 +4,7 @@ With d_a = d_x / H, H (d_a + 1) = d_x + H, so log3 of Theorem 3's bound is (3^L 
 exactly: the printed bound is Theorem 3's, for every depth (the regime L < log3 d_x is not used).
 """
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import C, MAIN, H, L, Source, d_x, log3
 

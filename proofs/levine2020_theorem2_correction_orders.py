@@ -8,8 +8,7 @@ response's 'neglecting H << d_x'), and H allowed to grow with d_x (H = d_x/2).
 
 import sympy as sp
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import MAIN, H, L, Source, d_x, log3
 

@@ -1,7 +1,6 @@
 import sympy as sp
 
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, log3
 

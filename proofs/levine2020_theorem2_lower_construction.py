@@ -10,8 +10,7 @@ log3 Q grows by floor((d_x-H)/2) - 1 per layer and the printed bound by (d_x-H)/
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, log3, multichoose
 
@@ -69,7 +68,8 @@ CLAIM = Claim(
     corrected_statement="With d_x - H replaced by 2 floor((d_x-H)/2) (i.e. d_x by 2 floor((d_x-H)/2) + H) the bound "
                         "follows from Q through the mirror estimate, at every depth; it is the printed bound when "
                         "d_x - H is even.  For odd d_x - H the printed bound grows by (d_x-H)/2 - 1 per layer while "
-                        "log3 Q grows by floor((d_x-H)/2) - 1, and it passes log3 Q from L = 15 at d_x = 6, H = 3.",
+                        "log3 Q grows by floor((d_x-H)/2) - 1, and it passes log3 Q from L = 15 at d_x = 6, H = 3."
+                        "  Q is the rank the proof assumes; the construction with its corrected weights reaches H floor((d_a-1)/2) columns, floor((d_x-H)/2) only for odd d_a (claim levine2020_supp1_lemma4_construction), so at even d_a this step bounds a rank the construction does not provide (the proof gap of levine2020_theorem1_lower).",
     corrected_checks=[*_chains([FLOORED, MIRROR_POWER, log3(MIRROR), log3(Q)], ["<=", "<=", "="], _two_halves,
                                "floored bound through the mirror estimate"),
                       *_chains([FLOORED, log3(Q)], ["<="], _heads, "floored bound <= log3 Q"),

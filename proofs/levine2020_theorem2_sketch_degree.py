@@ -1,9 +1,6 @@
 """The proof sketch of Theorem 2 says y_p^i is 'a polynomial of degree 2C = 3^L - 1'."""
 
-from verify import Field, NetworkSpec, draw_weights
-from verify.claims.checks import Property
-from verify.claims.record import Claim
-from verify.model.polynomial import output_polynomial
+from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, output_polynomial
 
 from ._common import MAIN, Source
 

@@ -8,8 +8,7 @@ positive, so the printed bound is the weaker one and follows from the corrected 
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import ABOVE_THRESHOLD, MAIN, L, Source, d_x, log3
 

@@ -2,8 +2,7 @@
 degrees of freedom O(r), independent of N'), not on the number of heads H (the mid-architecture bottleneck),
 not on d_a or d_x -- while Corollary 1's lower bound does depend on H."""
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, H, L, N, Source, d_a, d_x, r, r_e
 from ._wies import EQ9, LOWER

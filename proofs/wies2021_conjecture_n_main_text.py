@@ -1,8 +1,7 @@
 """The conjecture on N in the main text's setting (positions ignored, V = r): vocabulary paper, section 4 after
 Theorem 2, and appendix B.2.2 before Corollary 2 (with footnote 2's counting of the V^N inputs)."""
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 from ._conjecture_n import first_failure, smallest_n

@@ -3,8 +3,7 @@ B.2.2 before Corollary 2): what the exact token data show."""
 
 import math
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import WIES, Source
 from ._tokens import probe

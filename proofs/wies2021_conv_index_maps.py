@@ -2,8 +2,7 @@
 [N] x [M/N] with [M], and steps (1)-(2) of Lemma 5's proof (alpha = k(lambda-1)+l has one solution;
 alpha = k floor((alpha-1)/k) + ((alpha-1) mod k) + 1)."""
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 

@@ -7,12 +7,8 @@ from functools import lru_cache
 from math import comb
 from types import SimpleNamespace
 
-from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.vocabulary import matrix_rank, vocabulary_matrix
-from verify.model.partitions import default_partition
-from verify.rank.tokens import token_rank
+from verify.authoring import (DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, default_partition, draw_weights,
+                              matrix_rank, token_rank, vocabulary_matrix)
 
 from ._common import WIES, Source
 from ._vocab import a_matrix, corrected_layout

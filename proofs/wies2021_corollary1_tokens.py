@@ -1,8 +1,6 @@
 """Corollary 1's lower bound against exact token ranks, and the N at which they reach it."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.sweeps.probe import corollary1_lower_bound
+from verify.authoring import Cases, Claim, corollary1_lower_bound
 
 from ._common import WIES, Source
 from ._tokens import probe

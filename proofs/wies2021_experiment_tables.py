@@ -2,8 +2,7 @@
 layer, Table 4's rows among Table 3's networks, Table 2's rows among C.1's networks, Table 5 against §5.3's
 ratios and depths, C.4's ranks within eq. 3's cap, the vocabulary count and the largest width."""
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 from ._wies_tables import C1_BASELINE_WIDTHS, C1_LOW_RANK_WIDTH, C1_RANKS, C4, HEADS, TABLE2, TABLE3, TABLE4, TABLE5

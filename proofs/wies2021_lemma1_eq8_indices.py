@@ -12,8 +12,7 @@ import random
 
 import flint
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 

@@ -3,8 +3,7 @@
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import WIES, Source, k, multichoose, n
 

@@ -4,8 +4,7 @@ statement of Lemma 4 is wies2021_lemma4_multiset_lower's erratum)."""
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import WIES, Source, k, multichoose, n
 

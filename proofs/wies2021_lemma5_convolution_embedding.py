@@ -1,9 +1,7 @@
 """Lemma 5 (vocabulary paper): a convolution kernel of rank <= r and templates whose embedding
 outputs are the vectors of eq. 15, carrying the rows of A."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.vocabulary import convolution_embedding
+from verify.authoring import Cases, Claim, convolution_embedding
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
@@ -37,6 +35,15 @@ def _corrected(width, heads, r, depth):
     holds, line = _run(layout, a_matrix(layout.carried, depth), r)
     return holds, f"d_x={width} H={heads} r={r} L={depth}: n={layout.carried}, {line}, outputs = eq. 15, Gram = A A^T"
 
+def _one_column_more(width, heads, r, depth):
+    """the corrected construction carrying one column of A more than H floor((d_a-1)/2) (a strengthening)"""
+    from ._vocab import Layout, capacity  # here, not at the top: the import block is another helper's
+    n = capacity(width, heads) + 1
+    layout = Layout(width, heads, n)
+    holds, line = _run(layout, a_matrix(n, depth), r + 2)
+    return holds, f"d_x={width} H={heads} L={depth}: n={n} columns: " + ("carried" if holds else "not carried")
+
+
 CLAIM = Claim(
     id="wies2021_lemma5_convolution_embedding",
     source=Source(WIES, "appendix B.2.1", "Lemma 5 and its proof, eq. 15"),
@@ -52,5 +59,6 @@ CLAIM = Claim(
                         "floor((d_a-1)/2) per head) and n = min((r-H)/2, H floor((d_a-1)/2)), the kernel has rank "
                         "H + 2n <= r, every output equals eq. 15's vector and both halves' Gram matrices equal A A^T, "
                         "for kernel widths 1, 2 and 3.",
-    corrected_checks=[Cases(LEMMA56_CASES, _corrected, name="corrected construction, every small layout")],
+    corrected_checks=[Cases(LEMMA56_CASES, _corrected, name="corrected construction, every small layout",
+                            perturb={"one column of A more than H floor((d_a-1)/2)": _one_column_more})],
 )

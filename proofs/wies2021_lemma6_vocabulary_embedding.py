@@ -1,9 +1,7 @@
 """Lemma 6 (vocabulary paper): with V >= 2((n over 3^(L-2))) + 1 a rank-r vocabulary matrix M_V
 whose columns are the template vectors of eq. 15 carrying the rows of A."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.vocabulary import vocabulary_matrix
+from verify.authoring import Cases, Claim, vocabulary_matrix
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
@@ -51,6 +49,18 @@ def _corrected(width, heads, r, depth):
     return holds, f"d_x={width} H={heads} r={r} L={depth}: n={n}, V={vocab}, rank M_V={rank} <= r, Gram of each half = A A^T"
 
 
+def _one_column_more(width, heads, r, depth):
+    """the corrected construction carrying one column of A more than H floor((d_a-1)/2) (a strengthening)"""
+    from ._vocab import Layout, capacity  # here, not at the top: the import block is another helper's
+    n = capacity(width, heads) + 1
+    layout, a = Layout(width, heads, n), a_matrix(n, depth)
+    vocab = 2 * len(a) + 1
+    _, outputs = _outputs(layout, a, vocab)
+    holds = all(outputs[i] == embedding_target(layout, a, i) for i in range(1, vocab + 1)) and \
+        carries_rows(layout, outputs, a)
+    return holds, f"d_x={width} H={heads} L={depth}: n={n} columns: " + ("carried" if holds else "not carried")
+
+
 CLAIM = Claim(
     id="wies2021_lemma6_vocabulary_embedding",
     source=Source(WIES, "appendix B.2.2", "Lemma 6 and its proof"),
@@ -69,5 +79,6 @@ CLAIM = Claim(
                         "is (r-H)/2; for even d_a each head's last-but-one coordinate stays unused).  Then M_V e_i is "
                         "eq. 15's vector for every token, rank M_V = H + 2n <= r, and both halves' Gram matrices "
                         "equal A A^T.",
-    corrected_checks=[Cases(LEMMA56_CASES, _corrected, name="corrected construction, every small layout")],
+    corrected_checks=[Cases(LEMMA56_CASES, _corrected, name="corrected construction, every small layout",
+                            perturb={"one column of A more than H floor((d_a-1)/2)": _one_column_more})],
 )

@@ -1,9 +1,7 @@
 """Lemma 7 (vocabulary paper): with V >= r and large N, the first self-attention layer sums the
 embeddings of sequences pi_P(j1), pi_Q(j2) into (sum_h W^O W^V) u, u carrying rows j1, j2 of A."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.constructions.vocabulary import large_n_construction
+from verify.authoring import Cases, Claim, large_n_construction
 
 from ._common import WIES, Source
 from ._vocab import Layout, a_matrix, capacity, random_value_output
@@ -31,6 +29,22 @@ def _all_pairs(width, heads, r, depth, printed, segments=None, embedding=None):
                  f"(sum_h W^O W^V) u", None
 
 
+def _second_row_shifted(width, heads, r, depth):
+    """the index shifted: the output carries row j2 + 1 of A (cyclically) in the second halves, not row j2"""
+    n = min((r - 1 - heads) // 2, capacity(width, heads))
+    if n == 0:
+        return True, f"d_x={width} H={heads} r={r}: nothing to carry"
+    layout, a = Layout(width, heads, n), a_matrix(n, depth)
+    value_output = random_value_output(width, heads, width * 100 + r)
+    for j1 in range(1, len(a) + 1):
+        for j2 in range(1, len(a) + 1):
+            outputs = large_n_construction(layout, a, value_output, j1, j2, None, None)[0]
+            shifted = large_n_construction(layout, a, value_output, j1, j2 % len(a) + 1, None, None)[1]
+            if any(y != shifted for y in outputs):
+                return False, f"d_x={width} H={heads} r={r} L={depth}: j1={j1}, j2={j2} carries row j2, not j2 + 1"
+    return True, f"d_x={width} H={heads} r={r} L={depth}: the shifted target agrees"
+
+
 ODD = [c for c in CASES if (c[0] // c[1]) % 2 == 1]
 
 CLAIM = Claim(
@@ -52,5 +66,6 @@ CLAIM = Claim(
                         "first-half coordinates and Q tokens n+2..2n+1 the second-half ones (corrected phi of Lemma "
                         "6, n = min((r-1-H)/2, H floor((d_a-1)/2))): the first layer then outputs exactly "
                         "(sum_h W^O W^V) u for every j1, j2, and M_V has H + 2n <= r - 1 nonzero rows.",
-    corrected_checks=[Cases(CASES, lambda *c: _all_pairs(*c, printed=False), name="corrected construction")],
+    corrected_checks=[Cases(CASES, lambda *c: _all_pairs(*c, printed=False), name="corrected construction",
+                            perturb={"the index shifted: row j2 + 1 in the second halves": _second_row_shifted})],
 )

@@ -5,8 +5,7 @@ token s+1?"""
 
 from itertools import product
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 

@@ -6,8 +6,7 @@ from math import comb
 
 import flint
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 

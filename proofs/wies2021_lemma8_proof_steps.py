@@ -8,8 +8,7 @@ from math import comb, factorial
 
 import flint
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 from .wies2021_lemma8_hadamard_rank import CASES, find_matrix

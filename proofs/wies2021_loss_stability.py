@@ -2,8 +2,7 @@
 
 import math
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 from ._wies_tables import TABLE2, TABLE4

@@ -4,8 +4,7 @@ parity condition for Corollary 2's d = (r-1-H)/2."""
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain, Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain, Property
 
 from ._common import WIES, H, L, Source, log3, multichoose, r
 

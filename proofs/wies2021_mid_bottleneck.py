@@ -1,9 +1,6 @@
 """Section 4.2.3: width caps the internal attention dimension."""
 
-from verify import NetworkSpec
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.claims.specsets import exact_rank
+from verify.authoring import Cases, Claim, NetworkSpec, exact_rank
 
 from ._common import WIES, Source
 

@@ -4,8 +4,7 @@
 from itertools import product
 from math import comb
 
-from verify.claims.checks import Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property
 
 from ._common import WIES, Source
 

@@ -6,8 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from verify.claims.checks import Property, QuotedNumber
-from verify.claims.record import Claim
+from verify.authoring import Claim, Property, QuotedNumber
 
 from ._common import WIES, Source
 

@@ -3,8 +3,7 @@ The derivation is not printed; its steps are written out and each is checked."""
 
 import sympy as sp
 
-from verify.claims.checks import InequalityChain
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain
 
 from ._common import WIES, L, Source, log3, multichoose, r
 

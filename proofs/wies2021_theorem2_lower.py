@@ -1,5 +1,4 @@
-from verify.claims.checks import RankBound
-from verify.claims.record import Claim
+from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, WIES, Source
 from ._wies import FULL_RANK, LOWER, READING
@@ -12,6 +11,7 @@ CLAIM = Claim(
     formulas={"explicit_lower": LOWER},
     regime=ABOVE_THRESHOLD,
     reading=READING + " Depth >= 2 (3^(L-2) must be an integer).",
+    expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
     checks=[RankBound(LOWER.xreplace(FULL_RANK), "lower", "sep", regime=ABOVE_THRESHOLD,
                       condition=lambda s: s.depth >= 2 and s.heads < s.width)],
 )

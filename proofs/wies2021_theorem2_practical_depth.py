@@ -1,9 +1,7 @@
 """§4, remark (1) after Theorem 2: for typical widths d_x of 1000s, L > log3 d_x holds from practical
 depths ~8 on.  The smallest such depth is recomputed (arb) for each width."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.exact.arbexpr import compare
+from verify.authoring import Cases, Claim, compare
 
 from ._common import WIES, L, Source, d_x, log3
 

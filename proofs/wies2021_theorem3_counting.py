@@ -10,8 +10,7 @@ from fractions import Fraction
 from itertools import product
 from math import comb
 
-from verify.claims.checks import InequalityChain, Property
-from verify.claims.record import Claim
+from verify.authoring import Claim, InequalityChain, Property
 
 from ._common import WIES, L, Source, multichoose, r
 

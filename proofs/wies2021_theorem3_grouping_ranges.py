@@ -4,8 +4,7 @@ N_{A Delta B} = |I_A Delta I_B| in 1..C+1 and N_{A cap B} = |I_A cap I_B| in 1..
 
 from itertools import product
 
-from verify.claims.checks import Cases, Property
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, Property
 
 from ._common import WIES, Source
 

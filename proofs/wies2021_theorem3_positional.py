@@ -3,11 +3,7 @@ against exact token ranks (every other eq. 9 claim has r_e = 0)."""
 
 from functools import lru_cache
 
-from verify import DEFAULT_PRIME, Field, NetworkSpec
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.exact.arbexpr import evaluate
-from verify.sweeps.probe import probe_step
+from verify.authoring import DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, evaluate, probe_step
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9

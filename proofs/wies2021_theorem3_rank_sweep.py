@@ -1,8 +1,6 @@
 """Theorem 3's upper bound against exact token ranks as the embedding rank r varies, d_x fixed."""
 
-from verify.exact.arbexpr import evaluate
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim, evaluate
 
 from ._common import WIES, L, Source, r, r_e
 from ._tokens import probe

@@ -2,12 +2,8 @@
 
 from functools import lru_cache
 
-from verify import DEFAULT_PRIME, Field, NetworkSpec
-from verify.exact.arbexpr import evaluate
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
-from verify.model.embeddings import ConvolutionEmbedding
-from verify.rank.reduced import embedded_reduced_rank
+from verify.authoring import (DEFAULT_PRIME, Cases, Claim, ConvolutionEmbedding, Field, NetworkSpec,
+                              embedded_reduced_rank, evaluate)
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9

@@ -2,8 +2,7 @@
 widening beyond d_x = r leaves sep unchanged while deepening raises it -- and a rank-r < d_x network has a
 smaller sep than the full-rank one, so it cannot express it."""
 
-from verify.claims.checks import Cases
-from verify.claims.record import Claim
+from verify.authoring import Cases, Claim
 
 from ._common import WIES, Source
 from ._tokens import probe

@@ -1,5 +1,6 @@
 """The package's layout: imports point down the flow (spec → model → rank → claims → sweeps → api → cli),
-no import cycle, and no module grows past about 400 lines."""
+no import cycle, no module grows past about 400 lines, and the claims registry is a plugin: the engine
+never names it, and its files import only the authoring surface ``verify.authoring``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "verify"
 # Lower layers never import higher ones; modules in one layer may import each other (without cycles).
 LAYERS = {
     "errors": 0, "version": 0, "files": 0,
-    "api": 6,
+    "api": 6, "authoring": 6,
     "exact": 1,
     "model": 2,
     "rank": 3, "constructions": 3,
@@ -140,6 +141,19 @@ def test_the_api_and_the_command_line_share_their_defaults():
                 assert signature[item.name].default == want, (command, item.name)
 
 
+def test_the_registry_commands_default_to_the_registry_the_api_defaults_to():
+    """verify run / claims / coverage pass --registry to one API function whose default it equals."""
+    import inspect
+
+    from verify import api
+    from verify.cli.main import build_parser
+
+    parser = build_parser()
+    for command, function in {"run": api.run_registry, "claims": api.list_claims, "coverage": api.coverage}.items():
+        default = inspect.signature(function).parameters["registry"].default
+        assert parser.parse_args([command]).registry == default, command
+
+
 def test_the_command_line_imports_only_the_api():
     """cli/ parses, calls verify.api and prints: besides its own modules it imports the API and the
     layer-0 helpers (errors, version, files), nothing of the engine."""
@@ -166,3 +180,94 @@ def test_ruff_passes():
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     done = subprocess.run([ruff, "check", "--no-cache", "."], cwd=PACKAGE.parent, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+# --- the registry is a plugin (issue 23, point 4) ------------------------------------------------
+
+#: What a claim file may import besides ``verify.authoring`` and its own package: the standard
+#: library and the engine's own dependencies its checks compute with.
+CLAIM_LIBRARIES = {"flint", "sympy", "mpmath", "networkx", "hypothesis", "numpy"}
+
+
+def _registries() -> dict[str, Path]:
+    """``{module: folder}`` of the registries the checkout's pyproject registers (``verify.registries``)."""
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["project"]
+    modules = project["entry-points"]["verify.registries"].values()
+    return {module: PACKAGE.parent / module.replace(".", "/") for module in modules}
+
+
+def test_the_registry_is_registered_as_an_entry_point_and_shipped():
+    registries = _registries()
+    assert registries and all((folder / "__init__.py").is_file() for folder in registries.values())
+
+
+def test_no_engine_module_imports_or_names_the_registry():
+    """verify/ finds the registry through verify.claims.registry, never by its name: no import of it,
+    no identifier and no string that names it as a module or a folder."""
+    import io
+    import re
+    import tokenize
+
+    found = []
+    for module in _registries():
+        named = re.compile(rf"(^|[^\w-]){re.escape(module)}(/|\.\w|$|['\"])")  # in a string token, quotes kept
+        for path in PACKAGE.rglob("*.py"):
+            for token in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+                if (token.type == tokenize.NAME and token.string == module) or (
+                        token.type == tokenize.STRING and named.search(token.string)):
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{token.start[0]}")
+            for node in ast.walk(ast.parse(path.read_text())):
+                targets = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else
+                           [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+                found += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}" for t in targets
+                          if t.split(".")[0] == module]
+    assert found == []
+
+
+def test_claim_files_import_only_the_authoring_surface():
+    """Every file of the registry (claims and _-helpers) imports from the engine only verify.authoring;
+    otherwise its own package, the standard library and CLAIM_LIBRARIES."""
+    import sys
+
+    wrong = []
+    for module, folder in _registries().items():
+        for path in sorted(folder.glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and not node.level:
+                    targets = [node.module]
+                elif isinstance(node, ast.Import):
+                    targets = [a.name for a in node.names]
+                else:
+                    continue
+                for target in targets:
+                    top = target.split(".")[0]
+                    if target == "verify.authoring" or top == module or top in CLAIM_LIBRARIES or (
+                            top in sys.stdlib_module_names):
+                        continue
+                    wrong.append(f"{path.name}:{node.lineno} imports {target}")
+    assert wrong == [], "import these through verify.authoring (tools/authoring_imports.py rewrites them)"
+
+
+def test_the_authoring_surface_is_exactly_its_guarded_list():
+    """verify.authoring defines no public name outside __all__ (its private names start with _), a
+    name outside it cannot be imported from it, and each listed name is used by some claim file."""
+    import importlib
+
+    surface = importlib.import_module("verify.authoring")
+    public = {name for name in dir(surface) if name[0] not in "_@"}
+    assert public == set(surface.__all__) and len(surface.__all__) == len(public)
+    for name in ("load_claims", "RankSource", "specsets", "claims", "annotations"):
+        try:
+            exec(f"from verify.authoring import {name}", {})
+        except ImportError:
+            continue
+        raise AssertionError(f"{name} is importable from verify.authoring but not in its __all__")
+    used = set()
+    for folder in _registries().values():
+        for path in folder.glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module == "verify.authoring":
+                    used.update(a.name for a in node.names)
+    assert set(surface.__all__) - used == set(), "surface names no claim uses: drop them"

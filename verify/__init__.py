@@ -11,6 +11,8 @@ The public surface is small; everything else is internal and may move.
 * ``list_claims`` / ``run_claims``: the claims registry of the papers and its checks.
 * ``reviewers_table`` / ``probe_n``: the sweeps behind ``verify table`` and ``verify probe-n``.
 * ``InputError``: raised for input the engine refuses, with a one-line message.
+* ``verify.authoring``: the one module a claim file of a registry imports (Claim, Source, the check
+  kinds, the symbols and the helpers its checks compute with).
 
 The package is layered along the flow spec -> network -> polynomial or matrix -> rank -> claim:
 ``exact`` (fields and exact arithmetic), ``model`` (spec, network, embeddings), ``rank`` (the three

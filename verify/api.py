@@ -59,13 +59,15 @@ MONOMIALS = NetworkDefaults()
 MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
-def list_claims(package: str = "proofs") -> list:
+def list_claims(registry=None) -> list:
     """Every claim of the registry, in file order.
 
     Parameters
     ----------
-    package : str
-        The package holding one module per claim (default ``proofs``, the papers' registry).
+    registry : str, path or module, optional
+        The package holding one module per claim: an entry-point name of ``verify.registries``, a
+        module name or a package folder (default: ``$VERIFY_REGISTRY``, else the one installed
+        entry point; see ``verify.claims.registry``).
 
     Returns
     -------
@@ -83,10 +85,10 @@ def list_claims(package: str = "proofs") -> list:
     """
     from .claims.record import load_claims
 
-    return load_claims(package)
+    return load_claims(registry)
 
 
-def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
+def run_claims(ids: list[str] | None = None, registry=None) -> list:
     """Run the checks of the given claims (all when ``ids`` is None) and return their results.
 
     Exact ranks a bound check needs are computed in this process (no sweep, no store); the command
@@ -96,8 +98,8 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     ----------
     ids : list of str, optional
         Claim ids (see ``list_claims()``); an unknown id raises ``InputError``.
-    package : str
-        The registry package (default ``proofs``).
+    registry : str, path or module, optional
+        The registry, as ``list_claims`` takes it.
 
     Returns
     -------
@@ -114,15 +116,15 @@ def run_claims(ids: list[str] | None = None, package: str = "proofs") -> list:
     from .claims.record import run_claims_with
     from .sweeps.claim_run import select_claims
 
-    return run_claims_with(select_claims(list_claims(package), ids))  # one rank source for the call
+    return run_claims_with(select_claims(list_claims(registry), ids))  # one rank source for the call
 
 
 def run_registry(ids=None, out="verify-report", extended=False, dry_run=False, store=None, scheduler=None,
-                 workers=None, progress=False) -> dict:
+                 workers=None, progress=False, registry=None) -> dict:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 
-    return run(ids, out, extended, dry_run, store, scheduler, workers, progress)
+    return run(ids, out, extended, dry_run, store, scheduler, workers, progress, registry)
 
 
 def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE.field, seed: int = TABLE.seed,
@@ -287,12 +289,13 @@ def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 
-def coverage(directory: str | None = None) -> tuple[dict, list]:
-    """``verify coverage``: the index's counts (``ok`` when complete) and its entries."""
-    from .claims.coverage import load_index, summarise
+def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
+    """``verify coverage``: the index's counts (``ok`` when complete) and its entries; ``directory``
+    defaults to the registry's ``coverage/`` folder."""
+    from .claims.coverage import default_directory, load_index, summarise
 
-    parts, entries, problems = load_index(directory)
-    data = summarise(parts, entries, {c.id for c in list_claims()})
+    parts, entries, problems = load_index(directory if directory is not None else default_directory(registry))
+    data = summarise(parts, entries, {c.id for c in list_claims(registry)})
     data["format_problems"] = problems
     data["ok"] = not (data["neither"] or data["unknown_claims"] or problems)
     return data, entries

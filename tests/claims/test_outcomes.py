@@ -52,13 +52,53 @@ def test_a_tight_lower_bound_is_refuted_when_multiplied_by_three():
 
 
 def test_a_vacuous_lower_bound_is_not_decided_and_names_where_it_would_bite():
-    # d_x - 4 <= sep: negative at d_x = 2, 3; beats sep >= 1 first where d_x - 4 > 1, i.e. d_x = 6, and
-    # the smallest reduced problem with d_x = 6 is depth 1 (C(1) d_x(d_x+1)/2 = 21 < any depth-2 one)
+    # d_x - 4 <= sep, strengthened to 3(d_x - 4) <= sep: at depth 1 the proven upper bound on sep is
+    # 1 + d_x (degree blocks 0 and 1 of the derivative bound; the paper's sep = d_x + 1 for H = 1), and
+    # 3(d_x - 4) > d_x + 1 first at d_x = 7; depth 1 has the smallest reduced problems
     result = run_claim(_claim([RankBound(d_x - 4, "lower", "sep", specs=DEPTH1)], expected="not-decided"))
     assert result.outcome == "not-decided" and result.as_expected
     check = result.checks[0]
     assert not check.could_fail and not any(p["refuted"] for p in check.perturbations)
-    assert check.bites_at == "L=1 d_x=6 H=1 (in the spec set)"
+    assert "certainly refuted first at L=1 d_x=7 H=1 (not in the spec set" in check.bites_at
+    assert "GiB" in check.bites_at  # the estimated cost there
+
+
+def test_beating_the_trivial_lower_bound_alone_no_longer_verifies():
+    # depth 1, width 3, one head: sep = d_x + 1 = 4.  4/3 <= sep beats sep >= 1, but both strengthenings
+    # hold (3 * 4/3 = 4 <= 4 and 4/3 + 1 <= 4): not decided.  2 <= sep: x3 gives 6 > 4, refuted.
+    loose = RankBound(sp.Rational(4, 3), "lower", "sep", specs=DEPTH1[1:])
+    result = run_claim(_claim([loose], expected="not-decided"))
+    assert result.outcome == "not-decided" and result.checks[0].details[0]["beats_trivial"]
+    tight = run_claim(_claim([RankBound(sp.Integer(2), "lower", "sep", specs=DEPTH1[1:])]))
+    assert tight.outcome == "verified"
+
+
+def test_a_chain_step_far_from_tight_refutes_no_strengthening():
+    # n <= n + 5: rhs - lhs = 5 >= 1 everywhere, so n + 1 <= n + 5 holds too: nothing refuted
+    loose = InequalityChain([n, n + 5], ["<="], grid={n: [1, 2, 3]}, search=5).run()
+    assert loose.status == "pass" and not loose.could_fail and loose.margin["value"] == 5.0
+    # n/2 <= n: rhs - lhs = 1/2 < 1 at n = 1: the step tightened by one fails there
+    tight = InequalityChain([n / 2, n], ["<="], grid={n: [1, 2, 3]}, search=5).run()
+    assert tight.could_fail and tight.perturbations[0]["refuted"]
+
+
+def test_a_proof_gap_is_its_own_outcome_and_needs_its_gap_checks_to_pass():
+    true = Property(lambda: TRUE, perturb=lambda: FALSE)
+    shown = Property(lambda: TRUE, name="the construction reaches fewer columns")
+    result = run_claim(_claim([true], expected="gap", gap="part of the domain", gap_checks=[shown]))
+    assert result.outcome == "gap" and result.as_dict()["gap"] == "part of the domain"
+    not_shown = Property(lambda: FALSE, name="the construction reaches every column")
+    assert run_claim(_claim([true], expected="violated", gap="x", gap_checks=[not_shown])).outcome == "violated"
+
+
+def test_an_erratum_whose_correction_cannot_fail_is_violated():
+    printed = Property(lambda: FALSE)
+    vacuous = [Property(lambda: TRUE)]  # passes, refutes nothing
+    result = run_claim(_claim([printed], expected="violated", corrected_checks=vacuous, corrected_statement="c"))
+    assert result.outcome == "violated"
+    able = [Property(lambda: TRUE, perturb=lambda: FALSE)]
+    assert run_claim(_claim([printed], expected="erratum", corrected_checks=able,
+                            corrected_statement="c")).outcome == "erratum"
 
 
 def test_a_bound_that_never_bites_says_none_reachable():
@@ -71,10 +111,12 @@ def test_a_loose_upper_bound_above_the_monomial_count_is_not_decided():
     assert result.status == "pass" and not result.could_fail
 
 
-def test_an_upper_bound_below_the_monomial_count_could_have_failed_even_when_loose():
-    # 81 < 84 = trivial_upper at depth 1 width 2: the bound says something there
+def test_an_upper_bound_below_the_monomial_count_no_longer_counts_as_able_to_fail():
+    # 81 < 84 = trivial_upper at depth 1 width 2 beats the trivial bound, but sep = 3 there: 81/3 = 27
+    # and 81 - 1 still hold, so no strengthening is refuted (rule 1): not decided
     result = RankBound(sp.Integer(81), "upper", "sep", specs=DEPTH1[:1]).run()
-    assert result.could_fail and not any(p["refuted"] for p in result.perturbations)
+    assert result.details[0]["beats_trivial"]
+    assert not result.could_fail and not any(p["refuted"] for p in result.perturbations)
 
 
 def test_two_disagreeing_readings_give_ambiguous_with_both_outcomes():
@@ -114,11 +156,13 @@ def test_cases_perturbation_shifted_by_one_is_refuted():
     assert result.status == "pass" and result.could_fail and result.perturbations[0]["refuted"]
 
 
-def test_chain_reversal_is_refuted_only_where_a_step_is_strict():
-    strict = InequalityChain([n, n + 1], ["<="], grid={n: [1, 2, 3]}, search=5).run()
-    flat = InequalityChain([n, 2 * n - n], ["<="], grid={n: [1, 2, 3]}, search=5).run()
-    assert strict.could_fail and strict.margin["value"] == 1.0
-    assert flat.status == "pass" and not flat.could_fail
+def test_chain_tightening_is_refuted_where_a_step_is_within_one():
+    within = InequalityChain([n, n + sp.Rational(1, 2)], ["<="], grid={n: [1, 2, 3]}, search=5).run()
+    flat = InequalityChain([n, 2 * n - n], ["<="], grid={n: [1, 2, 3]}, search=5).run()  # n + 1 <= n: refuted
+    one = InequalityChain([n, n + 1], ["<"], grid={n: [1, 2, 3]}, search=5).run()  # n + 1 < n + 1: refuted
+    assert within.could_fail and within.margin["value"] == 0.5
+    assert flat.status == "pass" and flat.could_fail and flat.margin["value"] == 0.0
+    assert one.could_fail
 
 
 def test_hypothesis_search_shrinks_a_counterexample_outside_the_grid_to_the_smallest():
@@ -158,3 +202,11 @@ def test_run_exits_0_when_a_not_decided_claim_is_expected_and_1_when_verified_wa
         assert data["claims"][0]["outcome"] == "not-decided" and data["claims"][0]["could_fail"] is False
         written = json.loads(next(tmp_path.rglob("report.json")).read_text())
         assert written["counts"] == {k: (1 if k == "not-decided" else 0) for k in OUTCOMES}
+
+
+def test_closest_names_the_refuted_strengthening_or_the_margin_and_never_prints_minus_zero():
+    from verify.claims.record import closest
+    refuted = [{"statement": "upper bound /3", "evidence": "refuted at L=1 d_x=2 H=1 (sep 3)", "refuted": True}]
+    assert closest(refuted, None, None) == "refuted: upper bound /3 (refuted at L=1 d_x=2 H=1 (sep 3))"
+    line = closest([], {"value": -0.0, "scale": "log3 units", "where": "L=1"}, "none reachable")
+    assert line == "no strengthening refuted; margin 0 (log3 units) at L=1; none reachable"

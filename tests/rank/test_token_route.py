@@ -75,8 +75,11 @@ def test_positional_embedding_has_the_rank_it_is_given():
         assert flint.fmpz_mat(columns).rank() == big_r
 
 
-@pytest.mark.parametrize("pos_rank", [0, 1, 2])
-def test_gram_model_values_equal_the_literal_forward_pass(pos_rank):
+@pytest.mark.parametrize("pos_rank,spec", [
+    (0, NetworkSpec(depth=2, width=4)), (1, NetworkSpec(depth=2, width=4)), (2, NetworkSpec(depth=2, width=4)),
+    (1, NetworkSpec(depth=3, width=4, heads=2)), (2, NetworkSpec(depth=1, width=5, heads=2, attn_dim=2)),
+    (1, NetworkSpec(depth=2, width=4, heads=2, residual=True, output=3))])
+def test_gram_model_values_equal_the_literal_forward_pass(pos_rank, spec):
     import random
 
     import numpy as np
@@ -85,8 +88,7 @@ def test_gram_model_values_equal_the_literal_forward_pass(pos_rank):
     from verify.rank.token_gram import GramModel
     from verify.rank.token_route import _side_points
 
-    spec = NetworkSpec(depth=2, width=4)
-    weights, emb = draw_weights(spec, 3), VocabularyEmbedding(4, 3, 3, pos_rank, 3)
+    weights, emb = draw_weights(spec, 3), VocabularyEmbedding(spec.width, 3, 3, pos_rank, 3)
     model = GramModel(spec, weights, emb, TOKEN_PRIME)
     rng = random.Random(7)
     for tokens in (4, 8):
@@ -112,3 +114,78 @@ def test_count_rank_beyond_the_lattice_order_equals_the_full_counts_route(depth,
     for tokens in sorted({2 * spec.layer_degree - 2, 2 * spec.layer_degree + 2, top}):
         full = token_rank(spec.with_tokens(tokens), weights, emb, GF31, tuple(range(tokens // 2)), "counts").rank
         assert count_rank(model, tokens)[0] == full
+
+
+@pytest.mark.parametrize("spec", [NetworkSpec(depth=1, width=3), NetworkSpec(depth=2, width=4, heads=2, residual=True),
+                                  NetworkSpec(depth=3, width=3, heads=2, attn_dim=1, output=2)])
+def test_grid_evaluation_equals_pointwise_evaluation_of_every_sum(spec):
+    # evaluate_grid forms S and layer 1's map per side and adds them; evaluate forms them per point
+    import numpy as np
+
+    from verify.rank.token_gram import GramModel
+
+    emb = VocabularyEmbedding(spec.width, 3, 2, 1, 4)
+    model = GramModel(spec, draw_weights(spec, 4), emb, TOKEN_PRIME)
+    model.constant = model.positions_constant(6)
+    rng = np.random.default_rng(3)
+    left, right = rng.integers(0, TOKEN_PRIME, (5, model.dim)), rng.integers(0, TOKEN_PRIME, (7, model.dim))
+    query = rng.integers(0, 3, 5)
+    pairs = ((left[:, None] + right[None]) % TOKEN_PRIME).reshape(-1, model.dim)
+    expected = model.evaluate(pairs, np.repeat(query, 7)).reshape(5, 7)
+    assert (model.evaluate_grid(left, right, query) == expected).all()
+
+
+def test_grown_grid_equals_the_grid_of_the_stacked_points():
+    import numpy as np
+
+    from verify.rank.token_gram import GramModel
+    from verify.rank.token_route import grow_grid
+
+    spec = NetworkSpec(depth=2, width=3, heads=2, attn_dim=1, residual=True)
+    model = GramModel(spec, draw_weights(spec, 1), VocabularyEmbedding(3, 3, 2, 2, 1), TOKEN_PRIME)
+    rng = np.random.default_rng(5)
+    left, new_left = rng.integers(0, TOKEN_PRIME, (4, model.dim)), rng.integers(0, TOKEN_PRIME, (3, model.dim))
+    right, new_right = rng.integers(0, TOKEN_PRIME, (5, model.dim)), rng.integers(0, TOKEN_PRIME, (2, model.dim))
+    query, new_query = rng.integers(0, 3, 4), rng.integers(0, 3, 3)
+    old = model.evaluate_grid(left, right, query)
+    grown = grow_grid(model, old, left, right, query, new_left, new_right, new_query)
+    whole = model.evaluate_grid(np.vstack([left, new_left]), np.vstack([right, new_right]),
+                                np.concatenate([query, new_query]))
+    assert (grown == whole).all()
+
+
+def test_doubled_positional_sample_evaluates_only_new_entries_and_stays_below_the_full_grid_rank():
+    # depth 3, d_x = 3, V = r = 2, positional rank 1, N = 16: 256 sequences a side, full-grid rank 70
+    # (every sequence: the aim above the count).  Aiming at 60 the sample starts at 76 a side, stops
+    # short, and doubles to 152: 76^2 + (152^2 - 76^2) evaluations, a rank between 60 and the full one.
+    from verify.rank.token_gram import GramModel
+    from verify.rank.token_route import sequence_rank
+
+    spec = NetworkSpec(depth=3, width=3)
+    model = GramModel(spec, draw_weights(spec, 0), VocabularyEmbedding(3, 2, 2, 1, 0), TOKEN_PRIME)
+    full, every, _ = sequence_rank(model, 16, 10**6)
+    sampled, kept_all, evaluations = sequence_rank(model, 16, 60)
+    assert every and not kept_all
+    assert evaluations == 152 * 152
+    assert 60 <= sampled <= full
+
+
+def test_limb_products_against_python_integers():
+    # _mm splits b into 16-bit limbs and, for p = 2^31 - 1, recombines with 2^31 = 1 mod p before one
+    # reduction: against exact Python ints, at the extremes (p - 1 everywhere: the largest sums) and at random
+    import numpy as np
+
+    from verify.rank.token_gram import _mm
+
+    p = TOKEN_PRIME
+    rng = np.random.default_rng(11)
+    for d in (1, 4, 9):
+        a, b = rng.integers(0, p, (30, d, d)), rng.integers(0, p, (30, d, d))
+        a[0], b[0] = p - 1, p - 1
+        expected = [[[sum(int(a[n, i, k]) * int(b[n, k, j]) for k in range(d)) % p for j in range(d)]
+                     for i in range(d)] for n in range(30)]
+        assert _mm(a, b, p).tolist() == expected
+        small = 2**31 - 19  # another prime below 2^31: the generic path (reduce each limb product)
+        a2, b2 = a % small, b % small
+        assert _mm(a2, b2, small).tolist() == [[[sum(int(a2[n, i, k]) * int(b2[n, k, j]) for k in range(d)) % small
+                                                 for j in range(d)] for i in range(d)] for n in range(30)]

@@ -1,6 +1,6 @@
 """The coverage index: every checkable statement of the documents, with its claims or a reason.
 
-One TOML file per document part in ``proofs/coverage/`` (read with ``tomllib``)::
+One TOML file per document part in the registry's ``coverage/`` folder (read with ``tomllib``)::
 
     document = "levine2020_limits_to_depth_efficiencies.md"   # as in Source.document
     part = "main text"
@@ -56,11 +56,11 @@ class Entry:
         return not self.claims and self.reason.lower().startswith("pending")
 
 
-def default_directory() -> Path:
-    """``proofs/coverage`` of the installed registry."""
-    import proofs
+def default_directory(registry=None) -> Path:
+    """The ``coverage/`` folder of the registry (``verify.claims.registry.find_registry(registry)``)."""
+    from .registry import find_registry
 
-    return Path(proofs.__file__).resolve().parent / "coverage"
+    return find_registry(registry).directory / "coverage"
 
 
 def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], list[str]]:
@@ -74,7 +74,7 @@ def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], 
     """
     directory = Path(directory) if directory is not None else default_directory()
     if not directory.is_dir():
-        raise InputError(f"coverage directory {str(directory)!r} does not exist; give --dir proofs/coverage")
+        raise InputError(f"coverage directory {str(directory)!r} does not exist; give --dir with the registry's coverage folder")
     parts, entries, problems = [], [], []
     for path in sorted(directory.glob("*.toml")):
         try:

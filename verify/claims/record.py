@@ -1,15 +1,21 @@
 """The claims registry: records of the papers' statements and how each is decided.
 
-A claim is data (a file in ``proofs/``); this module holds what a claim is made of and how its
+A claim is data (a file of the registry package, ``verify.claims.registry``); this module holds what a claim is made of and how its
 outcome follows from its checks.  Outcomes:
 
-* ``verified`` — every check of the printed statement passed, and at least one of them could
-  have failed: it beats the trivial bound on a checked spec, or it refutes one of its perturbed
-  (strengthened) statements (``verify.claims.perturb``);
-* ``not-decided`` — every check passed but none could have failed (a vacuous bound, no refuted
-  perturbation); the report names the smallest spec where the statement would start to bite;
+* ``verified`` — every check of the printed statement passed, and at least one of them refuted a
+  strengthened statement with the exact values (a lower bound x3, an upper bound /3, an index
+  shifted, an implication's converse, an equality's neighbour: ``verify.claims.perturb``).
+  Beating a trivial bound (sep >= 1) does not count;
+* ``gap`` — every check of the printed statement passed (nothing computed refutes it), but its
+  printed proof does not establish it on part of its domain: ``Claim.gap`` names the part and its
+  smallest case, and ``Claim.gap_checks`` (which must pass) show the proof falling short there;
+* ``not-decided`` — every check passed but none refuted a strengthening; the report names the
+  smallest spec where one would be refuted, and its estimated cost;
 * ``erratum`` — a check of the printed statement failed, and every check of the corrected
-  statement passed; the record keeps the smallest counterexample found;
+  statement passed with at least one of them refuting a strengthening of the corrected statement
+  (an erratum whose correction could not fail is ``violated``); the record keeps the smallest
+  counterexample found;
 * ``violated`` — the printed statement failed and no corrected statement was verified;
 * ``ambiguous`` — the claim has two or more readings (``Claim.readings`` or a check's ``reading``
   label) whose outcomes disagree; every reading's outcome is recorded;
@@ -30,7 +36,7 @@ import sympy as sp
 __all__ = ["Source", "CheckResult", "Check", "Claim", "ClaimResult", "load_claims", "run_claim",
            "OUTCOMES", "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k"]
 
-OUTCOMES = ("verified", "erratum", "ambiguous", "not-decided", "violated", "not-applicable")
+OUTCOMES = ("verified", "erratum", "ambiguous", "gap", "not-decided", "violated", "not-applicable")
 
 #: Symbols the claims' formulas are written in.
 L, d_x, H, d_a, N, r, r_e, n, k = sp.symbols("L d_x H d_a N r r_e n k", positive=True, integer=True)
@@ -99,10 +105,28 @@ class Claim:
     corrected_checks: list = field(default_factory=list)
     #: Further readings: name -> list of checks (added to ``checks`` that carry no reading label).
     readings: dict = field(default_factory=dict)
+    #: The passage (one display or sentence) this claim decides, as "<key>"; claims that decide the
+    #: same passage printed in several documents share the key and must agree (one label per passage).
+    passage: str = ""
+    #: Further places the same passage is printed (another document, the revised supplement).
+    also_at: tuple = ()
+    #: The part of the stated domain no check reaches, and why ("" when the checks cover it all).
+    left_out: str = ""
+    #: A proof gap: the part of the domain where the printed proof does not establish the statement,
+    #: and its smallest case; ``gap_checks`` must pass (they show the proof falling short there).
+    gap: str = ""
+    gap_checks: list = field(default_factory=list)
 
     def __post_init__(self):
         if self.expected not in OUTCOMES:
             raise ValueError(f"{self.id}: expected outcome {self.expected!r} is not one of {OUTCOMES}")
+        if bool(self.gap) != bool(self.gap_checks):
+            raise ValueError(f"{self.id}: a proof gap needs both its description (gap=) and its gap_checks")
+
+    @property
+    def passage_key(self) -> str:
+        """The passage this claim decides: ``passage`` if given, else the claim's own id."""
+        return self.passage or self.id
 
 
 @dataclass
@@ -116,6 +140,8 @@ class ClaimResult:
     seconds: float
     #: reading name -> {"outcome", "evidence"}, when the claim has more than one reading.
     readings: dict = field(default_factory=dict)
+    #: Results of the claim's gap checks (run when its printed statement passed).
+    gap_results: list = field(default_factory=list)
 
     @property
     def as_expected(self) -> bool:
@@ -125,7 +151,7 @@ class ClaimResult:
         c = self.claim
         return {
             "id": c.id,
-            "source": str(c.source),
+            "source": str(c.source) + "".join(f"; also {place}" for place in c.also_at),
             "document": c.source.document,
             "section": c.source.section,
             "label": c.source.label,
@@ -134,6 +160,10 @@ class ClaimResult:
             "domain": c.domain,
             "regime": str(c.regime) if c.regime is not None else None,
             "reading": c.reading,
+            "passage": c.passage_key,
+            "left_out": c.left_out or None,
+            "gap": c.gap or None,
+            "gap_checks": [_check_dict(x) for x in self.gap_results],
             "outcome": self.outcome,
             "expected": c.expected,
             "as_expected": self.as_expected,
@@ -148,21 +178,36 @@ class ClaimResult:
 
 
 def _strength(result: "ClaimResult") -> dict:
-    """How strong the verdict is: could a check have failed, its tightest margin, the perturbations
-    refuted, and where a statement that could not fail would start to bite."""
+    """How strong the verdict is: did a check refute a strengthened statement (which, with what
+    evidence), its tightest margin, the perturbations refuted, and where a statement that refuted
+    none would have one refuted (``closest`` says it in one line for the report)."""
     passed = [r for r in result.checks if r.status == "pass"]
     tried = [p for r in result.checks for p in r.perturbations]
     margins = [r.margin for r in result.checks if r.margin is not None]
     bites = [r.bites_at for r in passed if r.bites_at]
+    refuted = [p for r in passed for p in r.perturbations if p["refuted"]]
+    tightest = min(margins, key=lambda m: m["value"]) if margins else None
     return {
         "could_fail": any(r.could_fail for r in passed),
         "corrected_could_fail": any(r.could_fail for r in result.corrected if r.status == "pass"),
-        "tightest_margin": min(margins, key=lambda m: m["value"]) if margins else None,
+        "tightest_margin": tightest,
         "perturbations_refuted": sum(1 for p in tried if p["refuted"]),
         "perturbations_tried": len(tried),
         "bites_at": bites[0] if bites else None,
+        "closest": closest(refuted, tightest, bites[0] if bites else None),
         "readings": result.readings,
     }
+
+
+def closest(refuted: list, tightest: dict | None, bites: str | None) -> str:
+    """How close the strongest check came to failing, in one line: the strengthened statement it
+    refuted (with where), else its tightest margin and where a strengthening would be refuted."""
+    value = None if tightest is None else (tightest["value"] or 0.0) + 0.0  # + 0.0: never print "-0"
+    margin = "" if tightest is None else f"margin {value:.3g} ({tightest['scale']}) at {tightest['where']}"
+    if refuted:
+        text = f"refuted: {refuted[0]['statement']} ({refuted[0]['evidence']})"
+        return text + (f"; {margin}" if margin else "")
+    return "no strengthening refuted" + (f"; {margin}" if margin else "") + (f"; {bites}" if bites else "")
 
 
 def _check_dict(result: CheckResult) -> dict:
@@ -208,12 +253,17 @@ def _reading_groups(claim: Claim) -> dict:
 
 
 def _outcome(results: list[CheckResult], run_corrected) -> tuple[str, list, dict | None]:
-    """The outcome of one reading from its check results (corrected checks run on demand)."""
+    """The outcome of one reading from its check results (corrected checks run on demand).
+
+    An erratum needs its corrected statement verified: its checks pass and one of them refutes a
+    strengthening of the corrected statement; otherwise the printed failure is ``violated``."""
     verdict = _decide(results)
     if verdict == "fail":
         counterexample = next(r for r in results if r.status == "fail").counterexample
         corrected = run_corrected()
-        return ("erratum" if corrected and _decide(corrected) == "pass" else "violated"), corrected, counterexample
+        fixed = bool(corrected) and _decide(corrected) == "pass" and any(
+            r.could_fail for r in corrected if r.status == "pass")
+        return ("erratum" if fixed else "violated"), corrected, counterexample
     if verdict == "pass":
         could_fail = any(r.could_fail for r in results if r.status == "pass")
         return ("verified" if could_fail else "not-decided"), [], None
@@ -247,6 +297,11 @@ def run_claim(claim: Claim) -> ClaimResult:
     outcomes = {o for o, _, _ in per_reading.values()}
     counterexample = next((cx for _, _, cx in per_reading.values() if cx is not None), None)
     outcome = outcomes.pop() if len(outcomes) == 1 else "ambiguous"
+    gap_results = []
+    if claim.gap_checks and outcome in ("verified", "not-decided"):
+        # nothing computed refutes the statement; the gap checks show where its printed proof falls short
+        gap_results = _run_all(claim.gap_checks)
+        outcome = "gap" if _decide(gap_results) == "pass" else "violated"
     evidence = "; ".join(f"{r.name}: {r.evidence}" for r in results)
     if corrected_cache:
         evidence += " | corrected: " + "; ".join(f"{r.name}: {r.evidence}" for r in corrected_cache)
@@ -256,11 +311,19 @@ def run_claim(claim: Claim) -> ClaimResult:
                                                                for c in groups[name])}
                     for name, (o, _, _) in per_reading.items()}
         evidence = "readings: " + ", ".join(f"{n} -> {r['outcome']}" for n, r in readings.items()) + " | " + evidence
+    if gap_results:
+        evidence += " | proof gap: " + "; ".join(f"{r.name}: {r.evidence}" for r in gap_results)
     return ClaimResult(claim, outcome, evidence, results, corrected_cache, counterexample,
-                       time.perf_counter() - start, readings)
-def load_claims(package: str = "proofs") -> list[Claim]:
-    """Every ``CLAIM`` defined by a module of ``package`` (one claim per file), sorted by id."""
-    pkg = importlib.import_module(package)
+                       time.perf_counter() - start, readings, gap_results)
+
+
+def load_claims(registry=None) -> list[Claim]:
+    """Every ``CLAIM`` defined by a module of the registry (one claim per file), sorted by id;
+    ``registry`` as ``verify.claims.registry.find_registry`` takes it (None: the installed one)."""
+    from .registry import find_registry
+
+    found_registry = find_registry(registry)
+    package, pkg = found_registry.name, found_registry.module
     found = []
     for info in pkgutil.iter_modules(pkg.__path__):
         if info.name.startswith("_"):

@@ -1,7 +1,10 @@
 """Writing the registry's results: a terminal table, report.md and report.json (atomically).
 
-Every outcome kind is counted (zeros included); each claim shows its tightest margin and how
-many of its perturbed statements it refuted, so tight and loose verdicts can be told apart.
+Every outcome kind is counted (zeros included); each claim shows its tightest margin, how many of
+its strengthened statements it refuted, and in one line how close its strongest check came to
+failing (the strengthening refuted, or the margin and where one would be refuted: ``closest``), so
+tight and loose verdicts can be told apart (issue 20, rule 7).  Proof gaps, parts of a domain left
+out and the places a passage is printed are shown per claim.
 """
 
 from __future__ import annotations
@@ -62,13 +65,25 @@ def markdown(records: list[dict], header: dict) -> str:
            "Outcomes: " + summary(records) + ". " +
            ("Every outcome is as expected." if not surprises else f"UNEXPECTED: {', '.join(surprises)}."), "",
            "*margin*: the tightest margin of any check (log3 units for bounds against ranks); "
-           "*refuted*: perturbed (strengthened) statements refuted / tried.", "",
-           "| claim | source | outcome | margin | refuted | evidence |", "|---|---|---|---|---|---|"]
+           "*refuted*: strengthened statements refuted / tried; *closest to failing*: the strengthening "
+           "refuted, or the margin and where one would be refuted.", "",
+           "| claim | source | outcome | margin | refuted | closest to failing | evidence |",
+           "|---|---|---|---|---|---|---|"]
     for rec in records:
         evidence = rec["evidence"].replace("|", "\\|")
         outcome = rec["outcome"] + ("" if rec["as_expected"] else f" (expected {rec['expected']})")
         margin, refuted = strength(rec)
-        out.append(f"| {rec['id']} | {rec['source']} | {outcome} | {margin} | {refuted} | {_short(evidence, 400)} |")
+        close = _short((rec.get("closest") or "-").replace("|", "\\|"), 250)
+        out.append(f"| {rec['id']} | {rec['source']} | {outcome} | {margin} | {refuted} | {close} | "
+                   f"{_short(evidence, 400)} |")
+    gaps = [r for r in records if r["outcome"] == "gap"]
+    if gaps:
+        out += ["", "## Proof gaps (no computed value refutes the statement; its printed proof falls short)", ""]
+        out += [f"- **{r['id']}**: {r['gap']}" for r in gaps]
+    partial = [r for r in records if r.get("left_out")]
+    if partial:
+        out += ["", "## Parts of a stated domain no check reaches", ""]
+        out += [f"- **{r['id']}**: {r['left_out']}" for r in partial]
     errata = [r for r in records if r["outcome"] == "erratum"]
     if errata:
         out += ["", "## Errata", ""]
@@ -76,9 +91,8 @@ def markdown(records: list[dict], header: dict) -> str:
             out += [f"### {rec['id']}", "", f"*Source:* {rec['source']}", "",
                     f"*Printed:* {rec['statement']}", "",
                     f"*Smallest counterexample:* `{json.dumps(rec['counterexample'])}`", "",
-                    f"*Corrected statement (verified):* {rec['corrected_statement']}" +
-                    ("" if rec.get("corrected_could_fail") else
-                     " (its checks passed, but none could have failed: no perturbation refuted)"), ""]
+                    f"*Corrected statement (verified: its checks pass and refute a strengthening of it):* "
+                    f"{rec['corrected_statement']}", ""]
     ambiguous = [r for r in records if r["outcome"] == "ambiguous"]
     if ambiguous:
         out += ["", "## Ambiguous", ""]
@@ -88,9 +102,8 @@ def markdown(records: list[dict], header: dict) -> str:
                     for name, r in (rec.get("readings") or {}).items()] + [""]
     undecided = [r for r in records if r["outcome"] == "not-decided"]
     if undecided:
-        out += ["", "## Not decided (no check could have failed)", ""]
-        out += [f"- **{r['id']}**: " + ("would first bite at " if (r.get("bites_at") or "").startswith("L=") else "")
-                + (r.get("bites_at") or "unknown") for r in undecided]
+        out += ["", "## Not decided (every check passed, no strengthening refuted)", ""]
+        out += [f"- **{r['id']}**: " + (r.get("bites_at") or "unknown") for r in undecided]
     return "\n".join(out) + "\n"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..api import NetworkSpec, default_store_path
 from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
-__all__ = ["add_network_args", "add_output_args", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
+__all__ = ["add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
 
 
 def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):
@@ -35,6 +35,12 @@ def add_network_args(p, defaults, tokens_required=False, field_help=None, weight
 def add_output_args(p):
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def add_registry_arg(p) -> None:
+    p.add_argument("--registry", default=None, metavar="NAME|MODULE|FOLDER",
+                   help="the claims registry: an entry-point name of verify.registries, a module or a package "
+                        "folder (default $VERIFY_REGISTRY, else the one installed)")
 
 
 def add_sweep_args(p) -> None:

@@ -5,19 +5,20 @@ from __future__ import annotations
 import json
 
 from .. import api
-from .args import add_output_args
+from .args import add_output_args, add_registry_arg
 
 NAME = "claims"
 
 
 def add_parser(sub):
     claims = sub.add_parser("claims", help="list the claims registry", description=(
-        "List every claim of the registry (proofs/): id, source, expected outcome, statement."))
+        "List every claim of the registry: id, source, expected outcome, statement."))
+    add_registry_arg(claims)
     add_output_args(claims)
 
 
 def run(args) -> int:
-    found = api.list_claims()
+    found = api.list_claims(args.registry)
     if args.json:
         print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,
                                       "statement": c.statement} for c in found], "count": len(found)}))

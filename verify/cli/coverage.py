@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import api
-from .args import add_output_args
+from .args import add_output_args, add_registry_arg
 
 NAME = "coverage"
 
@@ -13,18 +13,19 @@ NAME = "coverage"
 def add_parser(sub):
     cov = sub.add_parser("coverage", help="coverage index: every statement with its claims or a reason",
                          description=(
-        "Read the coverage index (proofs/coverage/*.toml: one file per document part, one entry per checkable "
+        "Read the coverage index (the registry's coverage/*.toml: one file per document part, one entry per checkable "
         "statement with the claim ids that check it or a one-line reason none can) and print, per document "
         "part, the entries, how many have a claim, a reason, a pending claim or neither, and claim ids that "
         "do not exist. Exits 0 when every entry has a claim or a reason and every claim id exists, else 1."))
-    cov.add_argument("--dir", default=None, help="directory of the index files (default: the installed "
-                     "proofs/coverage)")
+    cov.add_argument("--dir", default=None, help="directory of the index files (default: the registry's "
+                     "coverage folder)")
     cov.add_argument("--entries", action="store_true", help="also list every entry")
+    add_registry_arg(cov)
     add_output_args(cov)
 
 
 def run(args) -> int:
-    data, entries = api.coverage(args.dir)
+    data, entries = api.coverage(args.dir, args.registry)
     ok = data.pop("ok")
     if args.json:
         data["entries"] = [{"id": e.global_id, "place": e.place, "kind": e.kind, "statement": e.statement,

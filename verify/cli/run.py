@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from .. import api
-from .args import add_output_args, add_sweep_args, store_path
+from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
 from .checks import writable_dir
 
 NAME = "run"
@@ -25,6 +25,7 @@ def add_parser(sub):
                      help="print the plan (exact ranks to compute or reuse, claims to check) and compute nothing")
     run.add_argument("--extended", action="store_true",
                      help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
+    add_registry_arg(run)
     add_sweep_args(run)
     add_output_args(run)
 
@@ -33,7 +34,7 @@ def run(args) -> int:
     if not args.dry_run:
         writable_dir(args.out, "--out")  # before any work: a typo must not cost a finished run
     done = api.run_registry(args.claim, args.out, args.extended, args.dry_run, store_path(args), args.scheduler,
-                            args.workers, not (args.json or args.quiet))
+                            args.workers, not (args.json or args.quiet), args.registry)
     if args.dry_run:
         if args.json:
             print(json.dumps(done))

@@ -3,19 +3,45 @@
 Every inequality between real expressions that involve logs or e is decided here, never with
 floats (``docs/mathematics.md`` §5).  A comparison answers True or False only when the balls are
 disjoint; otherwise the precision is raised, and ``None`` (undecided) comes back at the end.
+
+The working precision is flint's process-wide ``flint.ctx.prec``; it is only ever changed inside
+``with precision(bits):``, which restores it on the way out (an error included), so no call leaves
+it set for the next one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from math import comb, factorial
 
 import flint
 import sympy as sp
 
-__all__ = ["evaluate", "compare", "multichoose", "PRECISIONS"]
+__all__ = ["evaluate", "compare", "multichoose", "precision", "PRECISIONS"]
 
 #: Working precisions (bits) tried in turn before a comparison is declared undecided.
 PRECISIONS = (64, 256, 1024)
+
+
+@contextmanager
+def precision(bits: int) -> Iterator[int]:
+    """arb's working precision ``bits`` inside the block; the previous one restored after it.
+
+    >>> import flint
+    >>> before = flint.ctx.prec
+    >>> with precision(200):
+    ...     flint.ctx.prec
+    200
+    >>> flint.ctx.prec == before
+    True
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield bits
+    finally:
+        flint.ctx.prec = old
 
 
 def multichoose(n, k):
@@ -117,25 +143,20 @@ def compare(lhs, rhs, relation: str = "<=", values: dict | None = None):
     """
     if relation in (">=", ">"):
         return compare(rhs, lhs, "<=" if relation == ">=" else "<", values)
-    old = flint.ctx.prec
-    try:
-        for prec in PRECISIONS:
-            flint.ctx.prec = prec
-            a, b = evaluate(lhs, values), evaluate(rhs, values)
-            diff = b - a
-            if relation == "<=":
-                if diff >= 0:
-                    return True
-                if diff < 0:
-                    return False
-            else:
-                if diff > 0:
-                    return True
-                if diff <= 0:
-                    return False
-        return _exact_sign(lhs, rhs, relation, values)
-    finally:
-        flint.ctx.prec = old
+    for prec in PRECISIONS:
+        with precision(prec):
+            diff = evaluate(rhs, values) - evaluate(lhs, values)
+        if relation == "<=":
+            if diff >= 0:
+                return True
+            if diff < 0:
+                return False
+        else:
+            if diff > 0:
+                return True
+            if diff <= 0:
+                return False
+    return _exact_sign(lhs, rhs, relation, values)
 
 
 def _exact_sign(lhs, rhs, relation, values):

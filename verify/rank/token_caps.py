@@ -16,10 +16,11 @@ are equal, V each, at N = 2).  These are caps on sep itself (any weights, any fi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from math import comb
 
-__all__ = ["CountCaps", "count_caps"]
+__all__ = ["CountCaps", "count_caps", "gram_log2_bytes"]
 
 
 @dataclass(frozen=True)
@@ -57,3 +58,26 @@ def count_caps(vocab: int, tokens: int, positional: bool) -> CountCaps:
     if positional:
         return CountCaps(tokens, vocab**half, vocab**half)
     return CountCaps(tokens, vocab * comb(half - 1 + vocab - 1, vocab - 1), comb(half + vocab - 1, vocab - 1))
+
+
+def gram_log2_bytes(vocab: int, tokens: int, degree: int, positional: bool) -> float:
+    """A lower bound on log2 of the bytes the Gram route (``token_route``) holds at N = ``tokens``.
+
+    Without positions: the V binom(min(N/2 - 1, C) + V - 1, V - 1) x binom(min(N/2, C) + V - 1, V - 1)
+    int64 matrix of ``count_rank`` (C = ``degree``).  With them: the first sample's k x k int64
+    matrix, k = min(V^(N/2), 17) (``sequence_rank`` never doubles past 4 million evaluations).
+    Closed form in logs, so any V and N are priced at once, before anything is allocated.
+
+    >>> 2 ** gram_log2_bytes(3, 200, 4, False) <= 8 * 3 * 15 * 15   # binom(6, 2) = 15 lattice points a side
+    True
+    """
+    from .memory import log2_multichoose
+
+    half, log2_v = tokens // 2, math.log2(vocab)
+    if positional:
+        return 3 + 2 * min(half * log2_v, math.log2(17))
+
+    def side(order: int) -> float:  # log2 binom(order + V - 1, V - 1), a lower bound at any size
+        return log2_multichoose(math.log2(order), vocab - 1) if order > 0 else 0.0
+
+    return 3 + log2_v + side(min(half - 1, degree)) + side(min(half, degree))

@@ -12,8 +12,9 @@ z = sum_j zeta_j(w_j) with zeta_j(w) = (e_w, e_w (x) pi_j).  ``GramModel`` holds
 of S(z) and evaluates the output row of F(S(z)) for a batch of points z with numpy int64.
 
 Exactness of the int64 arithmetic: every stored value is reduced to [0, p) with p < 2^31, so a
-product of two is < 2^62 and the sum of two reduced values is < 2^32; ``_mm`` reduces after every
-product and every addition, so nothing exceeds 2^63.
+product of two is < 2^62 and the sum of two reduced values is < 2^32; elementwise products are
+reduced before they are added, and ``_mm`` splits its right factor into 16-bit limbs so that each
+matmul's sums stay below 2^62 (argument in its docstring): nothing exceeds 2^63.
 """
 
 from __future__ import annotations
@@ -37,14 +38,29 @@ def token_prime(modulus: int | None) -> int:
     return modulus if modulus is not None and modulus < 2**31 else TOKEN_PRIME
 
 
+def _reduce(x: np.ndarray, p: int) -> np.ndarray:
+    """x mod p for an int64 array with 0 <= x < 2^63 (numpy divides by a scalar without a hardware
+    division; folding 2^31 = 1 mod 2^31 - 1 by shifts and masks measured no faster)."""
+    return x % p
+
+
 def _mm(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
-    """(a b) mod p for stacks of square matrices (broadcast), entries in [0, p), p < 2^31."""
-    d = a.shape[-1]
-    out = None
-    for k in range(d):
-        term = (a[..., :, k:k + 1] * b[..., k:k + 1, :]) % p
-        out = term if out is None else (out + term) % p
-    return out
+    """(a b) mod p for (stacks of, broadcast) matrices, entries in [0, p), p < 2^31, inner size d < 2^14.
+
+    b is split into 16-bit limbs, b = 2^16 b_hi + b_lo, and each limb product is one numpy int64
+    matmul: a b_lo has terms < 2^31 2^16 = 2^47 and a b_hi terms < 2^46, so a sum of d < 2^14 terms
+    stays below 2^61.  Recombination: for p = 2^31 - 1, with H = a b_hi = 2^15 H_1 + H_0 (H_0 < 2^15),
+    2^16 H = 2^31 H_1 + 2^16 H_0 = H_1 + 2^16 H_0 mod p, and H_1 + 2^16 H_0 + a b_lo < 2^61 + 2^32 + 2^61
+    < 2^62 is reduced once; other primes reduce each part and ((a b_hi mod p) << 16) < 2^47.
+    No int64 sum can wrap.
+    """
+    if a.shape[-1] >= 2**14:
+        raise ValueError("_mm's limb argument needs d < 2^14")
+    low, high = b & 0xFFFF, b >> 16
+    if p == TOKEN_PRIME:
+        top = a @ high
+        return _reduce((top >> 15) + ((top & 0x7FFF) << 16) + a @ low, p)
+    return ((a @ low) % p + (((a @ high) % p) << 16) % p) % p
 
 
 def _mod_array(rows, p: int) -> np.ndarray:
@@ -109,48 +125,89 @@ class GramModel:
                 acc = acc + np.outer(pos, pos)
         return np.array([[int(x) % self.p for x in row] for row in acc], dtype=np.int64)
 
-    def gram(self, z: np.ndarray) -> np.ndarray:
-        """S(z) mod p for a batch of points (n x dim, entries in [0, p)) -> n x d x d."""
+    def gram(self, z: np.ndarray, constant: bool = True) -> np.ndarray:
+        """S(z) mod p for a batch of points (n x dim, entries in [0, p)) -> n x d x d; K0 is added unless
+        ``constant`` is False (S is affine in z, so two sides' linear parts add: ``evaluate_grid``)."""
         p = self.p
-        s = np.broadcast_to(self.constant, (len(z),) + self.constant.shape).copy()
-        for t in range(self.dim):
-            s = (s + (z[:, t, None, None] * self.basis[t]) % p) % p
-        return s
+        d = self.spec.width
+        flat = _mm(np.ascontiguousarray(z), self.basis.reshape(self.dim, d * d), p)  # sum_t z_t B_t
+        flat = flat.reshape(len(z), d, d)
+        return _reduce(flat + self.constant, p) if constant else flat
+
+    def _layer_map(self, layer: int, s: np.ndarray, identity: bool = True) -> np.ndarray:
+        """G_l = sum_h A_h S B_h (+ I with residuals, unless ``identity`` is False) for a batch of S."""
+        p = self.p
+        g = None
+        for a, b in self.maps[layer]:
+            term = _mm(_mm(a, s, p), b, p)
+            g = term if g is None else _reduce(g + term, p)
+        if identity and self.spec.residual:
+            g = _reduce(g + np.eye(self.spec.width, dtype=np.int64), p)
+        return g
+
+    def _rows_from(self, s: np.ndarray, g: np.ndarray | None) -> np.ndarray:
+        """Row p of F(S) = G_L ... G_1 for a batch of S = S_1, given G_1 = g where known (``None``: from S).
+
+        S_{l+1} = G_l S_l G_l^T; of the last layer only row p is formed, e_p^T (sum_h A_h S_L B_h [+ I]),
+        and S_L itself never is: with G = G_{L-1}, e_p^T A_h S_L B_h = (((e_p^T A_h) G) S_{L-1}) (G^T B_h),
+        four vector-matrix products instead of two matrix products.  Then the row is multiplied by
+        G_{L-1}, ..., G_1 one vector-matrix product at a time."""
+        p, spec = self.p, self.spec
+        last = len(self.maps) - 1
+        maps = []
+        for layer in range(last):
+            g = self._layer_map(layer, s) if (layer or g is None) else g
+            maps.append(g)
+            if layer < last - 1:
+                s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
+        row = None
+        for a, b in self.maps[last]:
+            term = a[spec.output:spec.output + 1]
+            if maps:  # e_p^T A_h G S_{L-1} G^T
+                term = _mm(_mm(_mm(term, maps[-1], p), s, p), np.swapaxes(maps[-1], -1, -2), p)
+            else:
+                term = _mm(term, s, p)
+            term = _mm(term, b, p)
+            row = term if row is None else _reduce(row + term, p)
+        if spec.residual:
+            row = _reduce(row + np.eye(spec.width, dtype=np.int64)[spec.output:spec.output + 1], p)
+        for g in reversed(maps):
+            row = _mm(row, g, p)
+        return row[:, 0, :]
 
     def output_rows(self, s: np.ndarray) -> np.ndarray:
         """Row p of F(S) for a batch of Gram matrices (n x d x d) -> n x d, mod p."""
-        p, d, spec = self.p, self.spec.width, self.spec
-        eye = np.eye(d, dtype=np.int64)
-        f = None
-        for layer, pairs in enumerate(self.maps):
-            g = None
-            for a, b in pairs:
-                term = _mm(_mm(a, s, p), b, p)
-                g = term if g is None else (g + term) % p
-            if spec.residual:
-                g = (g + eye) % p
-            if layer == len(self.maps) - 1:
-                row = g[:, spec.output, :]
-                if f is None:
-                    return row
-                out = np.zeros((len(s), d), dtype=np.int64)
-                for m in range(d):
-                    out = (out + (row[:, m, None] * f[:, m, :]) % p) % p
-                return out
-            f = g if f is None else _mm(g, f, p)
-            s = _mm(_mm(g, s, p), np.swapaxes(g, -1, -2), p)
-        raise AssertionError("unreachable")
+        return self._rows_from(s, None)
+
+    def _dot_queries(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """rows . x_w for each row and its query token w, mod p."""
+        x = self.queries[query]
+        return _mm(rows[:, None, :], x[:, :, None], self.p)[:, 0, 0]
 
     def evaluate(self, z: np.ndarray, query: np.ndarray) -> np.ndarray:
         """y = e_p^T F(S(z)) x_{query} for each point z (rows) and query token (same length), mod p."""
-        p = self.p
         out = np.empty(len(z), dtype=np.int64)
         for start in range(0, len(z), CHUNK):
             part = slice(start, start + CHUNK)
-            rows = self.output_rows(self.gram(z[part]))
-            x = self.queries[query[part]]
-            acc = np.zeros(len(rows), dtype=np.int64)
-            for m in range(self.spec.width):
-                acc = (acc + (rows[:, m] * x[:, m]) % p) % p
-            out[part] = acc
+            out[part] = self._dot_queries(self.output_rows(self.gram(z[part])), query[part])
+        return out
+
+    def evaluate_grid(self, left: np.ndarray, right: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """The matrix [y(z_left + z_right)] (row i's query token ``query[i]``), mod p, equal to ``evaluate``
+        of every pairwise sum.  S and layer 1's map G_1 are affine in z (G_1 linear in S), so both are
+        formed once per side point and added (k_a + k_b of them instead of k_a k_b); only layers 2..L
+        run on every pair.  With one layer G_1 is the last map, of which only row p is formed."""
+        p, d = self.p, self.spec.width
+        s_left, s_right = self.gram(left), self.gram(right, constant=False)
+        first = len(self.maps) > 1
+        if first:
+            g_left, g_right = self._layer_map(0, s_left), self._layer_map(0, s_right, identity=False)
+        out = np.empty((len(left), len(right)), dtype=np.int64)
+        block = max(1, CHUNK // max(1, len(right)))
+        for start in range(0, len(left), block):
+            part = slice(start, start + block)
+            s = _reduce(s_left[part, None] + s_right[None], p).reshape(-1, d, d)
+            g = _reduce(g_left[part, None] + g_right[None], p).reshape(-1, d, d) if first else None
+            rows = self._rows_from(s, g)
+            out[part] = self._dot_queries(rows, np.repeat(query[part], len(right))).reshape(-1, len(right))
         return out

@@ -10,10 +10,12 @@ of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three c
   beyond it these points (the principal lattice of order C) are unisolvent for degree-C polynomials,
   so the kept rows (columns) span the rest.  The matrix has at most V binom(C + m, m) rows and
   binom(C + m, m) columns, whatever N: the cost does not grow with V^N or with N.
-* ``sequence_rank`` (positional embeddings).  A random sample of 2 t + 16 sequences a side (every
-  sequence when there are fewer), t = min(counting cap, derivative bound), doubled until its rank
-  meets t, stops growing, or the sample would pass 4 million evaluations: a submatrix, so a certified lower bound at these
-  weights, and exactly the rank when it meets t (a proven upper bound) or every sequence is kept.
+* ``sequence_rank`` (positional embeddings).  A random sample of t + 16 sequences a side (every
+  sequence when there are fewer), t = min(counting cap, derivative bound, computed limit where
+  given), doubled until its rank meets t, stops growing, or the sample would pass 4 million
+  evaluations: a submatrix, so a certified lower bound at these weights, and exactly the rank when
+  it meets a proven upper bound or every sequence is kept (when it meets the computed limit: exactly
+  the rank unless the limit's random event occurred, whose probability the limit reports).
 * ``token_limit``: the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of
   the two sides (random N, random K0), k points a side, k doubled until the rank stops short of k:
   the dimension of the span of all derivatives of the g_w, i.e. the value sep(N) takes for all but
@@ -38,7 +40,7 @@ from .certainty import against_upper_bound, residue_sample_size
 from .token_caps import count_caps
 from .token_gram import GramModel
 
-__all__ = ["lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
+__all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
            "MAX_LIMIT_EVALUATIONS"]
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
@@ -47,6 +49,15 @@ MAX_LIMIT_EVALUATIONS = 40_000_000
 
 #: Most evaluations one doubling of the sequence sample may spend (positional route).
 MAX_SAMPLE_EVALUATIONS = 4_000_000
+
+
+class LimitOutOfReach(InputError):
+    """The token limit needs more evaluations than allowed: ``at_least`` is a certified lower bound on
+    it (the rank met at the last sample), ``needed`` the evaluations the next doubling would spend."""
+
+    def __init__(self, message: str, at_least: int, needed: int):
+        super().__init__(message)
+        self.at_least, self.needed = at_least, needed
 
 
 def lattice(order: int, variables: int) -> np.ndarray:
@@ -133,32 +144,54 @@ def _all_sequences(vocab: int, length: int) -> np.ndarray:
     return grid.astype(np.int64)
 
 
-def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0) -> tuple[int, bool, int]:
+def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | None, right: np.ndarray | None,
+              query: np.ndarray | None, new_left: np.ndarray, new_right: np.ndarray,
+              new_query: np.ndarray) -> np.ndarray:
+    """``model.evaluate_grid`` of the stacked points [left; new_left] x [right; new_right], given the old
+    block ``matrix`` (None: no old points): only the new entries are evaluated."""
+    if matrix is None:
+        return model.evaluate_grid(new_left, new_right, new_query)
+    right_block = model.evaluate_grid(left, new_right, query)
+    below = model.evaluate_grid(new_left, np.vstack([right, new_right]), new_query)
+    return np.vstack([np.hstack([matrix, right_block]), below])
+
+
+def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
+                  likely: int | None = None) -> tuple[int, bool, int]:
     """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
 
-    ``target`` is the rank to aim for (the smaller of the counting cap and the limit); a sample stops
-    growing once its rank meets it or stops short of the sample size.
+    ``target`` is a proven upper bound to aim for (the smaller of the counting cap and the derivative
+    bound); ``likely`` (optional, <= target) the computed limit, an upper bound unless the limit's own
+    random event occurred.  The sample starts at ``min(target, likely) + 16`` sequences a side and stops
+    growing once its rank meets that, or stops short of the previous sample's rank.
     """
     vocab, half, p = model.embedding.vocab, tokens // 2, model.p
     side_a, side_b = list(range(half)), list(range(half, tokens))
     model.constant = model.positions_constant(tokens)
     count = vocab**half
+    aim = target if likely is None else min(target, likely)
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
-    k = min(count, 2 * target + 16)
+    k = min(count, aim + 16)
     evaluations, previous = 0, -1
+    picks_a = za = zb = matrix = None
     while True:
         if k == count:
             picks_a = picks_b = _all_sequences(vocab, half)
-        else:
-            picks_a = rng.integers(0, vocab, size=(k, half))
-            picks_b = rng.integers(0, vocab, size=(k, half))
-        za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
-        z = ((za[:, None, :] + zb[None, :, :]) % p).reshape(-1, model.dim)
-        query = np.repeat(picks_a[:, 0], len(zb))
-        matrix = model.evaluate(z, query).reshape(len(za), len(zb))
-        evaluations += len(z)
+            za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
+            matrix = model.evaluate_grid(za, zb, picks_a[:, 0])
+            evaluations += matrix.size
+        else:  # a doubled sample keeps the old one (still uniform) and evaluates only the new entries
+            grow = k if picks_a is None else k - len(picks_a)
+            new_a, new_b = rng.integers(0, vocab, size=(grow, half)), rng.integers(0, vocab, size=(grow, half))
+            za_new, zb_new = _side_points(model, side_a, new_a), _side_points(model, side_b, new_b)
+            matrix = grow_grid(model, matrix, za, zb, None if picks_a is None else picks_a[:, 0], za_new, zb_new,
+                               new_a[:, 0])
+            picks_a = new_a if picks_a is None else np.vstack([picks_a, new_a])
+            za = za_new if za is None else np.vstack([za, za_new])
+            zb = zb_new if zb is None else np.vstack([zb, zb_new])
+            evaluations += k * k - (k - grow) ** 2
         found = _rank(matrix, p)
-        if k == count or found >= target or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
+        if k == count or found >= aim or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
             return found, k == count, evaluations
         previous, k = found, min(count, 2 * k)
 
@@ -204,28 +237,37 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
     model = GramModel(spec, weights, embedding, p, constant=constant)
     half = int(rng.integers(1, p))  # a random N/2: the hyperplanes sum c = N/2 - 1 and N/2
 
+    # each side's affine space: counts sum to N/2 - 1 (rows) or N/2 (columns), sum_v m_v to a random vector
+    offsets = {total: [int(rng.integers(0, p)) for _ in range(big_r)] for total in (half - 1, half)}
+
     def points(k: int, total: int) -> np.ndarray:
-        """k random points of a side's affine space: counts sum to ``total``, sum_v m_v to a random vector."""
+        """k random points of a side's affine space (the side given by its count total)."""
         z = rng.integers(0, p, size=(k, model.dim))
         z[:, vocab - 1] = (total - z[:, :vocab - 1].sum(axis=1)) % p
         for coord in range(big_r):
             free = [vocab + v * big_r + coord for v in range(vocab - 1)]
-            z[:, vocab + (vocab - 1) * big_r + coord] = (int(rng.integers(0, p)) - z[:, free].sum(axis=1)) % p
+            z[:, vocab + (vocab - 1) * big_r + coord] = (offsets[total][coord] - z[:, free].sum(axis=1)) % p
         return z
 
     zeta0 = model.zeta(0)
-    k, evaluations = min(8, upper + 1), 0
+    k, evaluations, found = min(8, upper + 1), 0, 0
+    rows = cols = None
+    blocks = [None] * vocab
     while True:
         if vocab * k * k > max_evaluations:
-            raise InputError(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank above "
-                             f"{k // 2}); use a smaller --vocab, --pos-rank or --depth")
-        rows, cols = points(k, half - 1), points(k, half)
-        blocks = []
+            raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
+                                  f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
+                                  found, vocab * k * k)
+        # a doubled sample keeps the old points (still independent uniform) and evaluates only new entries
+        grow = k if rows is None else k - len(rows)
+        new_rows, new_cols = points(grow, half - 1), points(grow, half)
         for w in range(vocab):
-            left = (rows + zeta0[w]) % p
-            z = ((left[:, None, :] + cols[None, :, :]) % p).reshape(-1, model.dim)
-            blocks.append(model.evaluate(z, np.full(len(z), w)).reshape(k, k))
-            evaluations += len(z)
+            blocks[w] = grow_grid(model, blocks[w], None if rows is None else (rows + zeta0[w]) % p, cols,
+                                  None if rows is None else np.full(len(rows), w), (new_rows + zeta0[w]) % p,
+                                  new_cols, np.full(grow, w))
+            evaluations += k * k - (k - grow) ** 2
+        rows = new_rows if rows is None else np.vstack([rows, new_rows])
+        cols = new_cols if cols is None else np.vstack([cols, new_cols])
         found = _rank(np.vstack(blocks), p)
         if found < k or found == upper:
             break

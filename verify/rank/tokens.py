@@ -49,7 +49,7 @@ class TokenRank:
     sampled: bool = False  # gram route with positions: a sample of the sequences (a lower bound)
 
 
-def _gram_rank(spec, weights, embedding, field, part_a, seed) -> TokenRank:
+def _gram_rank(spec, weights, embedding, field, part_a, seed, likely=None) -> TokenRank:
     """The Gram route (``token_route``): counts without positions, sequences with them."""
     from .token_caps import count_caps
     from .token_gram import GramModel, token_prime
@@ -67,7 +67,7 @@ def _gram_rank(spec, weights, embedding, field, part_a, seed) -> TokenRank:
     upper = derivative_upper_bound(spec.layer_degree, free_variables(spec, embedding.vocab, embedding.positional_rank),
                                    embedding.vocab)
     target = min(count_caps(embedding.vocab, spec.tokens, True).cap, upper)
-    rank, every, evals = sequence_rank(model, spec.tokens, target, seed)
+    rank, every, evals = sequence_rank(model, spec.tokens, target, seed, likely)
     side = embedding.vocab ** (spec.tokens // 2)
     return TokenRank(rank, "gram", side, side, evals, time.perf_counter() - start, None, p, not every)
 
@@ -197,7 +197,8 @@ def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
 
 def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, field: Field,
                part_a: tuple[int, ...], route: str = "auto", max_memory_gib: float = 16.0,
-               max_evaluations: int = 2_000_000, progress=None, seed: int = 0) -> TokenRank:
+               max_evaluations: int = 2_000_000, progress=None, seed: int = 0,
+               likely: int | None = None) -> TokenRank:
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 
     ``route``: ``gram`` (``token_route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
@@ -206,17 +207,20 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
     matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
     their rank: still a certified lower bound, equal to the exact rank unless a degree-r
     polynomial in the random entries vanishes (probability <= r/p); ``compressed_to`` says so.
+    ``likely``: the computed token limit, where known (the positional gram route's sample stops at it).
     """
     if route == "auto":
         route = "gram"
     if route == "gram":
         from .memory import guard_log2
+        from .token_caps import gram_log2_bytes
 
-        # priced up front, conservatively, by the closed-form size of the counts route's matrices
-        guard_log2(estimate_counts_log2_bytes(embedding.vocab, spec.tokens, len(part_a)), max_memory_gib,
+        # priced up front by the closed-form size of the Gram route's own matrix (its lattice points)
+        guard_log2(gram_log2_bytes(embedding.vocab, spec.tokens, spec.layer_degree, embedding.positional_rank > 0),
+                   max_memory_gib,
                    f"the token grid at N = {spec.tokens} with V = {embedding.vocab:,}",
                    "use a smaller --vocab or --max-tokens")
-        return _gram_rank(spec, weights, embedding, field, part_a, seed)
+        return _gram_rank(spec, weights, embedding, field, part_a, seed, likely)
     if route == "counts" and embedding.positional_rank:
         raise InputError("the counts route needs no positional embedding; use --route enumeration")
     if route == "counts" and field.modulus is None:

@@ -52,10 +52,11 @@ def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
                  dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
-                 workers: int | None = None, progress: bool = False, package: str = "proofs") -> dict:
+                 workers: int | None = None, progress: bool = False, registry=None) -> dict:
     """Check the claims (all, or ``ids``), writing ``report.md``/``report.json`` into ``out`` (its
     ``partial/`` folder with ``ids``) after every claim.  Returns ``header``, ``claims`` (the
-    records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead."""
+    records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead.  ``registry`` as
+    ``verify.claims.registry.find_registry`` takes it (None: ``$VERIFY_REGISTRY`` or the installed one)."""
     from ..claims.record import load_claims, run_claims_with
     from ..claims.report import write_reports
     from ..claims.specsets import RankSource
@@ -63,7 +64,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     from ..version import __version__
     from .progress import Progress
 
-    found = select_claims(load_claims(package), ids)
+    found = select_claims(load_claims(registry), ids)
     source = RankSource(f"gf:{DEFAULT_PRIME}", extended=extended)  # the field of prefetch_tasks
     out_dir = Path(out) / "partial" if ids else Path(out)  # --claim writes beside the full report, never over it
     if dry_run:

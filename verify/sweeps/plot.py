@@ -9,7 +9,7 @@ import io
 from ..errors import InputError
 from ..files import is_stream, write_output
 
-__all__ = ["plot_probe", "plot_table", "require_matplotlib", "PLOT_HINT"]
+__all__ = ["cap_series", "plot_probe", "plot_table", "require_matplotlib", "PLOT_HINT"]
 
 #: The install form of the plot extra (this package is installed from its checkout, not from PyPI).
 PLOT_HINT = "pip install -e '.[plot]' in the verify checkout"
@@ -63,9 +63,21 @@ def _rank_axis(ax, values: list) -> None:
         _integer_axis(ax.yaxis)
 
 
+def cap_series(data: dict) -> tuple[str, list, list] | None:
+    """(label, N, counting cap) of a token probe's rows (``count_cap``), None for continuous inputs: the
+    proven upper bound binom(N/2 + V - 1, V - 1) (multisets, no positional embedding) or V^(N/2)
+    (sequences) that ``plot_probe`` draws beside the ranks."""
+    rows = [row for row in data.get("ranks", []) if row.get("count_cap") is not None]
+    if not rows:
+        return None
+    what = "sequences V^(N/2)" if data.get("positional_rank") else "multisets binom(N/2 + V - 1, V - 1)"
+    return f"counting cap: {what}", [row["tokens"] for row in rows], [row["count_cap"] for row in rows]
+
+
 def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
-    """Separation rank against N, with the N-independent limit, the lower bound of Corollary 1 (Wies et
-    al. 2021) and the conjectured scale r L / log3 r; the title names the spec, field and seed."""
+    """Separation rank against N, with the counting caps (token inputs, ``cap_series``), the N-independent
+    limit, the lower bound of Corollary 1 (Wies et al. 2021) and the conjectured scale r L / log3 r; the
+    title names the spec, field and seed."""
     _check_png(path, "probe.png")
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -73,6 +85,11 @@ def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None
     ranks = [row["rank"] for row in data["ranks"]]
     ax.plot(tokens, ranks, "o-", label="exact sep(N)")
     shown = list(ranks)
+    caps = cap_series(data)
+    if caps:
+        label, cap_tokens, cap_values = caps
+        ax.plot(cap_tokens, cap_values, color="orange", ls="--", marker=".", ms=3, label=label)
+        shown.extend(cap_values)
     if data.get("limit_rank"):
         shown.append(data["limit_rank"])
         ax.axhline(data["limit_rank"], color="gray", ls="--", label=f"N-independent limit ({data['limit_rank']})")

@@ -133,7 +133,8 @@ class ProbeResult:
             "certified_lower_bound": True,
             "meaning": ("each rank is the exact rank of the full token grid at seeded integer weights and "
                         "embedding, mod p (Gram route, rows marked sampled: a sample of the sequences, a lower "
-                        "bound); count_cap is the counting cap binom(N/2 + V - 1, V - 1) without positional "
+                        "bound, equal to the rank where it meets count_cap or the derivative bound, and where it "
+                        "meets limit_rank unless the limit's own random event occurred); count_cap is the counting cap binom(N/2 + V - 1, V - 1) without positional "
                         "embeddings, V^(N/2) with them, a proven upper bound for any weights, and where "
                         "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
                         "N-independent value, an upper bound on the rank at every N" if self.mode == "tokens" else
@@ -145,8 +146,9 @@ class ProbeResult:
 
 def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: int | None = None,
                rank: int | None = None, positional_rank: int = 0, continuous: bool = False,
-               weight_range: int = 2**31, max_memory_gib: float = 16.0) -> dict:
-    """sep at one N: ``{"rank", "compressed"}`` (one independent task of a probe sweep)."""
+               weight_range: int = 2**31, max_memory_gib: float = 16.0, likely: int | None = None) -> dict:
+    """sep at one N: ``{"rank", "compressed"}`` (one independent task of a probe sweep); ``likely``: the
+    computed token limit (with positions the sample of sequences stops once its rank meets it)."""
     at = spec.with_tokens(tokens)
     if continuous:
         found = rank_once(at, "coefficients", field=field, seed=seed, weight_range=weight_range,
@@ -155,7 +157,7 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     weights = draw_weights(spec, seed, weight_range)
     embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)
     found = token_rank(at, weights, embedding, field, default_partition(tokens), max_memory_gib=max_memory_gib,
-                       seed=seed)
+                       seed=seed, likely=likely)
     return {"rank": found.rank, "compressed": found.compressed_to is not None, "sampled": found.sampled,
             "modulus": found.modulus}
 
@@ -199,15 +201,17 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         limit = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, token_prime(field.modulus),
                             seed, weight_range)
         result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
+        if positional_rank:
+            options["likely"] = limit.rank
     if run_batch is None:
-        def run_batch(token_counts):
+        def run_batch(token_counts, **extra):
             return [probe_step(spec, field, seed, n, **options) for n in token_counts]
     steps = list(range(2, max_tokens + 1, 2))
     done = 0
     while done < len(steps) and not result.stopped:
         wave = steps[done:done + batch]
         try:
-            found_wave = run_batch(wave)
+            found_wave = run_batch(wave, **{k: options[k] for k in ("likely",) if k in options})
         except InputError as exc:  # refused by an estimate: keep what is computed, say where it stopped
             if not result.ranks:
                 raise

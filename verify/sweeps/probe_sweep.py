@@ -32,9 +32,9 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
     method = "coefficients" if continuous else "tokens"
     batch = 1 if workers == 1 else (workers or (4 if scheduler else cpu_count()))
 
-    def task(n):
-        return Task("probe_step", spec, method, field.name, seed, tuple(sorted({**options, "tokens": n}.items())),
-                    limits)
+    def task(n, **extra):
+        return Task("probe_step", spec, method, field.name, seed,
+                    tuple(sorted({**options, **extra, "tokens": n}.items())), limits)
 
     with Store(store) as results:
         if dry_run:
@@ -45,8 +45,8 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
             plan["note"] = "the probe stops early once the rank is steady; these are the most it would compute"
             return plan
 
-        def run_batch(token_counts):
-            values, stats = run_sweep([task(n) for n in token_counts], results, scheduler, workers)
+        def run_batch(token_counts, **extra):  # extra: the engine's ``likely`` (the computed limit, positions)
+            values, stats = run_sweep([task(n, **extra) for n in token_counts], results, scheduler, workers)
             if stats.refused:  # the smallest N refused decides (larger N only need more)
                 first = min(stats.refused, key=lambda item: dict(item["task"].params)["tokens"])
                 raise InputError(first["reason"])

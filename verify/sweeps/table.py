@@ -7,7 +7,7 @@ Theorem 1 below, §4.2 Theorem 2 above), and each bound of the claims registry t
 (decided with arb on the bound's own scale, ``arbexpr.compare``).  With ``real``, the numerical grid rank of the
 seeded BERT network (eqs. 1-2) is added, labelled numeric.
 
-The bounds are read from the registry (``proofs/``), so a bound added there appears here.
+The bounds are read from the claims registry (``verify.claims.registry``), so a bound added there appears here.
 """
 
 from __future__ import annotations

@@ -1,0 +1,61 @@
+"""The reach of the lower-bound construction (first supplement Lemma 4 / revised Lemma 6) and the proof gap
+it leaves in eqs. 6 and 7 (issue 20, outcome ``gap``).
+
+With its corrected weights the construction's V has H floor((d_a - 1)/2) columns (claim
+levine2020_supp1_lemma4_construction: one column more is refuted), which is floor((d_x - H)/2) for odd d_a
+but fewer for even d_a (d_x = 12, H = 2: 4 columns, not 5).  The proofs of Theorems 1 and 2 use
+floor((d_x - H)/2) (or (d_x - H)/2); where the printed bound exceeds log3 of the construction's rank
+((reach over 3^(L-2))) the printed proof does not establish it (the statement may still be true).
+"""
+
+from math import comb
+
+import sympy as sp
+
+from verify.authoring import compare
+
+from ._common import H, L, d_x
+
+
+def reach(width: int, heads: int) -> int:
+    """Columns of V the corrected construction reaches: H floor((d_a - 1)/2)."""
+    return heads * ((width // heads - 1) // 2)
+
+
+def construction_log3(width: int, heads: int, depth: int) -> sp.Expr:
+    """log3 of the construction's rank ((reach over 3^(L-2))) (a multiset coefficient), exactly."""
+    columns, power = reach(width, heads), 3 ** (depth - 2)
+    return sp.log(sp.Integer(comb(columns + power - 1, power)), 3) if columns else sp.Integer(0)
+
+
+def gap_cases(bound, regime, depths=range(2, 6), widths=range(2, 25), heads_min=1):
+    """(L, d_x, H) with d_a even, ``regime`` true, where ``bound`` > log3 of the construction's rank: the
+    printed proof falls short there.  Sorted smallest (d_x, L, H) first."""
+    found = []
+    for width in widths:
+        for heads in (h for h in range(heads_min, width) if width % h == 0 and (width // h) % 2 == 0):
+            for depth in depths:
+                point = {L: depth, d_x: width, H: heads}
+                if compare(regime.lhs, regime.rhs, {sp.StrictLessThan: "<", sp.StrictGreaterThan: ">"}[type(regime)],
+                           point) is not True:
+                    continue
+                if compare(bound, construction_log3(width, heads, depth), ">", point) is True:
+                    found.append((width, depth, heads))
+    return sorted(found)
+
+
+def gap_check(bound, regime, smallest, **grid):
+    """A gap check: the proof falls short first at ``smallest`` = (d_x, L, H); its perturbation (the
+    construction reaching floor((d_x - H)/2) columns, as the proof uses) closes the gap there."""
+    def shown():
+        cases = gap_cases(bound, regime, **grid)
+        if not cases:
+            return False, "the construction's rank reaches the printed bound everywhere in the grid", None
+        width, depth, heads = cases[0]
+        point = {L: depth, d_x: width, H: heads}
+        return cases[0] == smallest, (
+            f"{len(cases)} grid points with d_a even where the printed bound exceeds log3 ((H floor((d_a-1)/2) over "
+            f"3^(L-2))); smallest d_x={width} L={depth} H={heads}: bound {float(bound.subs(point).evalf()):.4g} > "
+            f"{float(construction_log3(width, heads, depth).evalf()):.4g} (reach {reach(width, heads)} columns, "
+            f"the proof uses {(width - heads) // 2})"), None
+    return shown
