@@ -41,16 +41,15 @@ SPECS = [  # depth, width, heads, target seconds (None: no target), needs a GPU,
     (2, 10, 1, None, False, None), (2, 11, 1, None, False, None),
     (2, 12, 1, None, False, None),
     (6, 2, 1, 900, False, None),
-    (6, 2, 2, 3600, False, "not attempted: with two heads the degree blocks are deficient from the turn outward "
-                           "(at depth 5 every block from 41 to 80 of 121), so dozens of blocks 10,000-23,000 wide "
-                           "are ranked, each 1-6 minutes here at one limb, then again with FLINT at 2^63 for the "
-                           "probability; hours on 2 cores"),
+    (6, 2, 2, 3600, True, None),
     (4, 3, 1, None, True, None),
 ]
 FIELDS = ["depth", "width", "heads", "rank", "upper_bound", "status", "probability_bound", "primes", "runs",
           "eliminations", "seconds", "first_run_seconds", "target_seconds", "peak_gib", "estimate_gib", "cpu_seconds",
           "device", "note"]
 GPU_RESULT = ROOT / "results" / "gpu_depth4_width3.json"
+#: Depth 6, width 2, two heads: ``benchmarks/gpu_reach.py`` (H200, then its last blocks with --cpu --resume).
+GPU_REACH = ROOT / "results" / "gpu_reach.json"
 
 
 def largest_slice_gib(depth: int, width: int) -> float:
@@ -148,11 +147,23 @@ def elimination_estimate(depth: int, width: int, heads: int) -> tuple[float, lis
     return work, shown
 
 
-def gpu_row() -> dict:
-    """The depth 4, width 3 row from ``benchmarks/gpu_depth4.py``'s JSON (a GPU run), or a refusal."""
-    if not GPU_RESULT.exists():
-        return {"status": "refused", "note": "needs a GPU: run benchmarks/gpu_depth4.py there (its largest slice is "
-                                             f"about {largest_slice_gib(4, 3):.0f} GiB of float64)"}
+def gpu_row(depth: int = 4, width: int = 3, heads: int = 1) -> dict:
+    """A GPU spec's row from the JSON its script wrote (``gpu_depth4.py`` for depth 4 width 3,
+    ``gpu_reach.py`` for depth 6 width 2 two heads), or a refusal."""
+    if (depth, width, heads) == (6, 2, 2) and GPU_REACH.exists():
+        found = json.loads(GPU_REACH.read_text())["depth 6, width 2, heads 2"]
+        runs = found["seconds_by_run"]
+        gpu_seconds = sum(v for k, v in runs.items() if "H200" in k)
+        return {"rank": found["rank"], "upper_bound": found["upper_bound"],
+                "status": "certified-exact" if found["certified_exact"] else "lower bound",
+                "probability_bound": 0.0 if found["certified_exact"] else "", "primes": found["prime"],
+                "runs": 1, "eliminations": "block-lu (cupy) + float64-blas-pluq", "seconds": round(sum(runs.values()), 1),
+                "first_run_seconds": round(gpu_seconds, 1), "device": "NVIDIA H200 + CPU (benchmarks/gpu_reach.py)",
+                "note": f"read from {GPU_REACH.relative_to(ROOT)}: {len(found['blocks'])} degree blocks each at its "
+                        f"proven bound; " + ", ".join(f"{k} {v} s" for k, v in runs.items())}
+    if (depth, width, heads) != (4, 3, 1) or not GPU_RESULT.exists():
+        return {"status": "refused", "note": "needs a GPU: run benchmarks/gpu_depth4.py or gpu_reach.py there (its "
+                                             f"largest slice is about {largest_slice_gib(depth, width):.0f} GiB of float64)"}
     found = json.loads(GPU_RESULT.read_text())["4,3,1"]
     return {"rank": found["rank"], "upper_bound": found["upper_bound"],
             "status": "certified-exact" if found["certified_exact"] else "lower bound",
@@ -229,7 +240,7 @@ def main():
         if skip:
             row.update(status="not run", note=skip)
         elif gpu and not has_gpu():
-            row.update(gpu_row())
+            row.update(gpu_row(depth, width, heads))
         elif estimate > args.max_memory_gib:
             row.update(status="refused", note=f"its largest slice needs about {estimate:.1f} GiB, over "
                                               f"--max-memory-gib {args.max_memory_gib:g}")
