@@ -50,3 +50,15 @@ def test_compare_decides_an_equality_as_not_strictly_less(lhs, rhs):
     assert compare(lhs, rhs, "<") is not True
     assert compare(lhs, rhs, ">") is not True
     assert compare(lhs, rhs, "<=") is True and compare(lhs, rhs, ">=") is True
+
+
+@pytest.mark.parametrize("steps,relations,refuted", [
+    ([n, n + 1], ["<="], False),                     # lhs + 1 <= rhs holds: gap exactly 1
+    ([n, n + 1], ["<"], True),                       # lhs + 1 < rhs fails: a strict gap of 1 is tight
+    ([2 * n, 2 * n + sp.Rational(1, 2)], ["<="], True),  # gap 1/2 < 1
+    ([n, 3 * n], ["<="], False),                     # gap 2n >= 2
+])
+def test_the_step_tightened_by_one_is_refuted_exactly_where_the_gap_is_below_one(steps, relations, refuted):
+    result = InequalityChain(steps, relations, grid={n: [1, 2, 3, 4]}, search=0).run()
+    assert result.status == "pass"
+    assert result.could_fail is refuted
