@@ -48,7 +48,7 @@ def _host_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
 
     w = block.shape[0]
     try:
-        inv = flint.nmod_mat(w, w, [int(x) for x in block.ravel()], p).inv()
+        inv = flint.nmod_mat(w, w, block.ravel().tolist(), p).inv()
     except ZeroDivisionError:
         return None
     return np.array([int(x) for x in inv.entries()], dtype=np.int64).reshape(w, w)

@@ -118,6 +118,13 @@ class Block:
         return out
 
 
+def slice_pick(block: Block, seed: int) -> np.ndarray:
+    """The seeded lines (sorted) of the long side that make block ``a``'s slice: short + 32 of them."""
+    rng = random.Random(f"gpu-slice:{seed}:{block.a}")
+    take = min(block.long, block.short + SLICE_EXTRA)
+    return np.array(sorted(rng.sample(range(block.long), take)), dtype=np.int64)
+
+
 def block_rank(block: Block, p: int, seed: int, log) -> dict:
     """rank(S) + rank(Y^T R) of one block (module notes); ``rank`` None when the mixed complement saturates."""
     from verify.exact.elimination import rank_mod_p
@@ -126,9 +133,7 @@ def block_rank(block: Block, p: int, seed: int, log) -> dict:
 
     xp = block.m.xp
     start = time.perf_counter()
-    rng = random.Random(f"gpu-slice:{seed}:{block.a}")
-    take = min(block.long, block.short + SLICE_EXTRA)
-    pick = np.array(sorted(rng.sample(range(block.long), take)), dtype=np.int64)
+    pick = slice_pick(block, seed)
     lines = block.lines(pick)
     gathered = time.perf_counter() - start
     space = null_space(lines, p, xp=xp, overwrite=True)  # right null space of S^T = left null space of S
@@ -165,18 +170,25 @@ def block_rank(block: Block, p: int, seed: int, log) -> dict:
     return out
 
 
-def degree_blocks(moments: DeviceMoments, p: int, seed: int, log, upper: int | None = None) -> dict:
+def degree_blocks(moments: DeviceMoments, p: int, seed: int, log, upper: int | None = None, rank_block=None,
+                  stop=None) -> dict:
     """Ranks of the degree blocks from the turn outward until full rank propagates (as the engine does);
     ``upper``: the engine's proven upper bound (``verify.rank.bound.derivative_bound``), else the
-    block-size count."""
+    block-size count.  ``rank_block(a)`` ranks block a (default ``block_rank``); ``stop()`` True ends
+    the loop (the blocks not reached stay undecided)."""
     n, top, count = moments.nvars, moments.degree, moments.count
     sizes = [(comb(a + n - 1, n - 1), count * comb(top - a + n - 1, n - 1)) for a in range(top + 1)]
     turn = max(a for a, (r, c) in enumerate(sizes) if r <= c)
+    if rank_block is None:
+        def rank_block(a):
+            return block_rank(Block(moments, a), p, seed, log)
     ranks: dict[int, int | None] = {}
     computed = []
     for order, full_side in ((range(turn, -1, -1), 0), (range(turn + 1, top + 1), 1)):
         for a in order:
-            result = block_rank(Block(moments, a), p, seed, log)
+            if stop is not None and stop():
+                break
+            result = rank_block(a)
             computed.append(result)
             ranks[a] = result["rank"]
             if moments.xp is not np:
@@ -189,7 +201,7 @@ def degree_blocks(moments: DeviceMoments, p: int, seed: int, log, upper: int | N
     known = all(ranks.get(a) is not None for a in range(top + 1))
     total = sum(ranks[a] for a in range(top + 1)) if known else None
     return {"rank": total, "upper_bound": upper, "certified_exact": total == upper, "blocks": computed,
-            "undecided_blocks": [a for a in range(top + 1) if ranks.get(a) is None]}
+            "undecided_blocks": [a for a in range(top + 1) if ranks.get(a) is None], "ranks": ranks}
 
 
 def main():

@@ -140,9 +140,7 @@ def fast_block(block, bound: int, p: int, seed: int, log, mix: bool) -> dict | N
 
     xp = block.m.xp
     start = time.perf_counter()
-    rng = random.Random(f"gpu-slice:{seed}:{block.a}")
-    take = min(block.long, block.short + gpu_depth4.SLICE_EXTRA)
-    pick = np.array(sorted(rng.sample(range(block.long), take)), dtype=np.int64)
+    pick = gpu_depth4.slice_pick(block, seed)
     ar = ModArith(p, xp)
     lines = ar.from_ints(shuffled_lines(block, pick, random.Random(f"gpu-order:{seed}:{block.a}")), overwrite=True)
     gathered = time.perf_counter() - start
@@ -184,11 +182,9 @@ def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, sa
     print(f"depth {depth} width {width} heads {heads}: q built in {entry['q_build_s']}s", flush=True)
     nvars, top = width * (width + 1) // 2, (3**depth - 1) // 2
     moments = gpu_depth4.DeviceMoments(nvars, top, tables, xp)
-    sizes = [(comb(a + nvars - 1, nvars - 1), len(tables) * comb(top - a + nvars - 1, nvars - 1))
-             for a in range(top + 1)]
-    per_block = [b[2] for b in bound.blocks] if bound.blocks else [min(r, c) for r, c in sizes]
-    turn = max(a for a, (r, c) in enumerate(sizes) if r <= c)
-    ranks: dict[int, int | None] = {}
+    per_block = ([b[2] for b in bound.blocks] if bound.blocks else
+                 [min(comb(a + nvars - 1, nvars - 1), len(tables) * comb(top - a + nvars - 1, nvars - 1))
+                  for a in range(top + 1)])
     entry["status"] = "ranking blocks"
     earlier = {}
     if resume and Path(resume).exists():
@@ -199,20 +195,10 @@ def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, sa
     def log(line):
         print(line, flush=True)
 
-    for order, full_side in ((range(turn, -1, -1), 0), (range(turn + 1, top + 1), 1)):
-        for a in order:
-            if budget.left() < 20:
-                entry["status"] = "out of time"
-                break
-            if a in earlier:  # ranked by an earlier run with the same seed and prime
-                result = dict(earlier[a], earlier_run=True)
-                entry["blocks"].append(result)
-                ranks[a] = result["rank"]
-                if result["rank"] == sizes[a][full_side]:
-                    for b in (range(a) if full_side == 0 else range(a + 1, top + 1)):
-                        ranks[b] = sizes[b][full_side]
-                    break
-                continue
+    def rank_block(a: int) -> dict:
+        if a in earlier:  # ranked by an earlier run with the same seed and prime
+            result = dict(earlier[a], earlier_run=True)
+        else:
             block = gpu_depth4.Block(moments, a)
             result = fast_block(block, per_block[a], P, seed, log, mix=False)
             if result is None and block.short <= mix_max:
@@ -220,20 +206,21 @@ def spec_rank(xp, depth: int, width: int, heads: int, seed: int, entry: dict, sa
             if result is None:  # below the block's bound: the slice's null space and the complement
                 result = gpu_depth4.block_rank(block, P, seed, log)
                 result["method"] = "slice + complement (engine elimination)"
-            entry["blocks"].append(result)
-            ranks[a] = result["rank"]
-            save()
-            if xp is not np:
-                xp.get_default_memory_pool().free_all_blocks()
-            if result["rank"] == sizes[a][full_side]:
-                for b in (range(a) if full_side == 0 else range(a + 1, top + 1)):
-                    ranks[b] = sizes[b][full_side]
-                break
-    known = all(ranks.get(a) is not None for a in range(top + 1))
-    total = sum(ranks[a] for a in range(top + 1)) if known else None
-    entry.update(rank=total, certified_exact=total == bound.total, seconds=round(time.perf_counter() - start, 1),
+        entry["blocks"].append(result)
+        save()
+        return result
+
+    def out_of_time() -> bool:
+        if budget.left() < 20:
+            entry["status"] = "out of time"
+            return True
+        return False
+
+    found = gpu_depth4.degree_blocks(moments, P, seed, log, bound.total, rank_block, out_of_time)
+    ranks, total = found["ranks"], found["rank"]
+    entry.update(rank=total, certified_exact=found["certified_exact"], seconds=round(time.perf_counter() - start, 1),
                  blocks_below_bound=[a for a in range(top + 1) if ranks.get(a) is not None and ranks[a] < per_block[a]],
-                 undecided_blocks=[a for a in range(top + 1) if ranks.get(a) is None])
+                 undecided_blocks=found["undecided_blocks"])
     if entry["status"] != "out of time":
         entry["status"] = "done"
     print(f"depth {depth} width {width} heads {heads}: rank {total} (proven upper bound {bound.total}, certified "
