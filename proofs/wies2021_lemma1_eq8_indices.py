@@ -83,7 +83,6 @@ def _eq8(terms, xs, i, p, cyclic=True):
     total = 0
     n = len(xs)
     for b0, ms, a0 in terms:
-        c = len(ms)
         attn = len(a0)
         # transfer over the chain of M's: vector over r_1 .. r_{C+1}
         # start: v[r_1] = B^{(0)}_{r_1, p}
