@@ -43,8 +43,8 @@ CLAIM = Claim(
             "does ('neglecting H << d_x').",
     checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value")],
     expected="erratum",
-    corrected_statement=f"L = log3 d_x + 2 - log3 2 ~ log3 d_x + {_offset_text()} (rounded to one decimal "
-                        "1.4; truncated 1.3).",
+    corrected_statement=f"L = log3 d_x + 2 - log3 2 ~ log3 d_x + {_offset_text()}, i.e. log3 d_x + 1.4 to one "
+                        "decimal.",
     corrected_checks=[QuotedNumber(lambda width=width: solved_offset(width), OFFSET, sp.Rational(1, 10**30),
                                    label=f"L - log3 d_x solved at d_x = {width}", name=f"closed form at d_x = {width}")
                       for width in (10, 1000, 10**6)]

@@ -56,8 +56,10 @@ CLAIM = Claim(
              "eq. 15's phi(alpha - (d_a-1)/2)) is not tested as printed: only the clause alpha <= r is.",
     checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r, as printed")],
     expected="erratum",
-    corrected_statement="Drop 'alpha <= r': every head's constant coordinate (alpha = h d_a, up to d_x) is 1; the "
-                        "kernel still has rank <= r because only r rows of it are nonzero, not the first r.",
+    corrected_statement="Drop 'alpha <= r': step (2) is then eq. 15, every head's constant coordinate (alpha = h d_a, "
+                        "up to d_x) being 1 as step (1) gives.  The kernel's rank <= r does not need the clause (its "
+                        "nonzero rows are not the first r; the rank is checked by claim "
+                        "wies2021_lemma5_convolution_embedding).",
     corrected_checks=[Property(lambda: _compare(False), name="step (1) = step (2) without the clause (eq. 15)",
                                perturb={"constant coordinates = 2": lambda: _compare(False, 1)})],
 )
