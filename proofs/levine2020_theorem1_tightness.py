@@ -60,7 +60,9 @@ CLAIM = Claim(
     regime=BELOW_THRESHOLD,
     reading="Read as printed (rule 4): 'tightly' is glossed by the sentence itself (both sides 'grow "
             "double-exponentially with depth and polynomially with width') and, quantitatively, by the authors' "
-            "'tight w.r.t. leading terms' (response, lines 16-18: leading terms within a constant factor).  The "
+            "'tight w.r.t. leading terms' (response, lines 16-18: leading terms within a constant factor).  Of "
+            "Theorem 1 itself the response says its lower bound, with a = -L + [2 - log3 2], 'is tight w.r.t. the "
+            "dependence on depth and width' (lines 5-6): the authors keep the -L correction inside 'tight'.  The "
             "leading terms 3^(L-2) log3 d_x and (3^L - 1)/2 log3 d_x: at a fixed depth the ratio of the two sides "
             "tends to (3^L - 1)/(2 3^(L-2)) < 9/2 as d_x grows.  Reading 'tightly' as one constant factor between "
             "the full sides over the whole regime L < log3 d_x has no support in the text; information: at the "
