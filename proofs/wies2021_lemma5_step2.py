@@ -53,10 +53,14 @@ CLAIM = Claim(
             "A_{i_j - V/2, phi(alpha - (d_a-1)/2)} (M is the raw input length, not a row count); phi is the "
             "corrected one of Lemma 6 so that only this step is tested.",
     left_out="the second case's printed A_{i_j - M/2, phi(alpha)} (M the raw input length, and phi(alpha) in place of "
-             "eq. 15's phi(alpha - (d_a-1)/2)) is not tested as printed: only the clause alpha <= r is.",
+             "eq. 15's phi(alpha - (d_a-1)/2)) is not tested as printed: only the clause alpha <= r is.  It is a "
+             "second slip of the same display, not a second reading (at d_x = 3, H = 1, r = 3 the first second-half "
+             "coordinate alpha = 2 has phi(2) = 2 > (r-H)/2 = 1, past A's one column); the correction takes eq. 15's "
+             "form.",
     checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r, as printed")],
     expected="erratum",
-    corrected_statement="Drop 'alpha <= r': step (2) is then eq. 15, every head's constant coordinate (alpha = h d_a, "
+    corrected_statement="Drop 'alpha <= r' and write the second case as eq. 15 does, A_{i_j - V/2, phi(alpha - "
+                        "(d_a-1)/2)}: step (2) is then eq. 15, every head's constant coordinate (alpha = h d_a, "
                         "up to d_x) being 1 as step (1) gives.  The kernel's rank <= r does not need the clause (its "
                         "nonzero rows are not the first r; the rank is checked by claim "
                         "wies2021_lemma5_convolution_embedding).",
