@@ -1,49 +1,254 @@
 """Perturbed statements a check supplies itself (``Property`` and ``Cases``), and their records.
 
-A perturbed statement is the claim made false by one unit (an index map shifted by one, an
-equality with one side +1, a count off by one).  A check whose statement is true *and* whose
-perturbation is refuted shows it could have failed; one without any perturbation cannot show it,
-and its claim is ``not-decided`` unless another check can.
+A perturbed statement is the claim's own statement made one step stronger, or its neighbour
+(docs/claims.md, rule 1): a bound x3 or /3 (``scaled``), an index, count or bound moved by one
+(``shifted``), an implication's converse (``converse``), an equality's or identity's neighbouring
+formula (``neighbour``).  A check whose statement is true *and* whose perturbation is refuted shows
+it could have failed; one without any perturbation cannot show it, and its claim is ``not-decided``
+unless another check can.
 
-``perturb`` is either a callable or a dict ``description -> callable``; each callable has the
-signature of the check's own function and describes the perturbed statement, so it is refuted
-where it returns ``holds`` False.
+Each perturbation is *declared* by one of those constructors, which build it from the check's own
+function with exactly one argument changed, so its refutation goes through the claim's own
+computation::
+
+    Cases(CASES, _case, perturb={"bound x 3": scaled(_case, scale=3)})       # _case(..., scale=1)
+    Property(_check, perturb={"count + 1": shifted(_check, extra=1)})        # _check(extra=0)
+    Cases(ROWS, _iff(_real), perturb={"at complex points": neighbour(_iff, factory=True, points=_complex)})
+
+``defects(perturbation, check_function)`` says what is wrong with one mechanically: undeclared (a
+bare callable), not one argument, a step that is not one unit / a factor 3 / a change at all, or a
+function the check does not compute with.  A defective perturbation is recorded but never counted
+(``attach``).  ``perturb`` is a declared perturbation, or a dict ``description -> perturbation``;
+a bare callable (or dict of them) is still run and counted, for hand-written checks outside a
+registry, but the registry test (tests/claims/test_rules.py) rejects it.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Rational
 from typing import Callable
 
-__all__ = ["record", "as_dict", "NO_PERTURBATION", "attach"]
+__all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted",
+           "converse", "neighbour", "defects", "computes_with"]
 
 #: Why a check that supplies no perturbation cannot show it could fail.
 NO_PERTURBATION = "no perturbed statement supplied (give the check a perturb= callable)"
+
+#: Rule 1's vocabulary: what each declared kind of perturbation changes.
+KINDS = {"scaled": "a bound x3 or /3 (one unit on the log3 scale)",
+         "shifted": "an index, count or bound moved by one",
+         "converse": "an implication's converse (one flag or relation changed)",
+         "neighbour": "an equality's or identity's neighbouring formula (one argument changed)"}
+
+_UNSET = object()
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """A declared perturbed statement: ``function`` (the check's own function, or with ``factory``
+    the function that makes it) with the one argument ``argument`` moved from ``claim_value`` (its
+    default, unless declared with ``claim=``) to ``value``."""
+
+    kind: str
+    function: Callable
+    argument: str | None
+    value: object
+    claim_value: object
+    description: str = ""
+    factory: bool = False
+    extra: dict = field(default_factory=dict)  # further arguments changed: always a defect
+    call: Callable = field(default=None, compare=False, repr=False)
+
+    def __call__(self, *args):
+        return self.call(*args)
+
+
+def _declare(kind: str, function: Callable, description, claim, factory: bool, change: dict) -> Perturbation:
+    if not change:
+        argument, value, extra = None, None, {}
+    else:
+        (argument, value), *rest = change.items()
+        extra = dict(rest)
+    if claim is _UNSET:
+        try:
+            parameter = inspect.signature(function).parameters.get(argument)
+        except (TypeError, ValueError):
+            parameter = None
+        claim = _UNSET if parameter is None or parameter.default is inspect.Parameter.empty else parameter.default
+    call = function(**change) if factory else functools.partial(function, **change)
+    return Perturbation(kind, function, argument, value, claim, description or "", factory, extra, call)
+
+
+def scaled(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+    """A bound x3 (a lower bound) or /3 (an upper bound): ``function`` with one argument multiplied or
+    divided by 3 from its value in the claim (its default, or ``claim=``)."""
+    return _declare("scaled", function, description, claim, factory, change)
+
+
+def shifted(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+    """An index, count or bound moved by one: ``function`` with one argument +1 or -1 from its value in
+    the claim (its default, or ``claim=``)."""
+    return _declare("shifted", function, description, claim, factory, change)
+
+
+def converse(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+    """An implication's converse (or a dropped hypothesis, a relation made strict): ``function`` with
+    one argument (a flag, a relation) changed from its value in the claim."""
+    return _declare("converse", function, description, claim, factory, change)
+
+
+def neighbour(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+    """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
+    ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
+    return _declare("neighbour", function, description, claim, factory, change)
+
+
+def _same(a, b) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an uncomparable pair (arrays, sympy relations) is not the same
+        return False
+
+
+def _step_defect(p: Perturbation) -> str | None:
+    """What is wrong with the step from ``claim_value`` to ``value`` for ``p.kind`` (None if fine)."""
+    value, claim = p.value, p.claim_value
+    if p.kind in ("shifted", "scaled"):
+        numbers = all(isinstance(x, Rational) and not isinstance(x, bool) for x in (value, claim))
+        if not numbers:
+            return f"{p.kind}: {p.argument} = {value!r} from {claim!r} is not a step between rational numbers"
+        value, claim = Fraction(str(value)), Fraction(str(claim))
+        if p.kind == "shifted" and abs(value - claim) != 1:
+            return f"shifted: {p.argument} moves by {value - claim}, not by one"
+        if p.kind == "scaled" and not (claim != 0 and value in (3 * claim, claim / 3)):
+            return f"scaled: {p.argument} = {value} is not 3 x or 1/3 x its claim value {claim}"
+        return None
+    if _same(value, claim):
+        return f"{p.kind}: {p.argument} = {value!r} is its value in the claim (nothing changed)"
+    return None
+
+
+def _referenced(fn, depth: int = 3) -> list:
+    """The functions ``fn`` computes with directly: a partial's function, a closure's cells, the globals
+    its code (and the code of its nested functions) names; followed ``depth`` levels."""
+    found, todo = [], [(fn, 0)]
+    while todo:
+        f, level = todo.pop()
+        if any(f is g for g in found):
+            continue
+        found.append(f)
+        if level >= depth:
+            continue
+        if isinstance(f, Perturbation):
+            todo.append((f.call, level + 1))
+        if isinstance(f, functools.partial):
+            todo.append((f.func, level + 1))
+            continue
+        code = getattr(f, "__code__", None)
+        if code is None:
+            continue
+        names, codes = set(), [code]
+        while codes:
+            c = codes.pop()
+            names.update(c.co_names)
+            codes.extend(k for k in c.co_consts if inspect.iscode(k))
+        namespace = getattr(f, "__globals__", {})
+        todo.extend((namespace[n], level + 1) for n in names if callable(namespace.get(n)))
+        todo.extend((cell.cell_contents, level + 1) for cell in (f.__closure__ or ())
+                    if _filled(cell) and callable(cell.cell_contents))
+    return found
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def computes_with(check_function: Callable, p: Perturbation) -> bool:
+    """Whether the check's own function is ``p``'s function or calls it (through a partial, a lambda,
+    a closure); for a factory-made perturbation, whether the check's function is a closure of the same
+    code as ``p``'s (made by the same factory)."""
+    if p.factory:
+        code = getattr(p.call, "__code__", None)
+        return code is not None and any(getattr(f, "__code__", None) is code for f in _referenced(check_function))
+    return any(f is p.function for f in _referenced(check_function))
+
+
+def defects(p, check_function: Callable) -> list[str]:
+    """Why ``p`` is not a declared one-step strengthening or neighbour of the statement that
+    ``check_function`` checks ([] when none is found).  Mechanical, so it guarantees only this: ``p``
+    was declared with a kind from rule 1's vocabulary, it is the check's own computation (the same
+    function, or a closure of the same factory) with exactly one argument changed from its value in
+    the claim, and the change is one unit (``shifted``), a factor 3 either way (``scaled``) or a
+    real change (``converse``, ``neighbour``).  It cannot tell whether that argument is the claim's
+    bound or index rather than something the function merely reports, nor whether the direction
+    strengthens rather than weakens (a weakening of a true statement is never refuted, so it cannot
+    make a verdict); a reader still judges the description."""
+    if not isinstance(p, Perturbation):
+        return ["undeclared: a bare callable; declare it with scaled, shifted, converse or neighbour"]
+    problems = []
+    if p.kind not in KINDS:
+        problems.append(f"unknown kind {p.kind!r}")
+    if p.argument is None or p.extra:
+        problems.append(f"changes {0 if p.argument is None else 1 + len(p.extra)} arguments, not exactly one")
+    elif p.claim_value is _UNSET:
+        problems.append(f"{p.argument}: no value in the claim (not a parameter with a default; give claim=)")
+    else:
+        problems.extend(filter(None, [_step_defect(p)]))
+    if not computes_with(check_function, p):
+        name = getattr(p.function, "__name__", repr(p.function))
+        problems.append(f"{name} is not the check's own computation (the check never calls it)")
+    return problems
 
 
 def as_dict(perturb) -> dict:
     """``perturb`` as ``description -> callable`` (a bare callable is "perturbed statement")."""
     if perturb is None:
         return {}
+    if isinstance(perturb, Perturbation):
+        return {perturb.description or "perturbed statement": perturb}
     if callable(perturb):
         return {getattr(perturb, "__doc__", None) or "perturbed statement": perturb}
     return dict(perturb)
 
 
-def record(statement: str, refuted: bool, evidence: str) -> dict:
-    """One perturbation's entry in a check result."""
-    return {"statement": statement.strip().splitlines()[0], "refuted": bool(refuted), "evidence": evidence}
+def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared", problems=()) -> dict:
+    """One perturbation's entry in a check result (``counted``: refuted and free of defects)."""
+    entry = {"statement": statement.strip().splitlines()[0], "refuted": bool(refuted), "evidence": evidence,
+             "kind": kind}
+    if problems:
+        entry["defects"] = list(problems)
+    entry["counted"] = entry["refuted"] and not problems
+    return entry
 
 
-def attach(result, perturb, decide: Callable[[Callable], tuple[bool, str]]):
+def attach(result, perturb, decide: Callable[[Callable], tuple[bool, str]], check_function: Callable | None = None):
     """Run every perturbation of ``perturb`` through ``decide(fn) -> (refuted, evidence)`` and
-    record them on ``result`` (a passing CheckResult), with ``could_fail`` and ``bites_at``."""
+    record them on ``result`` (a passing CheckResult), with ``could_fail`` and ``bites_at``.  A
+    declared perturbation with ``defects`` against ``check_function`` is recorded but not counted; an
+    undeclared one (a bare callable) is counted (the registry test rejects it in a registry)."""
     for statement, fn in as_dict(perturb).items():
         refuted, evidence = decide(fn)
-        result.perturbations.append(record(statement, refuted, evidence))
-    result.could_fail = any(p["refuted"] for p in result.perturbations)
+        declared = isinstance(fn, Perturbation)
+        problems = defects(fn, check_function) if declared and check_function is not None else []
+        result.perturbations.append(record(statement, refuted, evidence, fn.kind if declared else "undeclared",
+                                           problems))
+    result.could_fail = any(p["counted"] for p in result.perturbations)
     if result.perturbations:
         result.evidence += (f"; perturbations refuted {sum(p['refuted'] for p in result.perturbations)} "
                             f"of {len(result.perturbations)}")
+        skipped = sum(p["refuted"] and not p["counted"] for p in result.perturbations)
+        if skipped:
+            result.evidence += f" ({skipped} not counted: not a declared one-step change of the check's function)"
     if not result.could_fail:
         result.bites_at = NO_PERTURBATION if not result.perturbations else "no perturbation refuted"
     return result
