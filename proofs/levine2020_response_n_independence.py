@@ -4,7 +4,7 @@ from functools import partial
 
 import sympy as sp
 
-from verify.authoring import Cases, Claim, NetworkSpec, Property, compare
+from verify.authoring import Cases, Claim, NetworkSpec, Property, compare, scaled
 from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import RESPONSE, H, L, Source, d_x, log3
@@ -63,7 +63,7 @@ CLAIM = Claim(
             Cases(IN_REGIME, _theorem1_at_every_n, name="Theorem 1's regime: sep(N) constant and within eq. 6",
                   reading="Theorem 1's regime",
                   perturb={"upper bound of eq. 6 divided by 3":
-                           partial(_theorem1_at_every_n, upper_scale=sp.Rational(1, 3))})],
+                           scaled(_theorem1_at_every_n, upper_scale=sp.Rational(1, 3))})],
     expected="ambiguous",
     corrected_statement="sep(N) is constant from N = 4 on in every spec measured (and provably from "
                         "N = 2(d_x+1)); at N = 2 it is smaller once L >= 2 (15 instead of 18 at L = 2, d_x = 2).",

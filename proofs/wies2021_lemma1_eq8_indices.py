@@ -12,7 +12,7 @@ import random
 
 import flint
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 
@@ -153,7 +153,7 @@ def _literal():
 
 CYCLIC, LITERAL = "r_{C+1} = r_0 (cyclic)", "r_{C+1} summed on its own"
 cyclic = Property(_cyclic, name="cyclic reading: eq. 8 = eq. 5", reading=CYCLIC,
-                  perturb={"query index shifted by one": lambda: _cyclic(1)})
+                  perturb={"query index shifted by one": shifted(_cyclic, shift=1)})
 literal = Property(_literal, name="literal reading can write a depth-1 layer", reading=LITERAL)
 
 CLAIM = Claim(

@@ -3,7 +3,7 @@
 coordinate beyond r is 0 -- but each head's constant coordinate alpha = h d_a is 1 in step (1) and in eq. 15,
 and alpha = d_x > r whenever r < d_x.  Read as eq. 15 (the clause a slip), step (2) equals step (1)."""
 
-from verify.authoring import Claim, Property, convolution_embedding
+from verify.authoring import Claim, Property, convolution_embedding, neighbour, shifted
 
 from ._common import WIES, Source
 from ._vocab import LEMMA56_CASES, a_matrix, corrected_layout, embedding_target
@@ -54,7 +54,7 @@ CLAIM = Claim(
             "corrected one of Lemma 6 so that only this step is tested.",
     checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r", reading=LITERAL),
             Property(lambda: _compare(False), name="step (1) = step (2) as eq. 15", reading=AS_EQ15,
-                     perturb={"constant coordinates = 2": lambda: _compare(False, 1)})],
+                     perturb={"constant coordinates = 2": shifted(_compare, given=dict(literal=False), bump=1)})],
     expected="ambiguous",
     corrected_statement="Drop 'alpha <= r': every head's constant coordinate (alpha = h d_a, up to d_x) is 1; the "
                         "kernel still has rank <= r because only r rows of it are nonzero, not the first r.",

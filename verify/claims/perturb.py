@@ -8,8 +8,10 @@ it could have failed; one without any perturbation cannot show it, and its claim
 unless another check can.
 
 Each perturbation is *declared* by one of those constructors, which build it from the check's own
-function with exactly one argument changed, so its refutation goes through the claim's own
-computation::
+function with exactly one argument changed (``given=``: arguments the check passes as well, the same
+on both sides; ``claim=``: the changed argument's value in the claim, when it is not the default;
+``factory=True``: ``function`` makes the per-case function, as the check's own was made), so its
+refutation goes through the claim's own computation::
 
     Cases(CASES, _case, perturb={"bound x 3": scaled(_case, scale=3)})       # _case(..., scale=1)
     Property(_check, perturb={"count + 1": shifted(_check, extra=1)})        # _check(extra=0)
@@ -67,7 +69,8 @@ class Perturbation:
         return self.call(*args)
 
 
-def _declare(kind: str, function: Callable, description, claim, factory: bool, change: dict) -> Perturbation:
+def _declare(kind: str, function: Callable, description, claim, factory: bool, change: dict,
+             given: dict | None = None) -> Perturbation:
     if not change:
         argument, value, extra = None, None, {}
     else:
@@ -79,32 +82,37 @@ def _declare(kind: str, function: Callable, description, claim, factory: bool, c
         except (TypeError, ValueError):
             parameter = None
         claim = _UNSET if parameter is None or parameter.default is inspect.Parameter.empty else parameter.default
-    call = function(**change) if factory else functools.partial(function, **change)
+    arguments = {**(given or {}), **change}
+    call = function(**arguments) if factory else functools.partial(function, **arguments)
     return Perturbation(kind, function, argument, value, claim, description or "", factory, extra, call)
 
 
-def scaled(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+def scaled(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
+           **change):
     """A bound x3 (a lower bound) or /3 (an upper bound): ``function`` with one argument multiplied or
     divided by 3 from its value in the claim (its default, or ``claim=``)."""
-    return _declare("scaled", function, description, claim, factory, change)
+    return _declare("scaled", function, description, claim, factory, change, given)
 
 
-def shifted(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+def shifted(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
+            **change):
     """An index, count or bound moved by one: ``function`` with one argument +1 or -1 from its value in
     the claim (its default, or ``claim=``)."""
-    return _declare("shifted", function, description, claim, factory, change)
+    return _declare("shifted", function, description, claim, factory, change, given)
 
 
-def converse(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+def converse(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
+             **change):
     """An implication's converse (or a dropped hypothesis, a relation made strict): ``function`` with
     one argument (a flag, a relation) changed from its value in the claim."""
-    return _declare("converse", function, description, claim, factory, change)
+    return _declare("converse", function, description, claim, factory, change, given)
 
 
-def neighbour(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, **change):
+def neighbour(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
+              **change):
     """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
     ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
-    return _declare("neighbour", function, description, claim, factory, change)
+    return _declare("neighbour", function, description, claim, factory, change, given)
 
 
 def _same(a, b) -> bool:
