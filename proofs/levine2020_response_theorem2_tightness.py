@@ -8,7 +8,7 @@ theorem allows (1 < H < d_x, H dividing d_x).  Decided exactly with sympy.
 
 import sympy as sp
 
-from verify.authoring import Cases, Claim, Property
+from verify.authoring import Cases, Claim, Property, neighbour
 
 from ._common import RESPONSE, H, L, Source, d_x, log3
 
@@ -49,7 +49,7 @@ CLAIM = Claim(
     reading="Leading terms are the coefficients of L.  For large d_x at bounded H their ratio tends to 4; at "
             "d_x - H <= 2 (d_x = 4, H = 2) the lower bound does not grow with L at all.",
     checks=[Property(_large_width(), name="ratio of slopes for large width", reading="large width",
-                     perturb={"ratio -> 2": _large_width(2)}),
+                     perturb={"ratio -> 2": neighbour(_large_width, factory=True, stated=2)}),
             Cases(SMALL, _grows, name="lower bound grows with L at every admissible (d_x, H)",
                   reading="every width")],
     expected="ambiguous",

@@ -4,7 +4,7 @@ every index inside the matrix it indexes, and the count of eq. 10's summed terms
 import random
 from functools import lru_cache
 
-from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward, neighbour, shifted
+from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward, neighbour
 
 from ._common import REVISED, H, N, Source, d_x
 

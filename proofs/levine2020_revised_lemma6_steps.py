@@ -203,7 +203,7 @@ CLAIM = Claim(
                             strategy=st.integers(2, 200), search=30),
                       Cases(LAYOUTS, lambda w, h: _column_index(w, h, per_head=lambda c: c),
                             name="column index c(h - 1) + k", strategy=LAYOUT_STRATEGY, search=40,
-                            perturb={"stride d_a - 1": _column_index}),
+                            perturb={"stride d_a - 1": neighbour(_column_index, claim="stride c", per_head=None)}),
                       Cases(LAYER_CASES, _layers, name="eqs. 23, 28 and eq. 32 with c^2 against layers 1-3",
                             perturb={"eq. 32 with c^3": neighbour(_layers, c_power=3)}),
                       Cases(CONSTANT_CASES, _constant, name="Const of the executed construction",

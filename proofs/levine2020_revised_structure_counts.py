@@ -9,7 +9,7 @@ from math import comb, prod
 import flint
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, converse, neighbour, scaled, shifted
+from verify.authoring import Cases, Claim, converse, neighbour, shifted
 
 from ._common import REVISED, Source
 

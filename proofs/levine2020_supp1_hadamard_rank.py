@@ -8,7 +8,7 @@ import flint
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, neighbour, shifted
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import MAIN, Source
 

@@ -12,7 +12,7 @@ from math import comb, factorial, prod
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, Property, converse
+from verify.authoring import Cases, Claim, Property, converse, shifted
 
 from ._common import MAIN, Source
 
@@ -83,5 +83,5 @@ CLAIM = Claim(
                         "wrong for n >= 3 (smallest: n = 3, k = 1, M = 0: phi = 1, printed 2).",
     corrected_checks=[Cases(EQUAL_CASES, _equal_case(False), name="equal case with 1/((n-1)!)^k",
                             strategy=st.tuples(st.integers(1, 8), st.integers(1, 4), st.integers(0, 6)), search=20,
-                            perturb={"phi = bound + 1": _equal_case(False, 1)})],
+                            perturb={"phi = bound + 1": shifted(_equal_case, factory=True, given=dict(printed=False), shift=1)})],
 )

@@ -5,7 +5,7 @@ from math import comb
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, neighbour, shifted
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import C, MAIN, H, Source, d_a
 from ._swaps import betas, sequences

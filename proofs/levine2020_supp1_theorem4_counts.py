@@ -11,7 +11,7 @@ import flint
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, neighbour, shifted
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import MAIN, Source
 
@@ -101,6 +101,5 @@ CLAIM = Claim(
             Cases(POWERS, _powers, name="powers and number of chi",
                   perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)": neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
             Cases(CHI, _chi, name="sep(chi) exactly and Lemma 2's step",
-                  perturb={"sep(chi) <= C + 1 (the split count dropped)": neighbour(_chi, bound=lambda c, n: c + 1),
-                           "Lemma 2's step strict": _lemma2_strict})],
+                  perturb={"sep(chi) <= C + 1 (the split count dropped)": neighbour(_chi, bound=lambda c, n: c + 1)})],
 )

@@ -8,7 +8,7 @@ L < log3 d_x, up to its edge d_x = 3^L + 1 (H = 2 divides it).  Decided with sym
 
 import sympy as sp
 
-from verify.authoring import Claim, InequalityChain, Property
+from verify.authoring import Claim, InequalityChain, Property, neighbour
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
 
@@ -54,7 +54,7 @@ CLAIM = Claim(
     reading="At a fixed depth the ratio tends to (3^L - 1)/(2 3^(L-2)) < 9/2 (tight up to a factor 4.5); at the "
             "regime's edge d_x = 3^L + 1 it grows without bound, like 9L / (2(2 - log3 2)) ~ 3.3 L.",
     checks=[Property(_fixed_depth(), name="fixed depth, width growing", reading="fixed depth",
-                     perturb={"limit 1 (bounds asymptotically equal)": _fixed_depth(sp.Integer(1))}),
+                     perturb={"limit 1 (bounds asymptotically equal)": neighbour(_fixed_depth, factory=True, bound=sp.Integer(1))}),
             Property(_edge, name="edge of the regime, depth growing", reading="whole regime")],
     expected="ambiguous",
     corrected_statement="Tight up to a factor below 9/2 in log3 sep at any fixed depth; at the edge of the regime "

@@ -8,7 +8,7 @@ response's 'neglecting H << d_x'), and H allowed to grow with d_x (H = d_x/2).
 
 import sympy as sp
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour
 
 from ._common import MAIN, H, L, Source, d_x, log3
 
@@ -56,12 +56,12 @@ CLAIM = Claim(
     reading="Order of f means f / (L or d_x log d_x) tends to a finite nonzero limit.  With H fixed all four hold; "
             "with H = d_x/2 (allowed by the theorem) b_1 / L is unbounded, b_1 ~ -d_x L / 4.",
     checks=[Property(_orders(H), name="H fixed as d_x grows", reading="H fixed",
-                     perturb={"b_1 and c_1 of order 1 (not L)": _orders(H, l_order=1)}),
+                     perturb={"b_1 and c_1 of order 1 (not L)": neighbour(_orders, factory=True, given=dict(heads=H), l_order=1)}),
             Property(_orders(d_x / 2), name="H = d_x / 2", reading="H grows with d_x",
-                     perturb={"b_1 and c_1 of order 1 (not L)": _orders(d_x / 2, l_order=1)})],
+                     perturb={"b_1 and c_1 of order 1 (not L)": neighbour(_orders, factory=True, given=dict(heads=d_x / 2), l_order=1)})],
     expected="ambiguous",
     corrected_statement="b_1 is of the order of L only for bounded H; when H grows with d_x (up to d_x/2) it is of "
                         "the order of d_x L (b_1 / (d_x L) -> -1/4 at H = d_x/2), the order of the leading term.",
     corrected_checks=[Property(_b1_with_width, name="b_1 / (d_x L) at H = d_x/2",
-                               perturb={"b_1 / (d_x L) -> 0 at H = d_x/2": _b1_vanishes})],
+                               perturb={"b_1 / (d_x L) -> 0 at H = d_x/2": neighbour(_b1_vanishes)})],
 )

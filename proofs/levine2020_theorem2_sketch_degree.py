@@ -1,6 +1,6 @@
 """The proof sketch of Theorem 2 says y_p^i is 'a polynomial of degree 2C = 3^L - 1'."""
 
-from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, output_polynomial
+from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, neighbour, output_polynomial
 
 from ._common import MAIN, Source
 
@@ -47,7 +47,7 @@ CLAIM = Claim(
             "points (each summed index enters two factors: 2C; the query x^i adds one): holds.",
     checks=[Property(_degrees(_total), name="total degree of y_p^i", reading="total degree"),
             Property(_degrees(_split), name="degree in the summed (non-query) positions", reading="summed inputs",
-                     perturb={"degree 2C + 1 in the summed positions": _degrees(_split_shifted)})],
+                     perturb={"degree 2C + 1 in the summed positions": neighbour(_degrees, factory=True, claim=_split, degree_of=_split_shifted)})],
     expected="ambiguous",
     corrected_statement="y_p^i has total degree 3^L = 2C + 1; its degree in the non-query positions is 2C = 3^L - 1 "
                         "(the query x^i contributes one more factor).",

@@ -3,7 +3,7 @@
 coordinate beyond r is 0 -- but each head's constant coordinate alpha = h d_a is 1 in step (1) and in eq. 15,
 and alpha = d_x > r whenever r < d_x.  Read as eq. 15 (the clause a slip), step (2) equals step (1)."""
 
-from verify.authoring import Claim, Property, convolution_embedding, neighbour, shifted
+from verify.authoring import Claim, Property, convolution_embedding, shifted
 
 from ._common import WIES, Source
 from ._vocab import LEMMA56_CASES, a_matrix, corrected_layout, embedding_target

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from verify.authoring import Claim, Property, QuotedNumber, neighbour, scaled
+from verify.authoring import Claim, Property, QuotedNumber, neighbour
 
 from ._common import WIES, Source
 

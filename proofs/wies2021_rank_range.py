@@ -1,7 +1,7 @@
 """§5.1: 'we trained depth-12 networks with embedding ranks that range between 16 and the full rank of
 d_x = 680', against appendix C.1's list of r (the inner dimension of the d_x x r, r x V factorisation)."""
 
-from verify.authoring import Claim, Property, neighbour, shifted
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 from ._wies_tables import C1_LOW_RANK_WIDTH, C1_RANKS

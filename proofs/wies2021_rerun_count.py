@@ -1,7 +1,7 @@
 """§5: 'we estimated the variance ... by rerunning 7 of the trained architectures five times each', against
 the standard deviations listed in appendix C (Table 2 for §5.1, Table 4 for §5.2)."""
 
-from verify.authoring import Claim, Property, neighbour, shifted
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 from ._wies_tables import TABLE2, TABLE4

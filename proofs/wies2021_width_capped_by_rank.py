@@ -2,7 +2,7 @@
 widening beyond d_x = r leaves sep unchanged while deepening raises it -- and a rank-r < d_x network has a
 smaller sep than the full-rank one, so it cannot express it."""
 
-from verify.authoring import Cases, Claim, neighbour, shifted
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import WIES, Source
 from ._tokens import probe

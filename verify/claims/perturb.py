@@ -17,9 +17,12 @@ refutation goes through the claim's own computation::
     Property(_check, perturb={"count + 1": shifted(_check, extra=1)})        # _check(extra=0)
     Cases(ROWS, _iff(_real), perturb={"at complex points": neighbour(_iff, factory=True, points=_complex)})
 
+A perturbation may also be *stated*: a separate function with no argument changed,
+``neighbour(_one_column_more)``, which must share a computation with the check's function; a stated
+``scaled`` or ``shifted`` is recorded as information and never counts.
 ``defects(perturbation, check_function)`` says what is wrong with one mechanically: undeclared (a
-bare callable), not one argument, a step that is not one unit / a factor 3 / a change at all, or a
-function the check does not compute with.  A defective perturbation is recorded but never counted
+bare callable), not one argument, a step that is not one unit / a factor 3 / a change at all, a
+function the check does not compute with, or a stated one sharing nothing with the check.  A defective perturbation is recorded but never counted
 (``attach``).  ``perturb`` is a declared perturbation, or a dict ``description -> perturbation``;
 a bare callable (or dict of them) is still run and counted, for hand-written checks outside a
 registry, but the registry test (tests/claims/test_rules.py) rejects it.
@@ -35,7 +38,7 @@ from numbers import Rational
 from typing import Callable
 
 __all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted",
-           "converse", "neighbour", "defects", "computes_with"]
+           "converse", "neighbour", "defects", "stated", "computes_with", "shares_computation"]
 
 #: Why a check that supplies no perturbation cannot show it could fail.
 NO_PERTURBATION = "no perturbed statement supplied (give the check a perturb= callable)"
@@ -191,29 +194,81 @@ def computes_with(check_function: Callable, p: Perturbation) -> bool:
     return any(f is p.function for f in _referenced(check_function))
 
 
+def _python_function(f) -> bool:
+    """A function written in Python (or one wrapped by a cache), not a builtin or a class."""
+    return inspect.isfunction(inspect.unwrap(f)) if callable(f) and not isinstance(f, type) else False
+
+
+def _globals_used(fn) -> list:
+    """The module-level objects ``fn``'s code (and its nested functions') names: formulas, tables,
+    constants; not modules, classes or bare symbols."""
+    code, namespace, found = getattr(fn, "__code__", None), getattr(fn, "__globals__", {}), []
+    codes = [code] if code is not None else []
+    while codes:
+        c = codes.pop()
+        codes.extend(k for k in c.co_consts if inspect.iscode(k))
+        found.extend(namespace[n] for n in c.co_names if n in namespace)
+    return [x for x in found if not (inspect.ismodule(x) or isinstance(x, type) or callable(x)
+                                     or getattr(x, "is_Symbol", False))]
+
+
+def shares_computation(check_function: Callable, function: Callable) -> bool:
+    """Whether a separately stated ``function`` calls, within two levels, a Python function that the
+    check's own function also calls within two levels (a shared helper: the same ranks, the same
+    construction), or reads a module-level formula or table that it reads; or the check calls
+    ``function`` itself."""
+    mine = [f for f in _referenced(check_function, 2) if _python_function(f)]
+    if any(f is function for f in mine):
+        return True
+    theirs = [f for f in _referenced(function, 2)[1:] if _python_function(f)]
+    if any(f is g for f in mine[1:] for g in theirs if g is not function):
+        return True
+    data = [x for f in mine for x in _globals_used(f)]
+    return any(x is y for x in data for y in _globals_used(function))
+
+
+def stated(p) -> bool:
+    """A declared perturbation given as a separate function (no argument of a function changed)."""
+    return isinstance(p, Perturbation) and p.argument is None and not p.extra
+
+
 def defects(p, check_function: Callable) -> list[str]:
     """Why ``p`` is not a declared one-step strengthening or neighbour of the statement that
-    ``check_function`` checks ([] when none is found).  Mechanical, so it guarantees only this: ``p``
-    was declared with a kind from rule 1's vocabulary, it is the check's own computation (the same
-    function, or a closure of the same factory) with exactly one argument changed from its value in
-    the claim, and the change is one unit (``shifted``), a factor 3 either way (``scaled``) or a
-    real change (``converse``, ``neighbour``).  It cannot tell whether that argument is the claim's
-    bound or index rather than something the function merely reports, nor whether the direction
-    strengthens rather than weakens (a weakening of a true statement is never refuted, so it cannot
-    make a verdict); a reader still judges the description."""
+    ``check_function`` checks ([] when none is found).  Mechanical, so it guarantees only this:
+
+    * ``p`` was declared with a kind from rule 1's vocabulary (a bare callable is rejected);
+    * ``scaled`` and ``shifted`` are *derived*: the check's own computation (the same function, or a
+      closure of the same factory) with exactly one argument moved from its value in the claim by
+      one unit (``shifted``) or a factor 3 either way (``scaled``): so a bound x3 is the claim's
+      bound x3, and a separately written statement such as "the bound is trivial (<= 1)" cannot be
+      declared a strengthening;
+    * ``converse`` and ``neighbour`` are derived the same way with a real change;
+    * any kind may instead be *stated* (a separate function, no argument changed) when it shares a
+      computation with the check (a helper both call: the same ranks, the same construction); a
+      stated ``scaled`` or ``shifted`` is information only and never counts (``attach``), so a bound
+      strengthening makes a verdict only when derived.
+
+    It cannot tell whether the changed argument is the claim's bound or index rather than something
+    the function merely reports, nor whether the direction strengthens rather than weakens (a
+    weakening of a true statement is never refuted, so it cannot make a verdict), nor whether a
+    stated converse or neighbour is the right one; a reader still judges the description."""
     if not isinstance(p, Perturbation):
         return ["undeclared: a bare callable; declare it with scaled, shifted, converse or neighbour"]
     problems = []
+    name = getattr(p.function, "__name__", repr(p.function))
     if p.kind not in KINDS:
         problems.append(f"unknown kind {p.kind!r}")
-    if p.argument is None or p.extra:
-        problems.append(f"changes {0 if p.argument is None else 1 + len(p.extra)} arguments, not exactly one")
+    if stated(p):
+        if not shares_computation(check_function, p.function):
+            problems.append(f"stated {p.kind} {name} shares no computation with the check's own function")
+        return problems
+    if p.extra:
+        problems.append(f"changes {1 + len(p.extra)} arguments, not exactly one")
     elif p.claim_value is _UNSET:
         problems.append(f"{p.argument}: no value in the claim (not a parameter with a default; give claim=)")
     else:
         problems.extend(filter(None, [_step_defect(p)]))
     if not computes_with(check_function, p):
-        name = getattr(p.function, "__name__", repr(p.function))
         problems.append(f"{name} is not the check's own computation (the check never calls it)")
     return problems
 
@@ -248,6 +303,9 @@ def attach(result, perturb, decide: Callable[[Callable], tuple[bool, str]], chec
         refuted, evidence = decide(fn)
         declared = isinstance(fn, Perturbation)
         problems = defects(fn, check_function) if declared and check_function is not None else []
+        if declared and stated(fn) and fn.kind in ("scaled", "shifted"):
+            problems = problems + [f"stated {fn.kind}: information only (a bound's strengthening counts when derived "
+                                   "from the check's function)"]
         result.perturbations.append(record(statement, refuted, evidence, fn.kind if declared else "undeclared",
                                            problems))
     result.could_fail = any(p["counted"] for p in result.perturbations)
