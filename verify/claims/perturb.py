@@ -18,7 +18,7 @@ refutation goes through the claim's own computation::
     Cases(ROWS, _iff(_real), perturb={"at complex points": neighbour(_iff, factory=True, points=_complex)})
 
 A perturbation may also be *stated*: a separate function with no argument changed,
-``neighbour(_one_column_more)``, which must share a computation with the check's function; a stated
+``neighbour(_one_column_more)``, which must recompute what the check's function computes; a stated
 ``scaled`` or ``shifted`` is recorded as information and never counts.
 ``defects(perturbation, check_function)`` says what is wrong with one mechanically: undeclared (a
 bare callable), not one argument, a step that is not one unit / a factor 3 / a change at all, a
@@ -194,37 +194,69 @@ def computes_with(check_function: Callable, p: Perturbation) -> bool:
     return any(f is p.function for f in _referenced(check_function))
 
 
-def _python_function(f) -> bool:
-    """A function written in Python (or one wrapped by a cache), not a builtin or a class."""
-    return inspect.isfunction(inspect.unwrap(f)) if callable(f) and not isinstance(f, type) else False
-
-
-def _globals_used(fn) -> list:
-    """The module-level objects ``fn``'s code (and its nested functions') names: formulas, tables,
-    constants; not modules, classes or bare symbols."""
-    code, namespace, found = getattr(fn, "__code__", None), getattr(fn, "__globals__", {}), []
-    codes = [code] if code is not None else []
-    while codes:
-        c = codes.pop()
-        codes.extend(k for k in c.co_consts if inspect.iscode(k))
-        found.extend(namespace[n] for n in c.co_names if n in namespace)
-    return [x for x in found if not (inspect.ismodule(x) or isinstance(x, type) or callable(x)
-                                     or getattr(x, "is_Symbol", False))]
+def _footprint(fn, package: str) -> tuple[list, list]:
+    """What ``fn`` computes with outside its own package (``package``, the claim files'): the engine's
+    and libraries' functions and classes it reaches through the package's own functions, lambdas,
+    closures and partials (those are expanded, the rest are not); and the package's own named helpers
+    and module-level data (formulas, tables) it reaches.  Returns (callables, helpers and data)."""
+    outside, data, seen, todo = [], [], [], [fn]
+    while todo:
+        f = todo.pop()
+        if any(f is g for g in seen):
+            continue
+        seen.append(f)
+        if isinstance(f, Perturbation):
+            todo.append(f.call)
+            continue
+        if isinstance(f, functools.partial):
+            todo.extend([f.func, *f.args, *f.keywords.values()])
+            continue
+        inner = inspect.unwrap(f) if callable(f) else f
+        code = getattr(inner, "__code__", None)
+        if code is None or not (getattr(inner, "__module__", "") or "").startswith(package):
+            if callable(f) and not any(f is g for g in outside):
+                outside.append(f)
+            continue
+        if f is not fn and getattr(inner, "__name__", "") != "<lambda>":
+            data.append(inner)  # one of the package's own helpers, reached: shared if the other reaches it
+        namespace, codes = getattr(inner, "__globals__", {}), [code]
+        while codes:
+            c = codes.pop()
+            codes.extend(k for k in c.co_consts if inspect.iscode(k))
+            for name in c.co_names:
+                if name not in namespace:
+                    continue
+                obj = namespace[name]
+                if callable(obj):
+                    todo.append(obj)
+                elif not (inspect.ismodule(obj) or getattr(obj, "is_Symbol", False)):
+                    data.append(obj)
+        todo.extend(cell.cell_contents for cell in (inner.__closure__ or ()) if _filled(cell)
+                    and callable(cell.cell_contents))
+    return outside, data
 
 
 def shares_computation(check_function: Callable, function: Callable) -> bool:
-    """Whether a separately stated ``function`` calls, within two levels, a Python function that the
-    check's own function also calls within two levels (a shared helper: the same ranks, the same
-    construction), or reads a module-level formula or table that it reads; or the check calls
-    ``function`` itself."""
-    mine = [f for f in _referenced(check_function, 2) if _python_function(f)]
-    if any(f is function for f in mine):
+    """Whether a separately stated ``function`` recomputes what the check computes: it reaches at
+    least half of the functions outside the claim's package (the engine's ranks, constructions,
+    certificates; classes and builtins aside) that the check's own function reaches, or, where the
+    check reaches none, reads a formula or table the check reads; or the check calls ``function``
+    itself.  (Half, not all: a check often verifies more than its perturbation needs, e.g. a rank
+    besides a proportionality.)  A statement about the bound alone (such as
+    "the bound is trivial (<= 1)", which never computes the rank the check computes) fails it."""
+    package = (getattr(check_function, "__module__", "") or "").split(".")[0]
+    if any(f is function for f in _referenced(check_function)):
         return True
-    theirs = [f for f in _referenced(function, 2)[1:] if _python_function(f)]
-    if any(f is g for f in mine[1:] for g in theirs if g is not function):
-        return True
-    data = [x for f in mine for x in _globals_used(f)]
-    return any(x is y for x in data for y in _globals_used(function))
+    mine, my_data = (_functions(x) for x in _footprint(check_function, package))
+    theirs, their_data = (_functions(x) for x in _footprint(function, package))
+    if mine:
+        return 2 * sum(any(f is g for g in theirs) for f in mine) >= len(mine)
+    return any(x is y for x in my_data for y in their_data)  # the package's own helpers, formulas, tables
+
+
+def _functions(objects: list) -> list:
+    """``objects`` without classes and builtins (Fraction, comb, len: arithmetic, not a computation)."""
+    return [x for x in objects if not (isinstance(x, type) or inspect.isbuiltin(x))]
 
 
 def stated(p) -> bool:
@@ -243,10 +275,11 @@ def defects(p, check_function: Callable) -> list[str]:
       bound x3, and a separately written statement such as "the bound is trivial (<= 1)" cannot be
       declared a strengthening;
     * ``converse`` and ``neighbour`` are derived the same way with a real change;
-    * any kind may instead be *stated* (a separate function, no argument changed) when it shares a
-      computation with the check (a helper both call: the same ranks, the same construction); a
-      stated ``scaled`` or ``shifted`` is information only and never counts (``attach``), so a bound
-      strengthening makes a verdict only when derived.
+    * a ``converse`` or ``neighbour`` may instead be *stated* (a separate function, no argument
+      changed) when it recomputes what the check computes (``shares_computation``: at least half of
+      the engine functions the check reaches, it reaches);
+    * a stated ``scaled`` or ``shifted`` is information only: ``attach`` records it and never counts
+      it, so a bound's strengthening makes a verdict only when derived.
 
     It cannot tell whether the changed argument is the claim's bound or index rather than something
     the function merely reports, nor whether the direction strengthens rather than weakens (a
@@ -259,6 +292,8 @@ def defects(p, check_function: Callable) -> list[str]:
     if p.kind not in KINDS:
         problems.append(f"unknown kind {p.kind!r}")
     if stated(p):
+        if p.kind in ("scaled", "shifted"):
+            return problems  # information only: never counted (attach), so it may compute anything
         if not shares_computation(check_function, p.function):
             problems.append(f"stated {p.kind} {name} shares no computation with the check's own function")
         return problems
