@@ -207,5 +207,5 @@ CLAIM = Claim(
                       Cases(LAYER_CASES, _layers, name="eqs. 23, 28 and eq. 32 with c^2 against layers 1-3",
                             perturb={"eq. 32 with c^3": neighbour(_layers, c_power=3)}),
                       Cases(CONSTANT_CASES, _constant, name="Const of the executed construction",
-                            perturb={"c^(3^(L-2))": neighbour(_constant, exponent_shift=1)})],
+                            perturb={"c^(3^(L-2))": shifted(_constant, exponent_shift=1)})],
 )

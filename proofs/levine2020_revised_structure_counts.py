@@ -169,7 +169,7 @@ CLAIM = Claim(
                   perturb={"binom(C, b + 1) sequences with b swaps": shifted(_swaps, offset=1)}),
             Cases([(n, k) for n in range(1, 6) for k in range(0, 7)], _multiset, name="multiset identity",
                   strategy=st.tuples(st.integers(1, 4), st.integers(0, 12)), search=20,
-                  perturb={"binom(n + k, k) compositions": neighbour(_multiset, offset=1)}),
+                  perturb={"binom(n + k, k) compositions": shifted(_multiset, offset=1)}),
             Cases([(w, c) for w in range(1, 5) for c in (1, 4)] + [(2, 13)], _chi_counts,
                   name="number of chi, splits per chi, lemma 3 at n = 2 with its equality clause",
                   perturb={"lemma 3 strict": converse(_chi_counts, strict=True)}),

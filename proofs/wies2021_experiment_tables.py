@@ -91,6 +91,6 @@ CLAIM = Claim(
             Property(_table5, name="Table 5 against §5.3 and C.3",
                      perturb={"ratios {1,2,4,8}": neighbour(_table5, ratios=(1, 2, 4, 8)), "depths {12, 24}": neighbour(_table5, depths=(12, 24))}),
             Property(_c4, name="C.4 ranks admissible", perturb={"ranks <= 256": neighbour(_c4, cap=256)}),
-            Property(_counts, name="C.2 counts", perturb={"4 BPE vocabularies": neighbour(_counts, vocabularies=4),
+            Property(_counts, name="C.2 counts", perturb={"4 BPE vocabularies": shifted(_counts, vocabularies=4),
                                                           "largest width 1063": shifted(_counts, largest=1063)})],
 )
