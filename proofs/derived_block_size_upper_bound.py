@@ -11,7 +11,7 @@ The papers' Theorems 1-2 (main text §4) are the comparison, on the log3 scale, 
 import sympy as sp
 
 from verify.authoring import (Cases, Claim, Field, NetworkSpec, compare, default_specs, derivative_bound, exact_rank,
-                              neighbour, shifted)
+                              shifted)
 from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, H, L, Source, d_x

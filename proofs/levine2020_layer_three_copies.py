@@ -1,7 +1,5 @@
 """§2.2 and §4.1: every layer of eq. 3 integrates 3 copies of its input (Key, Query and Value)."""
 
-from functools import partial
-
 from verify.authoring import Cases, Claim, shifted
 
 from ._common import MAIN, Source

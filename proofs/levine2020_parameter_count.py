@@ -1,7 +1,5 @@
 """The parameter counts of §1, §2 and §5: 4LH weight matrices, 12 d_x^2 per layer, 12 L d_x^2 in all."""
 
-from functools import partial
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, NetworkSpec, divisors, draw_weights, shifted

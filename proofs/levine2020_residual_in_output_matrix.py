@@ -7,7 +7,6 @@ second point in their response (lines 20-21).
 """
 
 import random
-from functools import partial
 
 from verify.authoring import Cases, Claim, LayerWeights, NetworkSpec, Weights, draw_weights, forward, neighbour
 

@@ -1,6 +1,6 @@
 """Author response, lines 11-12: 'the symmetry of n - 1 and k in the definition of ((n over k))'."""
 
-from functools import lru_cache, partial
+from functools import lru_cache
 from math import comb
 
 from hypothesis import strategies as st

@@ -1,9 +1,12 @@
 """Author response, lines 16-18: Theorem 2 'is also tight w.r.t. leading terms of depth and width'.
 
 The two sides of eq. 7 (log3 scale) are linear in L with slopes 2 d_x + 1 (upper) and
-d_x/2 - H/2 - 1 (lower).  Read as: their ratio stays bounded.  Two readings of where: for large width
-at a bounded head count (the ratio of slopes tends to 4), or at every width and head count the
-theorem allows (1 < H < d_x, H dividing d_x).  Decided exactly with sympy.
+d_x/2 - H/2 - 1 (lower).  The same sentence names the leading terms and the corrections: eq. 7 is
+'1/2 d_x L + b_1 + b_2 <= log3 sep(y) <= 2 d_x L + c_1 + c_2 with corrections on the order of L:
+b_1 = -L(H/2 + 1), c_1 = L'.  So 'tight w.r.t. leading terms' compares 1/2 d_x L with 2 d_x L, and
+b_1's share of the slope is a correction by the text's own words (rule 4): the ratio of the slopes
+tends to 4 as d_x grows at fixed H.  That the full lower slope vanishes at d_x - H = 2 is recorded
+as information (it is b_1's correction, not a leading term).  Decided exactly with sympy.
 """
 
 import sympy as sp
@@ -27,15 +30,8 @@ def _large_width(stated=4):
     return check
 
 
-def _grows(width, heads):
-    """The lower bound grows with L (positive slope), so the ratio of the two sides stays bounded as L grows."""
-    slope = LOWER_SLOPE.subs({d_x: width, H: heads})
-    return slope > 0, f"d_x={width} H={heads}: lower slope {slope}", \
-        None if slope > 0 else {"d_x": width, "H": heads, "lower_slope": str(slope)}
-
-
 def _zero_slope_cases(width, heads):
-    """Corrected: the lower slope is (d_x - H)/2 - 1, positive exactly when d_x - H > 2."""
+    """Information: the full lower slope (leading term and b_1) is (d_x - H)/2 - 1, positive exactly when d_x - H > 2."""
     slope = LOWER_SLOPE.subs({d_x: width, H: heads})
     return (slope > 0) == (width - heads > 2) and slope == sp.Rational(width - heads, 2) - 1, \
         f"d_x={width} H={heads}: slope {slope}"
@@ -46,15 +42,13 @@ CLAIM = Claim(
     source=Source(RESPONSE, "lines 16-18", "'Th2 is also tight w.r.t. leading terms of depth and width'"),
     statement="The lower and upper bounds of eq. 7 agree in their leading terms up to a constant factor.",
     formulas={"lower_slope": LOWER_SLOPE, "upper_slope": UPPER_SLOPE},
-    reading="Leading terms are the coefficients of L.  For large d_x at bounded H their ratio tends to 4; at "
-            "d_x - H <= 2 (d_x = 4, H = 2) the lower bound does not grow with L at all.",
-    checks=[Property(_large_width(), name="ratio of slopes for large width", reading="large width",
+    reading="Read as printed (rule 4): the sentence itself names the leading terms, '1/2 d_x L' and '2 d_x L', and "
+            "calls b_1 = -L(H/2 + 1) and c_1 = L 'corrections on the order of L'; the leading terms agree up to the "
+            "factor 4, and the ratio of the full slopes tends to 4 as d_x grows at fixed H.  Requiring the full lower "
+            "slope (b_1 included) to stay positive at every width would count a correction as a leading term, "
+            "which the text does not do; the small widths where it vanishes (d_x - H = 2) are recorded as information "
+            "(whether b_1 is truly of lower order when H grows is claim levine2020_theorem2_correction_orders).",
+    checks=[Property(_large_width(), name="ratio of slopes for large width",
                      perturb={"ratio -> 2": neighbour(_large_width, factory=True, stated=2)}),
-            Cases(SMALL, _grows, name="lower bound grows with L at every admissible (d_x, H)",
-                  reading="every width")],
-    expected="ambiguous",
-    corrected_statement="Tight up to a factor 4 in the leading terms for large d_x at bounded H; the lower bound's "
-                        "slope (d_x - H)/2 - 1 vanishes at d_x - H = 2 (d_x = 4, H = 2), where it does not grow "
-                        "with depth.",
-    corrected_checks=[Cases(SMALL, _zero_slope_cases, name="lower slope (d_x - H)/2 - 1")],
+            Cases(SMALL, _zero_slope_cases, name="information: full lower slope (d_x - H)/2 - 1 at small widths")],
 )

@@ -8,7 +8,7 @@ import flint
 from hypothesis import strategies as st
 
 from verify.authoring import (Cases, Claim, Field, NetworkSpec, default_specs, draw_weights, exact_rank, neighbour,
-                              output_polynomial, scaled, shifted, variable_index)
+                              output_polynomial, shifted, variable_index)
 
 from ._common import REVISED, Source
 

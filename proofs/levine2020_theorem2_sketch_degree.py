@@ -1,4 +1,10 @@
-"""The proof sketch of Theorem 2 says y_p^i is 'a polynomial of degree 2C = 3^L - 1'."""
+"""The proof sketch of Theorem 2 says y_p^i is 'a polynomial of degree 2C = 3^L - 1'.
+
+Rule 4 reread: this stays ambiguous, because the text itself uses 'degree' both ways.  As printed in the sketch,
+'y is a polynomial of degree 2C' is the total degree (3^L: false).  But the formal proof the sketch summarises
+(supplement A.3, 'an upper bound on the separation rank is implied by the polynomial degree of y') groups the
+monomials by 'the powers' n_1 + ... + n_{d_x} = 2C(L) of the summed inputs' coordinates, the query coordinate
+x^(i)_{alpha_{C(L)+1}} summed separately: the degree it calls y's is 2C in the summed inputs (true)."""
 
 from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, neighbour, output_polynomial
 
@@ -42,9 +48,11 @@ CLAIM = Claim(
     id="levine2020_theorem2_sketch_degree",
     source=Source(MAIN, "§4.2", "proof sketch of Theorem 2"),
     statement="y_p^i is a polynomial of degree 2C = 3^L - 1.",
-    reading="Two readings of 'degree 2C'.  Total degree in the network's input (3^L, not 2C: erratum), or the "
-            "degree in the C summed inputs x^{j_1..j_C} of eq. 4, to which 'note that C is as defined in eq. 4' "
-            "points (each summed index enters two factors: 2C; the query x^i adds one): holds.",
+    reading="Two readings of 'degree 2C', each in the text.  Total degree, the sketch's own words 'y_p^i is a "
+            "polynomial of degree 2C' (3^L, not 2C: erratum).  Degree in the summed inputs x^{j_1..j_C} of eq. 4, "
+            "to which 'note that C is as defined in eq. 4' points, and which the formal proof (first supplement A.3, "
+            "'implied by the polynomial degree of y') counts: 'n_1 + ... + n_{d_x} = 2C(L) (The powers)', the query "
+            "coordinate x^(i)_{alpha_{C(L)+1}} summed apart (holds).  The outcomes differ: ambiguous.",
     checks=[Property(_degrees(_total), name="total degree of y_p^i", reading="total degree"),
             Property(_degrees(_split), name="degree in the summed (non-query) positions", reading="summed inputs",
                      perturb={"degree 2C + 1 in the summed positions": neighbour(_degrees, factory=True, claim=_split, degree_of=_split_shifted)})],

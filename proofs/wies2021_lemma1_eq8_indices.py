@@ -3,10 +3,12 @@
   y^{i,L}_p = sum_{j_1..j_C} sum_h sum_{r_0..r_C} B^{(0,h)}_{r_1,p} prod_{c=0}^{C} <A^{(c,h)}_{r_c}, y^{0,j_c}>
               prod_{c=1}^{C} <B^{(c,h)}_{r_{c+1}}, y^{0,j_c}>,  j_0 = i.
 
-The last factor reads r_{C+1}, which is not among the summed r_0..r_C.  Read cyclically (r_{C+1} = r_0) this is
-the chain B^{(0)T} M^{(1)} ... M^{(C)} A^{(0)} x^i of the first paper; read literally (r_{C+1} one more summed
-index), the query factor <A^{(0)}_{r_0}, y^i> decouples from the chain and the form cannot represent a layer
-whose query-key matrix has rank above H.  Both readings are checked."""
+The last factor reads r_{C+1}, which no sum of eq. 8 binds.  Read as printed (rule 4), r_{C+1} is an index of its
+own (fixed, or summed on its own: either way the chain's last factor no longer meets the query factor
+<A^{(0)}_{r_0}, y^i>), and the form cannot represent a layer whose query-key matrix has rank above H: an erratum.
+The correction identifies r_{C+1} with r_0, which makes eq. 8 the chain B^{(0)T} M^{(1)} ... M^{(C)} A^{(0)} x^i
+of the first paper's Corollary 3; nothing in eq. 8's text defines r_{C+1} = r_0, so that is a correction, not a
+second reading."""
 
 import random
 
@@ -81,7 +83,6 @@ def _eq8(terms, xs, i, p, cyclic=True):
     total = 0
     n = len(xs)
     for b0, ms, a0 in terms:
-        c = len(ms)
         attn = len(a0)
         # transfer over the chain of M's: vector over r_1 .. r_{C+1}
         # start: v[r_1] = B^{(0)}_{r_1, p}
@@ -125,7 +126,7 @@ def _cyclic(shift: int = 0):
 
 
 def _literal():
-    """Read literally: at depth 1 the form is sum_h <a_h, y^i> sum_j <u_h, y^j><b_h, y^j>, so its part linear in
+    """As printed (r_{C+1} not bound by eq. 8's sums): at depth 1 the form is sum_h <a_h, y^i> sum_j <u_h, y^j><b_h, y^j>, so its part linear in
     y^i and quadratic in one other y^j has a coefficient matrix of rank <= H.  The network's has rank
     rank(sum_h ...) computed exactly; above H no choice of A, B can write the layer in this form."""
     for width, heads, attn in [(2, 1, 2), (3, 1, 2), (3, 1, 3), (4, 2, 2)]:
@@ -151,22 +152,27 @@ def _literal():
     return True, "rank <= H at every spec tried", None
 
 
-CYCLIC, LITERAL = "r_{C+1} = r_0 (cyclic)", "r_{C+1} summed on its own"
-cyclic = Property(_cyclic, name="cyclic reading: eq. 8 = eq. 5", reading=CYCLIC,
+cyclic = Property(_cyclic, name="corrected (r_{C+1} = r_0): eq. 8 = eq. 5",
                   perturb={"query index shifted by one": shifted(_cyclic, shift=1)})
-literal = Property(_literal, name="literal reading can write a depth-1 layer", reading=LITERAL)
+literal = Property(_literal, name="eq. 8 as printed (r_{C+1} an index of its own) can write a depth-1 layer")
 
 CLAIM = Claim(
     id="wies2021_lemma1_eq8_indices",
     source=Source(WIES, "appendix A.1", "Lemma 1, eq. 8"),
     statement="Any depth-L composition of eq. 5 can be written as eq. 8, with A^{(c,h)}, B^{(c,h)} in R^{d_a x d_x}.",
-    domain="cyclic: L = 1, 2 with d_x = 2-3, H = 1-2, d_a = 1-2, N = 3; literal: L = 1, d_x = 2-4, H = 1-2, d_a = 2-3",
-    reading="eq. 8 sums r_0..r_C but its last B-factor reads r_{C+1}.  Cyclic reading (r_{C+1} = r_0): the first "
-            "paper's Corollary 3 with r_{C+1} renamed r_0, built here by its recursion and compared with eq. 5 exactly.  "
-            "Literal reading (r_{C+1} one more summed index): refuted at depth 1 by a rank count.",
-    checks=[cyclic, literal],
-    expected="ambiguous",
+    domain="as printed: L = 1, d_x = 2-4, H = 1-2, d_a = 2-3; corrected: L = 1, 2 with d_x = 2-3, H = 1-2, d_a = 1-2, "
+           "N = 3",
+    reading="eq. 8 sums r_0..r_C but its last B-factor reads r_{C+1}, which no sum binds and the text never defines "
+            "('for convenient j_0 := i' defines j_0 only).  Read as printed (rule 4), r_{C+1} is an index of its own "
+            "(fixed or summed alone, the same form at depth 1: sum_h <a_h, y^i> sum_j <u_h, y^j><b_h, y^j>), refuted "
+            "at depth 1 by a rank count.  Identifying r_{C+1} with r_0 (the first paper's Corollary 3, which sums "
+            "r_1..r_{C+1} and lets the query read r_{C+1}) is the correction, built here by the first paper's "
+            "recursion and compared with eq. 5 exactly.",
+    left_out="the corrected form is compared with eq. 5 at L = 1, 2 only (the specs listed in domain); deeper networks "
+             "rest on the first paper's recursion (its Corollary 3), not on a computation here.",
+    checks=[literal],
+    expected="erratum",
     corrected_statement="Sum r_1..r_{C+1} and let the query factor read A^{(0,h)}_{r_{C+1}} (equivalently identify "
                         "r_{C+1} with r_0): then eq. 8 is the first paper's Corollary 3 and holds exactly.",
-    corrected_checks=[Property(_cyclic, name="cyclic reading: eq. 8 = eq. 5")],
+    corrected_checks=[cyclic],
 )

@@ -1,7 +1,8 @@
 """Lemma 5's proof, step (2) (appendix B.2.1): the kernel's output, written out case by case, adds the clause
 'alpha <= r' to every case (and writes A_{i_j - M/2, phi(alpha)} in the second half).  Read literally, every
 coordinate beyond r is 0 -- but each head's constant coordinate alpha = h d_a is 1 in step (1) and in eq. 15,
-and alpha = d_x > r whenever r < d_x.  Read as eq. 15 (the clause a slip), step (2) equals step (1)."""
+and alpha = d_x > r whenever r < d_x.  The clause is read as printed (rule 4): step (2) is an erratum, and dropping
+the clause (step (2) then being eq. 15, the lemma's own statement) is its correction."""
 
 from verify.authoring import Claim, Property, convolution_embedding, shifted
 
@@ -39,8 +40,6 @@ def _compare(literal: bool, bump: int = 0):
     return True, f"step (1) = step (2) for {checked} (layout, kernel, token) triples", None
 
 
-LITERAL, AS_EQ15 = "clause alpha <= r as printed", "step (2) as eq. 15"
-
 CLAIM = Claim(
     id="wies2021_lemma5_step2",
     source=Source(WIES, "appendix B.2.1", "proof of Lemma 5, step (2)"),
@@ -48,15 +47,19 @@ CLAIM = Claim(
               "A_{i_j, phi(alpha)} / A_{i_j - M/2, phi(alpha)} / 1 / 0 by case, each case with 'alpha <= r'.",
     domain="every small layout (d_x = 3..8 at L = 2, 3..6 at L = 3; H | d_x, r - H even; corrected phi), kernel widths 1, 2, "
            "every token",
-    reading="Two readings of the clause 'alpha <= r': literally (coordinates beyond r are 0), or as a slip, step (2) "
-            "then being eq. 15.  The second half's A_{i_j - M/2, phi(alpha)} is read as eq. 15's "
-            "A_{i_j - V/2, phi(alpha - (d_a-1)/2)} in both (M is the raw input length, not a row count); phi is the "
+    reading="The clause 'alpha <= r' is read as printed (rule 4: coordinates beyond r are 0); nothing in the text "
+            "says otherwise, and eq. 15 (which step (2) must reach) has no such clause, so dropping it is the "
+            "correction, not a second reading.  The second half's A_{i_j - M/2, phi(alpha)} is read as eq. 15's "
+            "A_{i_j - V/2, phi(alpha - (d_a-1)/2)} (M is the raw input length, not a row count); phi is the "
             "corrected one of Lemma 6 so that only this step is tested.",
-    checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r", reading=LITERAL),
-            Property(lambda: _compare(False), name="step (1) = step (2) as eq. 15", reading=AS_EQ15,
-                     perturb={"constant coordinates = 2": shifted(_compare, given=dict(literal=False), bump=1)})],
-    expected="ambiguous",
-    corrected_statement="Drop 'alpha <= r': every head's constant coordinate (alpha = h d_a, up to d_x) is 1; the "
-                        "kernel still has rank <= r because only r rows of it are nonzero, not the first r.",
-    corrected_checks=[Property(lambda: _compare(False), name="step (1) = eq. 15")],
+    left_out="the second case's printed A_{i_j - M/2, phi(alpha)} (M the raw input length, and phi(alpha) in place of "
+             "eq. 15's phi(alpha - (d_a-1)/2)) is not tested as printed: only the clause alpha <= r is.",
+    checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r, as printed")],
+    expected="erratum",
+    corrected_statement="Drop 'alpha <= r': step (2) is then eq. 15, every head's constant coordinate (alpha = h d_a, "
+                        "up to d_x) being 1 as step (1) gives.  The kernel's rank <= r does not need the clause (its "
+                        "nonzero rows are not the first r; the rank is checked by claim "
+                        "wies2021_lemma5_convolution_embedding).",
+    corrected_checks=[Property(lambda: _compare(False), name="step (1) = step (2) without the clause (eq. 15)",
+                               perturb={"constant coordinates = 2": shifted(_compare, given=dict(literal=False), bump=1)})],
 )

@@ -142,14 +142,15 @@ def test_the_api_and_the_command_line_share_their_defaults():
 
 
 def test_the_registry_commands_default_to_the_registry_the_api_defaults_to():
-    """verify run / claims / coverage pass --registry to one API function whose default it equals."""
+    """verify run / claims / coverage / table pass --registry to one API function whose default it equals."""
     import inspect
 
     from verify import api
     from verify.cli.main import build_parser
 
     parser = build_parser()
-    for command, function in {"run": api.run_registry, "claims": api.list_claims, "coverage": api.coverage}.items():
+    for command, function in {"run": api.run_registry, "claims": api.list_claims, "coverage": api.coverage,
+                              "table": api.reviewers_table}.items():
         default = inspect.signature(function).parameters["registry"].default
         assert parser.parse_args([command]).registry == default, command
 

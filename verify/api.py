@@ -131,7 +131,7 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
                     real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
-                    dry_run: bool = False) -> dict:
+                    dry_run: bool = False, registry=None) -> dict:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -158,6 +158,8 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
         A Dask scheduler address instead of local processes.
     real, templates, real_tokens
         Add the numerical rank of a seeded BERT network (eqs. 1-2) over this grid.
+    registry : str, path or module, optional
+        Where the bound columns come from, as for ``list_claims`` (None: the installed registry).
 
     Returns
     -------
@@ -177,7 +179,7 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
     [(1, 2, 1, 3), (1, 2, 2, 3)]
     """
     return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
-                       scheduler, workers, progress, on_skipped, dry_run)
+                       scheduler, workers, progress, on_skipped, dry_run, registry)
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,
@@ -312,17 +314,18 @@ def stored_results(path: str | None = None, kind: str | None = None) -> tuple[st
         return str(path), store.rows(kind)
 
 
-def table_markdown(rows: list[dict]) -> str:
+def table_markdown(rows: list[dict], registry=None) -> str:
     """The reviewers' table as markdown, its bound columns read from the registry."""
     from .sweeps.table import bound_columns, markdown
 
-    return markdown(rows, bound_columns())
+    return markdown(rows, bound_columns(registry=registry))
 
 
-def table_csv(rows: list[dict]) -> str:
+def table_csv(rows: list[dict], registry=None) -> str:
+    """The reviewers' table as CSV, its bound columns read from the registry."""
     from .sweeps.table import bound_columns, to_csv
 
-    return to_csv(rows, bound_columns())
+    return to_csv(rows, bound_columns(registry=registry))
 
 
 def claims_table(records: list[dict]) -> tuple[str, str]:

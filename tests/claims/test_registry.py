@@ -70,6 +70,33 @@ def test_the_command_line_takes_registry(toy, capsys):
     assert code == 0 and data["count"] == 1 and data["claims"][0]["id"] == "toy_one_plus_one"
 
 
+TOY_BOUND = '''
+from verify.authoring import Claim, RankBound, Source
+
+CLAIM = Claim(
+    id="toy_rank_at_most_three",
+    source=Source("toy", "§1", "eq. 2"),
+    statement="sep <= 3 for one layer of width 2",
+    expected="verified",
+    checks=[RankBound(3, "upper", condition=lambda spec: spec.depth == 1 and spec.width == 2)],
+)
+'''
+
+
+def test_the_table_reads_its_bound_columns_from_the_registry_it_is_given(toy, capsys):
+    """verify table --registry: the toy registry's one bound is the only column (one layer of width 2
+    has rank 3, the closed form of docs/mathematics.md §2: a 1 x 6 and a 3 x 2 degree block)."""
+    (toy / "toy_rank_at_most_three.py").write_text(textwrap.dedent(TOY_BOUND))
+    code = main(["table", "--depths", "1", "--widths", "2", "--heads", "1", "--registry", str(toy), "--json"])
+    [row] = json.loads(capsys.readouterr().out)["rows"]
+    assert code == 0 and row["sep_rank"] == 3
+    assert [(b["claim"], b["holds"]) for b in row["bounds"]] == [("toy_rank_at_most_three", True)]
+    rows = verify.reviewers_table([1], [2], heads="1", registry=toy)["rows"]
+    assert [b["claim"] for b in rows[0]["bounds"]] == ["toy_rank_at_most_three"]
+    assert "toy_rank_at_most_three" in verify.api.table_csv(rows, toy).splitlines()[0]
+    assert "toy_rank_at_most_three" in verify.api.table_markdown(rows, toy)
+
+
 def test_an_unknown_registry_is_one_line_and_status_2(capsys, monkeypatch):
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     code = main(["claims", "--registry", "no_such_registry_anywhere"])

@@ -69,9 +69,10 @@ MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field
 def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
                 real_tokens: int = TABLE.real_tokens, field: str = TABLE.field, seed: int = TABLE.seed,
                 max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
-                workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False) -> dict:
+                workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False,
+                registry=None) -> dict:
     """``verify table``: one reduced-route rank per spec through the sweep executor, then every
-    ``RankBound`` of the registry whose regime holds.  ``depths``/``widths``: lists, or text like
+    ``RankBound`` of the registry whose regime holds (``registry`` as ``load_claims`` takes it).  ``depths``/``widths``: lists, or text like
     ``1-3``.  ``store``: path of the results store (None keeps nothing).  ``on_skipped(list)`` hears the specs the memory estimate refuses before any work.
     Returns ``rows``, ``skipped``, ``sweep``, ... (``verify table --json``), or the plan with
     ``dry_run``.  ``progress``: draw the bar on stderr.  On Ctrl-C, ``SweepInterrupted`` carries ``rows`` and ``total`` of what was done."""
@@ -98,7 +99,7 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     if real:
         tasks += [real_task(spec, seed, templates, real_tokens) for spec in specs]
     cost = lambda t: sep_cost(t) if t.kind == "sep" else 1  # noqa: E731
-    columns = bound_columns()
+    columns = bound_columns(registry=registry)
 
     def rows_done(values):
         done = [i for i, spec in enumerate(specs)
@@ -202,13 +203,14 @@ class BoundColumn:
     erratum: bool
 
 
-def bound_columns(residual: bool = False) -> list[BoundColumn]:
-    """Every ``RankBound`` of the registry for plain (or residual) networks, in claim order."""
+def bound_columns(residual: bool = False, registry=None) -> list[BoundColumn]:
+    """Every ``RankBound`` of the registry (None: the installed one) for plain (or residual)
+    networks, in claim order."""
     from ..claims.checks import RankBound
     from ..claims.record import load_claims
 
     columns = []
-    for claim in load_claims():
+    for claim in load_claims(registry):
         for check in claim.checks:
             if isinstance(check, RankBound) and check.residual == residual:
                 short = claim.id.replace("levine2020_", "L:").replace("wies2021_", "W:")
