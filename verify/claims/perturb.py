@@ -41,7 +41,8 @@ __all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KI
            "converse", "neighbour", "defects", "stated", "computes_with", "shares_computation"]
 
 #: Why a check that supplies no perturbation cannot show it could fail.
-NO_PERTURBATION = "no perturbed statement supplied (give the check a perturb= callable)"
+NO_PERTURBATION = ("no perturbed statement supplied (give the check a declared perturb=: scaled, shifted, converse "
+                   "or neighbour)")
 
 #: Rule 1's vocabulary: what each declared kind of perturbation changes.
 KINDS = {"scaled": "a bound x3 or /3 (one unit on the log3 scale)",
