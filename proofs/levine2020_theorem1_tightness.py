@@ -14,7 +14,7 @@ Decided with sympy limits.
 
 import sympy as sp
 
-from verify.authoring import Claim, InequalityChain, Property
+from verify.authoring import Claim, InequalityChain, Property, neighbour
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
 
@@ -71,6 +71,6 @@ CLAIM = Claim(
     left_out="'double-exponentially with depth' is not checked as a separate statement (eq. 6's sides are 3^L "
              "times a logarithm by their form); the ratio at fixed depth is decided for L = 2..4 with H = 2 only.",
     checks=[Property(_fixed_depth(), name="fixed depth, width growing",
-                     perturb={"limit 1 (bounds asymptotically equal)": _fixed_depth(sp.Integer(1))}),
+                     perturb={"limit 1 (bounds asymptotically equal)": neighbour(_fixed_depth, factory=True, bound=sp.Integer(1))}),
             Property(_edge_between, name="information: L <= upper/lower <= 4L at the edge d_x = 3^L + 1, L = 2..40")],
 )

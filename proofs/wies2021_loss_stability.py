@@ -2,7 +2,7 @@
 
 import math
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 from ._wies_tables import TABLE2, TABLE4
@@ -27,7 +27,7 @@ def _order(exponent=-3):
 
 below = Property(_below, name="every std <= 1e-3")
 order = Property(_order, name="every std of order 1e-3",
-                 perturb={"of order 10^-2": lambda: _order(-2), "of order 10^-4": lambda: _order(-4)})
+                 perturb={"of order 10^-2": shifted(_order, exponent=-2), "of order 10^-4": shifted(_order, exponent=-4)})
 
 CLAIM = Claim(
     id="wies2021_loss_stability",
