@@ -40,7 +40,7 @@ def _all_checks(claim) -> list:
 
 def perturbation_defects(check) -> dict:
     """``description -> defects`` for every perturbation of a Property or Cases (empty lists when sound)."""
-    return {text: defects(p, _own_function(check)) for text, p in as_dict(check.perturb).items()}
+    return {text: defects(p, _own_function(check), text) for text, p in as_dict(check.perturb).items()}
 
 
 def can_refute_a_strengthening(check) -> bool:
