@@ -297,6 +297,7 @@ def defects(p, check_function: Callable, description: str = "") -> list[str]:
 
     * neither ``description`` (its key in ``perturb=``) nor ``p.description`` states a trivial bound
       (``trivial_description``: "trivial", "sep <= 1", "rank >= 1");
+    * a ``converse`` is not described as making a relation strict (that is ``strict``);
     * a ``strict`` turns one flag on (False -> True) or one relation '<=' into '<' ('>=' into '>');
     * ``p`` was declared with a kind from rule 1's vocabulary (a bare callable is rejected);
     * ``scaled`` and ``shifted`` are *derived*: the check's own computation (the same function, or a
@@ -324,6 +325,8 @@ def defects(p, check_function: Callable, description: str = "") -> list[str]:
             problems.append(f"{text!r} states a trivial bound: information, not a strengthening")
     if p.kind not in KINDS:
         problems.append(f"unknown kind {p.kind!r}")
+    if p.kind == "converse" and any(re.search(r"\bstrict\b", t, re.IGNORECASE) for t in (description, p.description)):
+        problems.append("a relation made strict is a strengthening, not a converse: declare it with strict")
     if stated(p):
         if p.kind in ("scaled", "shifted", "strict"):
             return problems  # information only: never counted (attach), so it may compute anything
