@@ -12,7 +12,7 @@ from math import comb
 
 from verify.authoring import Claim, InequalityChain, Property, scaled, shifted
 
-from ._common import WIES, L, Source, multichoose, r
+from ._common import WIES, L, Source, r
 
 GRID = [(depth, rank, pos) for depth in range(1, 5) for rank in range(1, 13) for pos in range(0, 4)]
 
