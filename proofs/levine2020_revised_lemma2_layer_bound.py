@@ -15,5 +15,7 @@ CLAIM = Claim(
     reading="Checked for the first layer (K = 1) at N = 2(d_x+1), the smallest N the exact rank holds for "
             "(the bound grows with N).",
     expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
+    left_out="N < 2(d_x + 1), where the bound N d_x^4 / H is smallest (N = 2): the reduced-route ranks hold from N "
+             "= 2(d_x + 1) on; deeper layers (K > 1) are not checked (K = 1, first layer only).",
     checks=[RankBound(BOUND, "upper", "sep", condition=lambda s: s.depth == 1)],
 )

@@ -27,7 +27,8 @@ CLAIM = Claim(
     gap_checks=[Property(gap_check(BOUND, BELOW_THRESHOLD, (10, 2, 5), heads_min=2),
                          name="eq. 6 against the construction's corrected reach, d_a even")],
     left_out="Three of the four in-regime specs are at L = 1, where the construction (L >= 2) does not exist; "
-             "the depth-2 spec in regime is d_x = 10, H = 2 (d_a = 5, odd).",
+             "the depth-2 spec in regime is d_x = 10, H = 2 (d_a = 5, odd).  N < 2(d_x + 1) (down to the smallest "
+             "N = 2, where sep may be smallest): the reduced-route ranks hold from N = 2(d_x + 1) on.",
     checks=[RankBound(BOUND, "lower", "log3", regime=BELOW_THRESHOLD,
                       condition=lambda s: 1 < s.heads < s.width)],
 )

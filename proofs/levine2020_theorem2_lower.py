@@ -17,5 +17,9 @@ CLAIM = Claim(
     formulas={"log3_sep_lower": BOUND, "b_1": B1, "b_2": B2},
     domain="H < d_x (log3((d_x - H)/2) defined)",
     regime=ABOVE_THRESHOLD,
+    left_out="N < 2(d_x + 1): the exact ranks come from the reduced route, which holds from N = 2(d_x + 1) on, so "
+             "the smallest N = 2 is not computed here (a coefficient-route rank at N = 2 takes seconds at L <= 2, "
+             "d_x <= 3, as levine2020_revised_residual_small_n does; not yet added) (for a lower bound the "
+             "smallest N is where sep may be smallest).",
     checks=[RankBound(BOUND, "lower", "log3", regime=ABOVE_THRESHOLD, condition=lambda s: s.heads < s.width)],
 )

@@ -16,5 +16,8 @@ CLAIM = Claim(
     formulas={"log3_sep_upper": BOUND, "c_1": C1, "c_2": C2},
     domain="L >= 1, H divides d_x",
     regime=ABOVE_THRESHOLD,
+    left_out="N < 2(d_x + 1): the exact ranks come from the reduced route, which holds from N = 2(d_x + 1) on, so "
+             "the smallest N = 2 is not computed here (a coefficient-route rank at N = 2 takes seconds at L <= 2, "
+             "d_x <= 3, as levine2020_revised_residual_small_n does; not yet added).",
     checks=[RankBound(BOUND, "upper", "log3", regime=ABOVE_THRESHOLD)],
 )

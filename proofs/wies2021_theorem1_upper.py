@@ -12,6 +12,10 @@ CLAIM = Claim(
     formulas={"explicit_form": EQ9, "scale": L * sp.Min(sp.Symbol("r"), d_x)},
     reading="O~ is asymptotic and cannot be checked at finite sizes; it is checked through its explicit form, "
             "eq. 9 of Theorem 3, whose log3 is (r + r_e) log3(3^L + 1) + O(log) = O~(L min{r, d_x}). " + READING,
+    left_out="embeddings of rank r < d_x and positional embeddings (r_e >= 1): compared on the plain network (r = "
+             "d_x, r_e = 0) only; N < 2(d_x + 1): the exact ranks come from the reduced route, which holds from N "
+             "= 2(d_x + 1) on, so the smallest N = 2 is not computed here (a coefficient-route rank at N = 2 takes "
+             "seconds at L <= 2, d_x <= 3, as levine2020_revised_residual_small_n does; not yet added).",
     checks=[RankBound(log3(EQ9.xreplace(FULL_RANK)), "upper", "log3", name="explicit form vs exact ranks")],
     # eq. 9 never beats the trivial bound (the monomial count) on the default specs; it would from L=3 d_x=5.
     expected="not-decided",
