@@ -14,8 +14,8 @@ its verdict is recorded in ``AUDITED``:
 
 What this test guarantees: every claim of the registry has an entry (a new claim must be audited or
 marked not-audited); each entry agrees with the claim (``covered`` has no ``left_out``, ``left_out``
-has a non-empty one); every audited claim with a ``RankBound`` check says what its exact ranks leave out,
-since the reduced route's ranks hold only from N = 2(d_x + 1) on and so never reach the smallest N.
+has a non-empty one); every audited claim with a ``RankBound`` check also checks its bound at N = 2 and 4 (the reduced
+route's ranks hold only from N = 2(d_x + 1) on) and says in ``left_out`` which N it still leaves out.
 What it cannot guarantee: that the audit itself was right.  Whether a case list really reaches a
 statement's boundary is a reading of the paper, recorded here by a person; the test keeps that
 record and the claims from drifting apart, it does not redo the reading.
@@ -173,14 +173,31 @@ def test_audit_entry_matches_the_claim(claim_id):
 
 @pytest.mark.parametrize("claim_id", sorted(
     i for i, c in CLAIMS.items() if AUDITED.get(i) != "not-audited" and any(isinstance(x, RankBound) for x in c.checks)))
-def test_rank_bound_claims_name_the_small_n_they_leave_out(claim_id):
-    """Exact ranks hold from N = 2(d_x + 1) on (``verify.claims.specsets``): the smallest N is left out.
-    (Not-audited claims are skipped: three response claims with RankBound checks are among them.)"""
-    text = CLAIMS[claim_id].left_out
-    assert "N < 2(d_x + 1)" in text, f"{claim_id}: its RankBound checks never reach N = 2; say so in left_out"
+def test_rank_bound_claims_check_the_smallest_n_and_say_what_is_left(claim_id):
+    """Reduced-route ranks hold from N = 2(d_x + 1) on (``verify.claims.specsets``), so a RankBound
+    claim also checks its bound at N = 2 and 4 (``proofs/_small_n.py``) and names in ``left_out``
+    the N it still leaves out.  (Not-audited claims are skipped: three response claims with RankBound
+    checks are among them.)"""
+    claim = CLAIMS[claim_id]
+    assert "2(d_x + 1)" in claim.left_out, f"{claim_id}: its RankBound ranks start at N = 2(d_x + 1); say so in left_out"
+    assert any("smallest N" in getattr(c, "name", "") for c in claim.checks), \
+        f"{claim_id}: no check of its bound at the smallest N (proofs/_small_n.py at_small_n)"
 
 
 def test_audit_reports_its_own_gap():
     """The not-audited entries are few and listed (a visible gap, not a silent one)."""
     missing = sorted(k for k, v in AUDITED.items() if v == "not-audited")
     assert len(missing) <= 18, missing
+
+
+def test_the_report_shows_each_left_out():
+    """report.md lists every claim's left_out with its text, the terminal table names the claims."""
+    from verify.claims.report import markdown, table
+
+    records = [{"id": "a_claim", "source": "doc §1, eq. 1", "outcome": "verified", "expected": "verified",
+                "as_expected": True, "evidence": "e", "statement": "s", "left_out": "N = 2: too slow"},
+               {"id": "b_claim", "source": "doc §2, eq. 2", "outcome": "verified", "expected": "verified",
+                "as_expected": True, "evidence": "e", "statement": "s", "left_out": None}]
+    md = markdown(records, {"version": "0", "claims": 2, "seconds": 1.0, "spec_set": "default"})
+    assert "- **a_claim**: N = 2: too slow" in md and "**b_claim**:" not in md
+    assert table(records).splitlines()[-1].endswith("in 1 claims: a_claim")
