@@ -117,7 +117,7 @@ AUDITED = {
     "wies2021_conjecture_n_main_text": "covered",
     "wies2021_conjecture_n_positional": "covered",
     "wies2021_conv_index_maps": "covered",
-    "wies2021_corollary1_construction": "covered",
+    "wies2021_corollary1_construction": "left_out",
     "wies2021_corollary1_lower": "left_out",
     "wies2021_corollary1_tokens": "covered",
     "wies2021_experiment_tables": "covered",
