@@ -1,6 +1,6 @@
 """Section 4.2.3: width caps the internal attention dimension."""
 
-from verify.authoring import Cases, Claim, NetworkSpec, exact_rank
+from verify.authoring import Cases, Claim, NetworkSpec, exact_rank, shifted
 
 from ._common import WIES, Source
 
@@ -22,5 +22,5 @@ CLAIM = Claim(
     reading="Compared with the single-head network with d_a = d_x; all ranks from the reduced route.  H d_a runs "
             "from d_x + 1 (the smallest excess) to 3 d_x.",
     checks=[Cases(CASES, _case, name="reduced-route ranks for H d_a > d_x",
-                  perturb={"H d_a > d_x lowers sep (bound - 1)": lambda *c: _case(*c, slack=1)})],
+                  perturb={"H d_a > d_x lowers sep (bound - 1)": shifted(_case, slack=1)})],
 )
