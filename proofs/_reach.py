@@ -29,15 +29,15 @@ def construction_log3(width: int, heads: int, depth: int) -> sp.Expr:
 
 
 def gap_cases(bound, regime, depths=range(2, 6), widths=range(2, 25), heads_min=1):
-    """(L, d_x, H) with d_a even, ``regime`` true, where ``bound`` > log3 of the construction's rank: the
-    printed proof falls short there.  Sorted smallest (d_x, L, H) first."""
+    """(L, d_x, H) with d_a even, ``regime`` true (None: every point), where ``bound`` (log3 units) > log3 of
+    the construction's rank: the printed proof falls short there.  Sorted smallest (d_x, L, H) first."""
     found = []
     for width in widths:
         for heads in (h for h in range(heads_min, width) if width % h == 0 and (width // h) % 2 == 0):
             for depth in depths:
                 point = {L: depth, d_x: width, H: heads}
-                if compare(regime.lhs, regime.rhs, {sp.StrictLessThan: "<", sp.StrictGreaterThan: ">"}[type(regime)],
-                           point) is not True:
+                if regime is not None and compare(regime.lhs, regime.rhs, {sp.StrictLessThan: "<",
+                                                  sp.StrictGreaterThan: ">"}[type(regime)], point) is not True:
                     continue
                 if compare(bound, construction_log3(width, heads, depth), ">", point) is True:
                     found.append((width, depth, heads))
@@ -55,7 +55,7 @@ def gap_check(bound, regime, smallest, **grid):
         point = {L: depth, d_x: width, H: heads}
         return cases[0] == smallest, (
             f"{len(cases)} grid points with d_a even where the printed bound exceeds log3 ((H floor((d_a-1)/2) over "
-            f"3^(L-2))); smallest d_x={width} L={depth} H={heads}: bound {float(bound.subs(point).evalf()):.4g} > "
-            f"{float(construction_log3(width, heads, depth).evalf()):.4g} (reach {reach(width, heads)} columns, "
+            f"3^(L-2))); smallest d_x={width} L={depth} H={heads}: log3 bound {float(bound.subs(point).evalf()):.4g} > "
+            f"log3 rank {float(construction_log3(width, heads, depth).evalf()):.4g} (reach {reach(width, heads)} columns, "
             f"the proof uses {(width - heads) // 2})"), None
     return shown
