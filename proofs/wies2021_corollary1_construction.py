@@ -48,13 +48,17 @@ CLAIM = Claim(
     id="wies2021_corollary1_construction",
     source=Source(WIES, "appendix B.2 and B.2.2", "Corollary 1, eq. 14, with Lemma 6's embedding executed"),
     statement="With a vocabulary embedding that outputs eq. 15's vectors (Lemma 6, V >= 2((n over 3^(L-2))) + 1), "
-              "sep >= ((n over 3^(L-2))), n = (r - H)/2, for almost all network weights.",
+              "sep >= ((n over 3^(L-2))), n = (r - H)/2, for almost all network weights; executed with the corrected "
+              "layout, which carries n = min((r - H)/2, H floor((d_a - 1)/2)) columns.",
     domain="d_x = 3..9, r = 3..9 (r = d_x and r < d_x, n = 1 included), H = 1-3 (d_a odd and even), L = 2 and 3; "
            "N = 2 positions, all V tokens",
     reading="M_V is Lemma 6's corrected construction (wies2021_lemma6_vocabulary_embedding) with Lemma 8's A; the "
             "network weights are the seed-0 integers.  The token sep (full V x V grid, counts route) mod p is a "
             "certified lower bound on the generic sep, so rank >= bound certifies the corollary's conclusion at "
-            "these sizes.  Depth 4 (lambda = 9) costs ~30 s and is left out.",
+            "these sizes.  n is the corrected layout's reach (wies2021_lemma6_vocabulary_embedding): (r - H)/2 at odd "
+            "d_a, but at (8, 2, 8, 3) (d_a = 4) it is 2, not 3, so there the construction gives ((2 over 3)) = 4, "
+            "below eq. 14's ((3 over 3)) = 10: the proof gap of wies2021_corollary1_lower and "
+            "wies2021_theorem2_lower.  Depth 4 (lambda = 9) costs ~30 s and is left out.",
     left_out="d_a = 2 (smallest case d_x = 4, H = 2, r = 4, L = 2, n = 1): the corrected construction carries "
              "H floor((d_a - 1)/2) = 0 columns there (the reach of levine2020_supp1_lemma4_construction), so there is "
              "no embedding to execute and the conclusion is not checked; depth 4 (lambda = 9, about 30 s) is left out.",
