@@ -104,7 +104,7 @@ AUDITED = {
     "levine2020_theorem1_lower": "left_out",
     "levine2020_theorem1_lower_construction": "covered",
     "levine2020_theorem1_positivity_note": "covered",
-    "levine2020_theorem1_tightness": "not-audited",
+    "levine2020_theorem1_tightness": "left_out",
     "levine2020_theorem1_upper": "left_out",
     "levine2020_theorem1_upper_from_theorem3": "covered",
     "levine2020_theorem2_correction_orders": "not-audited",
