@@ -9,8 +9,8 @@ its verdict is recorded in ``AUDITED``:
 * ``left_out``: part of the boundary is out of reach; the claim's ``left_out`` names it and why,
   and the report lists it (``verify.claims.report.markdown``, "Parts of a stated domain no check
   reaches"; report.json's ``left_out``);
-* ``not-audited``: not read for rule 2 in this round (claims owned by the readings/audit work); the
-  gap stays visible here until someone audits them.
+* ``not-audited``: not read for rule 2 (a kind kept for a claim added before its audit; since the third
+  round, which read the response and formerly ambiguous claims, no entry has it).
 
 What this test guarantees: every claim of the registry has an entry (a new claim must be audited or
 marked not-audited); each entry agrees with the claim (``covered`` has no ``left_out``, ``left_out``
@@ -176,8 +176,7 @@ def test_audit_entry_matches_the_claim(claim_id):
 def test_rank_bound_claims_check_the_smallest_n_and_say_what_is_left(claim_id):
     """Reduced-route ranks hold from N = 2(d_x + 1) on (``verify.claims.specsets``), so a RankBound
     claim also checks its bound at N = 2 and 4 (``proofs/_small_n.py``) and names in ``left_out``
-    the N it still leaves out.  (Not-audited claims are skipped: three response claims with RankBound
-    checks are among them.)"""
+    the N it still leaves out.  (Not-audited claims would be skipped; none is left.)"""
     claim = CLAIMS[claim_id]
     assert "2(d_x + 1)" in claim.left_out, f"{claim_id}: its RankBound ranks start at N = 2(d_x + 1); say so in left_out"
     assert any("smallest N" in getattr(c, "name", "") for c in claim.checks), \
@@ -185,9 +184,9 @@ def test_rank_bound_claims_check_the_smallest_n_and_say_what_is_left(claim_id):
 
 
 def test_audit_reports_its_own_gap():
-    """The not-audited entries are few and listed (a visible gap, not a silent one)."""
+    """No entry is left not-audited (the third round read the last 18); a new one is a visible gap."""
     missing = sorted(k for k, v in AUDITED.items() if v == "not-audited")
-    assert len(missing) <= 18, missing
+    assert missing == [], missing
 
 
 def test_the_report_shows_each_left_out():
