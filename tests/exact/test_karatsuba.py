@@ -68,23 +68,33 @@ def test_shift_at_its_input_bound(p):
     ar = ModArith(p)
     values = [2 * p + 4, 2 * p + 3, p, p + 1, (p - 1) // 2, 1, 0, 2**ar.bits + 1, 3 * p // 2]
     values += [-v for v in values]
-    out = ar._shift(np.array(values, dtype=np.float64))
+    out = np.array(values, dtype=np.float64)
+    ar._shift(out, np.empty_like(out), np.empty_like(out))
     assert np.abs(out).max() <= p / 2 + 1
     assert [int(v) % p for v in out] == [(v << ar.bits) % p for v in values]
 
 
 @pytest.mark.parametrize("p", PRIMES)
-def test_karatsuba_equals_four_products_on_random_blocks(p):
+@pytest.mark.parametrize("rows,cols", [(37, 29), (400, 300)])  # 400 x 300: the banded combination
+def test_karatsuba_equals_four_products_on_random_blocks(p, rows, cols):
+    """Against the four-product plan on every entry and Python integers on a sample (all entries
+    of the small block)."""
     rng = np.random.default_rng(7)
-    a, b = rng.integers(0, p, (37, 600)), rng.integers(0, p, (600, 29))
+    a, b = rng.integers(0, p, (rows, 600)), rng.integers(0, p, (600, cols))
+    c = rng.integers(0, p, (rows, cols))
     results = []
     for karatsuba in (True, False):
         ar = ModArith(p, karatsuba=karatsuba)
-        out = np.zeros((37, 29))
+        out = ar.from_ints(c)
         ar.submul(out, ar.from_ints(a), ar.from_ints(b))
+        assert np.abs(out).max() <= ar.h
         results.append(ar.to_ints(out))
-    want = (-(a.astype(object) @ b.astype(object))) % p
-    assert (results[0].astype(object) == want).all() and (results[1] == results[0]).all()
+    assert (results[1] == results[0]).all()
+    picks = [(i, j) for i in range(rows) for j in range(cols)] if rows < 100 else \
+        [(int(i), int(j)) for i, j in zip(rng.integers(0, rows, 60), rng.integers(0, cols, 60))] + [(rows - 1, cols - 1)]
+    for i, j in picks:
+        want = (int(c[i, j]) - sum(int(x) * int(y) for x, y in zip(a[i], b[:, j]))) % p
+        assert int(results[0][i, j]) == want, (i, j)
 
 
 def test_rank_pin_against_flint_at_300_of_rank_250():

@@ -266,8 +266,6 @@ class ModArith:
         xp = self.xp
         if self.limbs == 1:
             return a @ b
-        if self.karatsuba:
-            return self._karatsuba(a, b)
         m, n, w = a.shape[0], b.shape[1], self.limbs
         stacked = xp.concatenate(self._split(a), axis=0) @ xp.concatenate(self._split(b), axis=1)
         total = None
@@ -290,35 +288,48 @@ class ModArith:
         xp.subtract(x, low, out=low)
         return low, high
 
-    def _shift(self, x):
+    def _shift(self, x, q, t):
         """2^b x mod p in floats only, in place, for an integer |x| <= 2p + 4 (module notes:
-        Karatsuba); returns x with |x| <= p/2 + 1."""
-        xp, scratch = self.xp, self.xp.multiply(x, self.shift_pinv)
-        xp.rint(scratch, out=scratch)  # q
-        quotient = scratch
-        product = quotient * float(self.p_high)  # q P_H, exact
-        x -= product  # t = x - q P_H, exact
+        Karatsuba); ``q`` and ``t`` are scratch of x's shape.  Leaves |x| <= p/2 + 1."""
+        xp = self.xp
+        xp.multiply(x, self.shift_pinv, out=q)
+        xp.rint(q, out=q)  # q
+        xp.multiply(q, float(self.p_high), out=t)  # q P_H, exact
+        x -= t  # t = x - q P_H, exact
         x *= float(2**self.bits)  # 2^b t, exact
-        xp.multiply(quotient, float(self.p_low), out=product)  # q p_lo, exact
-        x -= product
-        return x
+        xp.multiply(q, float(self.p_low), out=t)  # q p_lo, exact
+        x -= t
 
-    def _karatsuba(self, a, b):
-        """Reduced a @ b by three limb products (module notes: Karatsuba), inner dimension <= chunk."""
+    def _karatsuba(self, c, a, b) -> None:
+        """c <- c - a @ b (mod p), reduced, by three limb products (module notes: Karatsuba), for an
+        inner dimension <= chunk.  The combination runs row band by row band, in cache."""
+        xp = self.xp
         a0, a1 = self._split2(a)
         b0, b1 = self._split2(b)
         low, high = a0 @ b0, a1 @ b1
         a0 += a1  # limb sums, |.| <= sum_bound
         b0 += b1
         middle = a0 @ b0
-        middle -= low  # = A0 B1 + A1 B0 + A1 B1: exact, |.| <= k (2 l0 l1 + l1^2) <= k s^2
-        middle -= high  # = A0 B1 + A1 B0
-        self.reduce(high)
-        high = self._shift(high)  # 2^b A1B1 mod p, |.| <= p/2 + 1
-        high += self.reduce(middle)  # |.| <= p/2 + 1 + h <= p + 3
-        high = self._shift(high)  # 2^b (2^b A1B1 + mid) mod p, |.| <= p/2 + 1
-        high += self.reduce(low)
-        return high  # |.| <= p/2 + 1 + h <= 2h: tile - product stays far below LIMIT
+        del a0, a1, b0, b1
+        bands = self._bands(c) or [slice(None)]
+        rows = bands[0].stop - bands[0].start if bands[0].stop is not None else c.shape[0]
+        q = xp.empty((rows, c.shape[1]), dtype=c.dtype)
+        t = xp.empty_like(q)
+        for band in bands:
+            hi, mid, lo, tile = high[band], middle[band], low[band], c[band]
+            n = tile.shape[0]
+            qb, tb = q[:n], t[:n]
+            mid -= lo  # = A0 B1 + A1 B0 + A1 B1: exact, |.| <= k (2 l0 l1 + l1^2) <= k s^2
+            mid -= hi  # = A0 B1 + A1 B0
+            self._reduce(hi, qb)
+            self._shift(hi, qb, tb)  # 2^b A1B1 mod p, |.| <= p/2 + 1
+            self._reduce(mid, qb)
+            hi += mid  # |.| <= p/2 + 1 + h <= p + 3
+            self._shift(hi, qb, tb)  # 2^b (2^b A1B1 + mid) mod p, |.| <= p/2 + 1
+            tile -= hi
+            self._reduce(lo, qb)
+            tile -= lo  # |.| <= h + p/2 + 1 + h <= 3h: far below LIMIT
+            self._reduce(tile, qb)
 
     def submul(self, c, a, b, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every
@@ -347,6 +358,10 @@ class ModArith:
                 # chunk could pass LIMIT: |tile| <= h + (count + width + following) h^2 is the test
                 due = not delayed or (following > 0 and count + width + following > self.delay)
                 left, right = a[r:r + step, k:k + self.chunk], b[k:k + self.chunk]
+                if self.karatsuba:
+                    self._karatsuba(tile, left, right)  # reduced on return
+                    count = 0
+                    continue
                 if self.limbs == 1:
                     product = self.xp.matmul(left, right, out=buf[:tile.shape[0]])
                 else:
