@@ -1,8 +1,6 @@
 """§2.2 and §4.1: every layer of eq. 3 integrates 3 copies of its input (Key, Query and Value)."""
 
-from functools import partial
-
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, shifted
 
 from ._common import MAIN, Source
 from ._layers import degrees
@@ -29,6 +27,6 @@ CLAIM = Claim(
     reading="Three copies of the input per layer means degree exactly 3 per layer; composed over L layers, "
             "every monomial of y_p^i has degree 3^L.",
     checks=[Cases(CASES, _case, name="degrees of y_p^i",
-                  perturb={"2 copies per layer (degree 2^L)": partial(_case, copies=2),
-                           "4 copies per layer (degree 4^L)": partial(_case, copies=4)})],
+                  perturb={"2 copies per layer (degree 2^L)": shifted(_case, copies=2),
+                           "4 copies per layer (degree 4^L)": shifted(_case, copies=4)})],
 )

@@ -1,10 +1,8 @@
 """The parameter counts of §1, §2 and §5: 4LH weight matrices, 12 d_x^2 per layer, 12 L d_x^2 in all."""
 
-from functools import partial
-
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, NetworkSpec, divisors, draw_weights
+from verify.authoring import Cases, Claim, NetworkSpec, divisors, draw_weights, shifted
 
 from ._common import MAIN, L, Source, d_x
 
@@ -53,6 +51,6 @@ CLAIM = Claim(
             "H heads of W^K, W^Q, W^V in R^{d_a x d_x} and W^O in R^{d_x x d_a}); biases and layer-norm gains are "
             "not counted, as in Kaplan et al.'s non-embedding size.",
     checks=[Cases(CASES, _case, name="matrices and parameters per spec", strategy=SPECS, search=40,
-                  perturb={"4LH + 1 weight matrices": partial(_case, matrix_shift=1),
-                           "12 d_x^2 + 1 parameters per layer": partial(_case, layer_shift=1)})],
+                  perturb={"4LH + 1 weight matrices": shifted(_case, matrix_shift=1),
+                           "12 d_x^2 + 1 parameters per layer": shifted(_case, layer_shift=1)})],
 )

@@ -7,9 +7,8 @@ second point in their response (lines 20-21).
 """
 
 import random
-from functools import partial
 
-from verify.authoring import Cases, Claim, LayerWeights, NetworkSpec, Weights, draw_weights, forward
+from verify.authoring import Cases, Claim, LayerWeights, NetworkSpec, Weights, draw_weights, forward, neighbour
 
 from ._common import MAIN, Source
 from ._layers import degrees, one_layer, symbolic_inputs
@@ -74,14 +73,14 @@ CLAIM = Claim(
             "W^O.  Every eq. 3 network is homogeneous of degree 3^L, so a residual network with any other "
             "degree is not of that form.",
     checks=[Cases(FF_CASES, _feed_forward, name="linear feed-forward absorbed into W^O",
-                  perturb={"absorbed as A^T W^O": partial(_feed_forward, transpose=True)}),
+                  perturb={"absorbed as A^T W^O": neighbour(_feed_forward, transpose=True)}),
             Cases(RESIDUAL_CASES, _residual_homogeneous, name="residual network of the form of eq. 3")],
     expected="erratum",
     corrected_statement="The linear feed-forward map is absorbed by W^{O,l,h} -> A W^{O,l,h}; the residual "
                         "connection is not: with it y_p^i has monomials of every odd degree from 1 to 3^L, while "
                         "eq. 3 gives only degree 3^L (as the author response concedes, lines 20-21).",
     corrected_checks=[Cases(FF_CASES, _feed_forward, name="linear feed-forward absorbed into W^O",
-                            perturb={"absorbed as A^T W^O": partial(_feed_forward, transpose=True)}),
+                            perturb={"absorbed as A^T W^O": neighbour(_feed_forward, transpose=True)}),
                       Cases(RESIDUAL_CASES, _residual_linear_part, name="residual network has a degree-1 part",
-                            perturb={"lowest degree 3 (no skip path)": partial(_residual_linear_part, lowest=3)})],
+                            perturb={"lowest degree 3 (no skip path)": neighbour(_residual_linear_part, lowest=3)})],
 )

@@ -1,11 +1,11 @@
 """Author response, lines 11-12: 'the symmetry of n - 1 and k in the definition of ((n over k))'."""
 
-from functools import lru_cache, partial
+from functools import lru_cache
 from math import comb
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, shifted
 
 from ._common import RESPONSE, Source
 
@@ -38,5 +38,5 @@ CLAIM = Claim(
             "formula), compared with each other and with C(n + k - 1, k).",
     checks=[Cases(CASES, _case, name="both sides, every (n, k)",
                   strategy=st.tuples(st.integers(1, 40), st.integers(0, 40)), search=50,
-                  perturb={"((n over k)) = ((k + 2 over n - 1))": partial(_case, shift=1)})],
+                  perturb={"((n over k)) = ((k + 2 over n - 1))": shifted(_case, shift=1)})],
 )

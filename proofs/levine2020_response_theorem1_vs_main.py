@@ -2,7 +2,7 @@
 
 import sympy as sp
 
-from verify.authoring import Claim, InequalityChain, Property
+from verify.authoring import Claim, InequalityChain
 
 from ._common import BELOW_THRESHOLD, RESPONSE, H, L, Source, d_x, log3
 

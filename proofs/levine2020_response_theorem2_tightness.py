@@ -11,7 +11,7 @@ as information (it is b_1's correction, not a leading term).  Decided exactly wi
 
 import sympy as sp
 
-from verify.authoring import Cases, Claim, Property
+from verify.authoring import Cases, Claim, Property, neighbour
 
 from ._common import RESPONSE, H, L, Source, d_x, log3
 
@@ -49,6 +49,6 @@ CLAIM = Claim(
             "which the text does not do; the small widths where it vanishes (d_x - H = 2) are recorded as information "
             "(whether b_1 is truly of lower order when H grows is claim levine2020_theorem2_correction_orders).",
     checks=[Property(_large_width(), name="ratio of slopes for large width",
-                     perturb={"ratio -> 2": _large_width(2)}),
+                     perturb={"ratio -> 2": neighbour(_large_width, factory=True, stated=2)}),
             Cases(SMALL, _zero_slope_cases, name="information: full lower slope (d_x - H)/2 - 1 at small widths")],
 )

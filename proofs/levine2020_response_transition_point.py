@@ -37,9 +37,9 @@ CLAIM = Claim(
     statement="The lower bounds change regime at d_x/2 ~ 3^(L-2), i.e. L ~ log3 d_x + 1.3.",
     formulas={"offset": OFFSET},
     reading="The printed '1.3' is read as printed (rule 4): a one-decimal figure is the value correctly rounded, the "
-            "convention of the authors' own 'L_th(d_x) ~ 6.3' for log3 1000 = 6.29 (main text, §1).  Nothing in the "
-            "text says the figure is truncated, so reading it as truncated (1.3 <= offset < 1.4) is not a second "
-            "reading.  d_x/2 = 3^(L-2) solves to L = log3 d_x + 2 - log3 2 exactly, H neglected as the response "
+            "convention of the authors' own 'L_th(d_x) ~ 6.3' for log3 1000 = 6.29 (main text, §1), printed with "
+            "the same '~' and rounded up (truncated it would read 6.2).  Nothing in the text says the figure is "
+            "truncated, so reading it as truncated (1.3 <= offset < 1.4) is not a second reading.  d_x/2 = 3^(L-2) solves to L = log3 d_x + 2 - log3 2 exactly, H neglected as the response "
             "does ('neglecting H << d_x').",
     checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value")],
     expected="erratum",

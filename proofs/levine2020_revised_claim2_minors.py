@@ -8,7 +8,7 @@ from math import comb
 
 import sympy as sp
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, shifted
 
 from ._common import REVISED, Source
 
@@ -61,7 +61,7 @@ CLAIM = Claim(
     reading="The criterion is needed at the point theta in F^K where rank A(theta) >= r is assumed; the "
             "lower-bound proof uses F = C (weights with the imaginary unit).",
     checks=[Cases(SHAPES, _count, name="number of minors",
-                  perturb={"count + 1": lambda m, c, r: _count(m, c, r, 1)}),
+                  perturb={"count + 1": shifted(_count, extra=1)}),
             Cases(SHAPES, _criterion, name="criterion over the reals"),
             Cases(SHAPES, lambda m, c, r: _criterion(m, c, r, complex_entries=True),
                   name="criterion over the complex numbers")],
@@ -73,6 +73,5 @@ CLAIM = Claim(
     corrected_checks=[Cases(SHAPES, _criterion, name="criterion over the reals"),
                       Cases(SHAPES, lambda m, c, r: _criterion(m, c, r, complex_entries=True, modulus=True),
                             name="sum |f_i|^2 criterion over the complex numbers",
-                            perturb={"the index shifted: sum |f_i|^2 = 0 iff rank A < r + 1": lambda m, c, r: _criterion(
-                                m, c, r, complex_entries=True, modulus=True, shift=1)})],
+                            perturb={"the index shifted: sum |f_i|^2 = 0 iff rank A < r + 1": shifted(_criterion, given=dict(complex_entries=True, modulus=True), shift=1)})],
 )

@@ -4,7 +4,7 @@ every index inside the matrix it indexes, and the count of eq. 10's summed terms
 import random
 from functools import lru_cache
 
-from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward
+from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward, neighbour
 
 from ._common import REVISED, H, N, Source, d_x
 
@@ -142,8 +142,7 @@ CLAIM = Claim(
                         "the first layer's exact ranks obey N d_x^3.",
     corrected_checks=[Cases(CASES, _eq10_is_eq1, name="eq. 10 = eq. 1, every index inside its matrix"),
                       Cases(CASES, _corrected_count, name="eq. 10 has N d_x^5 / H summed terms",
-                            perturb={"the count + 1 (its neighbour)": lambda w, h, n: _count(
-                                w, h, n, lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
+                            perturb={"the count + 1 (its neighbour)": neighbour(_count, claim="N d_x^5 / H", stated=lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
                       Cases(CASES, _grouping, name="regrouped sum is exact and N d_x^3 <= N d_x^4 / H"),
                       RankBound(N * d_x**3, "upper", "sep", condition=lambda s: s.depth == 1,
                                 name="first-layer exact ranks <= N d_x^3 (K = 1)")],

@@ -5,7 +5,7 @@ from math import comb, factorial, prod
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, shifted
 
 from ._common import REVISED, Source
 
@@ -58,5 +58,5 @@ CLAIM = Claim(
                         "is off by ((n-1)!)^k, already at n = 3, k = 1, M = 0 (1 against 2).",
     corrected_checks=[Cases(CASES, _corrected, name="the bound is attained",
                             strategy=st.tuples(st.integers(1, 15), st.integers(1, 8), st.integers(0, 30)), search=50,
-                            perturb={"bound + 1": lambda a, b, c: _corrected(a, b, c, 1)})],
+                            perturb={"bound + 1": shifted(_corrected, extra=1)})],
 )

@@ -5,7 +5,7 @@ eqs. 38-39 against the executed construction, and the column index of eqs. 40-42
 from hypothesis import strategies as st
 
 from verify.authoring import (Cases, Claim, GaussianRational, Layout, NetworkSpec, construction, forward,
-                              grid_submatrix, hadamard_target, proportional, unit_rows)
+                              grid_submatrix, hadamard_target, neighbour, proportional, shifted, unit_rows)
 
 from ._common import REVISED, Source
 
@@ -184,7 +184,7 @@ CLAIM = Claim(
             Cases(LAYOUTS, lambda w, h: _pair_sum(w, h, stated=1), name="eq. 31: a head's entries sum to 1"),
             Cases(LAYOUTS, _disjoint, name="eq. 33: head supports disjoint"),
             Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms",
-                  perturb={"alpha_l + 1": lambda d: _alpha_beta(d, 1)}),
+                  perturb={"alpha_l + 1": shifted(_alpha_beta, offset=1)}),
             Cases(LAYOUTS, _column_index, name="eqs. 40-42: V's column index (d_a - 1)(h - 1) + k"),
             Cases(LAYER_CASES, lambda *a: _layers(*a, c_power=0),
                   name="eqs. 23, 28, 32 against layers 1-3 of the corrected construction (eq. 32 as printed)")],
@@ -195,17 +195,17 @@ CLAIM = Claim(
                         "V_{., c(h-1) + k} (the printed stride d_a - 1 runs past V's H c columns when H >= 2, the same "
                         "defect as phi).  Eqs. 33 and 37 hold as printed; the Hadamard power 3^(L-2) is unaffected.",
     corrected_checks=[Cases(LAYOUTS, _corrected_support, name="corrected supports", strategy=LAYOUT_STRATEGY, search=40,
-                            perturb={"shifted by one": lambda w, h: _corrected_support(w, h, 1)}),
+                            perturb={"shifted by one": shifted(_corrected_support, shift=1)}),
                       Cases(LAYOUTS, _pair_sum, name="a head's entries sum to c", strategy=LAYOUT_STRATEGY, search=40,
-                            perturb={"sum to 1": lambda w, h: _pair_sum(w, h, 1)}),
+                            perturb={"sum to 1": neighbour(_pair_sum, stated=1)}),
                       Cases(LAYOUTS, _disjoint, name="eq. 33: head supports disjoint"),
                       Cases(list(range(2, 16)), _alpha_beta, name="eq. 37 and its closed forms",
                             strategy=st.integers(2, 200), search=30),
                       Cases(LAYOUTS, lambda w, h: _column_index(w, h, per_head=lambda c: c),
                             name="column index c(h - 1) + k", strategy=LAYOUT_STRATEGY, search=40,
-                            perturb={"stride d_a - 1": _column_index}),
+                            perturb={"stride d_a - 1": neighbour(_column_index, claim="stride c", per_head=None)}),
                       Cases(LAYER_CASES, _layers, name="eqs. 23, 28 and eq. 32 with c^2 against layers 1-3",
-                            perturb={"eq. 32 with c^3": lambda *a: _layers(*a, c_power=3)}),
+                            perturb={"eq. 32 with c^3": neighbour(_layers, c_power=3)}),
                       Cases(CONSTANT_CASES, _constant, name="Const of the executed construction",
-                            perturb={"c^(3^(L-2))": lambda *a: _constant(*a, exponent_shift=1)})],
+                            perturb={"c^(3^(L-2))": shifted(_constant, exponent_shift=1)})],
 )

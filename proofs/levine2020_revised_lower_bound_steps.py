@@ -11,7 +11,7 @@ import flint
 import sympy as sp
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, InequalityChain
+from verify.authoring import Cases, Claim, InequalityChain, converse, shifted
 
 from ._common import REVISED, Source, k, multichoose, n
 
@@ -111,23 +111,23 @@ CLAIM = Claim(
     reading="n = 1 (d_x - H = 2 or 3) leaves the second term of the max undefined (k/0); there only the first term is "
             "checked.  For odd d_x - H the quantity (d_x - H)/2 is read as floor((d_x - H)/2), as in the main text.",
     checks=[Cases([(2, 2), (2, 4), (3, 2), (3, 4), (2, 6)], _matricization, name="matricization index map",
-                  perturb={"powers M^(N/2 - t + 1)": lambda m, t: _matricization(m, t, shift=1)}),
+                  perturb={"powers M^(N/2 - t + 1)": shifted(_matricization, shift=1)}),
             Cases([(r, p) for r in range(1, 5) for p in range(1, 5)], _hadamard_rank,
                   name="Hadamard-power rank <= ((r over p))",
-                  perturb={"rank <= ((r over p)) - 1": lambda r, p: _hadamard_rank(r, p, drop=1)}),
+                  perturb={"rank <= ((r over p)) - 1": shifted(_hadamard_rank, drop=1)}),
             Cases([(a, b) for a in range(1, 13) for b in range(1, 13)], _binomial_max,
                   name="binomial lower bounds and their equality cases",
                   strategy=st.tuples(st.integers(1, 150), st.integers(1, 150)), search=40,
-                  perturb={"strict inequality": lambda a, b: _binomial_max(a, b, strict=True)}),
+                  perturb={"strict inequality": converse(_binomial_max, strict=True)}),
             Cases([(w, h, depth) for w in range(2, 13) for h in range(1, w + 1) if w % h == 0 and w - h >= 2
                    for depth in range(2, 6)], _applied, name="applied at n = floor((d_x - H)/2), k = 3^(L-2)",
                   strategy=st.tuples(st.integers(1, 60), st.integers(1, 60), st.integers(2, 6)).map(
                       lambda t: (t[0] * t[1] + t[1] + 2, t[1], t[2])), search=30),
             Cases([(d, lam) for d in range(1, 5) for lam in range(1, 6)], _multinomial,
                   name="eqs. 15-16 multinomial expansion",
-                  perturb={"without the multinomial coefficient": lambda d, lam: _multinomial(d, lam, False)}),
+                  perturb={"without the multinomial coefficient": converse(_multinomial, coefficient=False)}),
             Cases([(2, 2, 2), (3, 2, 3), (2, 3, 2)], _row_factor, name="normalisation factor of a^(k)",
-                  perturb={"exponent -(lambda+1)/2": lambda d, lam, w: _row_factor(d, lam, w, extra=1)}),
+                  perturb={"exponent -(lambda+1)/2": shifted(_row_factor, extra=1)}),
             InequalityChain(LEMMA4, ["<=", "<="], grid={n: list(range(2, 21)), k: list(range(1, 21))}, search=40,
                             search_ranges={n: (2, 300), k: (1, 300)}, name="Lemma 4's proof, n >= 2")],
 )

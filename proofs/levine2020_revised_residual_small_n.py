@@ -4,7 +4,7 @@ route (valid for every N) at the smallest specs, N = 2 and 4, where the bounds N
 from fractions import Fraction
 from functools import lru_cache
 
-from verify.authoring import Cases, Claim, Field, NetworkSpec
+from verify.authoring import Cases, Claim, Field, NetworkSpec, scaled
 from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import REVISED, Source
@@ -53,7 +53,7 @@ CLAIM = Claim(
             "with N, so they are closest to the rank at the smallest N, which only the coefficient route reaches.  Both "
             "are attained at L = 1, d_x = 1, H = 1, N = 2 (sep 2).",
     checks=[Cases(SPECS, _theorem3, name="Theorem 3 against exact residual ranks",
-                  perturb={"bound / 3": lambda *s: _theorem3(*s, scale=3)}),
+                  perturb={"bound / 3": scaled(_theorem3, scale=3)}),
             Cases(sorted({(w, h, n) for d, w, h, n in SPECS}), _lemma2, name="Lemma 2 (K = 1) against exact layer ranks",
-                  perturb={"bound / 3": lambda *s: _lemma2(*s, scale=3)})],
+                  perturb={"bound / 3": scaled(_lemma2, scale=3)})],
 )

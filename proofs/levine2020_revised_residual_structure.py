@@ -7,8 +7,8 @@ from math import comb
 import flint
 from hypothesis import strategies as st
 
-from verify.authoring import (Cases, Claim, Field, NetworkSpec, default_specs, draw_weights, exact_rank,
-                              output_polynomial, variable_index)
+from verify.authoring import (Cases, Claim, Field, NetworkSpec, default_specs, draw_weights, exact_rank, neighbour,
+                              output_polynomial, shifted, variable_index)
 
 from ._common import REVISED, Source
 
@@ -88,12 +88,12 @@ CLAIM = Claim(
             "by eq. 8 with C replaced by j.",
     checks=[Cases([(1, 2, 1, 3), (1, 3, 3, 2), (2, 2, 1, 3), (2, 2, 2, 2), (3, 2, 1, 2)], _lemma5_polynomial,
                   name="exact residual polynomial has the form of eq. 11",
-                  perturb={"j <= C(L) - 1": lambda *c: _lemma5_polynomial(*c, top=1)}),
+                  perturb={"j <= C(L) - 1": shifted(_lemma5_polynomial, top=1)}),
             Cases(list(range(1, 7)), _lemma5_induction, name="the 8 terms of the induction land in j in [1, C(L+1)]",
-                  perturb={"j' <= C(L+1) - 1": lambda d: _lemma5_induction(d, top=1)}),
+                  perturb={"j' <= C(L+1) - 1": shifted(_lemma5_induction, top=1)}),
             Cases([(w, d) for w in range(1, 9) for d in (1, 2, 3)], _theorem4_sum,
                   name="sum over j and the X term within (C+1) times eq. 8",
                   strategy=st.tuples(st.integers(1, 40), st.integers(1, 4)), search=30,
-                  perturb={"within eq. 8 (factor 1)": lambda w, d: _theorem4_sum(w, d, factor=1)}),
+                  perturb={"within eq. 8 (factor 1)": neighbour(_theorem4_sum, factor=1)}),
             Cases(default_specs(residual=True), _ranks, name="exact residual ranks within sum_j eq8(j) + 1")],
 )

@@ -9,7 +9,7 @@ from math import comb, prod
 import flint
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, converse, neighbour, shifted
 
 from ._common import REVISED, Source
 
@@ -161,18 +161,18 @@ CLAIM = Claim(
             "the number of ways to split n_beta between P and Q.",
     checks=[Cases(list(range(1, 16)), _recursion, name="C(L) recursion against its closed form",
                   strategy=st.integers(1, 200), search=30,
-                  perturb={"closed form + 1": lambda depth: _recursion(depth, 1)}),
+                  perturb={"closed form + 1": shifted(_recursion, offset=1)}),
             Cases([(1, 2, 2, 2), (1, 2, 2, 4), (2, 2, 2, 2), (2, 2, 2, 4), (4, 2, 2, 2)], _expansion,
                   name="eq. 2 = Corollary 1's index sum = Theorem 1's P/Q split (exact)",
-                  perturb={"B^(c) indexed by r_c instead of r_(c+1)": lambda *c: _expansion(*c, shift=1)}),
+                  perturb={"B^(c) indexed by r_c instead of r_(c+1)": shifted(_expansion, shift=1)}),
             Cases(list(range(1, 11)), _swaps, name="swap patterns and Theorem 1's term count",
-                  perturb={"binom(C, b + 1) sequences with b swaps": lambda c: _swaps(c, 1)}),
+                  perturb={"binom(C, b + 1) sequences with b swaps": shifted(_swaps, offset=1)}),
             Cases([(n, k) for n in range(1, 6) for k in range(0, 7)], _multiset, name="multiset identity",
                   strategy=st.tuples(st.integers(1, 4), st.integers(0, 12)), search=20,
-                  perturb={"binom(n + k, k) compositions": lambda n, k: _multiset(n, k, 1)}),
+                  perturb={"binom(n + k, k) compositions": shifted(_multiset, offset=1)}),
             Cases([(w, c) for w in range(1, 5) for c in (1, 4)] + [(2, 13)], _chi_counts,
                   name="number of chi, splits per chi, lemma 3 at n = 2 with its equality clause",
-                  perturb={"lemma 3 strict": lambda w, c: _chi_counts(w, c, strict=True)}),
+                  perturb={"lemma 3 strict": converse(_chi_counts, strict=True)}),
             Cases([(1, 1), (1, 2), (2, 1), (2, 2)], _chi_rank, name="rank of each printed chi across P/Q",
-                  perturb={"sep(chi) <= C + 1 (no split factor)": lambda w, c: _chi_rank(w, c, splits=False)})],
+                  perturb={"sep(chi) <= C + 1 (no split factor)": neighbour(_chi_rank, splits=False)})],
 )

@@ -4,7 +4,7 @@ alpha_1..alpha_{C+1}, beta_1..beta_C in [d_x] with the coefficient tensor T."""
 import random
 from itertools import product
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, shifted
 
 from ._common import REVISED, Source
 
@@ -71,5 +71,5 @@ CLAIM = Claim(
                         "exactly; the proof's counting argument uses only the form T times monomials, so its bound is "
                         "unaffected.",
     corrected_checks=[Cases(CASES, lambda *c: _expand(*c, 1), name="index B^(c)_{r_{c+1}, beta_c}",
-                            perturb={"index r_c": lambda *c: _expand(*c, 0)})],
+                            perturb={"index r_c": shifted(_expand, claim=1, b_index=0)})],
 )

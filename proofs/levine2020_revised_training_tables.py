@@ -1,7 +1,7 @@
 """Section D of the revised supplement: the counts the text quotes about the trained architectures, against
 Tables 1 and 2 (transcribed in ``proofs/_tables_revised.py``)."""
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour, shifted
 
 from ._common import REVISED, Source
 from ._tables_revised import DEPTHS, HEADS, TABLE1, TABLE1_ROWS, TABLE2
@@ -52,16 +52,16 @@ CLAIM = Claim(
     reading="'Trained architectures' are Table 1's ('The widths d_x of the different trained networks'), so Table 2's "
             "rerun architectures should be cells of Table 1.",
     checks=[Property(_depths, name="depths of the text = columns of Table 1",
-                     perturb={"depths without 48": lambda: _depths(TEXT_DEPTHS[:-1])}),
+                     perturb={"depths without 48": neighbour(_depths, listed=TEXT_DEPTHS[:-1])}),
             Property(_heads, name="every width divisible by the 2 heads",
-                     perturb={"every width divisible by 3": lambda: _heads(3)}),
+                     perturb={"every width divisible by 3": neighbour(_heads, heads=3)}),
             Property(_reruns, name="Table 2 has 11 architectures",
-                     perturb={"10 architectures": lambda: _reruns(TEXT_RERUNS - 1)}),
+                     perturb={"10 architectures": shifted(_reruns, stated=TEXT_RERUNS - 1)}),
             Property(_members, name="Table 2's architectures are Table 1 cells")],
     expected="erratum",
     corrected_statement="Ten of Table 2's eleven architectures are Table 1 cells; L = 6, d_x = 800 is not (Table 1's "
                         "L = 6 column has 680 and 816): either Table 1 omits a trained network or Table 2 means 816.",
     corrected_checks=[Property(lambda: _members(exclude=((6, 800),)),
                                name="Table 2's architectures other than L=6 d_x=800 are Table 1 cells",
-                               perturb={"all eleven are cells": _members})],
+                               perturb={"all eleven are cells": neighbour(_members, claim=((6, 800),), exclude=())})],
 )

@@ -6,7 +6,7 @@ from math import comb
 
 import sympy as sp
 
-from verify.authoring import Cases, Claim, Property
+from verify.authoring import Cases, Claim, Property, neighbour
 
 from ._common import MAIN, Source
 
@@ -82,8 +82,8 @@ CLAIM = Claim(
     reading="Claim 3 allows the witness point theta in C^K; the proof's 'f(theta) = 0 iff rank < r' is read for that "
             "theta as well.",
     checks=[Property(_count, name="number of minors",
-                     perturb={"binom(M, r)^2 minors": lambda: (all(len(_minors(sp.ones(m, n), 1)) == m * m
-                                                                     for m in range(1, 4) for n in range(1, 4)), "", None)}),
+                     perturb={"binom(M, r)^2 minors": neighbour(lambda: (all(len(_minors(sp.ones(m, n), 1)) == m * m
+                                                                     for m in range(1, 4) for n in range(1, 4)), "", None))}),
             Cases(list(range(len(MATRICES))), _iff(_complex_points), name="f = 0 iff rank < r at complex points")],
     expected="erratum",
     corrected_statement="f(theta) = 0 iff rank A(theta) < r holds for real theta only: at theta = (1, i), A = [theta1, "
@@ -91,6 +91,6 @@ CLAIM = Claim(
                         "is non-zero at the complex witness is a non-zero polynomial with real coefficients, so f is a "
                         "non-zero real polynomial and its real zero set has measure zero.",
     corrected_checks=[Cases(list(range(len(MATRICES))), _iff(_real_points), name="f = 0 iff rank < r at real points",
-                            perturb={"f = 0 iff rank < r at complex points": _iff(_complex_points)}),
+                            perturb={"f = 0 iff rank < r at complex points": neighbour(_iff, factory=True, claim=_real_points, points=_complex_points)}),
                       Property(_nonzero_f, name="f is a non-zero real polynomial")],
 )

@@ -7,7 +7,7 @@ from math import comb, factorial, prod
 
 import flint
 
-from verify.authoring import Cases, Claim, compositions, omega_rows
+from verify.authoring import Cases, Claim, compositions, neighbour, omega_rows
 
 from ._common import MAIN, Source
 
@@ -57,5 +57,5 @@ CLAIM = Claim(
             "the Gram Hadamard power is ((d over lambda)) at these Omega (claim levine2020_supp1_omega_matrix covers "
             "every Omega but the roots of det A).",
     checks=[Cases(CASES, _case, name="eqs. 17-19 exactly",
-                  perturb={"multinomial coefficients dropped (all 1)": lambda d, lam, om: _case(d, lam, om, lambda l, k: 1)})],
+                  perturb={"multinomial coefficients dropped (all 1)": neighbour(_case, coefficient=lambda l, k: 1)})],
 )

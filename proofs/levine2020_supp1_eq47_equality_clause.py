@@ -4,7 +4,7 @@ upholds sigma(i) = j <=> a_i = a_j'."""
 
 from itertools import permutations, product
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import MAIN, Source
 
@@ -51,5 +51,5 @@ CLAIM = Claim(
     corrected_statement="Equality holds exactly when a_sigma(i) = a_i for every i (sigma permutes within equal values); "
                         "the printed biconditional fails already at a = (0, 0), sigma = identity.",
     corrected_checks=[Cases(CASES, _clause("implies"), name="equality iff sigma permutes within equal values",
-                            perturb={"strict for every sigma != identity (clause dropped)": _clause("strict")})],
+                            perturb={"strict for every sigma != identity (clause dropped)": neighbour(_clause, factory=True, claim="implies", kind="strict")})],
 )

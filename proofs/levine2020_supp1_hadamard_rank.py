@@ -8,7 +8,7 @@ import flint
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import MAIN, Source
 
@@ -43,5 +43,5 @@ CLAIM = Claim(
             "columns, which is read (the other reading is a weaker bound that is also true for d_x - H >= 2).",
     checks=[Cases(CASES, _case, name="exact ranks of Hadamard powers",
                   strategy=st.tuples(st.integers(1, 4), st.integers(1, 4)), search=15,
-                  perturb={"rank <= ((r over p)) - 1 (the bound one lower)": lambda r, p: _case(r, p, lambda r, p: comb(r + p - 1, p) - 1)})],
+                  perturb={"rank <= ((r over p)) - 1 (the bound one lower)": neighbour(_case, stated=lambda r, p: comb(r + p - 1, p) - 1)})],
 )

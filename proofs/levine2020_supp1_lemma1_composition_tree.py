@@ -2,7 +2,8 @@
 
 import networkx as nx
 
-from verify.authoring import DEFAULT_PRIME, Claim, Field, NetworkSpec, Property, draw_weights, reduced_polynomials
+from verify.authoring import (DEFAULT_PRIME, Claim, Field, NetworkSpec, Property, draw_weights, reduced_polynomials,
+                              shifted)
 
 from ._common import C, MAIN, L, Source
 
@@ -39,5 +40,5 @@ CLAIM = Claim(
               "M = A X X^T B^T; the number of summed position indices satisfies C(L+1) = 3 C(L) + 1.",
     formulas={"C(L)": C},
     checks=[Property(_tree_counts, name="ternary composition tree (networkx) and degree of F",
-                     perturb={"C(L+1) = 3 C(L) (the new layer's own M not counted)": lambda: _tree_counts(0)})],
+                     perturb={"C(L+1) = 3 C(L) (the new layer's own M not counted)": shifted(_tree_counts, step=0)})],
 )

@@ -5,7 +5,7 @@ of y in X that the C(L) summed positions give, and the symmetry in the positions
 
 import random
 
-from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, forward, output_coordinate
+from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, forward, neighbour, output_coordinate
 
 from ._common import MAIN, Source
 
@@ -77,6 +77,5 @@ CLAIM = Claim(
             "test) and its symmetry in the summed positions; the forward pass (verify.model.network) is the engine's "
             "and eq. 9 here is independent matrix code.",
     checks=[Cases(CASES, _case, name="eq. 9, inductive step, M entries, degree, head count, symmetry",
-                  perturb={"degree 2C(L) (the query's x^i not counted)": lambda *c: _case(*c, degree=lambda d: 3**d - 1),
-                           "H^(3C(L)) head tuples (h of the new layer not counted)": lambda *c: _case(*c, head_power=c[2])})],
+                  perturb={"degree 2C(L) (the query's x^i not counted)": neighbour(_case, degree=lambda d: 3**d - 1)})],
 )

@@ -12,7 +12,7 @@ from math import comb, factorial, prod
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, Property
+from verify.authoring import Cases, Claim, Property, converse, shifted
 
 from ._common import MAIN, Source
 
@@ -75,7 +75,7 @@ CLAIM = Claim(
     passage="levine2020_multiset_equality_case",
     also_at=("levine2020_supplement_revised.txt A.5, Lemma 3, closing display",),
     checks=[Property(_steps, name="AM-GM step and equality chain, exact",
-                     perturb={"the bound strict (<)": lambda: _steps(strict=True)}),
+                     perturb={"the bound strict (<)": converse(_steps, strict=True)}),
             Cases(EQUAL_CASES, _equal_case(True), name="equal case as printed")],
     expected="erratum",
     corrected_statement="For r_1 = ... = r_k = M/k, phi = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k: Lemma 2 holds "
@@ -83,5 +83,5 @@ CLAIM = Claim(
                         "wrong for n >= 3 (smallest: n = 3, k = 1, M = 0: phi = 1, printed 2).",
     corrected_checks=[Cases(EQUAL_CASES, _equal_case(False), name="equal case with 1/((n-1)!)^k",
                             strategy=st.tuples(st.integers(1, 8), st.integers(1, 4), st.integers(0, 6)), search=20,
-                            perturb={"phi = bound + 1": _equal_case(False, 1)})],
+                            perturb={"phi = bound + 1": shifted(_equal_case, factory=True, given=dict(printed=False), shift=1)})],
 )

@@ -3,7 +3,8 @@
 
 from fractions import Fraction
 
-from verify.authoring import Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.authoring import (Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, neighbour,
+                              proportional, unit_rows)
 
 from ._common import MAIN, Source
 
@@ -48,6 +49,6 @@ CLAIM = Claim(
                         "and at L = 2; it is wrong from d_a = 5, L = 3 on (Const 512 for printed 128 at d_x = 5, N = 2).  "
                         "Const is non-zero either way, so the rank argument stands.",
     corrected_checks=[Cases(CASES, _case(printed_constant), name="Const with c^(3^(L-2) - 1)",
-                            perturb={"Const with c^(3^(L-2))": lambda *a: _case(
-                                lambda d, n, c: printed_constant(d, n, c, 1))(*a)})],
+                            perturb={"Const with c^(3^(L-2))": neighbour(_case, factory=True, claim=printed_constant,
+                                formula=lambda d, n, c: printed_constant(d, n, c, 1))})],
 )

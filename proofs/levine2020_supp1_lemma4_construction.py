@@ -4,8 +4,8 @@ Q(i) through the engine's eq. 3 network."""
 
 from fractions import Fraction
 
-from verify.authoring import (DEFECTS, Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, proportional,
-                              unit_rows)
+from verify.authoring import (DEFECTS, Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, neighbour,
+                              proportional, unit_rows)
 
 from ._common import MAIN, Source
 
@@ -83,5 +83,5 @@ CLAIM = Claim(
                         "equals Const (V V^T)^{.3^(L-2)} exactly, for every d_a >= 3 of either parity (V then has "
                         "H floor((d_a-1)/2) columns).",
     corrected_checks=[Cases(CASES, _check([]), name="corrected construction, exact in Q(i)",
-                            perturb={"V with one column more than H floor((d_a-1)/2)": _one_column_more})],
+                            perturb={"V with one column more than H floor((d_a-1)/2)": neighbour(_one_column_more)})],
 )

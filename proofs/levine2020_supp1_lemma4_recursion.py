@@ -13,7 +13,7 @@ import sympy as sp
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, Property
+from verify.authoring import Cases, Claim, Property, neighbour
 
 from ._common import MAIN, Source
 
@@ -67,7 +67,7 @@ CLAIM = Claim(
             "(d_a - 1)/2 that eq. 34 drops is claim levine2020_supp1_lemma4_constant; it does not change the exponents.",
     checks=[Cases(DEPTHS, _recursion, name="recursion from eq. 31 against the closed forms",
                   strategy=st.integers(2, 80), search=20,
-                  perturb={"alpha_l = (3^(l-1) + 1)/2": lambda d: _recursion(d, lambda l: (3 ** (l - 1) + 1) // 2),
-                           "beta_l = 3^(l-2)": lambda d: _recursion(d, beta_closed=lambda l: 3 ** (l - 2))}),
-            Property(_symbolic_step, name="eqs. 36-39", perturb={"N exponent 3 alpha_l": _step_perturbed})],
+                  perturb={"alpha_l = (3^(l-1) + 1)/2": neighbour(_recursion, alpha_closed=lambda l: (3 ** (l - 1) + 1) // 2),
+                           "beta_l = 3^(l-2)": neighbour(_recursion, beta_closed=lambda l: 3 ** (l - 2))}),
+            Property(_symbolic_step, name="eqs. 36-39")],
 )

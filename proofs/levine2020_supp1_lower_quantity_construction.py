@@ -8,7 +8,7 @@ from math import comb
 
 import flint
 
-from verify.authoring import Cases, Claim, grid_submatrix, hadamard_target, proportional
+from verify.authoring import Cases, Claim, grid_submatrix, hadamard_target, proportional, shifted
 
 from ._common import MAIN, Source
 
@@ -63,5 +63,5 @@ CLAIM = Claim(
             "vectors, no two equal up to sign, not the Omega rows (those need square roots); their full rank is "
             "checked, not assumed.",
     checks=[Cases(CASES, _case(), name="full rank ((d over lambda)) from the executed construction",
-                  perturb={"one row more gives rank ((d over lambda)) + 1": _case(1, lambda m, extra: m + extra)})],
+                  perturb={"one row more gives rank ((d over lambda)) + 1": shifted(_case, factory=True, given=dict(claimed=lambda m, extra: m + extra), extra_rows=1)})],
 )

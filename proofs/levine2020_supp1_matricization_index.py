@@ -4,7 +4,7 @@ from itertools import combinations, product
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, shifted
 
 from ._common import MAIN, Source
 
@@ -42,5 +42,5 @@ CLAIM = Claim(
            "of 15 (M, N) with M <= 4, N in {2, 4}",
     checks=[Cases(CASES, _case, name="index map lands in and fills the matrix",
                   strategy=st.tuples(st.integers(1, 4), st.sampled_from([2, 4])), search=15,
-                  perturb={"exponent M^(N/2 - t + 1) (shifted by one)": lambda m, n: _case(m, n, 1)})],
+                  perturb={"exponent M^(N/2 - t + 1) (shifted by one)": shifted(_case, shift=1)})],
 )

@@ -2,7 +2,7 @@
 
 from math import comb
 
-from verify.authoring import Cases, Claim, bad_omegas, exponent_matrix, hadamard_gram, omega_rows
+from verify.authoring import Cases, Claim, bad_omegas, exponent_matrix, hadamard_gram, neighbour, omega_rows
 
 from ._common import MAIN, Source
 
@@ -29,5 +29,5 @@ CLAIM = Claim(
             "computed exactly as a polynomial in Omega; its degree is the identity permutation's "
             "sum_q |q|^2 with leading coefficient 1 (Lemmas 5 and 6), and its real roots are the bad Omega.",
     checks=[Cases(CASES, _case, name="exact ranks at Omega = 2, 3, 7 and the determinant polynomial",
-                  perturb={"full rank at every Omega (Omega = 1 included)": lambda d, lam: _case(d, lam, (1, 2, 3, 7))})],
+                  perturb={"full rank at every Omega (Omega = 1 included)": neighbour(_case, omegas=(1, 2, 3, 7))})],
 )

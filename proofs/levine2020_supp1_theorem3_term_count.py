@@ -5,7 +5,7 @@ from math import comb
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import C, MAIN, H, Source, d_a
 from ._swaps import betas, sequences
@@ -47,7 +47,7 @@ CLAIM = Claim(
     checks=[Cases(CS, _count, name="side sequences, swaps and terms enumerated",
                   strategy=st.integers(1, 11), search=15,
                   perturb={"binom(C - 1, b) sequences have b swaps (beta_1 < C strictly)":
-                           lambda c: _count(c, lambda m, b: comb(m - 1, b)),
+                           neighbour(_count, count=lambda m, b: comb(m - 1, b)),
                            "((C over b)) sequences have b swaps (<= between betas as typeset)":
-                           lambda c: _count(c, lambda m, b: comb(m + b - 1, b))})],
+                           neighbour(_count, count=lambda m, b: comb(m + b - 1, b))})],
 )

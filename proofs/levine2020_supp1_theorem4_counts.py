@@ -11,7 +11,7 @@ import flint
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, neighbour
 
 from ._common import MAIN, Source
 
@@ -97,10 +97,9 @@ CLAIM = Claim(
             "so its coefficient matrix (P-side exponents x Q-side exponents) is 0/1; the factor x^i_alpha does not "
             "change its rank.",
     checks=[Cases(MULTISET, _multiset, name="multiset identity",
-                  strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = binom(n + k, k)": lambda n, k: _multiset(n, k, lambda n, k: comb(n + k, k))}),
+                  strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = binom(n + k, k)": neighbour(_multiset, formula=lambda n, k: comb(n + k, k))}),
             Cases(POWERS, _powers, name="powers and number of chi",
-                  perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)": lambda d, c: _powers(d, c, lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
+                  perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)": neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
             Cases(CHI, _chi, name="sep(chi) exactly and Lemma 2's step",
-                  perturb={"sep(chi) <= C + 1 (the split count dropped)": lambda d, c, t: _chi(d, c, t, lambda c, n: c + 1),
-                           "Lemma 2's step strict": _lemma2_strict})],
+                  perturb={"sep(chi) <= C + 1 (the split count dropped)": neighbour(_chi, bound=lambda c, n: c + 1)})],
 )

@@ -11,7 +11,7 @@ of Theorem 4 prints B^(c)_{r_c, beta_c}, which makes every M^(c) diagonal in r.
 import random
 from itertools import product
 
-from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, output_coordinate
+from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, neighbour, output_coordinate
 
 from ._common import MAIN, Source
 
@@ -106,5 +106,5 @@ CLAIM = Claim(
                         "printed it holds only when d_a = 1 (smallest failure: L = 1, d_x = 2, H = 1).  The count of "
                         "monomials that Theorem 4 needs does not depend on the r pattern, so its bound stands.",
     corrected_checks=[Cases(CASES, _case("chain"), name="Corollary 3's pattern B^(c)_{r_{c+1}}: Lemma 1's chain",
-                            perturb={"B^(c) indexed by r_c (as printed)": _case("printed")})],
+                            perturb={"B^(c) indexed by r_c (as printed)": neighbour(_case, factory=True, claim="chain", pattern="printed")})],
 )

@@ -3,7 +3,7 @@
 import flint
 import sympy as sp
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour
 
 from ._common import MAIN, Source
 
@@ -65,5 +65,5 @@ CLAIM = Claim(
     corrected_statement="The printed depths are the minimal L with L >= floor(log3 d_x); under the stated "
                         "criterion L >= log3 d_x each is one larger (6, 7, 8, 9, 10).",
     corrected_checks=[Property(_table(_floor), name="minimal depth with L >= floor(log3 d_x)",
-                               perturb={"the index shifted: L >= ceil(log3 d_x)": _table(_ceil)})],
+                               perturb={"the index shifted: L >= ceil(log3 d_x)": neighbour(_table, factory=True, claim=_floor, rounding=_ceil)})],
 )

@@ -9,7 +9,7 @@ of d_x L, the order of the leading term 1/2 d_x L itself.
 
 import sympy as sp
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour
 
 from ._common import MAIN, H, L, Source, d_x, log3
 
@@ -54,9 +54,10 @@ CLAIM = Claim(
             "the text states each order in the variables it names ('on the order of L', 'on the order of d_x "
             "log3(d_x)'), with H a fixed parameter, as its own Corollary 2 does when it writes H into an order "
             "('beta_2 = O(log(H) log(d_x^deep) log(L^deep))') and as the response does ('neglecting H << d_x'); with H fixed "
-            "all four hold.  Letting H grow with d_x is not what the text states; information: at H = d_x/2 "
+            "all four hold.  In L alone b_1 = -L(H/2 + 1) is exactly linear at every H and d_x; only tying H to d_x "
+            "(a relation the text never states) makes it of a higher order, so that is not a second reading; information: at H = d_x/2 "
             "b_1 / (d_x L) tends to a nonzero limit, i.e. b_1 is then of the order of the leading term.",
     checks=[Property(_orders(H), name="H fixed as d_x grows",
-                     perturb={"b_1 and c_1 of order 1 (not L)": _orders(H, l_order=1)}),
+                     perturb={"b_1 and c_1 of order 1 (not L)": neighbour(_orders, factory=True, given=dict(heads=H), l_order=1)}),
             Property(_b1_with_width, name="information: b_1 / (d_x L) at H = d_x/2")],
 )

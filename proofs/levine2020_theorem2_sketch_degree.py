@@ -6,7 +6,7 @@ Rule 4 reread: this stays ambiguous, because the text itself uses 'degree' both 
 monomials by 'the powers' n_1 + ... + n_{d_x} = 2C(L) of the summed inputs' coordinates, the query coordinate
 x^(i)_{alpha_{C(L)+1}} summed separately: the degree it calls y's is 2C in the summed inputs (true)."""
 
-from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, output_polynomial
+from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, neighbour, output_polynomial
 
 from ._common import MAIN, Source
 
@@ -55,7 +55,7 @@ CLAIM = Claim(
             "coordinate x^(i)_{alpha_{C(L)+1}} summed apart (holds).  The outcomes differ: ambiguous.",
     checks=[Property(_degrees(_total), name="total degree of y_p^i", reading="total degree"),
             Property(_degrees(_split), name="degree in the summed (non-query) positions", reading="summed inputs",
-                     perturb={"degree 2C + 1 in the summed positions": _degrees(_split_shifted)})],
+                     perturb={"degree 2C + 1 in the summed positions": neighbour(_degrees, factory=True, claim=_split, degree_of=_split_shifted)})],
     expected="ambiguous",
     corrected_statement="y_p^i has total degree 3^L = 2C + 1; its degree in the non-query positions is 2C = 3^L - 1 "
                         "(the query x^i contributes one more factor).",

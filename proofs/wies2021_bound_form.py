@@ -2,7 +2,7 @@
 degrees of freedom O(r), independent of N'), not on the number of heads H (the mid-architecture bottleneck),
 not on d_a or d_x -- while Corollary 1's lower bound does depend on H."""
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour
 
 from ._common import WIES, H, L, N, Source, d_a, d_x, r, r_e
 from ._wies import EQ9, LOWER
@@ -23,7 +23,7 @@ CLAIM = Claim(
     reading="Decided on the formulas themselves (their free symbols); that the exact ranks obey them is "
             "wies2021_theorem3_upper's and wies2021_theorem3_rank_sweep's business.",
     checks=[Property(lambda: _free(EQ9, [N, H, d_a, d_x], [L, r, r_e]), name="eq. 9 is free of N, H, d_a, d_x",
-                     perturb={"eq. 9 depends on H": lambda: _free(EQ9, [], [H])}),
+                     perturb={"eq. 9 also free of L": neighbour(_free, given=dict(bound=EQ9, present=[r, r_e]), claim=[N, H, d_a, d_x], absent=[N, H, d_a, d_x, L])}),
             Property(lambda: _free(LOWER, [N, d_a], [H, L, r]), name="Corollary 1's bound depends on H",
-                     perturb={"free of H": lambda: _free(LOWER, [H], [])})],
+                     perturb={"also free of L": neighbour(_free, given=dict(bound=LOWER, present=[H, r]), claim=[N, d_a], absent=[N, d_a, L])})],
 )

@@ -1,7 +1,7 @@
 """The conjecture on N in the main text's setting (positions ignored, V = r): vocabulary paper, section 4 after
 Theorem 2, and appendix B.2.2 before Corollary 2 (with footnote 2's counting of the V^N inputs)."""
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour
 
 from ._common import WIES, Source
 from ._conjecture_n import first_failure, smallest_n
@@ -60,5 +60,5 @@ CLAIM = Claim(
                         "((r-1)! bound)^(1/(r-1)) - r + 1); on exact data sep(N) = min(counting cap, limit) at every N, "
                         "so the bound holds from N_min on wherever the limit reaches it.",
     corrected_checks=[Property(_maximal_rank, name="exact token ranks = min(counting cap, limit)",
-                               perturb={"sep(N) = counting cap at every N": lambda: _maximal_rank(True)})],
+                               perturb={"sep(N) = counting cap at every N": neighbour(_maximal_rank, perturbed=True)})],
 )

@@ -2,7 +2,7 @@
 [N] x [M/N] with [M], and steps (1)-(2) of Lemma 5's proof (alpha = k(lambda-1)+l has one solution;
 alpha = k floor((alpha-1)/k) + ((alpha-1) mod k) + 1)."""
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 
@@ -54,7 +54,7 @@ CLAIM = Claim(
     domain="N = 1..8 and M/N = 1..6; d_x = 1..12, k = 1..6; alpha = 1..200, k = 1..12",
     reading="Lemma 5 needs d_input >= ceil(d_x/k) for every coordinate alpha to be read (the kernel has k d_input "
             "inputs per position); that is the domain checked.",
-    checks=[Property(_patches, name="eq. 2 / Theorem 4: [N] x [M/N] -> [M]", perturb={SHIFT: lambda: _patches(1)}),
-            Property(_unique, name="Lemma 5 step (1): one (l, lambda) per alpha", perturb={SHIFT: lambda: _unique(1)}),
-            Property(_digits, name="Lemma 5 step (2): alpha's digits", perturb={SHIFT: lambda: _digits(1)})],
+    checks=[Property(_patches, name="eq. 2 / Theorem 4: [N] x [M/N] -> [M]", perturb={SHIFT: shifted(_patches, shift=1)}),
+            Property(_unique, name="Lemma 5 step (1): one (l, lambda) per alpha", perturb={SHIFT: shifted(_unique, shift=1)}),
+            Property(_digits, name="Lemma 5 step (2): alpha's digits", perturb={SHIFT: shifted(_digits, shift=1)})],
 )

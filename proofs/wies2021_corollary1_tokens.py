@@ -1,6 +1,6 @@
 """Corollary 1's lower bound against exact token ranks, and the N at which they reach it."""
 
-from verify.authoring import Cases, Claim, corollary1_lower_bound
+from verify.authoring import Cases, Claim, corollary1_lower_bound, scaled
 
 from ._common import WIES, Source
 from ._tokens import probe
@@ -22,7 +22,7 @@ CLAIM = Claim(
     statement="With a vocabulary embedding of rank r and enough tokens, sep >= ((floor((r - H)/2) over 3^(L-2))).",
     domain="depth 2-3, r = 3..5, N up to 30",
     checks=[Cases(CASES, _case, name="exact token ranks against the lower bound",
-                  perturb={"bound x 3": lambda *c: _case(*c, scale=3)})],
+                  perturb={"bound x 3": scaled(_case, scale=3)})],
     # The bound is 1-2 against ranks 24-84: even 3 x bound is never refuted.
     expected="not-decided",
 )

@@ -2,7 +2,7 @@
 layer, Table 4's rows among Table 3's networks, Table 2's rows among C.1's networks, Table 5 against §5.3's
 ratios and depths, C.4's ranks within eq. 3's cap, the vocabulary count and the largest width."""
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, neighbour, shifted
 
 from ._common import WIES, Source
 from ._wies_tables import C1_BASELINE_WIDTHS, C1_LOW_RANK_WIDTH, C1_RANKS, C4, HEADS, TABLE2, TABLE3, TABLE4, TABLE5
@@ -85,12 +85,12 @@ CLAIM = Claim(
               "V = 257, 500, 2000; the GPT-2-vocabulary experiment's largest width is 1064.",
     reading="Tables transcribed in proofs/_wies_tables.py.  Table 2's (680, 680) row is read as the width-680 network "
             "with r = 680 (it is also a baseline width).",
-    checks=[Property(_table3, name="Table 3: H = 2 divides every width", perturb={"H = 4 divides every width": lambda: _table3(4)}),
-            Property(_table4, name="Table 4 rows are Table 3 networks", perturb={"widths shifted by one": lambda: _table4(1)}),
-            Property(_table2, name="Table 2 rows are C.1 networks", perturb={"widths shifted by one": lambda: _table2(1)}),
+    checks=[Property(_table3, name="Table 3: H = 2 divides every width", perturb={"H = 4 divides every width": neighbour(_table3, heads=4)}),
+            Property(_table4, name="Table 4 rows are Table 3 networks", perturb={"widths shifted by one": shifted(_table4, shift=1)}),
+            Property(_table2, name="Table 2 rows are C.1 networks", perturb={"widths shifted by one": shifted(_table2, shift=1)}),
             Property(_table5, name="Table 5 against §5.3 and C.3",
-                     perturb={"ratios {1,2,4,8}": lambda: _table5((1, 2, 4, 8)), "depths {12, 24}": lambda: _table5(depths=(12, 24))}),
-            Property(_c4, name="C.4 ranks admissible", perturb={"ranks <= 256": lambda: _c4(256)}),
-            Property(_counts, name="C.2 counts", perturb={"4 BPE vocabularies": lambda: _counts(4),
-                                                          "largest width 1063": lambda: _counts(3, 1063)})],
+                     perturb={"ratios {1,2,4,8}": neighbour(_table5, ratios=(1, 2, 4, 8)), "depths {12, 24}": neighbour(_table5, depths=(12, 24))}),
+            Property(_c4, name="C.4 ranks admissible", perturb={"ranks <= 256": neighbour(_c4, cap=256)}),
+            Property(_counts, name="C.2 counts", perturb={"4 BPE vocabularies": shifted(_counts, vocabularies=4),
+                                                          "largest width 1063": shifted(_counts, largest=1063)})],
 )

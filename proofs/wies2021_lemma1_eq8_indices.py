@@ -14,7 +14,7 @@ import random
 
 import flint
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 
@@ -153,7 +153,7 @@ def _literal():
 
 
 cyclic = Property(_cyclic, name="corrected (r_{C+1} = r_0): eq. 8 = eq. 5",
-                  perturb={"query index shifted by one": lambda: _cyclic(1)})
+                  perturb={"query index shifted by one": shifted(_cyclic, shift=1)})
 literal = Property(_literal, name="eq. 8 as printed (r_{C+1} an index of its own) can write a depth-1 layer")
 
 CLAIM = Claim(

@@ -1,7 +1,7 @@
 """Lemma 5 (vocabulary paper): a convolution kernel of rank <= r and templates whose embedding
 outputs are the vectors of eq. 15, carrying the rows of A."""
 
-from verify.authoring import Cases, Claim, convolution_embedding
+from verify.authoring import Cases, Claim, convolution_embedding, neighbour
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
@@ -60,5 +60,5 @@ CLAIM = Claim(
                         "H + 2n <= r, every output equals eq. 15's vector and both halves' Gram matrices equal A A^T, "
                         "for kernel widths 1, 2 and 3.",
     corrected_checks=[Cases(LEMMA56_CASES, _corrected, name="corrected construction, every small layout",
-                            perturb={"one column of A more than H floor((d_a-1)/2)": _one_column_more})],
+                            perturb={"one column of A more than H floor((d_a-1)/2)": neighbour(_one_column_more)})],
 )

@@ -4,7 +4,7 @@ coordinate beyond r is 0 -- but each head's constant coordinate alpha = h d_a is
 and alpha = d_x > r whenever r < d_x.  The clause is read as printed (rule 4): step (2) is an erratum, and dropping
 the clause (step (2) then being eq. 15, the lemma's own statement) is its correction."""
 
-from verify.authoring import Claim, Property, convolution_embedding
+from verify.authoring import Claim, Property, convolution_embedding, shifted
 
 from ._common import WIES, Source
 from ._vocab import LEMMA56_CASES, a_matrix, corrected_layout, embedding_target
@@ -53,13 +53,17 @@ CLAIM = Claim(
             "A_{i_j - V/2, phi(alpha - (d_a-1)/2)} (M is the raw input length, not a row count); phi is the "
             "corrected one of Lemma 6 so that only this step is tested.",
     left_out="the second case's printed A_{i_j - M/2, phi(alpha)} (M the raw input length, and phi(alpha) in place of "
-             "eq. 15's phi(alpha - (d_a-1)/2)) is not tested as printed: only the clause alpha <= r is.",
+             "eq. 15's phi(alpha - (d_a-1)/2)) is not tested as printed: only the clause alpha <= r is.  It is a "
+             "second slip of the same display, not a second reading (at d_x = 3, H = 1, r = 3 the first second-half "
+             "coordinate alpha = 2 has phi(2) = 2 > (r-H)/2 = 1, past A's one column); the correction takes eq. 15's "
+             "form.",
     checks=[Property(lambda: _compare(True), name="step (1) = step (2) with alpha <= r, as printed")],
     expected="erratum",
-    corrected_statement="Drop 'alpha <= r': step (2) is then eq. 15, every head's constant coordinate (alpha = h d_a, "
+    corrected_statement="Drop 'alpha <= r' and write the second case as eq. 15 does, A_{i_j - V/2, phi(alpha - "
+                        "(d_a-1)/2)}: step (2) is then eq. 15, every head's constant coordinate (alpha = h d_a, "
                         "up to d_x) being 1 as step (1) gives.  The kernel's rank <= r does not need the clause (its "
                         "nonzero rows are not the first r; the rank is checked by claim "
                         "wies2021_lemma5_convolution_embedding).",
     corrected_checks=[Property(lambda: _compare(False), name="step (1) = step (2) without the clause (eq. 15)",
-                               perturb={"constant coordinates = 2": lambda: _compare(False, 1)})],
+                               perturb={"constant coordinates = 2": shifted(_compare, given=dict(literal=False), bump=1)})],
 )

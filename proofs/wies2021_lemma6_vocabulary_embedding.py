@@ -1,7 +1,7 @@
 """Lemma 6 (vocabulary paper): with V >= 2((n over 3^(L-2))) + 1 a rank-r vocabulary matrix M_V
 whose columns are the template vectors of eq. 15 carrying the rows of A."""
 
-from verify.authoring import Cases, Claim, vocabulary_matrix
+from verify.authoring import Cases, Claim, neighbour, vocabulary_matrix
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
@@ -80,5 +80,5 @@ CLAIM = Claim(
                         "eq. 15's vector for every token, rank M_V = H + 2n <= r, and both halves' Gram matrices "
                         "equal A A^T.",
     corrected_checks=[Cases(LEMMA56_CASES, _corrected, name="corrected construction, every small layout",
-                            perturb={"one column of A more than H floor((d_a-1)/2)": _one_column_more})],
+                            perturb={"one column of A more than H floor((d_a-1)/2)": neighbour(_one_column_more)})],
 )

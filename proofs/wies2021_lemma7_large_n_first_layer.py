@@ -1,7 +1,7 @@
 """Lemma 7 (vocabulary paper): with V >= r and large N, the first self-attention layer sums the
 embeddings of sequences pi_P(j1), pi_Q(j2) into (sum_h W^O W^V) u, u carrying rows j1, j2 of A."""
 
-from verify.authoring import Cases, Claim, large_n_construction
+from verify.authoring import Cases, Claim, large_n_construction, neighbour
 
 from ._common import WIES, Source
 from ._vocab import Layout, a_matrix, capacity, random_value_output
@@ -67,5 +67,5 @@ CLAIM = Claim(
                         "6, n = min((r-1-H)/2, H floor((d_a-1)/2))): the first layer then outputs exactly "
                         "(sum_h W^O W^V) u for every j1, j2, and M_V has H + 2n <= r - 1 nonzero rows.",
     corrected_checks=[Cases(CASES, lambda *c: _all_pairs(*c, printed=False), name="corrected construction",
-                            perturb={"the index shifted: row j2 + 1 in the second halves": _second_row_shifted})],
+                            perturb={"the index shifted: row j2 + 1 in the second halves": neighbour(_second_row_shifted)})],
 )

@@ -8,7 +8,7 @@ from math import comb, factorial
 
 import flint
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 from .wies2021_lemma8_hadamard_rank import CASES, find_matrix
@@ -85,7 +85,7 @@ CLAIM = Claim(
             "binom(d, lambda) rows are checked as a second reading (a principal submatrix of the full-rank matrix), "
             "which Lemma 8 then also satisfies.",
     checks=[Property(_steps, name="eqs. 24-26 exactly, rank = rank C",
-                     perturb={"((d over lambda)) + 1 terms": lambda: _steps(extra_terms=1),
-                              "((d over lambda)) + 1 independent rows": lambda: _steps(extra_rows=1)}),
+                     perturb={"((d over lambda)) + 1 terms": shifted(_steps, extra_terms=1),
+                              "((d over lambda)) + 1 independent rows": shifted(_steps, extra_rows=1)}),
             Property(_binomial_reading, name="binomial reading: binom(d, lambda) rows, full rank")],
 )

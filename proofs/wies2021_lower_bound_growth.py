@@ -4,7 +4,7 @@ parity condition for Corollary 2's d = (r-1-H)/2."""
 
 import sympy as sp
 
-from verify.authoring import Claim, InequalityChain, Property
+from verify.authoring import Claim, InequalityChain, Property, converse
 
 from ._common import WIES, H, L, Source, log3, multichoose, r
 
@@ -45,5 +45,5 @@ CLAIM = Claim(
     checks=[InequalityChain(STEPS, ["<=", "<="], grid={r: list(range(3, 31)), H: list(range(1, 29)), L: list(range(2, 8))},
                             condition=lambda p: p[H] < p[r] and (p[r] - p[H]) // 2 >= 2, search=40,
                             search_ranges={r: (5, 400), H: (1, 50), L: (2, 12)}, name="Lemma 4's bound -> Omega~"),
-            Property(_parity, name="footnote 3: parity of r - H", perturb={"d natural iff r - H even": lambda: _parity(True)})],
+            Property(_parity, name="footnote 3: parity of r - H", perturb={"d natural iff r - H even": converse(_parity, flip=True)})],
 )

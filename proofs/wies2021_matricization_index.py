@@ -3,7 +3,7 @@
 
 from itertools import product
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 
@@ -36,5 +36,5 @@ CLAIM = Claim(
     statement="Row index 1 + sum_{t=1}^{N/2} (d_{p_t} - 1) M^(N/2-t) (and the column analogue over Q) places the M^N "
               "entries of A bijectively into the M^(N/2) x M^(N/2) matrix.",
     domain="M = 1..4, N = 2..8 (rows); whole matrices at (M, N) = (2, 4), (3, 4), (2, 6)",
-    checks=[Property(_bijection, name="bijection onto [M^(N/2)]", perturb={"index shifted by one": lambda: _bijection(1)})],
+    checks=[Property(_bijection, name="bijection onto [M^(N/2)]", perturb={"index shifted by one": shifted(_bijection, shift=1)})],
 )

@@ -1,6 +1,6 @@
 """Section 4.2.3: width caps the internal attention dimension."""
 
-from verify.authoring import Cases, Claim, NetworkSpec, exact_rank
+from verify.authoring import Cases, Claim, NetworkSpec, exact_rank, shifted
 
 from ._common import WIES, Source
 
@@ -21,5 +21,5 @@ CLAIM = Claim(
     statement="Raising H d_a beyond d_x does not raise the separation rank.",
     reading="Compared with the single-head network with d_a = d_x; all ranks from the reduced route.",
     checks=[Cases(CASES, _case, name="reduced-route ranks for H d_a > d_x",
-                  perturb={"H d_a > d_x lowers sep (bound - 1)": lambda *c: _case(*c, slack=1)})],
+                  perturb={"H d_a > d_x lowers sep (bound - 1)": shifted(_case, slack=1)})],
 )

@@ -1,7 +1,7 @@
 """§5.1: 'we trained depth-12 networks with embedding ranks that range between 16 and the full rank of
 d_x = 680', against appendix C.1's list of r (the inner dimension of the d_x x r, r x V factorisation)."""
 
-from verify.authoring import Claim, Property
+from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 from ._wies_tables import C1_LOW_RANK_WIDTH, C1_RANKS
@@ -17,7 +17,7 @@ def _effective(low=16, high=C1_LOW_RANK_WIDTH):
 
 
 effective = Property(_effective, name="min(r, d_x) between 16 and 680",
-                     perturb={"up to 679": lambda: _effective(16, 679), "from 17": lambda: _effective(17)})
+                     perturb={"up to 679": shifted(_effective, high=679), "from 17": shifted(_effective, low=17)})
 
 CLAIM = Claim(
     id="wies2021_rank_range",

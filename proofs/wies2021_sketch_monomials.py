@@ -2,7 +2,7 @@
 multiplying the degree by 3, so sep is at most its number of monomials, at most (3^L + N d_x)^(N d_x)."""
 
 from verify.authoring import (DEFAULT_PRIME, Claim, Field, InequalityChain, NetworkSpec, Property, draw_weights,
-                              output_polynomial)
+                              output_polynomial, shifted)
 from verify.authoring import rank_once as separation_rank  # one run at the given seed
 
 from ._common import WIES, L, N, Source, d_x, multichoose
@@ -43,8 +43,8 @@ CLAIM = Claim(
             "3^L (no positional term).  The O(...) is checked with constant 1 through the count of degree-3^L "
             "monomials, ((N d_x over 3^L)) <= (3^L + N d_x)^(N d_x).",
     checks=[Property(_degrees, name="literal forward pass: degree 3^L, sep <= monomials <= ((N d_x over 3^L))",
-                     perturb={"degree 3^L - 1": lambda: _degrees(-1), "degree 3^L + 1": lambda: _degrees(1),
-                              "sep <= monomials - 1": lambda: _degrees(0, 1)}),
+                     perturb={"degree 3^L - 1": shifted(_degrees, shift=-1), "degree 3^L + 1": shifted(_degrees, shift=1),
+                              "sep <= monomials - 1": shifted(_degrees, slack=1)}),
             InequalityChain([COUNT, BOUND], ["<="], grid={L: list(range(1, 6)), N: list(range(1, 7)),
                                                           d_x: list(range(1, 7))},
                             search=100, search_ranges={L: (1, 8), N: (1, 40), d_x: (1, 40)},

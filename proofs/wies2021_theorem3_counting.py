@@ -10,9 +10,9 @@ from fractions import Fraction
 from itertools import product
 from math import comb
 
-from verify.authoring import Claim, InequalityChain, Property
+from verify.authoring import Claim, InequalityChain, Property, scaled, shifted
 
-from ._common import WIES, L, Source, multichoose, r
+from ._common import WIES, L, Source, r
 
 GRID = [(depth, rank, pos) for depth in range(1, 5) for rank in range(1, 13) for pos in range(0, 4)]
 
@@ -89,11 +89,11 @@ CLAIM = Claim(
             "counted separately) and also with both ranges from 0 (wies2021_theorem3_grouping_ranges); r_e = 0 reads "
             "((2C+1)/r_e + 1)^r_e as 1.  Theorem 4's last display is the same expression.",
     checks=[Property(_factor_counts, name="factor counts of one term",
-                     perturb={"2C+1 = 3^L + 1": lambda: _factor_counts(1)}),
+                     perturb={"2C+1 = 3^L + 1": shifted(_factor_counts, shift=1)}),
             Property(_last_display, name="printed count <= last display's bound",
-                     perturb={"count <= bound / 3": lambda: _last_display(1, 3)}),
+                     perturb={"count <= bound / 3": scaled(_last_display, scale=3)}),
             Property(lambda: _last_display(0), name="count with ranges from 0 <= last display's bound",
-                     perturb={"count <= bound / 3": lambda: _last_display(0, 3)}),
+                     perturb={"count <= bound / 3": scaled(_last_display, given=dict(low=0), scale=3)}),
             InequalityChain(TO_EQ9, ["<="], grid={L: list(range(1, 9)), r: list(range(1, 61))}, search=40,
                             search_ranges={L: (1, 14), r: (1, 500)}, name="((3^L)/r + 1)^r <= (3^L + 1)^r")],
 )

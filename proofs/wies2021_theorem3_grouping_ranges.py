@@ -4,7 +4,7 @@ N_{A Delta B} = |I_A Delta I_B| in 1..C+1 and N_{A cap B} = |I_A cap I_B| in 1..
 
 from itertools import product
 
-from verify.authoring import Cases, Claim, Property
+from verify.authoring import Cases, Claim, Property, shifted
 
 from ._common import WIES, Source
 
@@ -49,12 +49,12 @@ CLAIM = Claim(
             "positional; or I_A = {0..C}, I_B = {}) carry nonzero terms whenever r_e >= 1.  With r_e = 0 only "
             "I_A = {0..C}, I_B = [C] survives (N_Delta = 1, N_cap = C), inside the printed ranges.",
     checks=[Cases([1, 2], _covered, name="printed ranges cover every pair",
-                  perturb={"upper limits one lower (C and C-1)": lambda depth: _covered(depth, 1, -1)})],
+                  perturb={"upper limits one lower (C and C-1)": shifted(_covered, high_shift=-1)})],
     expected="erratum",
     corrected_statement="Both sums start at 0: N_{A Delta B} in 0..C+1, N_{A cap B} in 0..C (then every pair is in "
                         "exactly one group); the count with these ranges still obeys the last display's bound, so "
                         "eq. 9 and eq. 11 are unaffected.",
     corrected_checks=[Cases([1, 2], lambda depth: _covered(depth, 0), name="ranges from 0 cover every pair",
-                            perturb={"upper limits one lower": lambda depth: _covered(depth, 0, -1)}),
+                            perturb={"upper limits one lower": shifted(_covered, given=dict(low=0), high_shift=-1)}),
                       Property(_corrected_count, name="corrected count <= last display's bound")],
 )

@@ -3,7 +3,7 @@ against exact token ranks (every other eq. 9 claim has r_e = 0)."""
 
 from functools import lru_cache
 
-from verify.authoring import DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, evaluate, probe_step
+from verify.authoring import DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, evaluate, probe_step, scaled
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9
@@ -36,6 +36,6 @@ CLAIM = Claim(
             "(>= 1280) never beats the trivial bound V^(N/2) <= 9.  It would bite from V^(N/2) > eq. 9, e.g. N >= 22 "
             "at L = 1, r = 1, V = 2 (4M evaluations): not decided at computable sizes.",
     checks=[Cases(CASES, _case, name="exact token ranks with r_e = 1 against eq. 9",
-                  perturb={"eq. 9 / 3": lambda *c: _case(*c, scale=3)})],
+                  perturb={"eq. 9 / 3": scaled(_case, scale=3)})],
     expected="not-decided",
 )

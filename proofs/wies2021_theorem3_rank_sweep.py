@@ -1,6 +1,6 @@
 """Theorem 3's upper bound against exact token ranks as the embedding rank r varies, d_x fixed."""
 
-from verify.authoring import Cases, Claim, evaluate
+from verify.authoring import Cases, Claim, evaluate, scaled
 
 from ._common import WIES, L, Source, r, r_e
 from ._tokens import probe
@@ -26,7 +26,7 @@ CLAIM = Claim(
     domain="d_x = 4 at depth 2 with r = 1..4 (V = 4); d_x = 3 at depth 3 with r = 1..3 (V = 3); N = 2..30",
     reading="The exact token rank is maximised over N = 2, 4, ... up to saturation or N = 30.",
     checks=[Cases(SWEEP, _case, name="exact token ranks against eq. 9",
-                  perturb={"eq. 9 / 3": lambda *c: _case(*c, scale=3)})],
+                  perturb={"eq. 9 / 3": scaled(_case, scale=3)})],
     # eq. 9 exceeds the measured ranks by factors 400-4e8: even eq. 9 / 3 is never refuted.
     expected="not-decided",
 )

@@ -3,7 +3,7 @@
 from functools import lru_cache
 
 from verify.authoring import (DEFAULT_PRIME, Cases, Claim, ConvolutionEmbedding, Field, NetworkSpec,
-                              embedded_reduced_rank, evaluate)
+                              embedded_reduced_rank, evaluate, scaled)
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9
@@ -34,7 +34,7 @@ CLAIM = Claim(
     reading="Exact ranks from the rank-r reduced route (valid for N >= 2(r+1)), which the tests check against "
             "the coefficient route on the raw inputs.",
     checks=[Cases(SWEEP, _case, name="exact convolution-embedding ranks against eq. 11",
-                  perturb={"eq. 11 / 3": lambda *c: _case(*c, scale=3)})],
+                  perturb={"eq. 11 / 3": scaled(_case, scale=3)})],
     # eq. 11 exceeds the measured ranks by factors of hundreds and more: even eq. 11 / 3 is never refuted.
     expected="not-decided",
 )

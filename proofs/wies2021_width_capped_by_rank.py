@@ -2,7 +2,7 @@
 widening beyond d_x = r leaves sep unchanged while deepening raises it -- and a rank-r < d_x network has a
 smaller sep than the full-rank one, so it cannot express it."""
 
-from verify.authoring import Cases, Claim
+from verify.authoring import Cases, Claim, neighbour, shifted
 
 from ._common import WIES, Source
 from ._tokens import probe
@@ -45,7 +45,7 @@ CLAIM = Claim(
     reading="The paper states these as consequences of Theorems 1-2; here they are measured on exact token ranks (a "
             "separation in sep at one weight draw shows the functions differ; the generic ranks are at least these).",
     checks=[Cases(WIDENING, _widening, name="width beyond r: sep unchanged; depth: sep raised",
-                  perturb={"widening raises sep by >= 1": lambda *c: _widening(*c, gain=1)}),
+                  perturb={"widening raises sep by >= 1": shifted(_widening, gain=1)}),
             Cases(NARROWING, _narrowing, name="sep strictly increasing in r up to d_x",
-                  perturb={"rank d_x - 1 already matches full rank": lambda *c: _narrowing(*c, tie=True)})],
+                  perturb={"rank d_x - 1 already matches full rank": neighbour(_narrowing, tie=True)})],
 )

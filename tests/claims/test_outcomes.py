@@ -3,6 +3,8 @@ its strengthening, a vacuous bound is not-decided, disagreeing readings are ambi
 property-based search reports the smallest counterexample."""
 
 import json
+import re
+from pathlib import Path
 
 import sympy as sp
 from hypothesis import strategies as st
@@ -210,3 +212,36 @@ def test_closest_names_the_refuted_strengthening_or_the_margin_and_never_prints_
     assert closest(refuted, None, None) == "refuted: upper bound /3 (refuted at L=1 d_x=2 H=1 (sep 3))"
     line = closest([], {"value": -0.0, "scale": "log3 units", "where": "L=1"}, "none reachable")
     assert line == "no strengthening refuted; margin 0 (log3 units) at L=1; none reachable"
+
+
+def _findings_lists(text: str) -> dict:
+    """docs/claims.md's findings lists: outcome -> (count in the heading, claim ids listed under it)."""
+    headings = {"erratum": "### Errata", "gap": "### Proof gaps", "ambiguous": "### Ambiguous",
+                "not-decided": "### Not decided"}
+    found = {}
+    for outcome, start in headings.items():
+        head = text.index(start)
+        line = text[head:text.index("\n", head)]
+        body = text[text.index("\n", head):]
+        body = body[:body.find("\n#")] if "\n#" in body else body
+        found[outcome] = (int(re.findall(r"\((\d+)\)\s*$", line)[0]), set(re.findall(r"^- \*\*`([a-z0-9_]+)`\*\*", body, re.M)))
+    return found
+
+
+def test_the_docs_and_the_readme_count_the_outcomes_the_registry_expects():
+    """docs/claims.md's findings lists name exactly the claims expected with each outcome, and their
+    headings and the README's summary line carry the registry's counts (they are kept by hand)."""
+    from collections import Counter
+
+    from verify.claims.record import load_claims
+
+    root = Path(__file__).resolve().parents[2]
+    claims = load_claims()
+    counts = Counter(c.expected for c in claims)
+    for outcome, (count, ids) in _findings_lists((root / "docs" / "claims.md").read_text()).items():
+        assert ids == {c.id for c in claims if c.expected == outcome}, outcome
+        assert count == counts[outcome], outcome
+    readme = " ".join((root / "README.md").read_text().split())
+    summary = (f"Today: {len(claims)} claims, {counts['verified']} verified, {counts['erratum']} errata, "
+               f"{counts['ambiguous']} ambiguous, {counts['gap']} proof gap, {counts['not-decided']} not decided.")
+    assert summary in readme

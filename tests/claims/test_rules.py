@@ -2,7 +2,11 @@
 data, without running them (test_claims.py runs each claim and checks rules 1 and 6 on its results):
 
 * rule 1: a claim expected ``verified`` has a check able to refute a strengthened statement (a bound
-  or chain, which strengthen themselves, or a Property/Cases/QuotedNumber with a ``perturb``);
+  or chain, which strengthen themselves, a QuotedNumber, or a Property/Cases with a ``perturb`` that
+  is a declared one-step change of its own function); and every ``perturb`` of the registry is
+  declared (``scaled``, ``shifted``, ``converse``, ``neighbour``) and free of the defects
+  ``verify.claims.perturb.defects`` finds mechanically (see there for what it guarantees and what
+  it cannot);
 * rule 3: claims deciding one passage (a shared ``passage`` key) expect one outcome, and the known
   pairs printed in the first and the revised supplement do share their key;
 * rule 6: every erratum has a corrected statement and corrected checks of which at least one can
@@ -14,6 +18,7 @@ from collections import defaultdict
 import pytest
 
 from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
+from verify.claims.perturb import as_dict, converse, defects, neighbour, scaled, shifted, stated  # noqa: F401
 from verify.claims.record import load_claims
 
 CLAIMS = load_claims()
@@ -24,13 +29,41 @@ KNOWN_PAIRS = [("levine2020_supp1_theorem4_expansion", "levine2020_revised_theor
                ("levine2020_claim1_partition_invariance", "levine2020_supp1_claim4_partition_invariance")]
 
 
+def _own_function(check):
+    return check.function if isinstance(check, Property) else check.per_case
+
+
+def _all_checks(claim) -> list:
+    return (claim.checks + claim.corrected_checks + claim.gap_checks
+            + [c for cs in claim.readings.values() for c in cs])
+
+
+def perturbation_defects(check) -> dict:
+    """``description -> defects`` for every perturbation of a Property or Cases (empty lists when sound)."""
+    return {text: defects(p, _own_function(check)) for text, p in as_dict(check.perturb).items()}
+
+
 def can_refute_a_strengthening(check) -> bool:
-    """Whether ``check`` states any strengthened statement it could refute."""
+    """Whether ``check`` states a strengthened statement it could refute and that would count: a
+    Property/Cases needs a declared perturbation without defects that is not a stated scaled/shifted
+    (information only, ``verify.claims.perturb.attach``)."""
     if isinstance(check, (RankBound, InequalityChain, QuotedNumber)):
         return True  # x3 / /3 / +-1, each step tightened by one, the printed value +1
     if isinstance(check, (Property, Cases)):
-        return check.perturb is not None
+        return any(not problems and not (stated(p) and p.kind in ("scaled", "shifted"))
+                   for (text, problems), p in zip(perturbation_defects(check).items(), as_dict(check.perturb).values()))
     return True  # a check kind this test does not know: judged by its results in test_claims.py
+
+
+def test_every_perturbation_of_the_registry_is_declared_and_one_step():
+    """Rule 1, semantically: each perturb= of every claim (printed, corrected, gap and reading checks) is
+    declared by kind and is the check's own computation with one argument moved one step (or a stated
+    converse/neighbour sharing its computation); ``verify.claims.perturb.defects`` lists the rest."""
+    found = {f"{claim.id} / {check.name} / {text}": problems
+             for claim in CLAIMS for check in _all_checks(claim) if isinstance(check, (Property, Cases))
+             for text, problems in perturbation_defects(check).items() if problems}
+    assert not found, "perturbations that are not a declared one-step change:\n" + "\n".join(
+        f"{where}: {'; '.join(problems)}" for where, problems in found.items())
 
 
 def test_claims_deciding_one_passage_expect_one_outcome():
@@ -66,3 +99,66 @@ def test_a_proof_gap_names_its_part_and_its_gap_checks():
     for claim in CLAIMS:
         if claim.expected == "gap":
             assert claim.gap and claim.gap_checks, claim.id
+
+
+def _bound_case(n, scale=1, shift=0):
+    """A toy lower bound: the n-th triangular number is >= scale * n + shift (tight at n = 1)."""
+    holds = n * (n + 1) // 2 >= scale * n + shift
+    return holds, f"n={n}: {n * (n + 1) // 2} >= {scale * n + shift}"
+
+
+def _trivial(n, above=1):
+    """the bound is trivial (<= 1): a statement about the bound alone, as in the registry's history"""
+    return n <= above, f"bound {n}"
+
+
+@pytest.mark.parametrize("perturbation,reason", [
+    (_trivial, "undeclared"),
+    (scaled(_trivial, "the bound is trivial"), None),  # stated: no defect, but information only
+    (neighbour(_trivial, "the bound is trivial"), "shares no computation"),
+    (shifted(_trivial, above=0), "not the check's own computation"),
+    (shifted(_bound_case, shift=0), "moves by 0"),
+    (shifted(_bound_case, shift=2), "moves by 2"),
+    (scaled(_bound_case, scale=2), "not 3 x"),
+    (neighbour(_bound_case, scale=1), "nothing changed"),
+    (shifted(_bound_case, scale=3, shift=1), "changes 2 arguments"),
+])
+def test_defects_reject_what_is_not_a_one_step_change_of_the_checks_function(perturbation, reason):
+    """Each planted perturbation (the history's "bound is trivial", a shift of 0, a factor 2, ...) is
+    rejected by the registry test's rule, and, when declared, is recorded by the engine but never counted."""
+    check = Cases([1, 2, 3], _bound_case, perturb={"planted": perturbation})
+    problems = perturbation_defects(check)["planted"]
+    assert any(reason in p for p in problems) if reason else not problems, problems
+    assert not can_refute_a_strengthening(check)
+    result = check.run()
+    assert result.status == "pass"
+    if perturbation is not _trivial:  # a bare callable still counts in the engine (hand-written checks)
+        assert not result.could_fail and not any(p["counted"] for p in result.perturbations)
+
+
+def test_a_stated_scaled_perturbation_sharing_the_computation_is_information_only():
+    stated_x3 = scaled(lambda n: _bound_case(n, scale=3), "bound x3, stated")
+    check = Cases([1, 2, 3], lambda n: _bound_case(n), perturb={"x3": stated_x3})
+    assert perturbation_defects(check) == {"x3": []} and not can_refute_a_strengthening(check)
+    result = check.run()
+    assert result.perturbations[0]["refuted"] and not result.could_fail
+
+
+@pytest.mark.parametrize("perturbation", [scaled(_bound_case, "bound x3", scale=3),
+                                          shifted(_bound_case, "bound + 1", shift=1)])
+def test_a_derived_one_step_strengthening_is_sound_and_counts(perturbation):
+    check = Cases([1, 2, 3], _bound_case, perturb={"strengthened": perturbation})
+    assert perturbation_defects(check) == {"strengthened": []} and can_refute_a_strengthening(check)
+    result = check.run()
+    assert result.could_fail and result.perturbations[0]["counted"] and result.perturbations[0]["kind"] == perturbation.kind
+
+
+def test_a_factory_made_perturbation_is_the_factorys_closure_with_one_argument_changed():
+    def per_case_from(offset=0):
+        def per_case(n):
+            return n >= 1 + offset, f"n={n}"
+        return per_case
+    good = Cases([1, 2], per_case_from(), perturb={"+1": shifted(per_case_from, factory=True, offset=1)})
+    other = Cases([1, 2], _bound_case, perturb={"+1": shifted(per_case_from, factory=True, offset=1)})
+    assert perturbation_defects(good) == {"+1": []} and good.run().could_fail
+    assert "not the check's own computation" in perturbation_defects(other)["+1"][0]

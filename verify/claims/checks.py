@@ -227,9 +227,10 @@ class QuotedNumber(Check):
 class Property(Check):
     """A structural fact: ``function()`` returns (holds: bool, evidence: str, counterexample).
 
-    ``perturb`` (optional): a callable, or dict description -> callable, with ``function``'s
-    signature and return value, stating a perturbed (false) version of the fact; it is refuted
-    where it returns holds False (``verify.claims.perturb``).
+    ``perturb`` (optional): a declared perturbation (``scaled``, ``shifted``, ``converse``,
+    ``neighbour`` of ``function``), or a dict description -> one, with ``function``'s signature and
+    return value, stating a strengthened or neighbouring (false) version of the fact; it is refuted
+    where it returns holds False, and counts only without defects (``verify.claims.perturb``).
     """
 
     function: Callable
@@ -248,7 +249,7 @@ class Property(Check):
             p_holds, p_evidence, _ = fn()
             return p_holds is False, p_evidence
 
-        return perturb.attach(CheckResult(self.name, "pass", evidence), self.perturb, decide)
+        return perturb.attach(CheckResult(self.name, "pass", evidence), self.perturb, decide, self.function)
 
 
 @dataclass
@@ -259,9 +260,10 @@ class Cases(Check):
 
     ``strategy`` (optional): a hypothesis strategy of further cases; ``search`` of them are drawn
     (derandomised, no database) after the listed cases, and a failing one is shrunk to its
-    smallest.  ``perturb`` (optional): a callable, or dict description -> callable, with
-    ``per_case``'s signature stating a perturbed statement (e.g. an index map shifted by one); it
-    is refuted if it fails on some listed case.
+    smallest.  ``perturb`` (optional): a declared perturbation of ``per_case`` (e.g.
+    ``shifted(per_case, shift=1)``: an index map shifted by one), or a dict description -> one; it
+    is refuted if it fails on some listed case, and counts only without defects
+    (``verify.claims.perturb``).
     """
 
     cases: list
@@ -302,4 +304,4 @@ class Cases(Check):
                     return True, f"refuted at {case!r}: {p_line}"
             return False, f"holds on all {len(self.cases)} cases"
 
-        return perturb.attach(CheckResult(self.name, "pass", "; ".join(lines)), self.perturb, decide)
+        return perturb.attach(CheckResult(self.name, "pass", "; ".join(lines)), self.perturb, decide, self.per_case)
