@@ -64,7 +64,7 @@ def main():
         print(f"{n}^2: scipy lu_factor {t_lu:.1f}s; float64 elimination, one limb (p < 2^23) {t_one:.1f}s "
               f"(rank {r_one}, {t_one / t_lu:.2f}x lu_factor)", flush=True)
         fast = rng.integers(0, FAST, (n, n))
-        t_fast, r_fast = timed(lambda: rank_mod_p(fast, FAST))
+        t_fast, r_fast = timed(lambda m=fast: rank_mod_p(m, FAST))
         print(f"{n}^2: float64 elimination, one limb (p < 2^20) {t_fast:.1f}s (rank {r_fast}, "
               f"{t_fast / t_lu:.2f}x lu_factor)", flush=True)
         t_run, t_sketch, t_check = check_cost(fast, FAST)
@@ -74,10 +74,10 @@ def main():
         del fast
         for p, label in ((KARATSUBA, "two limbs by Karatsuba (p < 2^40)"), (LIMBED, "two limbs, four products (p < 2^46)")):
             big = rng.integers(0, p, (n, n))
-            t_two, r_two = timed(lambda: rank_mod_p(big, p))
+            t_two, r_two = timed(lambda m=big, q=p: rank_mod_p(m, q))
             print(f"{n}^2: float64 elimination, {label} {t_two:.1f}s (rank {r_two}, "
-                  f"{t_two / t_lu:.2f}x lu_factor) [issue 22 target: within 3x lu_factor: "
-                  f"{'met' if t_two <= 3 * t_lu else 'MISSED'}]", flush=True)
+                  f"{t_two / t_lu:.2f}x lu_factor) [issue 22 target at 4000^2 and 8000^2: within 3x lu_factor: "
+                  f"{('met' if t_two <= 3 * t_lu else 'MISSED') if n in (4000, 8000) else 'not this size'}]", flush=True)
             del big
         if n <= 4000 or args.flint_large:
             for p, values in ((SMALL, small), (WORD, rng.integers(0, 2**62, (n, n)))):
