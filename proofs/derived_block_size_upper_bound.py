@@ -106,6 +106,9 @@ CLAIM = Claim(
             "for Theorem 2; Theorem 1's regime at L = 1..4 for d_x up to 200"),
     reading=("A result of this toolkit (docs/mathematics.md §2), cited against the main paper only for "
              "the comparison.  Theorem 1 is compared at H = 1, its smallest value."),
+    left_out="N < 2(d_x + 1): the block bound is compared with reduced-route ranks, which hold from N = 2(d_x + 1) "
+             "on; the smallest N = 2 is not computed here (it is, for the theorems' bounds, by their 'bound at the "
+             "smallest N' checks).",
     checks=[
         Cases(default_specs() + default_specs(residual=True), _block_inequality,
               name="rank <= min(rows, cols) per block and in total, against exact ranks",

@@ -38,6 +38,8 @@ CLAIM = Claim(
     domain="shallow depth n = 1-3, d = 4..10 (deep depth up to 30, deep width 3^L + 1, H = 2)",
     reading="At d = 2 with n = 1 or 2 the bounds give w < 1 (no widening needed): the growth statement is "
             "asymptotic and is checked from d = 4 on, where log3 w > 0.",
+    left_out="d = 1..3: the statement is asymptotic, and at d = 2 with n = 1, 2 the bounds give w < 1 (see "
+             "reading), so the slope window is checked from d = 4 (where log3 w > 0) on.",
     checks=[InequalityChain([n - sp.Rational(1, 2), SLOPE, n + sp.Rational(1, 2)], ["<=", "<="], grid=GRID,
                             search=0, name="n - 1/2 <= log3 log3 w(d+1) - log3 log3 w(d) <= n + 1/2")],
 )

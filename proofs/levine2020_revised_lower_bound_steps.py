@@ -11,7 +11,7 @@ import flint
 import sympy as sp
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, InequalityChain, converse, shifted
+from verify.authoring import Cases, Claim, InequalityChain, converse, shifted, strict
 
 from ._common import REVISED, Source, k, multichoose, n
 
@@ -118,7 +118,7 @@ CLAIM = Claim(
             Cases([(a, b) for a in range(1, 13) for b in range(1, 13)], _binomial_max,
                   name="binomial lower bounds and their equality cases",
                   strategy=st.tuples(st.integers(1, 150), st.integers(1, 150)), search=40,
-                  perturb={"strict inequality": converse(_binomial_max, strict=True)}),
+                  perturb={"strict inequality": strict(_binomial_max, strict=True)}),
             Cases([(w, h, depth) for w in range(2, 13) for h in range(1, w + 1) if w % h == 0 and w - h >= 2
                    for depth in range(2, 6)], _applied, name="applied at n = floor((d_x - H)/2), k = 3^(L-2)",
                   strategy=st.tuples(st.integers(1, 60), st.integers(1, 60), st.integers(2, 6)).map(

@@ -65,6 +65,8 @@ CLAIM = Claim(
            "A^(c), B^(c) and inputs; exact integers",
     reading="The line before (and Corollary 1) pairs <A^(c)_{r_c}, x^(j_c)> with <B^(c)_{r_{c+1}}, x^(j_c)>; the expansion "
             "prints B^(c)_{r_c, beta_c}.  With d_a = 1 the two coincide, so the defect shows only for d_a >= 2.",
+    left_out="H >= 2: every case has one head; the printed index defect (B^(c) indexed by r_c) sits inside one "
+             "head's term, so further heads repeat the same term and add no case the check could catch.",
     checks=[Cases(CASES, lambda *c: _expand(*c, 0), name="printed index B^(c)_{r_c, beta_c}")],
     expected="erratum",
     corrected_statement="With B^(c)_{r_{c+1}, beta_c} (as in Corollary 1 and the line before) the expansion equals eq. 2 "

@@ -5,7 +5,7 @@ from fractions import Fraction
 from itertools import product
 from math import comb, factorial
 
-from verify.authoring import Claim, Property, converse
+from verify.authoring import Claim, Property, strict
 
 from ._common import MAIN, Source
 
@@ -37,5 +37,5 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement A.4", "Lemma 2"),
     statement="prod_j ((n over r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k with M = sum_j r_j.",
     checks=[Property(_search, name="exact check, exhaustive small cases and 2000 random",
-                     perturb={"the inequality strict": converse(_search, strict=True)})],
+                     perturb={"the inequality strict": strict(_search, strict=True)})],
 )

@@ -12,7 +12,7 @@ from math import comb, factorial, prod
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, Property, converse, shifted
+from verify.authoring import Cases, Claim, Property, shifted, strict
 
 from ._common import MAIN, Source
 
@@ -75,7 +75,7 @@ CLAIM = Claim(
     passage="levine2020_multiset_equality_case",
     also_at=("levine2020_supplement_revised.txt A.5, Lemma 3, closing display",),
     checks=[Property(_steps, name="AM-GM step and equality chain, exact",
-                     perturb={"the bound strict (<)": converse(_steps, strict=True)}),
+                     perturb={"the bound strict (<)": strict(_steps, strict=True)}),
             Cases(EQUAL_CASES, _equal_case(True), name="equal case as printed")],
     expected="erratum",
     corrected_statement="For r_1 = ... = r_k = M/k, phi = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k: Lemma 2 holds "

@@ -4,7 +4,9 @@ from verify.authoring import Cases, Claim, NetworkSpec, certify, check_certifica
 
 from ._common import MAIN, Source
 
-CASES = [(2, 10, 1), (2, 10, 2), (2, 12, 2)]
+#: (L, d_x, H): d_x = 10 is the smallest width above 3^2; H = 5 and 6 give d_a = 2, where the construction of the
+#: proofs carries no column (rule 2: the edge of H < d_x; the certificate here needs no construction).
+CASES = [(2, 10, 1), (2, 10, 2), (2, 10, 5), (2, 12, 2), (2, 12, 6)]
 
 
 def _case(depth, width, heads):

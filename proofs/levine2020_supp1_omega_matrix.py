@@ -6,7 +6,7 @@ from verify.authoring import Cases, Claim, bad_omegas, exponent_matrix, hadamard
 
 from ._common import MAIN, Source
 
-CASES = [(2, 1), (2, 2), (2, 3), (3, 2), (3, 3), (4, 2), (2, 4), (5, 2)]
+CASES = [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 2), (3, 3), (4, 2), (2, 4), (5, 2)]  # d = 1: the edge
 
 
 def _case(d, lam, omegas=(2, 3, 7)):

@@ -1,6 +1,7 @@
 from verify.authoring import Claim, RankBound
 
 from ._common import C, MAIN, Source, d_x, multichoose
+from ._small_n import at_small_n
 
 BOUND = d_x * (C + 1) * multichoose(d_x, 2 * C) * (2 * C / d_x + 1) ** d_x
 
@@ -11,5 +12,12 @@ CLAIM = Claim(
               "sep(y_p^i) <= d_x (C+1) ((d_x over 2C)) (2C/d_x + 1)^d_x, ((n over k)) the multiset coefficient.",
     formulas={"sep_upper": BOUND},
     expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
+    left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "
+             "check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= "
+             "3) and L = 3 with d_x = 2 (one more, L = 2, d_x = 4, N = 4, takes about 55 s); the reduced-route "
+             "ranks hold from N = 2(d_x + 1) on.",
     checks=[RankBound(BOUND, "upper", "sep")],
 )
+
+# rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)
+CLAIM.checks.append(at_small_n(next(c for c in CLAIM.checks if isinstance(c, RankBound))))

@@ -4,6 +4,7 @@ from verify.authoring import Claim, Property, RankBound
 
 from ._common import BELOW_THRESHOLD, MAIN, H, L, Source, d_x, log3
 from ._reach import gap_check
+from ._small_n import at_small_n
 
 A1 = sp.Rational(1, 9)
 A2 = -L + (2 - log3(2))
@@ -27,7 +28,12 @@ CLAIM = Claim(
     gap_checks=[Property(gap_check(BOUND, BELOW_THRESHOLD, (10, 2, 5), heads_min=2),
                          name="eq. 6 against the construction's corrected reach, d_a even")],
     left_out="Three of the four in-regime specs are at L = 1, where the construction (L >= 2) does not exist; "
-             "the depth-2 spec in regime is d_x = 10, H = 2 (d_a = 5, odd).",
+             "the depth-2 spec in regime is d_x = 10, H = 2 (d_a = 5, odd).  N from 2 up to 2(d_x + 1) (where sep may "
+             "be smallest) beyond the small specs: exact ranks at N = 2 and 4 (check 'bound at the smallest N') "
+             "reach only L = 1 (d_x = 4, 6) in the regime; the reduced-route ranks hold from N = 2(d_x + 1) on.",
     checks=[RankBound(BOUND, "lower", "log3", regime=BELOW_THRESHOLD,
                       condition=lambda s: 1 < s.heads < s.width)],
 )
+
+# rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)
+CLAIM.checks.append(at_small_n(next(c for c in CLAIM.checks if isinstance(c, RankBound))))

@@ -3,6 +3,7 @@ import sympy as sp
 from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, MAIN, H, L, Source, d_x, log3
+from ._small_n import at_small_n
 
 B1 = -L * (H / 2 + 1)
 B2 = -d_x * (1 + sp.Rational(1, 2) * log3((d_x - H) / 2))
@@ -17,5 +18,12 @@ CLAIM = Claim(
     formulas={"log3_sep_lower": BOUND, "b_1": B1, "b_2": B2},
     domain="H < d_x (log3((d_x - H)/2) defined)",
     regime=ABOVE_THRESHOLD,
+    left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "
+             "check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= "
+             "3) and L = 3 with d_x = 2 (one more, L = 2, d_x = 4, N = 4, takes about 55 s); the reduced-route "
+             "ranks hold from N = 2(d_x + 1) on.",
     checks=[RankBound(BOUND, "lower", "log3", regime=ABOVE_THRESHOLD, condition=lambda s: s.heads < s.width)],
 )
+
+# rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)
+CLAIM.checks.append(at_small_n(next(c for c in CLAIM.checks if isinstance(c, RankBound))))

@@ -13,8 +13,9 @@ from verify.authoring import (DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, d
 from ._common import WIES, Source
 from ._vocab import a_matrix, corrected_layout
 
-#: (d_x, H, r, L): depth 2 (lambda = 1) and depth 3 (lambda = 3), odd and even d_a, r = d_x and r < d_x.
-CASES = [(5, 1, 5, 2), (6, 2, 6, 2), (7, 1, 7, 2), (7, 1, 5, 2), (5, 1, 5, 3), (6, 2, 6, 3), (7, 1, 5, 3),
+#: (d_x, H, r, L): depth 2 (lambda = 1) and depth 3 (lambda = 3), odd and even d_a, r = d_x and r < d_x;
+#: the smallest n = (r - H)/2 = 1 first (rule 2: the domain's edge).
+CASES = [(3, 1, 3, 2), (3, 1, 3, 3), (6, 2, 4, 2), (5, 1, 5, 2), (6, 2, 6, 2), (7, 1, 7, 2), (7, 1, 5, 2), (5, 1, 5, 3), (6, 2, 6, 3), (7, 1, 5, 3),
          (7, 1, 7, 3), (8, 2, 8, 3), (9, 3, 7, 3), (9, 3, 9, 3)]
 TOKENS = 2
 
@@ -48,11 +49,15 @@ CLAIM = Claim(
     source=Source(WIES, "appendix B.2 and B.2.2", "Corollary 1, eq. 14, with Lemma 6's embedding executed"),
     statement="With a vocabulary embedding that outputs eq. 15's vectors (Lemma 6, V >= 2((n over 3^(L-2))) + 1), "
               "sep >= ((n over 3^(L-2))), n = (r - H)/2, for almost all network weights.",
-    domain="d_x = 5..9, r = 5..9 (r = d_x and r < d_x), H = 1-3 (d_a odd and even), L = 2 and 3; N = 2 positions, all V tokens",
+    domain="d_x = 3..9, r = 3..9 (r = d_x and r < d_x, n = 1 included), H = 1-3 (d_a odd and even), L = 2 and 3; "
+           "N = 2 positions, all V tokens",
     reading="M_V is Lemma 6's corrected construction (wies2021_lemma6_vocabulary_embedding) with Lemma 8's A; the "
             "network weights are the seed-0 integers.  The token sep (full V x V grid, counts route) mod p is a "
             "certified lower bound on the generic sep, so rank >= bound certifies the corollary's conclusion at "
             "these sizes.  Depth 4 (lambda = 9) costs ~30 s and is left out.",
+    left_out="d_a = 2 (smallest case d_x = 4, H = 2, r = 4, L = 2, n = 1): the corrected construction carries "
+             "H floor((d_a - 1)/2) = 0 columns there (the reach of levine2020_supp1_lemma4_construction), so there is "
+             "no embedding to execute and the conclusion is not checked; depth 4 (lambda = 9, about 30 s) is left out.",
     checks=[Cases(CASES, _case, name="executed construction: token sep at N = 2 against the bound",
                   perturb={"bound x 3": scaled(_case, scale=3)})],
 )

@@ -10,7 +10,7 @@ from verify.authoring import Claim, Property, shifted
 
 from ._common import WIES, Source
 
-CASES = [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (2, 4), (3, 3), (4, 2)]
+CASES = [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (2, 4), (3, 3), (4, 2)]  # d = 1: the edge
 
 
 def find_matrix(d: int, lam: int):

@@ -4,7 +4,7 @@ parity condition for Corollary 2's d = (r-1-H)/2."""
 
 import sympy as sp
 
-from verify.authoring import Claim, InequalityChain, Property, converse
+from verify.authoring import Claim, InequalityChain, Property, shifted
 
 from ._common import WIES, H, L, Source, log3, multichoose, r
 
@@ -14,17 +14,17 @@ KK = 3 ** (L - 2)
 STEPS = [(NN - 1) * (L - 2 - log3(NN - 1)), (NN - 1) * log3((NN + KK - 1) / (NN - 1)), log3(multichoose(NN, KK))]
 
 
-def _parity(flip: bool = False):
-    """Footnote 3: d = (r-1-H)/2 is a natural number iff r - H is odd (flip: iff r - H is even); otherwise
-    floor(d) = (r-H)/2 - 1, so Corollary 2's d is Corollary 1's floor((r-H)/2) or one less."""
+def _parity(loss: int = 1):
+    """Footnote 3: d = (r-1-H)/2 is a natural number iff r - H is odd; otherwise floor(d) = (r-H)/2 - loss
+    with loss = 1, so Corollary 2's d is Corollary 1's floor((r-H)/2) or one less."""
     for rank in range(2, 40):
         for heads in range(1, rank):
             odd = (rank - heads) % 2 == 1
             natural = (rank - 1 - heads) % 2 == 0 and rank - 1 - heads >= 0
-            if natural != (odd != flip):
+            if natural != odd:
                 return False, f"r={rank} H={heads}: d natural {natural}, r - H odd {odd}", {"r": rank, "H": heads}
             floor_d, cor1 = (rank - 1 - heads) // 2, (rank - heads) // 2
-            if floor_d != (cor1 if odd else cor1 - 1):
+            if floor_d != (cor1 if odd else cor1 - loss):
                 return False, f"r={rank} H={heads}: floor(d) = {floor_d}, floor((r-H)/2) = {cor1}", {"r": rank, "H": heads}
     return True, "2 <= r < 40, 1 <= H < r: d in N iff r - H odd; floor(d) = floor((r-H)/2) (odd) or one less (even)", None
 
@@ -45,5 +45,5 @@ CLAIM = Claim(
     checks=[InequalityChain(STEPS, ["<=", "<="], grid={r: list(range(3, 31)), H: list(range(1, 29)), L: list(range(2, 8))},
                             condition=lambda p: p[H] < p[r] and (p[r] - p[H]) // 2 >= 2, search=40,
                             search_ranges={r: (5, 400), H: (1, 50), L: (2, 12)}, name="Lemma 4's bound -> Omega~"),
-            Property(_parity, name="footnote 3: parity of r - H", perturb={"d natural iff r - H even": converse(_parity, flip=True)})],
+            Property(_parity, name="footnote 3: parity of r - H", perturb={"floor(d) = floor((r-H)/2) also for even r - H (no loss)": shifted(_parity, loss=0)})],
 )

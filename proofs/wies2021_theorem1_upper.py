@@ -4,6 +4,7 @@ from verify.authoring import Claim, RankBound
 
 from ._common import WIES, Source, L, d_x, log3
 from ._wies import EQ9, FULL_RANK, READING
+from ._small_n import at_small_n
 
 CLAIM = Claim(
     id="wies2021_theorem1_upper",
@@ -12,7 +13,15 @@ CLAIM = Claim(
     formulas={"explicit_form": EQ9, "scale": L * sp.Min(sp.Symbol("r"), d_x)},
     reading="O~ is asymptotic and cannot be checked at finite sizes; it is checked through its explicit form, "
             "eq. 9 of Theorem 3, whose log3 is (r + r_e) log3(3^L + 1) + O(log) = O~(L min{r, d_x}). " + READING,
+    left_out="embeddings of rank r < d_x and positional embeddings (r_e >= 1): compared on the plain network (r = "
+             "d_x, r_e = 0) only; N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 "
+             "(coefficient route, check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x "
+             "<= 4 (N = 4: d_x <= 3) and L = 3 with d_x = 2 (one more, L = 2, d_x = 4, N = 4, takes about 55 s); "
+             "the reduced-route ranks hold from N = 2(d_x + 1) on.",
     checks=[RankBound(log3(EQ9.xreplace(FULL_RANK)), "upper", "log3", name="explicit form vs exact ranks")],
     # eq. 9 never beats the trivial bound (the monomial count) on the default specs; it would from L=3 d_x=5.
     expected="not-decided",
 )
+
+# rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)
+CLAIM.checks.append(at_small_n(next(c for c in CLAIM.checks if isinstance(c, RankBound))))

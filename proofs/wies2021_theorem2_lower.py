@@ -2,6 +2,7 @@ from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, WIES, Source
 from ._wies import FULL_RANK, LOWER, READING
+from ._small_n import at_small_n
 
 CLAIM = Claim(
     id="wies2021_theorem2_lower",
@@ -12,6 +13,14 @@ CLAIM = Claim(
     regime=ABOVE_THRESHOLD,
     reading=READING + " Depth >= 2 (3^(L-2) must be an integer).",
     expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
+    left_out="embeddings of rank r < d_x and positional embeddings (r_e >= 1): compared on the plain network (r = "
+             "d_x, r_e = 0) only; N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 "
+             "(coefficient route, check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x "
+             "<= 4 (N = 4: d_x <= 3) and L = 3 with d_x = 2 (one more, L = 2, d_x = 4, N = 4, takes about 55 s); "
+             "the reduced-route ranks hold from N = 2(d_x + 1) on.",
     checks=[RankBound(LOWER.xreplace(FULL_RANK), "lower", "sep", regime=ABOVE_THRESHOLD,
                       condition=lambda s: s.depth >= 2 and s.heads < s.width)],
 )
+
+# rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)
+CLAIM.checks.append(at_small_n(next(c for c in CLAIM.checks if isinstance(c, RankBound))))

@@ -5,7 +5,8 @@ from verify.authoring import Cases, Claim, compare, shifted
 
 from ._common import WIES, L, Source, d_x, log3
 
-WIDTHS = [1000, 1024, 1280, 1536, 2048, 3000, 4096, 5120, 6000, 7000, 8192, 9000, 9999]
+#: common widths, the ends of the range, and both sides of the thresholds 3^7 = 2187 and 3^8 = 6561 (L = log3 d_x)
+WIDTHS = [1000, 1024, 1280, 1536, 2048, 2186, 2187, 3000, 4096, 5120, 6000, 6560, 6561, 7000, 8192, 9000, 9999]
 
 
 def min_depth(width: int) -> int:
@@ -24,7 +25,8 @@ CLAIM = Claim(
     id="wies2021_theorem2_practical_depth",
     source=Source(WIES, "§4", "remark (1) after Theorem 2: 'practical depths ~8 and above'"),
     statement="For typical widths d_x of 1000s, L > log3 d_x holds for depths ~8 and above.",
-    domain="d_x from 1000 to 9999 (common widths and the ends of the range)",
+    domain="d_x from 1000 to 9999 (common widths, the ends of the range, and d_x = 3^7, 3^8 with their neighbours "
+           "below, where L = log3 d_x exactly)",
     reading="'~8' is read as 8 +- 1: the smallest depth with L > log3 d_x is 7, 8 or 9 for every width of 1000s "
             "(log3 1000 = 6.29, log3 9999 = 8.38); any larger depth then also satisfies it.",
     checks=[Cases(WIDTHS, _case, name="smallest depth in the regime, per width",

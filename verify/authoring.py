@@ -20,7 +20,7 @@ not listed cannot be imported from here (checked when this module loads, and by 
 from .claims.record import Claim, Source, H, L, N, d_a, d_x, k, n, r, r_e
 from .claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
 # a Property's or Cases' perturbed statements, declared by kind (rule 1's vocabulary)
-from .claims.perturb import converse, neighbour, scaled, shifted
+from .claims.perturb import converse, neighbour, scaled, shifted, strict
 # certified arithmetic (arb) and exact numbers
 from .exact.arbexpr import compare, evaluate, multichoose, precision
 from .exact.compositions import compositions
@@ -52,7 +52,7 @@ from .sweeps.probe import corollary1_lower_bound, lemma7_lower_bound, probe_step
 __all__ = [
     "Claim", "Source", "H", "L", "N", "d_a", "d_x", "k", "n", "r", "r_e",
     "Cases", "InequalityChain", "Property", "QuotedNumber", "RankBound",
-    "scaled", "shifted", "converse", "neighbour",
+    "scaled", "shifted", "converse", "neighbour", "strict",
     "compare", "evaluate", "multichoose", "precision", "compositions", "DEFAULT_PRIME", "Field", "I", "GaussianRational",
     "ConvolutionEmbedding", "forward", "output_coordinate", "balanced_partitions", "default_partition",
     "output_polynomial", "variable_index", "LayerWeights", "NetworkSpec", "Weights", "divisors", "draw_weights",

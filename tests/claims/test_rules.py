@@ -18,7 +18,8 @@ from collections import defaultdict
 import pytest
 
 from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
-from verify.claims.perturb import as_dict, converse, defects, neighbour, scaled, shifted, stated  # noqa: F401
+from verify.claims.perturb import (as_dict, converse, defects, neighbour, scaled, shifted, stated,  # noqa: F401
+                                   strict, trivial_description)
 from verify.claims.record import load_claims
 
 CLAIMS = load_claims()
@@ -40,7 +41,7 @@ def _all_checks(claim) -> list:
 
 def perturbation_defects(check) -> dict:
     """``description -> defects`` for every perturbation of a Property or Cases (empty lists when sound)."""
-    return {text: defects(p, _own_function(check)) for text, p in as_dict(check.perturb).items()}
+    return {text: defects(p, _own_function(check), text) for text, p in as_dict(check.perturb).items()}
 
 
 def can_refute_a_strengthening(check) -> bool:
@@ -114,7 +115,10 @@ def _trivial(n, above=1):
 
 @pytest.mark.parametrize("perturbation,reason", [
     (_trivial, "undeclared"),
-    (scaled(_trivial, "the bound is trivial"), None),  # stated: no defect, but information only
+    (scaled(_trivial, "the bound is trivial"), "trivial bound"),  # stated, and its description states a trivial bound
+    (shifted(_bound_case, "sep <= 1", shift=1), "trivial bound"),
+    (converse(_bound_case, "the bound made strict", scale=3), "declare it with strict"),
+    (strict(_bound_case, scale=3), "is not False -> True"),
     (neighbour(_trivial, "the bound is trivial"), "shares no computation"),
     (shifted(_trivial, above=0), "not the check's own computation"),
     (shifted(_bound_case, shift=0), "moves by 0"),
@@ -162,3 +166,49 @@ def test_a_factory_made_perturbation_is_the_factorys_closure_with_one_argument_c
     other = Cases([1, 2], _bound_case, perturb={"+1": shifted(per_case_from, factory=True, offset=1)})
     assert perturbation_defects(good) == {"+1": []} and good.run().could_fail
     assert "not the check's own computation" in perturbation_defects(other)["+1"][0]
+
+
+@pytest.mark.parametrize("description,trivial", [
+    ("the bound is trivial (<= 1)", True), ("sep <= 1", True), ("rank >= 1", True), ("sep(chi) <= 1", True),
+    ("Trivial bound (sep ≥ 1)", True), ("full rank at every Omega (Omega = 1 included)", False),
+    ("sep(chi) <= C + 1", False), ("rank <= ((r over p)) - 1", False), ("bound <= 1/3 x", False),
+    ("widening raises sep by >= 1", False), ("sep <= 10", False)])
+def test_a_description_stating_a_trivial_bound_is_recognised(description, trivial):
+    assert trivial_description(description) is trivial
+
+
+def test_no_registry_description_states_a_trivial_bound():
+    """Over the whole registry the description check raises no false alarm (and finds nothing)."""
+    texts = [t for claim in CLAIMS for check in _all_checks(claim) if isinstance(check, (Property, Cases))
+             for text, p in as_dict(check.perturb).items() for t in (text, getattr(p, "description", ""))]
+    assert len(texts) > 100 and not [t for t in texts if trivial_description(t)]
+
+
+def _strict_case(n, strict=False):
+    """A toy bound with an equality at n = 1: n (n + 1) / 2 >= n (strict: >)."""
+    return (n * (n + 1) // 2 > n) if strict else (n * (n + 1) // 2 >= n), f"n={n}"
+
+
+def test_an_inequality_made_strict_is_declared_strict_and_counts():
+    check = Cases([1, 2, 3], _strict_case, perturb={"strict": strict(_strict_case, strict=True)})
+    assert perturbation_defects(check) == {"strict": []} and can_refute_a_strengthening(check)
+    result = check.run()
+    assert result.could_fail and result.perturbations[0]["kind"] == "strict"
+
+
+#: Perturbations an independent review found mis-declared (issue 20 rule 1): a negation declared as a
+#: converse, a strict relation as a converse, multi-step bounds as neighbours.  Each is now a one-step
+#: strengthening of this kind: (claim, check name) -> kind.
+REVIEWED = {("wies2021_lower_bound_growth", "footnote 3: parity of r - H"): "shifted",
+            ("levine2020_revised_structure_counts", "number of chi, splits per chi, lemma 3 at n = 2 with its "
+                                                    "equality clause"): "strict",
+            ("levine2020_revised_structure_counts", "rank of each printed chi across P/Q"): "shifted",
+            ("levine2020_revised_residual_structure", "sum over j and the X term within (C+1) times eq. 8"): "shifted",
+            ("levine2020_supp1_theorem4_counts", "sep(chi) exactly and Lemma 2's step"): "shifted"}
+
+
+@pytest.mark.parametrize("key", list(REVIEWED), ids=lambda k: k[0])
+def test_the_reviewed_perturbations_keep_their_one_step_kind(key):
+    check = next(c for claim in CLAIMS if claim.id == key[0] for c in _all_checks(claim) if c.name == key[1])
+    kinds = {getattr(p, "kind", "undeclared") for p in as_dict(check.perturb).values()}
+    assert kinds == {REVIEWED[key]} and not any(perturbation_defects(check).values()), kinds

@@ -2,8 +2,8 @@
 
 A perturbed statement is the claim's own statement made one step stronger, or its neighbour
 (docs/claims.md, rule 1): a bound x3 or /3 (``scaled``), an index, count or bound moved by one
-(``shifted``), an implication's converse (``converse``), an equality's or identity's neighbouring
-formula (``neighbour``).  A check whose statement is true *and* whose perturbation is refuted shows
+(``shifted``), an inequality made strict (``strict``), an implication's converse (``converse``), an
+equality's or identity's neighbouring formula (``neighbour``).  A check whose statement is true *and* whose perturbation is refuted shows
 it could have failed; one without any perturbation cannot show it, and its claim is ``not-decided``
 unless another check can.
 
@@ -32,22 +32,24 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational
 from typing import Callable
 
 __all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted",
-           "converse", "neighbour", "defects", "stated", "computes_with", "shares_computation"]
+           "converse", "neighbour", "strict", "defects", "trivial_description", "stated", "computes_with", "shares_computation"]
 
 #: Why a check that supplies no perturbation cannot show it could fail.
-NO_PERTURBATION = ("no perturbed statement supplied (give the check a declared perturb=: scaled, shifted, converse "
-                   "or neighbour)")
+NO_PERTURBATION = ("no perturbed statement supplied (give the check a declared perturb=: scaled, shifted, strict, "
+                   "converse or neighbour)")
 
 #: Rule 1's vocabulary: what each declared kind of perturbation changes.
 KINDS = {"scaled": "a bound x3 or /3 (one unit on the log3 scale)",
          "shifted": "an index, count or bound moved by one",
          "converse": "an implication's converse (one flag or relation changed)",
+         "strict": "an inequality made strict (a flag False -> True, or '<=' -> '<', '>=' -> '>')",
          "neighbour": "an equality's or identity's neighbouring formula (one argument changed)"}
 
 _UNSET = object()
@@ -107,7 +109,7 @@ def shifted(function: Callable, description: str = "", /, *, claim=_UNSET, facto
 
 def converse(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
              **change):
-    """An implication's converse (or a dropped hypothesis, a relation made strict): ``function`` with
+    """An implication's converse (or a dropped hypothesis; a relation made strict is ``strict``): ``function`` with
     one argument (a flag, a relation) changed from its value in the claim."""
     return _declare("converse", function, description, claim, factory, change, given)
 
@@ -117,6 +119,28 @@ def neighbour(function: Callable, description: str = "", /, *, claim=_UNSET, fac
     """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
     ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
     return _declare("neighbour", function, description, claim, factory, change, given)
+
+
+def strict(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
+           **change):
+    """An inequality made strict (a strengthening, not a converse): ``function`` with one flag turned
+    on from False, or one relation '<=' -> '<' ('>=' -> '>'), from its value in the claim."""
+    return _declare("strict", function, description, claim, factory, change, given)
+
+
+#: The relations a ``strict`` perturbation may change, and what to.
+_STRICTER = {False: True, "<=": "<", ">=": ">"}
+
+#: A description stating a trivial bound: "trivial", or sep / rank / bound (with an optional argument,
+#: e.g. sep(chi)) related to the constant 1 itself ("<= 1", ">= 1", not "<= C + 1" nor "= 1 included").
+_TRIVIAL = re.compile(r"\btrivial\b|\b(?:sep|rank|bound)\w*(?:\([^()]*\))?\s*(?:<=|>=|<|>|≤|≥)\s*1(?![\w.]|\s*[-+*/^])",
+                      re.IGNORECASE)
+
+
+def trivial_description(description: str) -> bool:
+    """Whether ``description`` states a trivial bound ("the bound is trivial", "sep <= 1", "rank >= 1"):
+    beating such a bound is information, never a strengthening (rule 1)."""
+    return bool(_TRIVIAL.search(description or ""))
 
 
 def _same(a, b) -> bool:
@@ -143,6 +167,8 @@ def _step_defect(p: Perturbation) -> str | None:
         return None
     if _same(value, claim):
         return f"{p.kind}: {p.argument} = {value!r} is its value in the claim (nothing changed)"
+    if p.kind == "strict" and not any(_same(claim, a) and _same(value, b) for a, b in _STRICTER.items()):
+        return f"strict: {p.argument} = {value!r} from {claim!r} is not False -> True, '<=' -> '<' or '>=' -> '>'"
     return None
 
 
@@ -265,10 +291,14 @@ def stated(p) -> bool:
     return isinstance(p, Perturbation) and p.argument is None and not p.extra
 
 
-def defects(p, check_function: Callable) -> list[str]:
+def defects(p, check_function: Callable, description: str = "") -> list[str]:
     """Why ``p`` is not a declared one-step strengthening or neighbour of the statement that
     ``check_function`` checks ([] when none is found).  Mechanical, so it guarantees only this:
 
+    * neither ``description`` (its key in ``perturb=``) nor ``p.description`` states a trivial bound
+      (``trivial_description``: "trivial", "sep <= 1", "rank >= 1");
+    * a ``converse`` is not described as making a relation strict (that is ``strict``);
+    * a ``strict`` turns one flag on (False -> True) or one relation '<=' into '<' ('>=' into '>');
     * ``p`` was declared with a kind from rule 1's vocabulary (a bare callable is rejected);
     * ``scaled`` and ``shifted`` are *derived*: the check's own computation (the same function, or a
       closure of the same factory) with exactly one argument moved from its value in the claim by
@@ -290,10 +320,15 @@ def defects(p, check_function: Callable) -> list[str]:
         return ["undeclared: a bare callable; declare it with scaled, shifted, converse or neighbour"]
     problems = []
     name = getattr(p.function, "__name__", repr(p.function))
+    for text in {description, p.description} - {""}:
+        if trivial_description(text):
+            problems.append(f"{text!r} states a trivial bound: information, not a strengthening")
     if p.kind not in KINDS:
         problems.append(f"unknown kind {p.kind!r}")
+    if p.kind == "converse" and any(re.search(r"\bstrict\b", t, re.IGNORECASE) for t in (description, p.description)):
+        problems.append("a relation made strict is a strengthening, not a converse: declare it with strict")
     if stated(p):
-        if p.kind in ("scaled", "shifted"):
+        if p.kind in ("scaled", "shifted", "strict"):
             return problems  # information only: never counted (attach), so it may compute anything
         if not shares_computation(check_function, p.function):
             problems.append(f"stated {p.kind} {name} shares no computation with the check's own function")
@@ -338,8 +373,8 @@ def attach(result, perturb, decide: Callable[[Callable], tuple[bool, str]], chec
     for statement, fn in as_dict(perturb).items():
         refuted, evidence = decide(fn)
         declared = isinstance(fn, Perturbation)
-        problems = defects(fn, check_function) if declared and check_function is not None else []
-        if declared and stated(fn) and fn.kind in ("scaled", "shifted"):
+        problems = defects(fn, check_function, statement) if declared and check_function is not None else []
+        if declared and stated(fn) and fn.kind in ("scaled", "shifted", "strict"):
             problems = problems + [f"stated {fn.kind}: information only (a bound's strengthening counts when derived "
                                    "from the check's function)"]
         result.perturbations.append(record(statement, refuted, evidence, fn.kind if declared else "undeclared",

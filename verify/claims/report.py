@@ -47,13 +47,17 @@ def _short(text: str, width: int) -> str:
 
 def table(records: list[dict], width: int = 100) -> str:
     """One line per claim: id, outcome (with a mark when unexpected), tightest margin, perturbations
-    refuted, source, evidence."""
+    refuted, source, evidence; then the claims that leave part of their stated domain out (rule 2)."""
     lines = [f"{'claim':<46} {'outcome':<15} {'margin':>8} {'refuted':>7} {'source':<58} evidence"]
     for rec in records:
         mark = "" if rec["as_expected"] else f" !expected {rec['expected']}"
         margin, refuted = strength(rec)
         lines.append(f"{rec['id']:<46} {rec['outcome'] + mark:<15} {margin:>8} {refuted:>7} "
                      f"{_short(rec['source'], 58):<58} {_short(rec['evidence'], width)}")
+    partial = [rec["id"] for rec in records if rec.get("left_out")]
+    if partial:  # rule 2: a check that leaves part of its stated domain out says so
+        lines.append(f"\nparts of the stated domain left out (report.md says what and why) in {len(partial)} claims: "
+                     + ", ".join(partial))
     return "\n".join(lines)
 
 
