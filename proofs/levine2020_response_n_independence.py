@@ -41,6 +41,24 @@ def _theorem1_at_every_n(depth, width, heads):
     return holds, line, None if holds else {"depth": depth, "width": width, "heads": heads, "ranks": str(ranks)}
 
 
+#: Rule 2 (whole domains): the regime's other edge, H = d_x (H > 1, L = 1 < log3 d_x), where the lower bound's
+#: log3(d_x - H) is not defined; about 0.6 s in all.
+H_EQUALS_D_X = [(1, 4, 4), (1, 5, 5), (1, 6, 6)]
+
+
+def _at_h_equals_d_x(depth, width, heads):
+    """sep(N) for N = 2, 4, ..., 2(d_x+1) is the same and within eq. 6's upper bound, at H = d_x."""
+    spec = NetworkSpec(depth=depth, width=width, heads=heads)
+    values = {L: depth, d_x: width, H: heads}
+    limit = separation_rank(spec, "reduced").rank
+    ranks = {n: separation_rank(spec.with_tokens(n), "coefficients").rank for n in range(2, 2 * (width + 1) + 1, 2)}
+    within = all(compare(sp.Integer(r), (d_x + H) ** ((3**L - 1) / 2), "<=", values) is True for r in ranks.values())
+    holds = within and set(ranks.values()) == {limit}
+    line = f"L={depth} d_x={width} H={heads}: sep(N) = " + ", ".join(f"{r}" for r in ranks.values()) + \
+           f" for N = 2..{2 * (width + 1)} (N-independent value {limit}), within eq. 6's upper bound: {within}"
+    return holds, line, None if holds else {"depth": depth, "width": width, "heads": heads, "ranks": str(ranks)}
+
+
 def _outside_regime(depth=2, width=2, heads=1, tokens=2):
     """Information: outside Theorem 1's regime sep(N) can depend on N: at L = 2, d_x = 2 (L > log3 d_x) the value
     at N = 2 differs from the N-independent one."""
@@ -71,7 +89,10 @@ CLAIM = Claim(
              "L = 2, d_x = 2 outside the regime): sep(N = 2) at L = 2, d_x = 10, H = 2 is not computed (the "
              "coefficient route there works with up to binom(19, 9) = 92,378 monomials of one position's 10 "
              "coordinates per side; not attempted), so the statement is checked "
-             "at L = 1 only, where it holds by the layer's form.",
+             "at L = 1 only, where it holds by the layer's form.  H = d_x (d_x = 4, 5, 6) is checked against the upper "
+             "bound only (the lower bound's log3(d_x - H) is undefined there).",
     checks=[Cases(IN_REGIME, _theorem1_at_every_n, name="Theorem 1's regime: sep(N) constant and within eq. 6"),
+            Cases(H_EQUALS_D_X, _at_h_equals_d_x,
+                  name="the regime's edge H = d_x: sep(N) constant and within eq. 6's upper bound"),
             Property(_outside_regime, name="information: outside the regime (L = 2, d_x = 2) sep(N) depends on N")],
 )

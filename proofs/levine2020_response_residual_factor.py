@@ -3,6 +3,7 @@
 from verify.authoring import Claim, NetworkSpec, Property, RankBound, default_specs, exact_rank
 
 from ._common import C, RESPONSE, H, L, Source, d_a
+from ._small_n import at_small_n
 
 
 def _against_measured():
@@ -21,7 +22,16 @@ CLAIM = Claim(
     source=Source(RESPONSE, "lines 20-24", "residual connections"),
     statement="An upper bound on the separation rank with residual connections is 2^L times the proven separation "
               "ranks without them (adding L log3 2 to the bounds on log3 sep).",
+    left_out="residual N from 2 up to 2(d_x + 1) beyond L = 1 with d_x <= 3 and L = 2 with d_x <= 2 (check 'bound "
+             "at the smallest N', coefficient route; residual L = 2, d_x = 3 takes minutes); the reduced-route "
+             "ranks hold from N = 2(d_x + 1) on.  The factor 2^L against the plain rank is compared only on the "
+             "default residual specs.",
     checks=[RankBound(2**L * (H * (d_a + 1)) ** C, "upper", "sep", residual=True,
                       name="2^L (H(d_a+1))^C vs exact residual ranks"),
             Property(_against_measured, name="residual vs plain exact ranks at the same weights")],
 )
+
+# rule 2 (whole domains): the same bound(s) at the smallest N (proofs/_small_n.py)
+for _bound in [c for c in CLAIM.checks if isinstance(c, RankBound)]:
+    CLAIM.checks.append(at_small_n(_bound, name=f"{_bound.name}: bound at the smallest N (coefficient route, "
+                                                 "N = 2 and 4)"))

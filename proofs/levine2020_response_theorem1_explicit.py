@@ -1,6 +1,7 @@
 from verify.authoring import Claim, RankBound
 
 from ._common import BELOW_THRESHOLD, RESPONSE, H, L, Source, d_x, log3
+from ._small_n import at_small_n
 
 A = -L + (2 - log3(2))
 LOWER = 3 ** (L - 2) * (log3(d_x - H) + A)
@@ -13,7 +14,18 @@ CLAIM = Claim(
               "for L < log3 d_x.",
     formulas={"lower": LOWER, "upper": UPPER, "a": A},
     regime=BELOW_THRESHOLD,
+    left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "
+             "check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= "
+             "3) and L = 3 with d_x = 2 (L = 2, d_x = 4, N = 4 takes about 55 s); the reduced-route ranks hold "
+             "from N = 2(d_x + 1) on.  In the regime L < log3 d_x the small specs reach only L = 1 (d_x = 4..6; "
+             "the lower bound's 1 < H < d_x: d_x = 4, 6); depth 2 needs d_x >= 10 (about 90 s at N = 2(d_x + 1)) "
+             "and depth 3 d_x >= 28 (no exact rank).",
     checks=[RankBound(LOWER, "lower", "log3", regime=BELOW_THRESHOLD, condition=lambda s: 1 < s.heads < s.width,
                       name="lower bound vs exact ranks"),
             RankBound(UPPER, "upper", "log3", regime=BELOW_THRESHOLD, name="upper bound vs exact ranks")],
 )
+
+# rule 2 (whole domains): the same bound(s) at the smallest N (proofs/_small_n.py)
+for _bound in [c for c in CLAIM.checks if isinstance(c, RankBound)]:
+    CLAIM.checks.append(at_small_n(_bound, name=f"{_bound.name}: bound at the smallest N (coefficient route, "
+                                                 "N = 2 and 4)"))

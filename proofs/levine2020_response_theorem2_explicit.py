@@ -3,6 +3,7 @@ import sympy as sp
 from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, RESPONSE, H, L, Source, d_x, log3
+from ._small_n import at_small_n
 
 UPPER = 2 * d_x * L + L - 2 * d_x * log3(d_x / (2 * sp.sqrt(2 * sp.E))) + log3(d_x)
 LOWER = sp.Rational(1, 2) * d_x * L - L * (H / 2 + 1) - d_x * (1 + sp.Rational(1, 2) * log3((d_x - H) / 2))
@@ -17,7 +18,16 @@ CLAIM = Claim(
     regime=ABOVE_THRESHOLD,
     reading="The response's c_2 is garbled ('... sqrt 2e + log3 d_x'); it is taken as the closed form of the "
             "corrected chain (claim levine2020_response_corrected_chain); b_1, b_2 as in the main text.",
+    left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "
+             "check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= "
+             "3) and L = 3 with d_x = 2 (L = 2, d_x = 4, N = 4 takes about 55 s); the reduced-route ranks hold "
+             "from N = 2(d_x + 1) on.",
     checks=[RankBound(UPPER, "upper", "log3", regime=ABOVE_THRESHOLD, name="upper bound vs exact ranks"),
             RankBound(LOWER, "lower", "log3", regime=ABOVE_THRESHOLD, condition=lambda s: s.heads < s.width,
                       name="lower bound vs exact ranks")],
 )
+
+# rule 2 (whole domains): the same bound(s) at the smallest N (proofs/_small_n.py)
+for _bound in [c for c in CLAIM.checks if isinstance(c, RankBound)]:
+    CLAIM.checks.append(at_small_n(_bound, name=f"{_bound.name}: bound at the smallest N (coefficient route, "
+                                                 "N = 2 and 4)"))

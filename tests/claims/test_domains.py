@@ -9,8 +9,8 @@ its verdict is recorded in ``AUDITED``:
 * ``left_out``: part of the boundary is out of reach; the claim's ``left_out`` names it and why,
   and the report lists it (``verify.claims.report.markdown``, "Parts of a stated domain no check
   reaches"; report.json's ``left_out``);
-* ``not-audited``: not read for rule 2 in this round (claims owned by the readings/audit work); the
-  gap stays visible here until someone audits them.
+* ``not-audited``: not read for rule 2 (a kind kept for a claim added before its audit; since the third
+  round, which read the response and formerly ambiguous claims, no entry has it).
 
 What this test guarantees: every claim of the registry has an entry (a new claim must be audited or
 marked not-audited); each entry agrees with the claim (``covered`` has no ``left_out``, ``left_out``
@@ -41,15 +41,15 @@ AUDITED = {
     "levine2020_lth_1000": "covered",
     "levine2020_parameter_count": "covered",
     "levine2020_residual_in_output_matrix": "covered",
-    "levine2020_response_corrected_chain": "not-audited",
-    "levine2020_response_multiset_symmetry": "not-audited",
-    "levine2020_response_n_independence": "not-audited",
-    "levine2020_response_residual_factor": "not-audited",
-    "levine2020_response_theorem1_explicit": "not-audited",
-    "levine2020_response_theorem1_vs_main": "not-audited",
-    "levine2020_response_theorem2_explicit": "not-audited",
-    "levine2020_response_theorem2_tightness": "not-audited",
-    "levine2020_response_transition_point": "not-audited",
+    "levine2020_response_corrected_chain": "covered",
+    "levine2020_response_multiset_symmetry": "covered",
+    "levine2020_response_n_independence": "left_out",
+    "levine2020_response_residual_factor": "left_out",
+    "levine2020_response_theorem1_explicit": "left_out",
+    "levine2020_response_theorem1_vs_main": "left_out",
+    "levine2020_response_theorem2_explicit": "left_out",
+    "levine2020_response_theorem2_tightness": "covered",
+    "levine2020_response_transition_point": "covered",
     "levine2020_revised_claim2_generic_rank": "covered",
     "levine2020_revised_claim2_minors": "covered",
     "levine2020_revised_lemma2_layer_bound": "left_out",
@@ -65,7 +65,7 @@ AUDITED = {
     "levine2020_revised_theorem3_derivation": "covered",
     "levine2020_revised_theorem3_residual": "left_out",
     "levine2020_revised_theorem4_residual": "left_out",
-    "levine2020_revised_training_sizes": "not-audited",
+    "levine2020_revised_training_sizes": "covered",
     "levine2020_revised_training_tables": "covered",
     "levine2020_single_layer_linear": "covered",
     "levine2020_supp1_b2_multichoose_lower": "covered",
@@ -96,7 +96,7 @@ AUDITED = {
     "levine2020_supp1_theorem3_blocks": "covered",
     "levine2020_supp1_theorem3_term_count": "covered",
     "levine2020_supp1_theorem3_upper": "left_out",
-    "levine2020_supp1_theorem4_chain": "not-audited",
+    "levine2020_supp1_theorem4_chain": "covered",
     "levine2020_supp1_theorem4_counts": "covered",
     "levine2020_supp1_theorem4_expansion": "covered",
     "levine2020_supp1_theorem4_upper": "left_out",
@@ -104,13 +104,13 @@ AUDITED = {
     "levine2020_theorem1_lower": "left_out",
     "levine2020_theorem1_lower_construction": "covered",
     "levine2020_theorem1_positivity_note": "covered",
-    "levine2020_theorem1_tightness": "not-audited",
+    "levine2020_theorem1_tightness": "left_out",
     "levine2020_theorem1_upper": "left_out",
     "levine2020_theorem1_upper_from_theorem3": "covered",
-    "levine2020_theorem2_correction_orders": "not-audited",
+    "levine2020_theorem2_correction_orders": "covered",
     "levine2020_theorem2_lower": "left_out",
     "levine2020_theorem2_lower_construction": "covered",
-    "levine2020_theorem2_sketch_degree": "not-audited",
+    "levine2020_theorem2_sketch_degree": "covered",
     "levine2020_theorem2_upper": "left_out",
     "levine2020_theorem2_upper_from_corrected_chain": "covered",
     "wies2021_bound_form": "covered",
@@ -121,24 +121,24 @@ AUDITED = {
     "wies2021_corollary1_lower": "left_out",
     "wies2021_corollary1_tokens": "covered",
     "wies2021_experiment_tables": "covered",
-    "wies2021_lemma1_eq8_indices": "not-audited",
+    "wies2021_lemma1_eq8_indices": "left_out",
     "wies2021_lemma3_proof_steps": "covered",
     "wies2021_lemma4_multiset_lower": "covered",
     "wies2021_lemma4_proof_steps": "covered",
     "wies2021_lemma5_convolution_embedding": "covered",
-    "wies2021_lemma5_step2": "not-audited",
+    "wies2021_lemma5_step2": "left_out",
     "wies2021_lemma6_vocabulary_embedding": "covered",
     "wies2021_lemma7_large_n_first_layer": "covered",
     "wies2021_lemma7_segment_index": "covered",
     "wies2021_lemma8_hadamard_rank": "covered",
     "wies2021_lemma8_proof_steps": "covered",
-    "wies2021_loss_stability": "not-audited",
+    "wies2021_loss_stability": "covered",
     "wies2021_lower_bound_growth": "covered",
     "wies2021_matricization_index": "covered",
     "wies2021_mid_bottleneck": "covered",
     "wies2021_multiset_identity": "covered",
     "wies2021_quoted_numbers": "covered",
-    "wies2021_rank_range": "not-audited",
+    "wies2021_rank_range": "covered",
     "wies2021_rerun_count": "covered",
     "wies2021_sketch_monomials": "covered",
     "wies2021_theorem1_from_theorem3": "covered",
@@ -176,8 +176,7 @@ def test_audit_entry_matches_the_claim(claim_id):
 def test_rank_bound_claims_check_the_smallest_n_and_say_what_is_left(claim_id):
     """Reduced-route ranks hold from N = 2(d_x + 1) on (``verify.claims.specsets``), so a RankBound
     claim also checks its bound at N = 2 and 4 (``proofs/_small_n.py``) and names in ``left_out``
-    the N it still leaves out.  (Not-audited claims are skipped: three response claims with RankBound
-    checks are among them.)"""
+    the N it still leaves out.  (Not-audited claims would be skipped; none is left.)"""
     claim = CLAIMS[claim_id]
     assert "2(d_x + 1)" in claim.left_out, f"{claim_id}: its RankBound ranks start at N = 2(d_x + 1); say so in left_out"
     assert any("smallest N" in getattr(c, "name", "") for c in claim.checks), \
@@ -185,9 +184,9 @@ def test_rank_bound_claims_check_the_smallest_n_and_say_what_is_left(claim_id):
 
 
 def test_audit_reports_its_own_gap():
-    """The not-audited entries are few and listed (a visible gap, not a silent one)."""
+    """No entry is left not-audited (the third round read the last 18); a new one is a visible gap."""
     missing = sorted(k for k, v in AUDITED.items() if v == "not-audited")
-    assert len(missing) <= 18, missing
+    assert missing == [], missing
 
 
 def test_the_report_shows_each_left_out():

@@ -28,7 +28,10 @@ PRIMES = [
     (1048573, None, 1),           # FAST_PRIME: chunk 32767
     (8388593, None, 1),           # chunk = delay = 512, (p-1)/2 even
     (11863279, None, 1),          # largest prime whose one-limb chunk is >= 256 (chunk 256)
-    (11863289, None, 2),          # the next prime: two limbs
+    (11863289, None, 2),          # the next prime: two limbs (Karatsuba)
+    (1099511627689, None, 2),     # largest prime below 2^40: Karatsuba, b = 20, chunk 8190
+    (31988991918047, None, 2),    # largest prime whose Karatsuba chunk is >= 256 (chunk 256)
+    (31988991918109, None, 2),    # the next prime: four limb products (chunk 614)
     (67108859, 1, 1),             # one limb forced: chunk 8, delay 8
     (26322259, 1, 1),             # one limb forced: LIMIT mod h^2 < h, so the chunk's "- h" matters
     (98422984015831, None, 2),    # largest prime whose two-limb chunk is >= 256
@@ -38,7 +41,9 @@ PRIMES = [
 #: prime -> (limbs, chunk, delay) computed by hand from the module notes' bounds (closed form, not
 #: read back from the code): one limb k = floor((LIMIT - h)/h^2), w limbs k = floor(LIMIT/l^2).
 PLANS = {1048571: (1, 32768, 32768), 1048573: (1, 32767, 32767), 8388593: (1, 512, 512),
-         11863279: (1, 256, 256), 67108859: (1, 8, 8), 98422984015831: (2, 256, 0), 2**50 - 27: (3, 1572864, 0)}
+         11863279: (1, 256, 256), 67108859: (1, 8, 8), 98422984015831: (2, 256, 0), 2**50 - 27: (3, 1572864, 0),
+         # Karatsuba: k = floor(LIMIT / s^2), s = 2^20 below 2^40 (8192 - 2 = 8190)
+         1099511627689: (2, 8190, 0), 31988991918047: (2, 256, 0)}
 LIMIT_OF = {p: 2**53 - 2 * p for p, _, _ in PRIMES}
 
 
@@ -69,6 +74,10 @@ def test_the_plan_is_the_largest_the_written_bounds_allow(p, limbs, expected):
     assert (ar.h, ar.limit, ar.limbs) == (h, limit, expected)
     if ar.limbs == 1:
         assert h + ar.chunk * h * h <= limit < h + (ar.chunk + 1) * h * h
+    elif ar.karatsuba:  # three products of limb sums |x_0 + x_1| <= s = 2^(b-1) + (h >> b) + 1
+        s = 2 ** (ar.bits - 1) + (h >> ar.bits) + 1
+        assert s == min(2 ** (b - 1) + (h >> b) + 1 for b in range(2, 53))
+        assert ar.chunk * s * s <= limit < (ar.chunk + 1) * s * s
     else:
         assert ar.chunk * ar.limb_bound**2 <= limit < (ar.chunk + 1) * ar.limb_bound**2
         top_limb = h >> (ar.bits * (ar.limbs - 1))

@@ -58,15 +58,19 @@ class PivotRank:
 
 
 def plan(p: int, limbs: int | None = None) -> dict:
-    """How products mod ``p`` are split: limbs, bits per limb, limb bound, exact inner chunk.
+    """How products mod ``p`` are split: limbs, bits per limb, limb bound, exact inner chunk, and
+    whether two limbs multiply by Karatsuba (three products; ``floatmod``'s module notes).
 
     >>> plan(8388593)["limbs"], plan(8388593)["chunk"] >= 511
     (1, True)
     >>> plan(2**46 - 21)["limbs"], plan(2**46 - 21)["chunk"]
     (2, 504)
+    >>> plan(2**40 - 87)["karatsuba"], plan(2**40 - 87)["chunk"]
+    (True, 8190)
     """
     ar = ModArith(p, np, limbs)
-    return {"prime": p, "limbs": ar.limbs, "bits": ar.bits, "limb_bound": ar.limb_bound, "chunk": ar.chunk}
+    return {"prime": p, "limbs": ar.limbs, "bits": ar.bits, "limb_bound": ar.limb_bound, "chunk": ar.chunk,
+            "karatsuba": ar.karatsuba}
 
 
 class _Pluq:

@@ -20,6 +20,22 @@ Derivation of the bounds (LIMIT = 2^53 - 2p; every integer of magnitude <= 2^53 
   k l^2 <= LIMIT.  For p < 2^46, w = 2 and b = 23 give l = 2^22 and k = 504; for p < 2^51,
   w = 3 and b = 17 give l = 2^16 and k in the millions.  The reduced blocks are combined as
   sum_s (sum_{i+j=s} A_i B_j) * (2^(b s) mod p) with ``mul``.
+* Two limbs by Karatsuba (``karatsuba``, the default for two limbs wherever its chunk is at least
+  ``MIN_CHUNK``, i.e. p below about 2^44): with x = x_0 + 2^b x_1 as above, |x_0| <= 2^(b-1) and
+  |x_1| <= (h >> b) + 1, so |x_0 + x_1| <= s = 2^(b-1) + (h >> b) + 1 (b minimises s).  Three BLAS
+  products over an inner chunk of k = floor(LIMIT / s^2) indices: L = A_0 B_0, H = A_1 B_1 and
+  M = (A_0 + A_1)(B_0 + B_1), every partial sum <= k s^2 <= LIMIT (|x_0|, |x_1| <= s too), so
+  exact.  M - L = A_0 B_1 + A_1 B_0 + A_1 B_1 has |.| <= k (2 l_0 l_1 + l_1^2) <= k s^2 and is a
+  difference of exact floats with a representable result: exact; so is M - L - H = A_0 B_1 + A_1 B_0.
+  After reduction, A B = L + 2^b (M - L - H + 2^b H) mod p by two shifts (below): three products
+  instead of four.  For p < 2^40, b = 20, s = 2^20 and k = 8190 (p = 2^40 - 87); every product of
+  a 4000^2 elimination's recursion then runs in one chunk.
+* The shift 2^b x mod p in floats (``_shift``), integer |x| <= 2p + 4: p = 2^b P_H + p_lo with
+  |p_lo| <= 2^(b-1).  q = rint(x * fl(2^b / p)) is within 1/2 + 2^-40 of 2^b x / p (|2^b x / p| <=
+  2^(b+2), relative error <= 2.0001 * 2^-53), so |q| <= 2^(b+2) + 1.  q P_H (|.| <= 5p < 2^53) is
+  exact, t = x - q P_H is exact, 2^b t = 2^b x - q p + q p_lo is exact (a power of two; |.| <= p +
+  2^(2b+2)), q p_lo (|.| <= 2^(2b+2)) is exact, and 2^b t - q p_lo = 2^b x - q p, |.| <= p/2 + 1: a
+  difference of integers below 2^53 whose result is one, so exact (b <= 22 in every Karatsuba plan).
 * ``mul(x, y)`` for |x|, |y| <= h when h^2 > LIMIT: q = rint(x * y * fl(1/p)) is within 1 of
   x y / p (relative error <= 3.0001 * 2^-53 on a value <= h^2/p < 2^49), and r = x y - q p is
   formed exactly in uint64 arithmetic modulo 2^64 (|r| <= 1.5 p + 1 < 2^63), then reduced.
@@ -57,6 +73,14 @@ def _limb_plan(h: int, limit: int, limbs: int) -> tuple[int, int, int]:
     return b, bound, limit // (bound * bound)
 
 
+def _karatsuba_plan(h: int, limit: int) -> tuple[int, int, int]:
+    """(bits per limb b, limb-sum bound s, inner chunk k) of the two-limb Karatsuba product, b
+    minimising s = 2^(b-1) + (h >> b) + 1 (the bound of x_0 + x_1); k = floor(LIMIT / s^2)."""
+    b = min(range(2, 53), key=lambda b: 2 ** (b - 1) + (h >> b) + 1)
+    bound = 2 ** (b - 1) + (h >> b) + 1
+    return b, bound, limit // (bound * bound)
+
+
 class ModArith:
     """Reduced float64 arithmetic mod ``p`` on arrays of module ``xp`` (numpy or cupy).
 
@@ -69,13 +93,17 @@ class ModArith:
     limbs : int, optional
         Limbs per operand in matrix products (1, 2 or 3); by default the fewest whose exact
         chunk has at least ``MIN_CHUNK`` inner indices.
+    karatsuba : bool, optional
+        Two limbs only: three limb products (Karatsuba) instead of four.  By default wherever its
+        chunk has at least ``MIN_CHUNK`` inner indices (p below about 2^44); False forces the four
+        products, True forces Karatsuba.
 
     >>> ar = ModArith(7)
     >>> x = ar.from_ints(np.array([[6, 5], [3, 1]])); ar.to_ints(x).tolist()
     [[6, 5], [3, 1]]
     """
 
-    def __init__(self, p: int, xp=np, limbs: int | None = None):
+    def __init__(self, p: int, xp=np, limbs: int | None = None, karatsuba: bool | None = None):
         if not 3 <= p < MAX_PRIME or p % 2 == 0:
             raise ValueError(f"modulus {p} is outside the odd range 3..2^50")
         self.p, self.xp = p, xp
@@ -89,6 +117,21 @@ class ModArith:
             raise ValueError(f"{limbs} limb(s) cannot hold an exact product mod {p}")
         self.limbs = limbs
         self.bits, self.limb_bound, self.chunk = plans[limbs]
+        #: two limbs by Karatsuba (three limb products instead of four) where its chunk is long enough
+        self.karatsuba = False
+        if limbs == 2 and karatsuba is not False:
+            bits, sum_bound, chunk = _karatsuba_plan(self.h, self.limit)
+            if chunk >= MIN_CHUNK or (karatsuba and chunk >= 1):
+                self.karatsuba = True
+                self.bits, self.chunk = bits, chunk
+                self.limb_bound = max(2 ** (bits - 1), (self.h >> bits) + 1)
+                self.sum_bound = sum_bound
+                #: p = 2^b P_H + p_lo with |p_lo| <= 2^(b-1): the exact float shift (``_shift``)
+                self.p_high = (p + 2 ** (bits - 1)) >> bits
+                self.p_low = p - (self.p_high << bits)
+                self.shift_pinv = 2.0**bits / p
+            elif karatsuba:
+                raise ValueError(f"Karatsuba cannot hold an exact product mod {p}")
         #: products of two reduced values are exact in float64 (no uint64 correction needed)
         self.small = self.h * self.h + self.h <= self.limit
         #: rank-one updates x - l u (|l|, |u| <= h) that may pile up on a reduced x before
@@ -236,6 +279,58 @@ class ModArith:
             total = term if total is None else total + term
         return total
 
+    def _split2(self, x):
+        """Balanced two limbs (x_0, x_1) of reduced ``x``: x_1 = rint(x / 2^b), x_0 = x - 2^b x_1
+        (exact: scalings by powers of two, |x_0| <= 2^(b-1), |x_1| <= (h >> b) + 1)."""
+        xp = self.xp
+        high = xp.rint(x * (1.0 / 2**self.bits))
+        low = high * float(2**self.bits)
+        xp.subtract(x, low, out=low)
+        return low, high
+
+    def _shift(self, x, q, t):
+        """2^b x mod p in floats only, in place, for an integer |x| <= 2p + 4 (module notes:
+        Karatsuba); ``q`` and ``t`` are scratch of x's shape.  Leaves |x| <= p/2 + 1."""
+        xp = self.xp
+        xp.multiply(x, self.shift_pinv, out=q)
+        xp.rint(q, out=q)  # q
+        xp.multiply(q, float(self.p_high), out=t)  # q P_H, exact
+        x -= t  # t = x - q P_H, exact
+        x *= float(2**self.bits)  # 2^b t, exact
+        xp.multiply(q, float(self.p_low), out=t)  # q p_lo, exact
+        x -= t
+
+    def _karatsuba(self, c, a, b) -> None:
+        """c <- c - a @ b (mod p), reduced, by three limb products (module notes: Karatsuba), for an
+        inner dimension <= chunk.  The combination runs row band by row band, in cache."""
+        xp = self.xp
+        a0, a1 = self._split2(a)
+        b0, b1 = self._split2(b)
+        low, high = a0 @ b0, a1 @ b1
+        a0 += a1  # limb sums, |.| <= sum_bound
+        b0 += b1
+        middle = a0 @ b0
+        del a0, a1, b0, b1
+        bands = self._bands(c) or [slice(None)]
+        rows = bands[0].stop - bands[0].start if bands[0].stop is not None else c.shape[0]
+        q = xp.empty((rows, c.shape[1]), dtype=c.dtype)
+        t = xp.empty_like(q)
+        for band in bands:
+            hi, mid, lo, tile = high[band], middle[band], low[band], c[band]
+            n = tile.shape[0]
+            qb, tb = q[:n], t[:n]
+            mid -= lo  # = A0 B1 + A1 B0 + A1 B1: exact, |.| <= k (2 l0 l1 + l1^2) <= k s^2
+            mid -= hi  # = A0 B1 + A1 B0
+            self._reduce(hi, qb)
+            self._shift(hi, qb, tb)  # 2^b A1B1 mod p, |.| <= p/2 + 1
+            self._reduce(mid, qb)
+            hi += mid  # |.| <= p/2 + 1 + h <= p + 3
+            self._shift(hi, qb, tb)  # 2^b (2^b A1B1 + mid) mod p, |.| <= p/2 + 1
+            tile -= hi
+            self._reduce(lo, qb)
+            tile -= lo  # |.| <= h + p/2 + 1 + h <= 3h: far below LIMIT
+            self._reduce(tile, qb)
+
     def submul(self, c, a, b, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every
         partial sum exact (module notes).
@@ -263,6 +358,10 @@ class ModArith:
                 # chunk could pass LIMIT: |tile| <= h + (count + width + following) h^2 is the test
                 due = not delayed or (following > 0 and count + width + following > self.delay)
                 left, right = a[r:r + step, k:k + self.chunk], b[k:k + self.chunk]
+                if self.karatsuba:
+                    self._karatsuba(tile, left, right)  # reduced on return
+                    count = 0
+                    continue
                 if self.limbs == 1:
                     product = self.xp.matmul(left, right, out=buf[:tile.shape[0]])
                 else:
