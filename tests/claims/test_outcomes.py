@@ -243,5 +243,6 @@ def test_the_docs_and_the_readme_count_the_outcomes_the_registry_expects():
         assert count == counts[outcome], outcome
     readme = " ".join((root / "README.md").read_text().split())
     summary = (f"Today: {len(claims)} claims, {counts['verified']} verified, {counts['erratum']} errata, "
-               f"{counts['ambiguous']} ambiguous, {counts['gap']} proof gap, {counts['not-decided']} not decided.")
+               f"{counts['ambiguous']} ambiguous, {counts['gap']} proof gap{'' if counts['gap'] == 1 else 's'}, "
+               f"{counts['not-decided']} not decided.")
     assert summary in readme
