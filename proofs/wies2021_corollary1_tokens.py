@@ -1,9 +1,12 @@
 """Corollary 1's lower bound against exact token ranks, and the N at which they reach it."""
 
-from verify.authoring import Cases, Claim, corollary1_lower_bound, scaled
+from verify.authoring import Cases, Claim, Property, corollary1_lower_bound, scaled
 
 from ._common import WIES, Source
+from ._reach import gap_check
 from ._tokens import probe
+from ._wies import LOG3_LOWER
+from ._wies_gap import PROOF, TOKEN_TEXT, reach_over_rank, token_ranks
 
 CASES = [(2, 5, 1, 5, 5), (2, 4, 1, 4, 4), (3, 3, 1, 3, 3), (2, 6, 2, 4, 4)]
 
@@ -23,6 +26,15 @@ CLAIM = Claim(
     domain="depth 2-3, r = 3..5, N up to 30",
     checks=[Cases(CASES, _case, name="exact token ranks against the lower bound",
                   perturb={"bound x 3": scaled(_case, scale=3)})],
-    # The bound is 1-2 against ranks 24-84: even 3 x bound is never refuted.
-    expected="not-decided",
+    # The bound is 1-2 against ranks 24-84: even 3 x bound is never refuted (rule 1).  Rule 5: Lemmas 6 and 7
+    # put A on eq. 15's layout, as Lemma 5 does, so the proof gap of wies2021_corollary1_lower is this one's too.
+    expected="gap",
+    gap=PROOF + TOKEN_TEXT + ("  Lemma 6 (V >= 2 ((floor((r - H)/2) over 3^(L-2))) + 1) builds M_V row by row on that "
+        "layout and Lemma 7 (V = r, large N) builds u on it, so neither route reaches the missing columns; for r < "
+        "d_x the gap needs r >= d_x - H + 2 as well, and no case with r < d_x comes before (8, 2, 8, 2).  The four "
+        "computed cases (d_x, H) = (5, 1), (4, 1), (3, 1), (6, 2) are outside the gap (d_a odd, or H = 1)."),
+    gap_checks=[Property(gap_check(LOG3_LOWER, None, (8, 2, 2), widths=range(3, 25)),
+                         name="eq. 14 at r = d_x against the construction's corrected reach, d_a even"),
+                Property(reach_over_rank, name="eq. 14 against the corrected reach over every r <= d_x"),
+                Property(token_ranks, name="token ranks at the smallest cases")],
 )

@@ -2,6 +2,7 @@ from verify.authoring import Claim, Property, RankBound
 
 from ._common import ABOVE_THRESHOLD, WIES, Source
 from ._reach import gap_check
+from ._wies_gap import GRID_TEXT, PROOF, grid_ranks
 from ._wies import FULL_RANK, LOG3_LOWER, LOWER, READING
 from ._small_n import at_small_n
 
@@ -14,21 +15,11 @@ CLAIM = Claim(
     regime=ABOVE_THRESHOLD,
     reading=READING + " Depth >= 2 (3^(L-2) must be an integer).",
     expected="gap",  # rule 1 (issue 20): no strengthening refuted on the specs in reach; rule 5: the proof falls short
-    gap="d_a even with r >= d_x - H + 2 (so H >= 2; at r = d_x every even d_a with H >= 2): the printed proof "
-        "(appendix B.2: Corollary 1 through Lemma 5 or 6, or Corollary 2 through Lemma 7, all on eq. 15's layout of "
-        "(d_a - 1)/2 coordinates per head and half) needs (r - H)/2 columns of A (Lemma 7: (r - 1 - H)/2), but that layout with its corrected "
-        "numbering carries only H floor((d_a - 1)/2) (claims wies2021_lemma6_vocabulary_embedding, "
-        "levine2020_supp1_lemma4_construction), and eq. 14 then exceeds the rank the construction gives (or, with no "
-        "column, sep >= 1).  The construction is empty first at (d_x, H, r, L) = (4, 2, 4, 2) (d_a = 2), but the bound "
-        "is 1 there, met by any nonzero output; the smallest case where the bound says more than the proof gives is "
-        "(8, 2, 8, 2): eq. 14 gives ((3 over 1)) = 3, the construction 2 columns, sep >= 2 (and (8, 4, 8, 2), d_a = 2: "
-        "bound 2, no column).  The statement still holds there as far as computed: certified grid-rank lower bounds "
-        "at seed-0 integer weights (verify sep --method grid --templates 12) give sep >= 12 at N = 2 and sep >= 78 at "
-        "N = 4 for both H = 2 and H = 4; larger N is not computed.  Eq. 7's Omega~ form keeps its order from the proof at even "
-        "d_a >= 4 (H floor((d_a - 1)/2) = (d_x - 2H)/2 >= (d_x - H)/6), but at d_a = 2 (H = d_x/2) the proof gives "
-        "nothing at any size.",
+    gap=PROOF + GRID_TEXT + ("  Eq. 7's Omega~ form keeps its order from the proof at even d_a >= 4 (H floor((d_a - 1)/2) = "
+             "(d_x - 2H)/2 >= (d_x - H)/6), but at d_a = 2 (H = d_x/2) the proof gives nothing at any size."),
     gap_checks=[Property(gap_check(LOG3_LOWER, ABOVE_THRESHOLD, (8, 2, 2), widths=range(3, 25)),
-                         name="eq. 14 at r = d_x against the construction's corrected reach, d_a even")],
+                         name="eq. 14 at r = d_x against the construction's corrected reach, d_a even"),
+                Property(grid_ranks, name="certified grid ranks at the smallest cases")],
     left_out="embeddings of rank r < d_x and positional embeddings (r_e >= 1): compared on the plain network (r = "
              "d_x, r_e = 0) only; N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 "
              "(coefficient route, check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x "
