@@ -65,10 +65,10 @@ def main():
     rng = np.random.default_rng(0)
     for n in map(int, args.sizes.split(",")):
         full = rng.integers(0, P, (n, n))
-        t_gpu, r_gpu = timed(lambda: elimination.rank_mod_p(full, P, xp=cupy), sync)
+        t_gpu, r_gpu = timed(lambda full=full: elimination.rank_mod_p(full, P, xp=cupy), sync)
         line = f"{n}^2 random: GPU {t_gpu:.1f}s rank {r_gpu}"
         if n <= args.cpu_max:
-            t_cpu, r_cpu = timed(lambda: elimination.rank_mod_p(full, P, xp=np))
+            t_cpu, r_cpu = timed(lambda full=full: elimination.rank_mod_p(full, P, xp=np))
             line += f"; CPU {t_cpu:.1f}s rank {r_cpu}; speed-up {t_cpu / t_gpu:.1f}x"
         print(line, flush=True)
         del full
@@ -79,7 +79,7 @@ def main():
         ar.submul(product, left, right)  # -(left @ right) mod p: rank n - 100 unless a minor vanishes
         deficient = cupy.asnumpy(ar.to_ints(product))
         del left, right, product
-        t_gpu, r_gpu = timed(lambda: elimination.rank_mod_p(deficient, P, xp=cupy), sync)
+        t_gpu, r_gpu = timed(lambda deficient=deficient: elimination.rank_mod_p(deficient, P, xp=cupy), sync)
         line = f"{n}^2 rank-{n - 100} product: GPU {t_gpu:.1f}s rank {r_gpu}"
         if n <= args.cpu_max:
             r_cpu = elimination.rank_mod_p(deficient, P, xp=np)

@@ -10,8 +10,6 @@ out and the places a passage is printed are shown per claim.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from ..files import write_output
