@@ -32,15 +32,56 @@ import flint
 from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
+from ..exact.kernels import FLOAT_MIN
 from .result import SepResult
 
-__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "DEFAULT_TARGET",
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "runs_needed",
+           "later_family", "KARATSUBA_PRIME", "SECONDS_FLINT", "SECONDS_KARATSUBA", "DEFAULT_TARGET",
            "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
 DEFAULT_TARGET = 1e-9
 #: Never make more runs than this.
 DEFAULT_MAX_RUNS = 8
+#: The first prime of the float (Karatsuba two-limb) family for later runs; the primes below it follow.
+KARATSUBA_PRIME = 2**40 - 87
+#: Seconds per rank run at 4000^2 (docs/performance.md, "Two limbs"): FLINT nmod_mat at 2^63 - 25
+#: 15.2 s; the float Karatsuba elimination at a prime below 2^40 3.6 s (FLINT about 4.2x).  Only the
+#: ratio matters.  Blocks below FLOAT_MIN go to FLINT whatever the prime (no advantage there).
+SECONDS_FLINT = 15.2
+SECONDS_KARATSUBA = 3.6
+
+
+def runs_needed(worst: float, prime: int, target: float) -> float:
+    """Runs at primes near ``prime`` that bring (worst / prime)^k to ``target``, worst = max_a u_a D:
+    ceil(log target / log(worst / prime)); infinite when one run bounds nothing (ratio >= 1).
+
+    >>> runs_needed(2**20, 2**40, 2**-40)
+    2
+    >>> runs_needed(2**41, 2**40, 1e-9)
+    inf
+    """
+    ratio = worst / prime
+    if ratio >= 1:
+        return math.inf
+    return math.ceil(math.log(target) / math.log(ratio))
+
+
+def later_family(blocks, first_prime: int, target: float) -> int:
+    """The first prime of the later runs' family, chosen by expected cost to reach ``target``:
+    runs_needed x seconds per run for ``DEFAULT_PRIME`` (FLINT) and ``KARATSUBA_PRIME`` (float
+    elimination), the cheaper one, ``DEFAULT_PRIME`` on ties.  ``blocks`` are the first run's blocks
+    below their upper bound; each one's u_a D is its bound e_a times ``first_prime`` (weights uniform
+    over GF(p), so e_a = u_a D / p, plus a mixing term that only overestimates).  A bound capped at 1
+    says nothing about u_a D: FLINT then.  Blocks all below ``FLOAT_MIN`` cost the same in both.
+    """
+    if not blocks or any(b.probability_bound is None or b.probability_bound >= 1 for b in blocks):
+        return DEFAULT_PRIME
+    worst = max(b.probability_bound for b in blocks) * first_prime
+    fast = any(min(b.rows, b.cols) >= FLOAT_MIN for b in blocks)
+    flint_cost = runs_needed(worst, DEFAULT_PRIME, target) * SECONDS_FLINT
+    float_cost = runs_needed(worst, KARATSUBA_PRIME, target) * (SECONDS_KARATSUBA if fast else SECONDS_FLINT)
+    return KARATSUBA_PRIME if float_cost < flint_cost else DEFAULT_PRIME
 
 
 def field_weight_range(field: Field) -> int | None:
@@ -234,7 +275,8 @@ def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: i
 def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, seed: int = 0,
                  target: float = DEFAULT_TARGET, max_runs: int = DEFAULT_MAX_RUNS,
                  primes: Iterator[int] | None = None,
-                 rank_blocks: Callable[[int, Field, list[int]], SepResult] | None = None) -> Repeated:
+                 rank_blocks: Callable[[int, Field, list[int]], SepResult] | None = None,
+                 choose_family: bool = False) -> Repeated:
     """Run ``rank_once(seed + i, field_i)`` until the largest rank is certified exact or its bound
     is at most ``target`` (module notes).
 
@@ -253,6 +295,9 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
         Block-level repeats (``block_level_bound``): when the first run records a proven upper bound
         and a probability bound for every block, later runs rank only the blocks still below their
         upper bound, and each block keeps its best run.
+    choose_family : bool
+        With ``rank_blocks`` and GF(p): the block-level runs use the prime family ``later_family``
+        chooses (2^63 - 25 and below, or 2^40 - 87 and below) instead of ``primes``' next ones.
     """
     if max_runs < 1:
         raise ValueError("max_runs must be >= 1")
@@ -279,8 +324,14 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
             best = result
         if i == 0 and rank_blocks is not None and not c.certified_exact and result.blocks and all(
                 b.upper_bound is not None and b.probability_bound is not None for b in result.blocks):
-            def fields(k, first=here):
-                return first if primes is None else Field(next(primes))
+            later = primes
+            if choose_family:  # the later runs' prime family by expected cost (``later_family``)
+                deficient = [b for b in result.blocks if b.rank < b.upper_bound]
+                if later_family(deficient, here.modulus, target) == KARATSUBA_PRIME:
+                    later = distinct_primes(KARATSUBA_PRIME)
+
+            def fields(k, first=here, later=later):
+                return first if later is None else Field(next(later))
             return _by_blocks(result, runs[0], rank_blocks, fields, seed, target, max_runs)
         if c.certified_exact:
             return Repeated(result, runs, 0.0, True, target,  # its rank is the upper bound: the largest

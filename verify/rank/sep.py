@@ -128,7 +128,7 @@ def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, s
                                        progress, only_blocks=degrees)
 
     return repeat_until(run, first, seed, target, max_runs, escalating_primes() if escalate else None,
-                        rank_blocks=run_blocks if method == "reduced" else None)
+                        rank_blocks=run_blocks if method == "reduced" else None, choose_family=escalate)
 
 
 def combined(repeated: Repeated) -> SepResult:

@@ -1,0 +1,129 @@
+"""The later runs' prime family (verify.rank.repeat.later_family): FLINT at 2^63 - 25 and below, or
+the float (Karatsuba) elimination at 2^40 - 87 and below, whichever reaches the target for less
+runs x seconds per run; 2^63 - 25 on ties, on a bound of 1, and where no deficient block is large
+enough for the float elimination."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+import sympy
+
+from verify import Field, NetworkSpec
+from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME
+from verify.exact.kernels import FLOAT_MIN, kernel_for
+from verify.rank import repeat
+from verify.rank.blocks import Block
+from verify.rank.certainty import Certainty
+from verify.rank.repeat import KARATSUBA_PRIME, later_family, repeat_until, runs_needed
+from verify.rank.result import SepResult
+
+BIG, SMALL = FLOAT_MIN + 44, FLOAT_MIN // 2
+
+
+FIRST = 2**36  # a first run's sample large enough that u D / FIRST < 1
+
+
+def _deficient(ud: float, side: int = BIG, first: int = FIRST) -> list[Block]:
+    """One block below its upper bound whose first-run bound says u_a D = ``ud``."""
+    return [Block(side, side, side - 10, upper_bound=side, probability_bound=ud / first)]
+
+
+def test_the_primes_and_runs_needed_come_from_the_closed_form():
+    assert KARATSUBA_PRIME == sympy.prevprime(2**40 - 86) == 2**40 - 87
+    # (2^20 / 2^40)^k <= 2^-40 first at k = 2; at 2^-41 k = 3 (hand-computed)
+    assert runs_needed(2.0**20, 2**40, 2.0**-40) == 2 and runs_needed(2.0**20, 2**40, 2.0**-41) == 3
+    assert runs_needed(2.0**40, 2**40, 1e-9) == math.inf and runs_needed(2.0**41, 2**40, 1e-9) == math.inf
+
+
+@pytest.mark.parametrize("log_ud,expected", [
+    # 1e-9 ~ 2^-29.9.  FLINT: one run (15.2 s) while u D < 2^33.  Karatsuba at 2^40: ratio 2^(log_ud - 40),
+    # runs ceil(29.9 / (40 - log_ud)) x 3.6 s: 2 runs (7.2 s) at 2^20, 3 (10.8) at 2^30, 4 (14.4) at 2^32,
+    # 5 (18.0) at 2^33 (FLINT's bound 2^-30 there still meets 1e-9 in one run).
+    (20, KARATSUBA_PRIME), (30, KARATSUBA_PRIME), (32, KARATSUBA_PRIME), (32.6, DEFAULT_PRIME), (33, DEFAULT_PRIME)])
+def test_both_sides_of_the_break_even(log_ud, expected):
+    assert later_family(_deficient(2.0**log_ud), FIRST, 1e-9) == expected
+
+
+def test_ties_prefer_flint(monkeypatch):
+    # two Karatsuba runs at 7.6 s cost exactly one FLINT run at 15.2 s
+    monkeypatch.setattr(repeat, "SECONDS_KARATSUBA", repeat.SECONDS_FLINT / 2)
+    assert 2 * repeat.SECONDS_KARATSUBA == repeat.SECONDS_FLINT
+    assert later_family(_deficient(2.0**20), FIRST, 1e-9) == DEFAULT_PRIME
+    monkeypatch.setattr(repeat, "SECONDS_KARATSUBA", repeat.SECONDS_FLINT / 2 - 0.01)
+    assert later_family(_deficient(2.0**20), FIRST, 1e-9) == KARATSUBA_PRIME
+
+
+def test_a_bound_of_one_or_a_prime_below_u_d_keeps_flint():
+    capped = [Block(BIG, BIG, BIG - 1, upper_bound=BIG, probability_bound=1.0)]
+    assert later_family(capped, FIRST, 1e-9) == DEFAULT_PRIME
+    assert later_family(_deficient(2.0**41), FIRST, 1e-9) == DEFAULT_PRIME  # u D > 2^40: infinite runs
+    assert later_family([], FIRST, 1e-9) == DEFAULT_PRIME
+
+
+def test_small_blocks_go_to_flint_whatever_the_prime_so_the_2_40_family_gains_nothing():
+    # u D = 2^20: two runs at 2^40 against one at 2^63, and both are FLINT's below FLOAT_MIN
+    assert later_family(_deficient(2.0**20, SMALL), FIRST, 1e-9) == DEFAULT_PRIME
+    assert later_family(_deficient(2.0**20, SMALL) + _deficient(2.0**10), FIRST, 1e-9) == KARATSUBA_PRIME
+    # equal runs (one each at u D = 442) and equal cost: a tie, FLINT
+    assert later_family(_deficient(442, SMALL), FIRST, 1e-9) == DEFAULT_PRIME
+
+
+SPEC = NetworkSpec(depth=1, width=2)
+UD = 300 * 1024  # planted: block 0's upper bound 300 times degree 1024
+
+
+def _matrix(seed: int, p: int) -> np.ndarray:
+    """A 300 x 300 matrix of rank at most 290 over GF(p) (a product through 290), from ``seed``."""
+    rng = np.random.default_rng(seed)
+    left = [[int(x) for x in row] for row in rng.integers(0, 2**31, (300, 290))]
+    right = [[int(x) for x in row] for row in rng.integers(0, 2**31, (290, 300))]
+    product = flint.nmod_mat(left, p) * flint.nmod_mat(right, p)
+    return np.array([[int(product[i, j]) for j in range(300)] for i in range(300)], dtype=np.int64)
+
+
+def _blocks(seed: int, p: int, degrees) -> list[Block]:
+    matrix = _matrix(seed, p)
+    kernel = kernel_for(Field(p), 300, 300)
+    rank = kernel.rank(matrix.copy()) if 0 in degrees else 0
+    e = float(Fraction(UD, p)) * (1 + 2**-50)  # rounded up
+    return [Block(300, 300, rank, upper_bound=300, probability_bound=e, elimination=kernel.name),
+            Block(8, 8, 8, upper_bound=8, probability_bound=0.0, ranked=1 in degrees)]
+
+
+def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_flint():
+    calls = []
+
+    def once(seed, field):
+        calls.append((seed, field.modulus, None))
+        blocks = _blocks(seed, field.modulus, (0, 1))
+        return SepResult(sum(b.rank for b in blocks), "reduced", field.name, SPEC, seed, None,
+                         Certainty(True, blocks[0].probability_bound, "planted"), blocks)
+
+    def only(seed, field, degrees):
+        calls.append((seed, field.modulus, tuple(degrees)))
+        blocks = _blocks(seed, field.modulus, degrees)
+        return SepResult(sum(b.rank for b in blocks), "reduced", field.name, SPEC, seed, None,
+                         Certainty(True, None, "planted"), blocks)
+
+    out = repeat_until(once, Field(FAST_PRIME), 7, 1e-9, 5, primes=iter([FAST_PRIME, DEFAULT_PRIME]),
+                       rank_blocks=only, choose_family=True)
+    second = sympy.prevprime(2**40 - 87)
+    # u D = 2^18.2: Karatsuba needs 2 runs (7.2 s), FLINT 1 (15.2 s)
+    assert calls == [(7, FAST_PRIME, None), (8, 2**40 - 87, (0,)), (9, second, (0,))]
+    for seed, p, _ in calls:
+        assert kernel_for(Field(p), 300, 300).name != "flint"
+        flint_rank = flint.nmod_mat([[int(x) for x in row] for row in _matrix(seed, p)], p).rank()
+        assert flint_rank == 290 and _blocks(seed, p, (0,))[0].rank == flint_rank
+    assert out.rank == 290 + 8 and not out.certified_exact
+    exact = Fraction(UD, FAST_PRIME) * Fraction(UD, 2**40 - 87) * Fraction(UD, second)
+    assert exact <= Fraction(out.probability_bound) <= exact * (1 + Fraction(1, 2**45))
+    assert [r.prime for r in out.runs] == [FAST_PRIME, 2**40 - 87, second]
+    # without the choice the given primes go on: FLINT at 2^63 - 25
+    calls.clear()
+    repeat_until(once, Field(FAST_PRIME), 7, 1e-9, 5, primes=iter([FAST_PRIME, DEFAULT_PRIME]), rank_blocks=only)
+    assert [c[1] for c in calls] == [FAST_PRIME, DEFAULT_PRIME]
