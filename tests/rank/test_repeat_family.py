@@ -69,6 +69,11 @@ def test_small_blocks_go_to_flint_whatever_the_prime_so_the_2_40_family_gains_no
     # u D = 2^20: two runs at 2^40 against one at 2^63, and both are FLINT's below FLOAT_MIN
     assert later_family(_deficient(2.0**20, SMALL), FIRST, 1e-9) == DEFAULT_PRIME
     assert later_family(_deficient(2.0**20, SMALL) + _deficient(2.0**10), FIRST, 1e-9) == KARATSUBA_PRIME
+    # a block the first run (below 2^50) ranked with FLINT: its ranked shape is small, whatever rows x cols say
+    flint_ranked = [Block(BIG, BIG, BIG - 10, upper_bound=BIG, probability_bound=2.0**20 / FIRST, elimination="flint")]
+    assert later_family(flint_ranked, FIRST, 1e-9) == DEFAULT_PRIME
+    assert later_family([Block(BIG, BIG, BIG - 10, upper_bound=BIG, probability_bound=2.0**20 / FIRST,
+                               elimination="float64-blas-pluq")], FIRST, 1e-9) == KARATSUBA_PRIME
     # equal runs (one each at u D = 442) and equal cost: a tie, FLINT
     assert later_family(_deficient(442, SMALL), FIRST, 1e-9) == DEFAULT_PRIME
 

@@ -32,7 +32,8 @@ import flint
 from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
-from ..exact.kernels import FLOAT_MIN
+from ..exact.floatmod import MAX_PRIME
+from ..exact.kernels import FLINT, FLOAT_MIN
 from .result import SepResult
 
 __all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "runs_needed",
@@ -73,12 +74,16 @@ def later_family(blocks, first_prime: int, target: float) -> int:
     elimination), the cheaper one, ``DEFAULT_PRIME`` on ties.  ``blocks`` are the first run's blocks
     below their upper bound; each one's u_a D is its bound e_a times ``first_prime`` (weights uniform
     over GF(p), so e_a = u_a D / p, plus a mixing term that only overestimates).  A bound capped at 1
-    says nothing about u_a D: FLINT then.  Blocks all below ``FLOAT_MIN`` cost the same in both.
+    says nothing about u_a D: FLINT then.  Blocks FLINT ranks whatever the prime (ranked shape below
+    ``FLOAT_MIN``) cost the same in both: a block counts as large when the first run, at a prime below
+    the float elimination's ``MAX_PRIME`` as 2^40 - 87 is, ranked it with the float elimination (the
+    kernel depends only on that and the shape), else when its shape reaches ``FLOAT_MIN``.
     """
     if not blocks or any(b.probability_bound is None or b.probability_bound >= 1 for b in blocks):
         return DEFAULT_PRIME
     worst = max(b.probability_bound for b in blocks) * first_prime
-    fast = any(min(b.rows, b.cols) >= FLOAT_MIN for b in blocks)
+    fast = any(b.elimination != FLINT if b.elimination is not None and first_prime < MAX_PRIME
+               else min(b.rows, b.cols) >= FLOAT_MIN for b in blocks)
     flint_cost = runs_needed(worst, DEFAULT_PRIME, target) * SECONDS_FLINT
     float_cost = runs_needed(worst, KARATSUBA_PRIME, target) * (SECONDS_KARATSUBA if fast else SECONDS_FLINT)
     return KARATSUBA_PRIME if float_cost < flint_cost else DEFAULT_PRIME
