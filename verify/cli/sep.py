@@ -21,8 +21,8 @@ def add_parser(sub):
     add_network_args(sep, D, field_help=(
         f"qq (exact rationals) or gf:P for a prime P (every run in GF(P) and the primes below). "
         f"Default, reduced route: one run in GF({api.FAST_PRIME}) with the float64 BLAS elimination "
-        f"(certified exact if it meets the upper bound), then runs in GF(2^63-25) and below until "
-        f"the target; other routes: gf:2^63-25"),
+        f"(certified exact if it meets the upper bound), then runs in GF(2^63-25) and below, or GF(2^40-87) and "
+        f"below where the float elimination reaches the target sooner, until the target; other routes: gf:2^63-25"),
         weight_help="weights uniform in [-R, R] (default: uniform over GF(p), all p residues; 2^31 over qq)")
     sep.add_argument("--method", choices=["auto", *api.METHODS], default=D.method,
                      help="route (default auto: reduced where it is exact, else coefficients)")

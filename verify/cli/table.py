@@ -32,7 +32,8 @@ def add_parser(sub):
     table.add_argument("--seed", type=int_range("--seed", 0), default=D.seed, help="seed of the weights (default 0)")
     table.add_argument("--field", type=field_text, default=D.field,
                        help="field of the exact ranks: auto (default: each cell through verify sep's runs, a fast "
-                            "prime first, then 2^63-25 and below, until certified exact or the bound is at most "
+                            "prime first, then 2^63-25 and below or 2^40-87 and below, whichever reaches the target "
+                            "sooner, until certified exact or the bound is at most "
                             "1e-9), or gf:P / qq for one run there")
     table.add_argument("--max-memory-gib", type=memory_limit, default=D.max_memory_gib,
                        help=f"skip specs whose largest block is estimated above this (default {D.max_memory_gib:g})")

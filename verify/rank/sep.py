@@ -9,7 +9,8 @@ This is ``verify sep``'s whole policy, so the command line and Python return the
 * the runs (``repeated_ranks``): fresh weights and primes until a run meets the proven upper bound
   (certified exact) or the bound on missing the generic rank is at most ``target_probability``.
   Without a field the reduced route runs first over GF(1,048,573) with the float64 elimination,
-  then over GF(2^63 - 25) and the primes below (``repeat.escalating_primes``).
+  then over GF(2^63 - 25) and the primes below (``repeat.escalating_primes``), or, for the block-level
+  runs, over GF(2^40 - 87) and below when that reaches the target for less time (``repeat.later_family``).
 
 ``routes.rank_once`` is one run by one route; ``SEP`` holds the defaults the command line reads.
 """
