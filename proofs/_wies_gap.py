@@ -15,9 +15,11 @@ vocabulary embedding, N = 2 and 4); a changed value fails its check, and the cla
 
 from math import comb
 
-from verify.authoring import NetworkSpec, corollary1_lower_bound, rank_once
+from verify.authoring import NetworkSpec, Property, corollary1_lower_bound, rank_once
 
+from ._reach import gap_check
 from ._tokens import probe
+from ._wies import LOG3_LOWER
 
 #: The two smallest cases (d_x, H, r, L) where eq. 14 exceeds what the corrected construction gives.
 SMALLEST = ((8, 2, 8, 2), (8, 4, 8, 2))
@@ -112,3 +114,12 @@ def reach_over_rank(widths=range(2, 25), depths=range(2, 6)):
     first = [(w, h, r, d) for w, d, h, r in found if (w, d) == found[0][:2]] if found else []
     return first == list(SMALLEST), (f"{len(found)} points (d_x <= {max(widths)}, L <= {max(depths)}, any r <= d_x) "
                                      f"where eq. 14 exceeds the construction; the smallest (d_x, H, r, L): {first}"), None
+
+
+def plain_gap_checks(regime=None) -> list:
+    """The gap checks of eq. 14 on the plain network (Corollary 1, Theorem 2): its bound at r = d_x
+    against the construction's corrected reach at even d_a (inside ``regime``), and the certified grid
+    ranks the gap text cites."""
+    return [Property(gap_check(LOG3_LOWER, regime, (8, 2, 2), widths=range(3, 25)),
+                     name="eq. 14 at r = d_x against the construction's corrected reach, d_a even"),
+            Property(grid_ranks, name="certified grid ranks at the smallest cases")]

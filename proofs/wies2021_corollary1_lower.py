@@ -1,9 +1,8 @@
-from verify.authoring import Claim, Property, RankBound
+from verify.authoring import Claim, RankBound
 
 from ._common import WIES, Source
-from ._reach import gap_check
-from ._wies_gap import GRID_TEXT, PROOF, grid_ranks
-from ._wies import FULL_RANK, LOG3_LOWER, LOWER, READING
+from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
+from ._wies import FULL_RANK, LOWER, READING
 from ._small_n import at_small_n
 
 CLAIM = Claim(
@@ -16,9 +15,7 @@ CLAIM = Claim(
                       "construction, so its conclusion is compared at every depth >= 2, in and out of any regime.",
     expected="gap",  # rule 1 (issue 20): no strengthening refuted on the specs in reach; rule 5: the proof falls short
     gap=PROOF + GRID_TEXT,
-    gap_checks=[Property(gap_check(LOG3_LOWER, None, (8, 2, 2), widths=range(3, 25)),
-                         name="eq. 14 at r = d_x against the construction's corrected reach, d_a even"),
-                Property(grid_ranks, name="certified grid ranks at the smallest cases")],
+    gap_checks=plain_gap_checks(None),
     left_out="embeddings of rank r < d_x and positional embeddings (r_e >= 1): compared on the plain network (r = "
              "d_x, r_e = 0) only (the low-rank case is wies2021_corollary1_tokens); N from 2 up to 2(d_x + 1) "
              "beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, check 'bound at the smallest "
