@@ -47,7 +47,7 @@ def test_product_at_the_chunk_with_the_largest_limb_sums(p):
     ar = ModArith(p)
     big = largest_sum_entries(p, ar.bits)
     x = big[0]
-    parts = ar._split2(np.array([float(x)]))
+    parts = ar._split(np.array([float(x)]))
     assert abs(int(parts[0][0]) + int(parts[1][0])) >= ar.sum_bound - 2  # the sum really is near s
     rng = np.random.default_rng(p % 2**32)
     inners = [ar.chunk, ar.chunk - 1, ar.chunk + 1] + ([2 * ar.chunk + 1] if ar.chunk < 3000 else [])

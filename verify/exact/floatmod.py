@@ -250,14 +250,17 @@ class ModArith:
 
     # ------------------------------------------------------------------ matrix products
     def _split(self, x):
-        """Balanced limbs x_0..x_{w-1} of reduced ``x`` (exact: divisions by 2^b)."""
+        """Balanced limbs x_0..x_{w-1} of reduced ``x``: x_1.. = rint(x / 2^b), x_0 = x - 2^b x_1, and so
+        on (exact: scalings by powers of two; |x_i| <= 2^(b-1) below the top limb)."""
         xp = self.xp
         base = float(2**self.bits)
         parts = []
         for _ in range(self.limbs - 1):
-            low = x - base * xp.rint(x / base)
+            high = xp.rint(x * (1.0 / base))
+            low = high * base
+            xp.subtract(x, low, out=low)
             parts.append(low)
-            x = (x - low) / base
+            x = high
         parts.append(x)
         return parts
 
@@ -279,15 +282,6 @@ class ModArith:
             total = term if total is None else total + term
         return total
 
-    def _split2(self, x):
-        """Balanced two limbs (x_0, x_1) of reduced ``x``: x_1 = rint(x / 2^b), x_0 = x - 2^b x_1
-        (exact: scalings by powers of two, |x_0| <= 2^(b-1), |x_1| <= (h >> b) + 1)."""
-        xp = self.xp
-        high = xp.rint(x * (1.0 / 2**self.bits))
-        low = high * float(2**self.bits)
-        xp.subtract(x, low, out=low)
-        return low, high
-
     def _shift(self, x, q, t):
         """2^b x mod p in floats only, in place, for an integer |x| <= 2p + 4 (module notes:
         Karatsuba); ``q`` and ``t`` are scratch of x's shape.  Leaves |x| <= p/2 + 1."""
@@ -304,8 +298,8 @@ class ModArith:
         """c <- c - a @ b (mod p), reduced, by three limb products (module notes: Karatsuba), for an
         inner dimension <= chunk.  The combination runs row band by row band, in cache."""
         xp = self.xp
-        a0, a1 = self._split2(a)
-        b0, b1 = self._split2(b)
+        a0, a1 = self._split(a)
+        b0, b1 = self._split(b)
         low, high = a0 @ b0, a1 @ b1
         a0 += a1  # limb sums, |.| <= sum_bound
         b0 += b1
