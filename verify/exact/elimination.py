@@ -150,8 +150,7 @@ class _Pluq:
         below LIMIT; immediate reduction when products need limbs)."""
         ar = self.ar
         if not ar.delay:
-            target -= ar.mul(left[:, None], right[None, :])
-            ar.reduce(target)
+            ar.rank_one(target, left, right)
             return 0
         target -= left[:, None] * right[None, :]
         if pending + 1 >= ar.delay:
