@@ -57,15 +57,18 @@ def main():
     for p in (SMALL, KARATSUBA, LIMBED):
         print(f"p = {p}: {plan(p)}")
     rng = np.random.default_rng(0)
+    for p in (SMALL, FAST, KARATSUBA, LIMBED):  # compile the Karatsuba loops (numba) and warm up, untimed
+        rank_mod_p(rng.integers(0, p, (300, 300)), p)
+    family = {}  # n -> (Karatsuba seconds, FLINT seconds at 2^63 - 25): verify.rank.repeat.RUN_SECONDS
     for n in map(int, args.sizes.split(",")):
         small = rng.integers(0, SMALL, (n, n))
         t_lu, _ = timed(lambda: scipy.linalg.lu_factor(small.astype(np.float64), overwrite_a=True, check_finite=False))
         t_one, r_one = timed(lambda: rank_mod_p(small, SMALL))
-        print(f"{n}^2: scipy lu_factor {t_lu:.1f}s; float64 elimination, one limb (p < 2^23) {t_one:.1f}s "
+        print(f"{n}^2: scipy lu_factor {t_lu:.3g}s; float64 elimination, one limb (p < 2^23) {t_one:.3g}s "
               f"(rank {r_one}, {t_one / t_lu:.2f}x lu_factor)", flush=True)
         fast = rng.integers(0, FAST, (n, n))
         t_fast, r_fast = timed(lambda m=fast: rank_mod_p(m, FAST))
-        print(f"{n}^2: float64 elimination, one limb (p < 2^20) {t_fast:.1f}s (rank {r_fast}, "
+        print(f"{n}^2: float64 elimination, one limb (p < 2^20) {t_fast:.3g}s (rank {r_fast}, "
               f"{t_fast / t_lu:.2f}x lu_factor)", flush=True)
         t_run, t_sketch, t_check = check_cost(fast, FAST)
         print(f"{n}^2: factorization check (Freivalds, {vector_count(FAST)} vectors at p < 2^20): sketch {t_sketch:.3f}s + "
@@ -75,7 +78,9 @@ def main():
         for p, label in ((KARATSUBA, "two limbs by Karatsuba (p < 2^40)"), (LIMBED, "two limbs, four products (p < 2^46)")):
             big = rng.integers(0, p, (n, n))
             t_two, r_two = timed(lambda m=big, q=p: rank_mod_p(m, q))
-            print(f"{n}^2: float64 elimination, {label} {t_two:.1f}s (rank {r_two}, "
+            if p == KARATSUBA:
+                family[n] = [t_two]
+            print(f"{n}^2: float64 elimination, {label} {t_two:.3g}s (rank {r_two}, "
                   f"{t_two / t_lu:.2f}x lu_factor) [issue 22 target at 4000^2 and 8000^2: within 3x lu_factor: "
                   f"{('met' if t_two <= 3 * t_lu else 'MISSED') if n in (4000, 8000) else 'not this size'}]", flush=True)
             del big
@@ -83,9 +88,14 @@ def main():
             for p, values in ((SMALL, small), (WORD, rng.integers(0, 2**62, (n, n)))):
                 matrix = flint.nmod_mat(n, n, values.ravel().tolist(), p)
                 t_flint, r_flint = timed(matrix.rank)
-                print(f"{n}^2: FLINT nmod_mat.rank, p = {p} {t_flint:.1f}s (rank {r_flint}, "
+                print(f"{n}^2: FLINT nmod_mat.rank, p = {p} {t_flint:.3g}s (rank {r_flint}, "
                       f"{t_flint / t_lu:.2f}x lu_factor)", flush=True)
                 del matrix
+                if p == WORD:
+                    family[n].append(t_flint)
+    rows = tuple((n, round(v[0], 3), round(v[1], 3)) for n, v in family.items() if len(v) == 2)
+    print(f"seconds per run of the later runs' two families (n, Karatsuba at 2^40 - 87, FLINT at 2^63 - 25), "
+          f"verify.rank.repeat.RUN_SECONDS: {rows}")
 
 
 if __name__ == "__main__":

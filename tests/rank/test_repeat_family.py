@@ -22,10 +22,10 @@ from verify.rank.certainty import Certainty
 from verify.rank.repeat import KARATSUBA_PRIME, later_family, repeat_until, runs_needed
 from verify.rank.result import SepResult
 
-BIG, SMALL = FLOAT_MIN + 44, FLOAT_MIN // 2
+BIG, SMALL = 4000, FLOAT_MIN // 2  # short sides of planted blocks (metadata only; no matrix is built)
 
 
-FIRST = 2**36  # a first run's sample large enough that u D / FIRST < 1
+FIRST = 2**45  # a first run's sample large enough that u D / FIRST < 1 up to 2^44
 
 
 def _deficient(ud: float, side: int = BIG, first: int = FIRST) -> list[Block]:
@@ -40,21 +40,36 @@ def test_the_primes_and_runs_needed_come_from_the_closed_form():
     assert runs_needed(2.0**40, 2**40, 1e-9) == math.inf and runs_needed(2.0**41, 2**40, 1e-9) == math.inf
 
 
-@pytest.mark.parametrize("log_ud,expected", [
-    # 1e-9 ~ 2^-29.9.  FLINT: one run (15.2 s) while u D < 2^33.  Karatsuba at 2^40: ratio 2^(log_ud - 40),
-    # runs ceil(29.9 / (40 - log_ud)) x 3.6 s: 2 runs (7.2 s) at 2^20, 3 (10.8) at 2^30, 4 (14.4) at 2^32,
-    # 5 (18.0) at 2^33 (FLINT's bound 2^-30 there still meets 1e-9 in one run).
-    (20, KARATSUBA_PRIME), (30, KARATSUBA_PRIME), (32, KARATSUBA_PRIME), (32.6, DEFAULT_PRIME), (33, DEFAULT_PRIME)])
-def test_both_sides_of_the_break_even(log_ud, expected):
-    assert later_family(_deficient(2.0**log_ud), FIRST, 1e-9) == expected
+@pytest.mark.parametrize("log_ud,runs_left,expected", [
+    # 1e-9 ~ 2^-29.9; a 4000-wide block costs 2.18 s a run in the float family and 12.675 s in FLINT's
+    # (RUN_SECONDS at 4000).  FLINT at 2^63: one run while u D < 2^33.1, two up to 2^48.  Karatsuba at
+    # 2^40: ceil(29.9 / (40 - log_ud)) runs: 2 (4.36 s) at 2^20, 3 at 2^30, 5 (10.9 s) at 2^33 against
+    # FLINT's one (12.675 s), 7 (15.3 s) at 2^35.5, 8 at 2^36 (17.4 s against FLINT's two, 25.35 s, but
+    # more than 7 runs left), 10 (21.8 s) at 2^37, 12 (26.2 s, above 25.35) at 2^37.5.
+    (20, math.inf, KARATSUBA_PRIME), (30, math.inf, KARATSUBA_PRIME), (33, math.inf, KARATSUBA_PRIME),
+    (35.5, 7, KARATSUBA_PRIME), (36, 7, DEFAULT_PRIME), (36, math.inf, KARATSUBA_PRIME),
+    (37, math.inf, KARATSUBA_PRIME), (37.5, math.inf, DEFAULT_PRIME)])
+def test_both_sides_of_the_break_even(log_ud, runs_left, expected):
+    assert later_family(_deficient(2.0**log_ud), FIRST, 1e-9, runs_left) == expected
+
+
+def test_each_block_is_priced_at_its_own_size():
+    """At u D = 2^20 the float family needs two runs and FLINT one: for a 4000-wide block two float
+    runs (4.36 s) beat FLINT's (12.675 s), for a 300-wide one FLINT's run (about 0.007 s, its 500 -> 1000
+    segment extended: 0.031 (300/500)^2.97) beats two float runs (about 0.028 s each)."""
+    assert math.isclose(repeat.run_seconds(4000, flint=False), 2.18) and math.isclose(repeat.run_seconds(4000, flint=True), 12.675)
+    assert math.isclose(repeat.run_seconds(300, flint=True), 0.031 * (300 / 500) ** math.log2(0.243 / 0.031))
+    assert math.isclose(repeat.run_seconds(300, flint=False), 0.053 * (300 / 500) ** math.log2(0.127 / 0.053))
+    assert math.isclose(repeat.run_seconds(1414, flint=True), 0.243 * (1414 / 1000) ** math.log2(1.718 / 0.243))
+    assert later_family(_deficient(2.0**20, 4000), FIRST, 1e-9) == KARATSUBA_PRIME
+    assert later_family(_deficient(2.0**20, 300), FIRST, 1e-9) == DEFAULT_PRIME
 
 
 def test_ties_prefer_flint(monkeypatch):
-    # two Karatsuba runs at 7.6 s cost exactly one FLINT run at 15.2 s
-    monkeypatch.setattr(repeat, "SECONDS_KARATSUBA", repeat.SECONDS_FLINT / 2)
-    assert 2 * repeat.SECONDS_KARATSUBA == repeat.SECONDS_FLINT
+    # two float runs at 1.0 s cost exactly one FLINT run at 2.0 s
+    monkeypatch.setattr(repeat, "RUN_SECONDS", ((500, 1.0, 2.0), (8000, 1.0, 2.0)))
     assert later_family(_deficient(2.0**20), FIRST, 1e-9) == DEFAULT_PRIME
-    monkeypatch.setattr(repeat, "SECONDS_KARATSUBA", repeat.SECONDS_FLINT / 2 - 0.01)
+    monkeypatch.setattr(repeat, "RUN_SECONDS", ((500, 0.99, 2.0), (8000, 0.99, 2.0)))
     assert later_family(_deficient(2.0**20), FIRST, 1e-9) == KARATSUBA_PRIME
 
 
@@ -100,7 +115,9 @@ def _blocks(seed: int, p: int, degrees) -> list[Block]:
             Block(8, 8, 8, upper_bound=8, probability_bound=0.0, ranked=1 in degrees)]
 
 
-def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_flint():
+def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_flint(monkeypatch):
+    # 300-wide blocks: priced so that the float family wins at this size (measured, FLINT does)
+    monkeypatch.setattr(repeat, "RUN_SECONDS", ((250, 0.01, 1.0), (8000, 1.0, 100.0)))
     calls = []
 
     def once(seed, field):
@@ -118,7 +135,7 @@ def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_fl
     out = repeat_until(once, Field(FAST_PRIME), 7, 1e-9, 5, primes=iter([FAST_PRIME, DEFAULT_PRIME]),
                        rank_blocks=only, choose_family=True)
     second = sympy.prevprime(2**40 - 87)
-    # u D = 2^18.2: Karatsuba needs 2 runs (7.2 s), FLINT 1 (15.2 s)
+    # u D = 2^18.2: the float family needs 2 runs (0.02 s at the prices above), FLINT 1 (1.0 s)
     assert calls == [(7, FAST_PRIME, None), (8, 2**40 - 87, (0,)), (9, second, (0,))]
     for seed, p, _ in calls:
         assert kernel_for(Field(p), 300, 300).name != "flint"
@@ -131,4 +148,9 @@ def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_fl
     # without the choice the given primes go on: FLINT at 2^63 - 25
     calls.clear()
     repeat_until(once, Field(FAST_PRIME), 7, 1e-9, 5, primes=iter([FAST_PRIME, DEFAULT_PRIME]), rank_blocks=only)
+    assert [c[1] for c in calls] == [FAST_PRIME, DEFAULT_PRIME]
+    # with one run left after the first (max_runs 2) the float family's two runs cannot reach 1e-9: FLINT
+    calls.clear()
+    repeat_until(once, Field(FAST_PRIME), 7, 1e-9, 2, primes=iter([FAST_PRIME, DEFAULT_PRIME]),
+                 rank_blocks=only, choose_family=True)
     assert [c[1] for c in calls] == [FAST_PRIME, DEFAULT_PRIME]
