@@ -1,4 +1,4 @@
-"""The two-limb Karatsuba products of ``verify.exact.floatmod`` (module notes: Karatsuba, shift).
+"""The two-limb Karatsuba products of ``verify.exact.karatsuba`` (module notes: Karatsuba, shift).
 
 Expected values come from Python integers and FLINT's ``nmod_mat``, never from the float code.
 The chunk itself is pinned to its closed form in test_floatmod_adversarial.py (a chunk one past
@@ -15,7 +15,8 @@ import pytest
 from verify.exact.elimination import rank_mod_p
 from fractions import Fraction
 
-from verify.exact.floatmod import ModArith, _karatsuba_plan, shift_output
+from verify.exact.floatmod import ModArith
+from verify.exact.karatsuba import _karatsuba_plan, shift_output
 
 #: Karatsuba primes: the largest below 2^40 (b = 20, chunk 8190) and 2^42 (b = 21, chunk 2046), and the largest
 #: whose Karatsuba chunk is still >= 256 (b = 22).

@@ -59,7 +59,7 @@ class PivotRank:
 
 def plan(p: int, limbs: int | None = None) -> dict:
     """How products mod ``p`` are split: limbs, bits per limb, limb bound, exact inner chunk, and
-    whether two limbs multiply by Karatsuba (three products; ``floatmod``'s module notes).
+    whether two limbs multiply by Karatsuba (three products; ``karatsuba``'s module notes).
 
     >>> plan(8388593)["limbs"], plan(8388593)["chunk"] >= 511
     (1, True)

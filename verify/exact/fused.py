@@ -1,4 +1,4 @@
-"""The Karatsuba passes of ``floatmod`` fused into one loop each, compiled by numba.
+"""The Karatsuba passes of ``verify.exact.karatsuba`` fused into one loop each, compiled by numba.
 
 numpy runs the two-limb Karatsuba product's elementwise work as separate whole-array passes: five
 for the limb split, twenty-one for the combination of the three products, fourteen for a rank-one
@@ -8,7 +8,7 @@ pages.  The loops here do the same float64 operations in the same order on one e
 so each array is read and written once.  No library fuses such a chain: numexpr has no rounding
 to nearest (``rint``), and numpy's ufuncs are one pass each.
 
-Exactness is the module notes of ``verify.exact.floatmod`` (Karatsuba, the shift), unchanged: every
+Exactness is the module notes of ``verify.exact.karatsuba`` (Karatsuba, the shift), unchanged: every
 operation below is one of the float64 operations named there, on the same operands, so every
 intermediate is the same integer.  numba compiles without fast-math, so no operation is
 reassociated or contracted; and every product that meets an addition is exact (q P_H, q p_lo, q p,

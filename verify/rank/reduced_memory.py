@@ -20,7 +20,8 @@ Measured peak resident memory against the whole estimate: depth 2 width 10 (n = 
 1.35 GiB against 1.77 (2.49 GiB with int64 exponent rows).  With int64 rows (before): width 11
 (n = 66, T = 864,501) 6.65 against 7.2; width 12 (n = 78, T = 1,663,740) 15.97 against 16.6;
 depth 6 width 2 4.24 against 4.45.
-Plus ``OVERHEAD_BYTES`` for gather chunks and product tiles.  The estimate
+Plus ``OVERHEAD_BYTES`` for gather chunks and product tiles (the two-limb Karatsuba products keep
+nine scratch arrays of at most ``karatsuba.KARATSUBA_TILE`` = 2^22 entries: 288 MiB).  The estimate
 was compared with the measured peak resident memory (``benchmarks/reach.py`` writes both).
 Everything here is arithmetic on binomials: log-scale first for any size, exact integers only
 once the estimate is known to be small.
