@@ -102,9 +102,9 @@ def test_rank_one_against_python_integers(p):
         assert np.array_equal(out[:2], parent[:2]) and np.array_equal(out[:, :5], parent[:, :5])
 
 
-def test_a_view_with_strided_columns_goes_through_a_copy_written_back():
-    """A transposed target (columns not contiguous): the loop runs on a contiguous copy, and the
-    result lands in the view."""
+def test_a_transposed_target_is_updated_in_place():
+    """A transposed target (neither rows nor columns contiguous): each row goes through the loop's
+    contiguous buffer and back into the view."""
     ar = ModArith(PRIMES[0])
     rng = np.random.default_rng(4)
     parent = _extremes(ar, (20, 30), rng)

@@ -47,48 +47,14 @@ def _combined(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
     return v - np.rint(v * pinv) * p  # reduce
 
 
-def _rows(array):
-    """(flat, ld): a 1-D contiguous view from ``array``'s first entry to its last and its row stride
-    in entries, for a 2-D float64 view whose rows are contiguous (the slices an elimination passes);
-    None otherwise.  The compiled loops take contiguous 1-D row slices of it, which numba vectorises,
-    where a 2-D strided view compiles to a scalar loop (3.6x slower, measured)."""
-    if array.ndim != 2 or array.dtype != np.float64 or array.strides[1] != 8 or array.strides[0] < 0 \
-            or array.strides[0] % 8:
-        return None
-    ld = array.strides[0] // 8
-    span = (array.shape[0] - 1) * ld + array.shape[1]
-    return np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(8,)), ld
-
-
-def _run(kernel, arrays, extra=()) -> None:
-    """``kernel(flat_0, ld_0, flat_1, ld_1, ..., m, n, *extra)`` on the (flat, ld) forms of the 2-D
-    ``arrays`` (all m x n; the kernel writes only the first).  An array whose rows are not
-    contiguous goes through a contiguous copy (the first is written back).
-
-    One thread: splitting the rows over two threads halves a pass run alone (measured, 2000^2), but
-    not inside an elimination, where BLAS's own threads still hold the cores after each product."""
-    m, n = arrays[0].shape
-    if m == 0 or n == 0:
-        return
-    forms, copies = [], []
-    for array in arrays:
-        form = _rows(array)
-        if form is None:
-            copies.append((array, np.ascontiguousarray(array, dtype=np.float64)))
-            form = _rows(copies[-1][1])
-        forms += list(form)
-    kernel(*forms, m, n, *extra)
-    if copies and copies[0][0] is arrays[0]:
-        arrays[0][...] = copies[0][1]
-
-
 @njit(nogil=True, cache=True)
-def _split_sum(low, ldl, high, ldh, total, ldt, x, ldx, m, n, down, scale):
-    for i in range(m):  # contiguous 1-D row slices: the inner loop vectorises
-        source, lo_row, hi_row, sum_row = x[i * ldx:i * ldx + n], low[i * ldl:i * ldl + n], \
-            high[i * ldh:i * ldh + n], total[i * ldt:i * ldt + n]
-        for j in range(n):
-            value = source[j]
+def _split_sum(x, low, high, total, down, scale):
+    row = np.empty(x.shape[1])
+    for i in range(x.shape[0]):
+        row[:] = x[i]  # a contiguous copy of a strided row: the loop below vectorises
+        lo_row, hi_row, sum_row = low[i], high[i], total[i]
+        for j in range(row.shape[0]):
+            value = row[j]
             hi = np.rint(value * down)  # x_1
             lo = value - hi * scale  # x_0 = x - 2^b x_1, exact
             lo_row[j] = lo
@@ -98,43 +64,46 @@ def _split_sum(low, ldl, high, ldh, total, ldt, x, ldx, m, n, down, scale):
 
 def split_sum(x, low, high, total, down, scale) -> None:
     """low, high, total <- x_0, x_1 and x_0 + x_1 of reduced ``x`` (x = x_0 + 2^b x_1; ``down`` =
-    2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``."""
-    _run(_split_sum, [low, high, total, x], (down, scale))
+    2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``; the outputs are C-contiguous scratch."""
+    _split_sum(x, low, high, total, down, scale)
 
 
 @njit(nogil=True, cache=True)
-def _combine(c, ldc, low, ldl, middle, ldm, high, ldh, m, n, shift_pinv, p_high, p_low, scale, pinv, p):
-    for i in range(m):  # contiguous 1-D row slices: the inner loop vectorises
-        out, lo_row, mid_row, hi_row = c[i * ldc:i * ldc + n], low[i * ldl:i * ldl + n], \
-            middle[i * ldm:i * ldm + n], high[i * ldh:i * ldh + n]
-        for j in range(n):
-            out[j] = _combined(out[j], lo_row[j], mid_row[j], hi_row[j], shift_pinv, p_high, p_low, scale, pinv, p)
+def _combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
+    row = np.empty(c.shape[1])
+    for i in range(c.shape[0]):
+        row[:] = c[i]  # a contiguous copy of a strided row: the loop below vectorises
+        lo_row, mid_row, hi_row = low[i], middle[i], high[i]
+        for j in range(row.shape[0]):
+            row[j] = _combined(row[j], lo_row[j], mid_row[j], hi_row[j], shift_pinv, p_high, p_low, scale, pinv, p)
+        c[i] = row
 
 
 def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
     """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
-    (``ModArith._combine``); ``low``, ``middle`` and ``high`` are only read."""
-    _run(_combine, [c, low, middle, high], (shift_pinv, p_high, p_low, scale, pinv, p))
+    (``ModArith._combine``; L, M, H C-contiguous scratch, only read)."""
+    _combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p)
 
 
 @njit(nogil=True, cache=True)
-def _rank_one(target, ld, left, ldl, m, n, right, down, shift_pinv, p_high, p_low, scale, pinv, p):
-    right_low, right_high = np.empty(n), np.empty(n)
+def _rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p):
+    n = target.shape[1]
+    right_low, right_high, row = np.empty(n), np.empty(n), np.empty(n)
     for j in range(n):
         right_high[j] = np.rint(right[j] * down)
         right_low[j] = right[j] - right_high[j] * scale
-    for i in range(m):
-        hi = np.rint(left[i * ldl] * down)
-        lo = left[i * ldl] - hi * scale
-        row = target[i * ld:i * ld + n]  # a contiguous 1-D slice: the loop below vectorises
+    for i in range(target.shape[0]):
+        hi = np.rint(left[i] * down)
+        lo = left[i] - hi * scale
+        row[:] = target[i]  # a contiguous copy of a strided row: the loop below vectorises
         for j in range(n):
             row[j] = _combined(row[j], lo * right_low[j], (lo + hi) * (right_low[j] + right_high[j]),
                                hi * right_high[j], shift_pinv, p_high, p_low, scale, pinv, p)
+        target[i] = row
 
 
 def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
     """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
     ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
     products, the same combination) on every entry."""
-    _run(_rank_one, [target, np.ascontiguousarray(left).reshape(-1, 1)],
-         (np.ascontiguousarray(right), down, shift_pinv, p_high, p_low, scale, pinv, p))
+    _rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p)
