@@ -15,8 +15,11 @@ from verify.exact.elimination import BASE, rank_mod_p
 from verify.exact.floatmod import ModArith
 
 #: One prime per product split: one limb (chunk 512), one limb forced at p near 2^26 (chunk 7,
-#: delayed reduction every 8 updates), two limbs (p < 2^46), three limbs (p near 2^50).
-PRIMES = [(8388593, None), (67108859, 1), (2**46 - 21, None), (2**50 - 27, None)]
+#: delayed reduction every 8 updates), two limbs by Karatsuba (the smallest two-limb prime, whose
+#: rank-one updates still delay reduction; and 2^40 - 87, fused rank-one updates), two limbs by four
+#: products (2^44.9 < p < 2^46), three limbs (p near 2^50).
+PRIMES = [(8388593, None), (67108859, 1), (11863289, None), (2**40 - 87, None), (2**46 - 21, None),
+          (2**50 - 27, None)]
 
 
 def flint_rank(matrix: np.ndarray, p: int) -> int:

@@ -169,3 +169,21 @@ def test_rank_pin_against_flint_at_300_of_rank_250():
     assert rank_mod_p(matrix, p) == expected
     result = rank_mod_p(matrix, p, pivots=True)
     assert result.rank == 250 and result.limbs == 2
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("rows,inner,cols", [(1, 5, 7), (7, 5, 1), (1, 1, 1), (22, 9, 31)])
+def test_thin_products_and_a_one_row_last_block_equal_python_integers(monkeypatch, fused, rows, inner, cols):
+    """One-row and one-column products (an elimination's last Schur row), and with a 64-entry tile a
+    22-row product whose last row block (height 64 // 9 = 7) has one row: every entry of C - A B is
+    Python's.  An off-by-one in the row-block loop passed every other test of the Karatsuba product."""
+    from verify.exact import karatsuba
+
+    monkeypatch.setattr(karatsuba, "KARATSUBA_TILE", 64)
+    p = PRIMES[0]
+    rng = np.random.default_rng(rows * 100 + cols)
+    a, b, c = rng.integers(0, p, (rows, inner)), rng.integers(0, p, (inner, cols)), rng.integers(0, p, (rows, cols))
+    ar = ModArith(p, fused=fused)
+    out = ar.from_ints(c)
+    ar.submul(out, ar.from_ints(a), ar.from_ints(b))
+    assert (ar.to_ints(out).astype(object) == (c.astype(object) - a.astype(object) @ b.astype(object)) % p).all()
