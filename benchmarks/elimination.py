@@ -10,13 +10,15 @@ the BLAS threads.  Needs scipy (``pip install -e .[bench]``).
 Every rank includes the factorization check (``verify.exact.factorcheck``); its cost is printed
 beside the elimination's, phase by phase.
 The two-limb lines print issue 22's target (within 3x ``lu_factor`` at 4000^2 and 8000^2) beside
-the measured ratio.  Bounded: about 2 minutes idle at the default sizes (FLINT only at 4000^2).
-Run: python benchmarks/elimination.py [--sizes 4000,8000] [--flint-large]
+the median ratio of ``--repeat`` paired runs.  Bounded: about 3 minutes idle at the default sizes (FLINT only
+at 4000^2).
+Run: python benchmarks/elimination.py [--sizes 4000,8000] [--flint-large] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import flint
@@ -49,10 +51,26 @@ def check_cost(values: np.ndarray, p: int) -> tuple[float, float, float]:
     return t_run, t_sketch, t_check
 
 
+def target_verdict(matrix: np.ndarray, p: int, repeat: int) -> str:
+    """Issue 22's two-limb target, within 3x ``lu_factor``, judged on the median of ``repeat`` paired
+    runs (``lu_factor`` then the elimination, back to back): ``lu_factor`` alone varies by a quarter
+    from run to run on this machine, as much as the margin being judged."""
+    ratios = []
+    for _ in range(repeat):
+        t_lu, _ = timed(lambda: scipy.linalg.lu_factor(matrix.astype(np.float64), overwrite_a=True, check_finite=False))
+        t_two, _ = timed(lambda: rank_mod_p(matrix, p))
+        ratios.append(t_two / t_lu)
+    middle = statistics.median(ratios)
+    return (f"issue 22 target, within 3x lu_factor: median of {repeat} paired runs {middle:.2f}x "
+            f"(from {min(ratios):.2f}x to {max(ratios):.2f}x): {'met' if middle <= 3 else 'MISSED'}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="4000,8000")
     parser.add_argument("--flint-large", action="store_true", help="also time FLINT above 4000^2")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="paired lu_factor / Karatsuba runs behind the two-limb target's verdict (median)")
     args = parser.parse_args()
     for p in (SMALL, KARATSUBA, LIMBED):
         print(f"p = {p}: {plan(p)}")
@@ -81,8 +99,9 @@ def main():
             if p == KARATSUBA:
                 family[n] = [t_two]
             print(f"{n}^2: float64 elimination, {label} {t_two:.3g}s (rank {r_two}, "
-                  f"{t_two / t_lu:.2f}x lu_factor) [issue 22 target at 4000^2 and 8000^2: within 3x lu_factor: "
-                  f"{('met' if t_two <= 3 * t_lu else 'MISSED') if n in (4000, 8000) else 'not this size'}]", flush=True)
+                  f"{t_two / t_lu:.2f}x lu_factor)", flush=True)
+            if p == KARATSUBA and n in (4000, 8000) and args.repeat > 0:
+                print(f"{n}^2: {target_verdict(big, p, args.repeat)}", flush=True)
             del big
         if n <= 4000 or args.flint_large:
             for p, values in ((SMALL, small), (WORD, rng.integers(0, 2**62, (n, n)))):

@@ -150,3 +150,23 @@ def test_compiled_loops_contain_no_fused_multiply_add():
         code = "\n".join(fresh.inspect_asm().values())
         assert "round" in code  # rint: the code inspected is the kernel's
         assert not any(op in code for op in ("vfmadd", "vfmsub", "vfnmadd", "vfnmsub")), kernel
+
+
+def test_without_the_compiled_loops_the_array_passes_take_over(monkeypatch):
+    """Where numba cannot be imported (or cannot cache), ModArith falls back to numpy's passes, with
+    the same residues; asking for the loops explicitly then fails loudly."""
+    import sys
+
+    import verify.exact
+
+    monkeypatch.setitem(sys.modules, "verify.exact.fused", None)  # makes the import raise ImportError
+    monkeypatch.delattr(verify.exact, "fused")
+    ar = ModArith(PRIMES[0])
+    assert ar.karatsuba and ar.fused is None
+    rng = np.random.default_rng(8)
+    a, b, c = (rng.integers(0, ar.p, shape) for shape in ((30, 20), (20, 25), (30, 25)))
+    out = ar.from_ints(c)
+    ar.submul(out, ar.from_ints(a), ar.from_ints(b))
+    assert (ar.to_ints(out).astype(object) == (c.astype(object) - a.astype(object) @ b.astype(object)) % ar.p).all()
+    with pytest.raises(ImportError):
+        ModArith(PRIMES[0], fused=True)

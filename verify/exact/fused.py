@@ -17,7 +17,8 @@ reassociated or contracted; and every product that meets an addition is exact (q
 Python integers at the plan's largest inputs, and that the compiled code has no fused multiply-add.
 
 Compiled on first use (about a second; cached beside the module afterwards), and only for numpy:
-on a GPU (cupy) ``ModArith`` keeps its array-module passes.
+on a GPU (cupy), and where numba cannot be imported or has nowhere to write its cache, ``ModArith``
+keeps its array-module passes.
 """
 
 from __future__ import annotations
