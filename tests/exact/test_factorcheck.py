@@ -105,3 +105,27 @@ def test_null_vectors_are_checked(monkeypatch):
     space.a[0, space.rank] += 1  # a wrong U12: the null vectors built from it are not null
     with pytest.raises(FactorizationCheckError, match="null space"):
         space.rows()
+
+
+@pytest.mark.parametrize("fault", ["no-op", "low only"])
+def test_a_karatsuba_product_fault_is_caught_by_the_checks_own_products(monkeypatch, fault):
+    """The check multiplies with the four-product plan where the elimination uses Karatsuba
+    (``ModArith.checking``).  A Karatsuba product that silently does nothing left both A x and L U x
+    at zero when the check shared it, and a 500 x 500 matrix of rank 430 over GF(2^40 - 87) came out
+    of rank 500 (seen before this test); now the check raises.  The same with a combination that drops
+    all but L."""
+    from verify.exact import karatsuba
+
+    p = 2**40 - 87
+    matrix = _low_rank(500, 500, 430, p, 11)
+    assert _flint_rank(matrix, p) == 430 and rank_mod_p(matrix, p) == 430
+    assert ModArith(p).checking().karatsuba is False and ModArith(p).checking().limbs == 2
+
+    def broken(self, c, low, middle, high):
+        if fault == "low only":
+            c -= low
+            self.reduce(c)
+
+    monkeypatch.setattr(karatsuba.KaratsubaProducts, "_combine", broken)
+    with pytest.raises(FactorizationCheckError):
+        rank_mod_p(matrix, p)

@@ -19,6 +19,7 @@ import itertools
 import numpy as np
 import pytest
 
+from verify.exact import floatmod
 from verify.exact.floatmod import MAX_PRIME, MIN_CHUNK, ModArith
 
 #: (prime, forced limbs or None, expected limbs): one-limb/two-limb and two-limb/three-limb
@@ -267,3 +268,20 @@ def test_max_prime_and_even_moduli_are_refused():
     for bad in (MAX_PRIME, MAX_PRIME + 1, 2, 4, 1):
         with pytest.raises(ValueError):
             ModArith(bad)
+
+
+@pytest.mark.parametrize("p", [2**46 - 21, 2**50 - 27, 2**40 - 87])
+def test_limbed_products_in_many_tiles_equal_python_integers(monkeypatch, p):
+    """With a tiny tile the multi-limb products (four products, three limbs, and the four-product plan
+    the factorization check uses at a Karatsuba prime) run in many column blocks of b and row blocks of
+    a, across chunks: C - A B still equals Python's on every entry."""
+    monkeypatch.setattr(floatmod, "TILE_ENTRIES", 256)
+    ar = ModArith(p, limbs=2, karatsuba=False) if p == 2**40 - 87 else ModArith(p)
+    assert ar.limbs > 1 and not ar.karatsuba
+    rng = np.random.default_rng(p % 1000)
+    inner = min(ar.chunk + 3, 70)
+    a, b, c = rng.integers(0, p, (23, inner)), rng.integers(0, p, (inner, 31)), rng.integers(0, p, (23, 31))
+    out = ar.from_ints(c)
+    assert ar.submul(out, ar.from_ints(a), ar.from_ints(b)) == 0
+    want = (c.astype(object) - a.astype(object) @ b.astype(object)) % p
+    assert (ar.to_ints(out).astype(object) == want).all() and np.abs(out).max() <= ar.h

@@ -13,7 +13,10 @@ place (row bands, the triangular parts of each diagonal band masked in a small c
 with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
 rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
 so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
-exact BLAS products (``ModArith.submul``), against O(m n r) for the elimination.
+exact BLAS products (``ModArith.submul``), against O(m n r) for the elimination.  Where the
+elimination multiplies by Karatsuba (two limbs, three products), the check multiplies with the
+four-product plan (``ModArith.checking``): a fault in either product code cannot cancel itself out
+(a product that silently did nothing, say, would leave both A x and L U x at zero).
 
 The same sketch checks a null space (``verify.exact.nullspace``): the left vectors z^T A, formed
 before the elimination, must vanish on every returned null vector.
@@ -74,6 +77,7 @@ def _random(ar, shape, seed):
 def sketch(ar, a, left: bool = False) -> Sketch:
     """Draw k = ``vector_count(p)`` vectors (seeded by A's shape and p) and form -(A x) (and, with
     ``left``, -(z^T A)) from the reduced matrix ``a`` before it is eliminated."""
+    ar = ar.checking()  # products that share no code with the elimination's (Karatsuba: four products)
     xp, (m, n), k = ar.xp, a.shape, vector_count(ar.p)
     seed = [ar.p % 2**32, m, n, 0xF4E1]
     x = _random(ar, (n, k), seed)
@@ -98,6 +102,7 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
     """Raise ``FactorizationCheckError`` unless the factors stored in ``a`` (P A Q = L U, see
     ``verify.exact.elimination``) reproduce the sketch: L (U (Q^T x)) = P (A x) for every drawn x,
     and U's first ``rank`` diagonal entries are nonzero."""
+    ar = ar.checking()
     xp, m, r = ar.xp, a.shape[0], rank
     if r:
         diagonal = a[xp.arange(r), xp.arange(r)]
@@ -129,6 +134,7 @@ def check_null_rows(ar, found: Sketch, rows, shape) -> None:
     t x n int64 array ``rows``) and every drawn left vector z."""
     if found.neg_za is None or rows.shape[0] == 0:
         return
+    ar = ar.checking()
     xp = ar.xp
     values = ar.from_ints(xp.ascontiguousarray(xp.asarray(rows).T))  # n x t
     product = xp.zeros((found.vectors, values.shape[1]), dtype=xp.float64)

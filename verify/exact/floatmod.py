@@ -105,6 +105,7 @@ class ModArith(KaratsubaProducts):
         #: two limbs by Karatsuba (three limb products instead of four) where its chunk is long enough
         self.karatsuba = False
         self.fused = None
+        self._checking = None
         if limbs == 2 and karatsuba is not False:
             self._plan_karatsuba(karatsuba, fused, MIN_CHUNK)
         #: products of two reduced values are exact in float64 (no uint64 correction needed)
@@ -257,6 +258,32 @@ class ModArith(KaratsubaProducts):
             total = term if total is None else total + term
         return total
 
+    def _limbed_submul(self, c, a, b) -> None:
+        """c <- c - a @ b (mod p) for reduced c, a and b with w limb products a chunk (``_product``),
+        reduced after each chunk.  Column blocks of b and row blocks of a keep each limb split and
+        stacked product within a few ``TILE_ENTRIES``, whatever the shapes (a thin product with a
+        wide operand, as in the factorization check, included)."""
+        (m, n), inner, w = c.shape, a.shape[1], self.limbs
+        depth = min(inner, self.chunk)
+        width = max(1, min(n, TILE_ENTRIES // (w * depth)))
+        step = max(1, TILE_ENTRIES // (w * w * max(width, depth)))
+        for j in range(0, n, width):
+            for r in range(0, m, step):
+                tile = c[r:r + step, j:j + width]
+                for k in range(0, inner, self.chunk):
+                    self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk, j:j + width]),
+                                  True)
+
+    def checking(self) -> "ModArith":
+        """The arithmetic the factorization check (``verify.exact.factorcheck``) multiplies with: the
+        four-product plan where this one multiplies by Karatsuba, so that the check and the elimination
+        it checks share no product code; else this one.  Same representation (reduced floats)."""
+        if not self.karatsuba:
+            return self
+        if self._checking is None:
+            self._checking = ModArith(self.p, self.xp, limbs=2, karatsuba=False)
+        return self._checking
+
     def submul(self, c, a, b, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every
         partial sum exact (module notes).
@@ -270,10 +297,13 @@ class ModArith(KaratsubaProducts):
         if self.karatsuba:  # c enters reduced (no delayed reduction with limbs) and leaves reduced
             self._karatsuba_submul(c, a, b)
             return 0
+        if self.limbs > 1:
+            self._limbed_submul(c, a, b)
+            return 0
         delayed = pending is not None and self.delay > 0
         step = max(1, TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
-        # one contiguous buffer for every chunk's product (one limb): no temporary per chunk
-        buf = self.xp.empty((min(step, c.shape[0]), c.shape[1]), dtype=c.dtype) if self.limbs == 1 else None
+        # one contiguous buffer for every chunk's product: no temporary per chunk
+        buf = self.xp.empty((min(step, c.shape[0]), c.shape[1]), dtype=c.dtype)
         out = 0
         for r in range(0, c.shape[0], step):
             tile, count = c[r:r + step], (pending or 0)
@@ -286,11 +316,7 @@ class ModArith(KaratsubaProducts):
                 # reduce after this chunk when products do not wait (not delayed), or when the next
                 # chunk could pass LIMIT: |tile| <= h + (count + width + following) h^2 is the test
                 due = not delayed or (following > 0 and count + width + following > self.delay)
-                left, right = a[r:r + step, k:k + self.chunk], b[k:k + self.chunk]
-                if self.limbs == 1:
-                    product = self.xp.matmul(left, right, out=buf[:tile.shape[0]])
-                else:
-                    product = self._product(left, right)
+                product = self.xp.matmul(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk], out=buf[:tile.shape[0]])
                 self.subtract(tile, product, due)
                 count = 0 if due else count + width
             out = count
