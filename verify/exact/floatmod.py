@@ -20,7 +20,7 @@ Derivation of the bounds (LIMIT = 2^53 - 2p; every integer of magnitude <= 2^53 
   k l^2 <= LIMIT.  For p < 2^46, w = 2 and b = 23 give l = 2^22 and k = 504; for p < 2^51,
   w = 3 and b = 17 give l = 2^16 and k in the millions.  The reduced blocks are combined as
   sum_s (sum_{i+j=s} A_i B_j) * (2^(b s) mod p) with ``mul``.
-* Two limbs by Karatsuba (three limb products instead of four, p below about 2^44): the module
+* Two limbs by Karatsuba (three limb products instead of four, p below about 2^44.9): the module
   notes of ``verify.exact.karatsuba``.
 * ``mul(x, y)`` for |x|, |y| <= h when h^2 > LIMIT: q = rint(x * y * fl(1/p)) is within 1 of
   x y / p (relative error <= 3.0001 * 2^-53 on a value <= h^2/p < 2^49), and r = x y - q p is
@@ -75,7 +75,7 @@ class ModArith(KaratsubaProducts):
         chunk has at least ``MIN_CHUNK`` inner indices.
     karatsuba : bool, optional
         Two limbs only: three limb products (Karatsuba) instead of four.  By default wherever its
-        chunk has at least ``MIN_CHUNK`` inner indices (p below about 2^44); False forces the four
+        chunk has at least ``MIN_CHUNK`` inner indices (p below about 2^44.9); False forces the four
         products, True forces Karatsuba.
     fused : bool, optional
         Karatsuba only: run its elementwise passes as the compiled loops of ``verify.exact.fused``

@@ -1,11 +1,12 @@
 """Two-limb products mod p by Karatsuba: three float64 BLAS products where four limb products were.
 
-``ModArith`` (``verify.exact.floatmod``) mixes this in for primes below about 2^44, where the
+``ModArith`` (``verify.exact.floatmod``) mixes this in for primes below about 2^44.9, where the
 Karatsuba chunk is at least ``MIN_CHUNK`` long; the notes of that module (reduced values, |x| <= h,
 LIMIT = 2^53 - 2p, balanced limbs) are assumed here.
 
 * Two limbs by Karatsuba (``karatsuba``, the default for two limbs wherever its chunk is at least
-  ``MIN_CHUNK``, i.e. p below about 2^44): with balanced limbs x = x_0 + 2^b x_1, |x_0| <= l_0 = 2^(b-1)
+  ``MIN_CHUNK``, i.e. the odd primes from 11,863,289 to 31,988,991,918,047, about 2^23.5 to 2^44.9;
+  an audit rechecked every bound below on 4,791 of them): with balanced limbs x = x_0 + 2^b x_1, |x_0| <= l_0 = 2^(b-1)
   and |x_1| <= l_1 = (h >> b) + 1, so |x_0 + x_1| <= s = l_0 + l_1 (b minimises s).  Three BLAS
   products over an inner chunk of k = floor(LIMIT / s^2) indices: L = A_0 B_0 (|.| <= k l_0^2),
   H = A_1 B_1 (|.| <= k l_1^2) and M = (A_0 + A_1)(B_0 + B_1) (|.| <= k s^2), every partial sum
@@ -13,7 +14,7 @@ LIMIT = 2^53 - 2p, balanced limbs) are assumed here.
   difference of exact floats with a representable result, so exact, and so is X).  Then
   A B = L + 2^b (X + 2^b H) mod p by two shifts of *unreduced* values (below): Y = X + shift(H),
   C - A B = C - shift(Y) - L, whose |.| <= h + (p/2 + d) + k l_0^2 <= LIMIT, reduced once.  Three
-  products instead of four, and no reduction before a shift.  For p < 2^40, b = 20, s = 2^20 and
+  products instead of four, and no reduction before a shift.  For p just below 2^40, b = 20, s = 2^20 and
   k = 8190 (p = 2^40 - 87); every product of a 4000^2 elimination's recursion then runs in one chunk.
 * The shift 2^b x mod p in floats (``_shift``) of an integer |x| <= X: p = 2^b P_H + p_lo with
   |p_lo| <= 2^(b-1).  q = rint(x * fl(2^b / p)) is within 1/2 + e of 2^b x / p, where e = 2^b X / p
