@@ -294,11 +294,10 @@ class ModArith(KaratsubaProducts):
         inner = a.shape[1]
         if inner == 0 or c.shape[0] == 0 or c.shape[1] == 0:
             return pending or 0
-        if self.karatsuba:  # c enters reduced (no delayed reduction with limbs) and leaves reduced
-            self._karatsuba_submul(c, a, b)
-            return 0
-        if self.limbs > 1:
-            self._limbed_submul(c, a, b)
+        if self.limbs > 1:  # no delayed reduction with limbs: c is reduced first should a count be pending
+            if pending:
+                self.reduce(c)
+            (self._karatsuba_submul if self.karatsuba else self._limbed_submul)(c, a, b)
             return 0
         delayed = pending is not None and self.delay > 0
         step = max(1, TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
