@@ -129,3 +129,41 @@ def test_a_karatsuba_product_fault_is_caught_by_the_checks_own_products(monkeypa
     monkeypatch.setattr(karatsuba.KaratsubaProducts, "_combine", broken)
     with pytest.raises(FactorizationCheckError):
         rank_mod_p(matrix, p)
+
+
+@pytest.mark.parametrize("p", [1048573, 8388593])
+def test_a_one_limb_product_that_does_nothing_is_caught_by_the_checks_own_products(monkeypatch, p):
+    """One limb: the check's products are plain chunked BLAS products and ``fmod``
+    (``factorcheck._subtract_product``), not ``ModArith.submul``.  With submul made a no-op, a
+    300 x 300 matrix of rank 250 came out of full rank while a check through submul passed (both
+    sides zero); now the check raises."""
+    matrix = _low_rank(300, 300, 250, p, 12)
+    assert _flint_rank(matrix, p) == 250 and rank_mod_p(matrix, p) == 250
+    monkeypatch.setattr(ModArith, "submul", lambda self, c, a, b, pending=None: pending or 0)
+    with pytest.raises(FactorizationCheckError):
+        rank_mod_p(matrix, p)
+
+
+@pytest.mark.parametrize("p", [8388593, 1048573])
+def test_the_checks_own_product_at_its_chunk_with_the_largest_sums(p):
+    """``_subtract_product`` (one limb) at inner dimension chunk - 1, chunk, chunk + 1 and 2 chunk + 1,
+    chunk = (2^53 - p) // h^2, with entries of the largest magnitudes (h and the odd h - 1, one sign a
+    row) and c at +-p/2: every residue against Python integers, every result centred."""
+    from verify.exact.factorcheck import _subtract_product
+
+    ar = ModArith(p)
+    chunk = (2**53 - p) // (ar.h * ar.h)
+    assert ar.small and chunk >= 1
+    big = [ar.h, ar.h - 1] if (ar.h - 1) % 2 else [ar.h - 1, ar.h]
+    rng = np.random.default_rng(p % 997)
+    for inner in sorted({max(1, chunk - 1), chunk, chunk + 1, 2 * chunk + 1}):
+        if inner > 70000:
+            continue
+        a = np.array([np.full(inner, big[1]), -np.full(inner, big[1]), rng.choice(big, inner)], dtype=np.int64)
+        b = np.array([np.full(inner, big[1]), rng.choice(big, inner) * rng.choice([-1, 1], inner)], dtype=np.int64).T
+        c = np.array([[(p - 1) // 2, -((p - 1) // 2)]] * 3, dtype=np.float64)
+        out = c.copy()
+        _subtract_product(ar, out, a.astype(np.float64), b.astype(np.float64))
+        want = (c.astype(np.int64).astype(object) - a.astype(object) @ b.astype(object)) % p
+        assert (out.astype(np.int64).astype(object) % p == want).all(), inner
+        assert np.abs(out).max() <= p / 2

@@ -13,10 +13,11 @@ place (row bands, the triangular parts of each diagonal band masked in a small c
 with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
 rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
 so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
-exact BLAS products (``ModArith.submul``), against O(m n r) for the elimination.  Where the
-elimination multiplies by Karatsuba (two limbs, three products), the check multiplies with the
-four-product plan (``ModArith.checking``): a fault in either product code cannot cancel itself out
-(a product that silently did nothing, say, would leave both A x and L U x at zero).
+exact BLAS products of the check's own (``_subtract_product``: plain chunked products and ``fmod``
+for one limb, the four-product plan where the elimination multiplies by Karatsuba), against
+O(m n r) for the elimination.  They share no code with the elimination's ``ModArith.submul``, so a
+fault there cannot cancel itself out: a product that silently did nothing would leave both A x and
+L U x at zero, and a shared check would pass.
 
 The same sketch checks a null space (``verify.exact.nullspace``): the left vectors z^T A, formed
 before the elimination, must vanish on every returned null vector.
@@ -67,6 +68,27 @@ class Sketch:
     prime: int = 0
 
 
+def _subtract_product(ar, c, a, b) -> None:
+    """c <- c - a b (mod p), in place, centred, for |a|, |b| <= h and |c| <= p/2: the check's own
+    products, sharing no code with the elimination's (``ModArith.submul``), so that a fault there
+    cannot cancel itself out (a product that silently did nothing would leave A x and L U x both zero).
+
+    One limb (h^2 + h <= LIMIT): plain BLAS products over inner chunks of k = (2^53 - p) // h^2
+    indices, each partial sum at most k h^2, and |c - part| <= p/2 + k h^2 <= 2^53, all exact; then
+    ``fmod`` (exact in IEEE arithmetic) and a centring.  Larger primes: ``ModArith.checking`` (the
+    four-product plan where the elimination multiplies by Karatsuba)."""
+    if not ar.small:
+        ar.checking().submul(c, a, b)
+        return
+    xp, p = ar.xp, float(ar.p)
+    step = max(1, (2**53 - ar.p) // (ar.h * ar.h))
+    for k0 in range(0, a.shape[1], step):
+        c -= a[:, k0:k0 + step] @ b[k0:k0 + step]
+        c[...] = xp.fmod(c, p)  # |.| < p
+        c -= p * (c > p / 2)
+        c += p * (c < -p / 2)  # |.| <= p/2
+
+
 def _random(ar, shape, seed):
     """Seeded uniform residues of GF(p), centred (reduced), as an array of ``ar.xp``."""
     rng = np.random.default_rng(seed)
@@ -77,17 +99,16 @@ def _random(ar, shape, seed):
 def sketch(ar, a, left: bool = False) -> Sketch:
     """Draw k = ``vector_count(p)`` vectors (seeded by A's shape and p) and form -(A x) (and, with
     ``left``, -(z^T A)) from the reduced matrix ``a`` before it is eliminated."""
-    ar = ar.checking()  # products that share no code with the elimination's (Karatsuba: four products)
     xp, (m, n), k = ar.xp, a.shape, vector_count(ar.p)
     seed = [ar.p % 2**32, m, n, 0xF4E1]
     x = _random(ar, (n, k), seed)
     neg_ax = xp.zeros((m, k), dtype=xp.float64)
-    ar.submul(neg_ax, a, x)
+    _subtract_product(ar, neg_ax, a, x)
     out = Sketch(x, neg_ax, vectors=k, prime=ar.p)
     if left:
         out.z = _random(ar, (k, m), seed + [1])
         out.neg_za = xp.zeros((k, n), dtype=xp.float64)
-        ar.submul(out.neg_za, out.z, a)
+        _subtract_product(ar, out.neg_za, out.z, a)
     return out
 
 
@@ -102,7 +123,6 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
     """Raise ``FactorizationCheckError`` unless the factors stored in ``a`` (P A Q = L U, see
     ``verify.exact.elimination``) reproduce the sketch: L (U (Q^T x)) = P (A x) for every drawn x,
     and U's first ``rank`` diagonal entries are nonzero."""
-    ar = ar.checking()
     xp, m, r = ar.xp, a.shape[0], rank
     if r:
         diagonal = a[xp.arange(r), xp.arange(r)]
@@ -112,18 +132,18 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
     neg_ux = xp.zeros((r, found.vectors), dtype=xp.float64)  # -(U Q^T x), band by band
     for i0 in range(0, r, BAND):
         i1 = min(r, i0 + BAND)
-        ar.submul(neg_ux[i0:i1], xp.triu(a[i0:i1, i0:i1]), xq[i0:i1])
-        ar.submul(neg_ux[i0:i1], a[i0:i1, i1:], xq[i1:])
+        _subtract_product(ar, neg_ux[i0:i1], xp.triu(a[i0:i1, i0:i1]), xq[i0:i1])
+        _subtract_product(ar, neg_ux[i0:i1], a[i0:i1, i1:], xq[i1:])
     lux = xp.zeros((m, found.vectors), dtype=xp.float64)  # L U Q^T x = -(L (-(U Q^T x)))
     for i0 in range(0, m, BAND):
         i1 = min(m, i0 + BAND)
         left = min(i0, r)
-        ar.submul(lux[i0:i1], a[i0:i1, :left], neg_ux[:left])
+        _subtract_product(ar, lux[i0:i1], a[i0:i1, :left], neg_ux[:left])
         if i0 < r:  # the diagonal square: strictly lower part of the band, plus the identity
             j1 = min(i1, r)
             square = xp.tril(a[i0:i1, i0:j1], -1)
             square[xp.arange(j1 - i0), xp.arange(j1 - i0)] = 1.0
-            ar.submul(lux[i0:i1], square, neg_ux[i0:j1])
+            _subtract_product(ar, lux[i0:i1], square, neg_ux[i0:j1])
     pax = -found.neg_ax[xp.asarray(np.asarray(rowperm, dtype=np.int64))]  # P A x
     if not bool((ar.to_ints(lux) == ar.to_ints(pax)).all()):
         raise _fail("factorization P A Q = L U", a.shape, ar.p)
@@ -134,10 +154,9 @@ def check_null_rows(ar, found: Sketch, rows, shape) -> None:
     t x n int64 array ``rows``) and every drawn left vector z."""
     if found.neg_za is None or rows.shape[0] == 0:
         return
-    ar = ar.checking()
     xp = ar.xp
     values = ar.from_ints(xp.ascontiguousarray(xp.asarray(rows).T))  # n x t
     product = xp.zeros((found.vectors, values.shape[1]), dtype=xp.float64)
-    ar.submul(product, found.neg_za, values)
-    if bool(ar.nonzero(ar.reduce(product)).any()):
+    _subtract_product(ar, product, found.neg_za, values)
+    if bool((ar.to_ints(product) != 0).any()):
         raise _fail("null space", shape, ar.p)
