@@ -147,19 +147,12 @@ class KaratsubaProducts:
 
     def _split_sum(self, x, low, high, total) -> None:
         """Karatsuba limbs of reduced ``x`` into ``low``, ``high`` (x = low + 2^b high, the balanced
-        limbs of ``_split``) and their sum into ``total`` (|.| <= sum_bound); row band by row band."""
-        xp = self.xp
-        down, up = 1.0 / float(2**self.bits), float(2**self.bits)
+        limbs of ``_split``) and their sum into ``total`` (|.| <= sum_bound)."""
         if self.fused is not None:
-            self.fused.split_sum(x, low, high, total, down, up)
+            self.fused.split_sum(x, low, high, total, 1.0 / float(2**self.bits), float(2**self.bits))
             return
-        for band in self._bands(x) or [slice(None)]:
-            part, lo, hi = x[band], low[band], high[band]
-            xp.multiply(part, down, out=hi)
-            xp.rint(hi, out=hi)  # x_1
-            xp.multiply(hi, up, out=lo)  # 2^b x_1, exact
-            xp.subtract(part, lo, out=lo)  # x_0 = x - 2^b x_1, exact
-            xp.add(lo, hi, out=total[band])
+        low[...], high[...] = self._split(x)
+        self.xp.add(low, high, out=total)
 
     def _shift_constants(self) -> tuple:
         """(fl(2^b / p), P_H, p_lo, 2^b, fl(1/p), p) as floats: the compiled loops' arguments."""
