@@ -213,6 +213,17 @@ class ModArith(KaratsubaProducts):
             return x != 0
         return self.xp.remainder(x, self.p) != 0
 
+    def rank_one(self, target, left, right) -> None:
+        """target <- target - left right^T (mod p), reduced, for reduced ``target`` (2-D), ``left`` and
+        ``right`` (1-D): the per-pivot update of an elimination whose products need limbs (h^2 >
+        LIMIT).  With the compiled Karatsuba loops, one pass; else ``mul``'s exact product,
+        subtracted and reduced."""
+        if self.fused is not None:
+            self._karatsuba_rank_one(target, left, right)
+            return
+        target -= self.mul(left[:, None], right[None, :])
+        self.reduce(target)
+
     def mul(self, x, y):
         """Reduced x * y (elementwise, broadcasting; ``y`` may be a Python int)."""
         xp = self.xp

@@ -159,16 +159,10 @@ class KaratsubaProducts:
         return (self.shift_pinv, float(self.p_high), float(self.p_low), float(2**self.bits), self.pinv,
                 float(self.p))
 
-    def rank_one(self, target, left, right) -> None:
-        """target <- target - left right^T (mod p), reduced, for reduced ``target`` (2-D), ``left`` and
-        ``right`` (1-D): the per-pivot update of an elimination whose products need limbs (h^2 >
-        LIMIT).  With the compiled Karatsuba loops, one pass (a Karatsuba product of inner dimension
-        one on every entry); else ``mul``'s exact product, subtracted and reduced."""
-        if self.fused is not None:
-            self.fused.rank_one(target, left, right, 1.0 / float(2**self.bits), *self._shift_constants())
-            return
-        target -= self.mul(left[:, None], right[None, :])
-        self.reduce(target)
+    def _karatsuba_rank_one(self, target, left, right) -> None:
+        """target <- target - left right^T (mod p), reduced, by the compiled loop: a Karatsuba product
+        of inner dimension one on every entry, in one pass (``ModArith.rank_one``)."""
+        self.fused.rank_one(target, left, right, 1.0 / float(2**self.bits), *self._shift_constants())
 
     def _karatsuba(self, c, a, b) -> None:
         """c <- c - a @ b (mod p), reduced, by three limb products (module notes: Karatsuba), for an
