@@ -141,7 +141,7 @@ def test_compiled_loops_contain_no_fused_multiply_add():
     c = _extremes(ar, (8, 8), rng)
     ar.submul(c, _extremes(ar, (8, 3), rng), _extremes(ar, (3, 8), rng))
     ar.rank_one(c, c[:, 0].copy(), c[0].copy())
-    for kernel in (fused._split_sum, fused._combine, fused._rank_one):
+    for kernel in (fused.split_sum, fused.combine, fused.rank_one):
         assert kernel.signatures
         options = {key: value for key, value in kernel.targetoptions.items() if key not in ("cache", "nopython")}
         fresh = njit(**options)(kernel.py_func)  # its own options (fast-math included, were it set)

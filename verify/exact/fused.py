@@ -49,7 +49,9 @@ def _combined(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
 
 
 @njit(nogil=True, cache=True)
-def _split_sum(x, low, high, total, down, scale):
+def split_sum(x, low, high, total, down, scale):
+    """low, high, total <- x_0, x_1 and x_0 + x_1 of reduced ``x`` (x = x_0 + 2^b x_1; ``down`` =
+    2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``; the outputs are C-contiguous scratch."""
     row = np.empty(x.shape[1])
     for i in range(x.shape[0]):
         row[:] = x[i]  # a contiguous copy of a strided row: the loop below vectorises
@@ -63,14 +65,10 @@ def _split_sum(x, low, high, total, down, scale):
             sum_row[j] = lo + hi
 
 
-def split_sum(x, low, high, total, down, scale) -> None:
-    """low, high, total <- x_0, x_1 and x_0 + x_1 of reduced ``x`` (x = x_0 + 2^b x_1; ``down`` =
-    2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``; the outputs are C-contiguous scratch."""
-    _split_sum(x, low, high, total, down, scale)
-
-
 @njit(nogil=True, cache=True)
-def _combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
+def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
+    """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
+    (``ModArith._combine``; L, M, H C-contiguous scratch, only read)."""
     row = np.empty(c.shape[1])
     for i in range(c.shape[0]):
         row[:] = c[i]  # a contiguous copy of a strided row: the loop below vectorises
@@ -80,14 +78,11 @@ def _combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
         c[i] = row
 
 
-def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
-    """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
-    (``ModArith._combine``; L, M, H C-contiguous scratch, only read)."""
-    _combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p)
-
-
 @njit(nogil=True, cache=True)
-def _rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p):
+def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p):
+    """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
+    ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
+    products, the same combination) on every entry."""
     n = target.shape[1]
     right_low, right_high, row = np.empty(n), np.empty(n), np.empty(n)
     for j in range(n):
@@ -101,10 +96,3 @@ def _rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv,
             row[j] = _combined(row[j], lo * right_low[j], (lo + hi) * (right_low[j] + right_high[j]),
                                hi * right_high[j], shift_pinv, p_high, p_low, scale, pinv, p)
         target[i] = row
-
-
-def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
-    """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
-    ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
-    products, the same combination) on every entry."""
-    _rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p)
