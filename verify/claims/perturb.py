@@ -172,6 +172,17 @@ def _step_defect(p: Perturbation) -> str | None:
     return None
 
 
+def _code_names(code) -> list:
+    """The global names a code object and the code of its nested functions and lambdas use, each
+    once, in a fixed order (the walks below follow them)."""
+    names, codes = {}, [code]
+    while codes:
+        c = codes.pop()
+        names.update(dict.fromkeys(c.co_names))
+        codes.extend(k for k in c.co_consts if inspect.iscode(k))
+    return list(names)
+
+
 def _referenced(fn, depth: int = 3) -> list:
     """The functions ``fn`` computes with directly: a partial's function, a closure's cells, the globals
     its code (and the code of its nested functions) names; followed ``depth`` levels."""
@@ -191,13 +202,8 @@ def _referenced(fn, depth: int = 3) -> list:
         code = getattr(f, "__code__", None)
         if code is None:
             continue
-        names, codes = set(), [code]
-        while codes:
-            c = codes.pop()
-            names.update(c.co_names)
-            codes.extend(k for k in c.co_consts if inspect.iscode(k))
         namespace = getattr(f, "__globals__", {})
-        todo.extend((namespace[n], level + 1) for n in names if callable(namespace.get(n)))
+        todo.extend((namespace[n], level + 1) for n in _code_names(code) if callable(namespace.get(n)))
         todo.extend((cell.cell_contents, level + 1) for cell in (f.__closure__ or ())
                     if _filled(cell) and callable(cell.cell_contents))
     return found
@@ -246,18 +252,15 @@ def _footprint(fn, package: str) -> tuple[list, list]:
             continue
         if f is not fn and getattr(inner, "__name__", "") != "<lambda>":
             data.append(inner)  # one of the package's own helpers, reached: shared if the other reaches it
-        namespace, codes = getattr(inner, "__globals__", {}), [code]
-        while codes:
-            c = codes.pop()
-            codes.extend(k for k in c.co_consts if inspect.iscode(k))
-            for name in c.co_names:
-                if name not in namespace:
-                    continue
-                obj = namespace[name]
-                if callable(obj):
-                    todo.append(obj)
-                elif not (inspect.ismodule(obj) or getattr(obj, "is_Symbol", False)):
-                    data.append(obj)
+        namespace = getattr(inner, "__globals__", {})
+        for name in _code_names(code):
+            if name not in namespace:
+                continue
+            obj = namespace[name]
+            if callable(obj):
+                todo.append(obj)
+            elif not (inspect.ismodule(obj) or getattr(obj, "is_Symbol", False)):
+                data.append(obj)
         todo.extend(cell.cell_contents for cell in (inner.__closure__ or ()) if _filled(cell)
                     and callable(cell.cell_contents))
     return outside, data
