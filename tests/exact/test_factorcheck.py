@@ -109,8 +109,8 @@ def test_null_vectors_are_checked(monkeypatch):
 
 @pytest.mark.parametrize("fault", ["no-op", "low only"])
 def test_a_karatsuba_product_fault_is_caught_by_the_checks_own_products(monkeypatch, fault):
-    """The check multiplies with the four-product plan where the elimination uses Karatsuba
-    (``ModArith.checking``).  A Karatsuba product that silently does nothing left both A x and L U x
+    """The check multiplies by digits of the thin operand (``factorcheck._subtract_digits``), not by
+    ``ModArith``.  A Karatsuba product that silently does nothing left both A x and L U x
     at zero when the check shared it, and a 500 x 500 matrix of rank 430 over GF(2^40 - 87) came out
     of rank 500 (seen before this test); now the check raises.  The same with a combination that drops
     all but L."""
@@ -119,7 +119,6 @@ def test_a_karatsuba_product_fault_is_caught_by_the_checks_own_products(monkeypa
     p = 2**40 - 87
     matrix = _low_rank(500, 500, 430, p, 11)
     assert _flint_rank(matrix, p) == 430 and rank_mod_p(matrix, p) == 430
-    assert ModArith(p).checking().karatsuba is False and ModArith(p).checking().limbs == 2
 
     def broken(self, c, low, middle, high):
         if fault == "low only":
@@ -131,12 +130,13 @@ def test_a_karatsuba_product_fault_is_caught_by_the_checks_own_products(monkeypa
         rank_mod_p(matrix, p)
 
 
-@pytest.mark.parametrize("p", [1048573, 8388593])
-def test_a_one_limb_product_that_does_nothing_is_caught_by_the_checks_own_products(monkeypatch, p):
-    """One limb: the check's products are plain chunked BLAS products and ``fmod``
-    (``factorcheck._subtract_product``), not ``ModArith.submul``.  With submul made a no-op, a
-    300 x 300 matrix of rank 250 came out of full rank while a check through submul passed (both
-    sides zero); now the check raises."""
+@pytest.mark.parametrize("p", [1048573, 8388593, 2**46 - 21, 2**50 - 27])
+def test_a_product_that_does_nothing_is_caught_by_the_checks_own_products(monkeypatch, p):
+    """The check's products are plain chunked BLAS products and ``fmod`` for one limb, digits of the
+    thin operand above (``factorcheck._subtract_product``), never ``ModArith.submul``.  With submul
+    made a no-op, a 300 x 300 matrix of rank 250 at 1,048,573 came out of full rank while a check
+    through submul passed (both sides zero); now the check raises, at one limb, four limb products
+    (2^46 - 21, where the check shared submul until the digits) and three limbs."""
     matrix = _low_rank(300, 300, 250, p, 12)
     assert _flint_rank(matrix, p) == 250 and rank_mod_p(matrix, p) == 250
     monkeypatch.setattr(ModArith, "submul", lambda self, c, a, b, pending=None: pending or 0)
@@ -167,3 +167,35 @@ def test_the_checks_own_product_at_its_chunk_with_the_largest_sums(p):
         want = (c.astype(np.int64).astype(object) - a.astype(object) @ b.astype(object)) % p
         assert (out.astype(np.int64).astype(object) % p == want).all(), inner
         assert np.abs(out).max() <= p / 2
+
+
+@pytest.mark.parametrize("p", [2**40 - 87, 2**41 - 21, 2**46 - 21, 2**50 - 27])
+def test_the_checks_digit_product_at_its_chunk_with_the_largest_sums(p):
+    """``_subtract_product`` for primes that need limbs (digits of the thin operand) at inner dimension
+    chunk - 1, chunk, chunk + 1 and 2 chunk + 1 of ``digit_plan``: matrix entries +-g, g the odd one
+    of h and h - 1 (h = ModArith's bound, above every reduced value; odd, so that a sum past 2^53 is
+    not representable) and thin entries -1 (residue p - 1, whose base-2^b digits are
+    nearly all 2^b - 1, so the digit sums reach s h (2^b - 1)), c at +-p/2; both orientations (the thin
+    operand on the right, as in A x, and on the left, as in z^T A); every residue against Python
+    integers, every result centred."""
+    from verify.exact.factorcheck import _subtract_product, digit_plan
+
+    ar = ModArith(p)
+    assert not ar.small
+    bits, chunk = digit_plan(p, ar.h, 4000)
+    assert chunk * ar.h * (2**bits - 1) <= 2**53 < (chunk + 1) * ar.h * (2**bits - 1)
+    g = ar.h if ar.h % 2 else ar.h - 1
+    rng = np.random.default_rng(p % 991)
+    for inner in sorted({max(1, chunk - 1), chunk, chunk + 1, 2 * chunk + 1}):
+        a = np.array([np.full(inner, g), -np.full(inner, g), rng.choice([-g, g], inner)], dtype=np.int64)
+        b = np.array([np.full(inner, -1), np.where(rng.random(inner) < 0.8, -1, rng.integers(-ar.h, ar.h, inner))],
+                     dtype=np.int64).T
+        c = np.array([[(p - 1) // 2, -((p - 1) // 2)]] * 3, dtype=np.float64)
+        want = (c.astype(np.int64).astype(object) - a.astype(object) @ b.astype(object)) % p
+        out = c.copy()
+        _subtract_product(ar, out, a.astype(np.float64), b.astype(np.float64))
+        assert (out.astype(np.int64).astype(object) % p == want).all(), inner
+        left = c.T.copy()  # (c^T - b^T a^T): the thin operand on the left
+        _subtract_product(ar, left, b.T.astype(np.float64), a.T.astype(np.float64))
+        assert (left.T.astype(np.int64).astype(object) % p == want).all(), inner
+        assert np.abs(out).max() <= p / 2 and np.abs(left).max() <= p / 2

@@ -105,7 +105,6 @@ class ModArith(KaratsubaProducts):
         #: two limbs by Karatsuba (three limb products instead of four) where its chunk is long enough
         self.karatsuba = False
         self.fused = None
-        self._checking = None
         if limbs == 2 and karatsuba is not False:
             self._plan_karatsuba(karatsuba, fused, MIN_CHUNK)
         #: products of two reduced values are exact in float64 (no uint64 correction needed)
@@ -284,16 +283,6 @@ class ModArith(KaratsubaProducts):
                 for k in range(0, inner, self.chunk):
                     self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk, j:j + width]),
                                   True)
-
-    def checking(self) -> "ModArith":
-        """The arithmetic the factorization check (``verify.exact.factorcheck``) multiplies with: the
-        four-product plan where this one multiplies by Karatsuba, so that the check and the elimination
-        it checks share no product code; else this one.  Same representation (reduced floats)."""
-        if not self.karatsuba:
-            return self
-        if self._checking is None:
-            self._checking = ModArith(self.p, self.xp, limbs=2, karatsuba=False)
-        return self._checking
 
     def submul(self, c, a, b, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every
