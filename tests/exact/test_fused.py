@@ -102,6 +102,25 @@ def test_rank_one_against_python_integers(p):
         assert np.array_equal(out[:2], parent[:2]) and np.array_equal(out[:, :5], parent[:, :5])
 
 
+@pytest.mark.parametrize("p", PRIMES)
+def test_a_vector_times_a_scalar_against_python_integers(p):
+    """``mul(x, y)`` for a 1-D ``x`` (a strided row, extreme entries) and reduced ints y at +-(p-1)/2,
+    +-1 and 0 (the elimination's multipliers): the compiled rank-one route and ``mul``'s uint64 route
+    both give Python's residues, reduced, and leave x alone."""
+    compiled, passes = _pair(p)
+    rng = np.random.default_rng(4)
+    parent = _extremes(compiled, (6, 70), rng)
+    x = parent[2, 3:67]
+    top = (p - 1) // 2
+    for y in (top, -top, top - 1, 1, -1, 0, int(rng.integers(-top, top))):
+        want = x.astype(np.int64).astype(object) * y % p
+        for ar in (compiled, passes):
+            before = parent.copy()
+            out = ar.mul(x, y)
+            assert out.shape == x.shape and (out.astype(np.int64).astype(object) % p == want).all(), y
+            assert np.abs(out).max() <= compiled.h and np.array_equal(parent, before)
+
+
 def test_a_transposed_target_is_updated_in_place():
     """A transposed target (neither rows nor columns contiguous): each row goes through the loop's
     contiguous buffer and back into the view."""

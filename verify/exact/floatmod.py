@@ -224,10 +224,15 @@ class ModArith(KaratsubaProducts):
         self.reduce(target)
 
     def mul(self, x, y):
-        """Reduced x * y (elementwise, broadcasting; ``y`` may be a Python int)."""
+        """Reduced x * y (elementwise, broadcasting; ``y`` may be a Python int).  A 1-D ``x`` times a
+        reduced int, with the compiled Karatsuba loops, is one rank-one pass: 0 - (-y) x."""
         xp = self.xp
         if self.small:
             return self.reduce(x * y)
+        if self.fused is not None and isinstance(y, int) and abs(y) < self.h and x.ndim == 1:
+            out = xp.zeros((1, x.shape[0]), dtype=xp.float64)
+            self._karatsuba_rank_one(out, xp.array([float(-y)]), xp.ascontiguousarray(x))
+            return out[0]
         q = xp.rint(x * y * self.pinv)
         xu = x.astype(xp.int64).view(xp.uint64)
         yu = (xp.uint64(y % 2**64) if isinstance(y, int) else y.astype(xp.int64).view(xp.uint64))
