@@ -273,8 +273,8 @@ def test_max_prime_and_even_moduli_are_refused():
 @pytest.mark.parametrize("p", [2**46 - 21, 2**50 - 27, 2**40 - 87])
 def test_limbed_products_in_many_tiles_equal_python_integers(monkeypatch, p):
     """With a tiny tile the multi-limb products (four products, three limbs, and the four-product plan
-    the factorization check uses at a Karatsuba prime) run in many column blocks of b and row blocks of
-    a, across chunks: C - A B still equals Python's on every entry."""
+    forced at a Karatsuba prime) run in many column blocks of b and row blocks of a, across chunks:
+    C - A B still equals Python's on every entry."""
     monkeypatch.setattr(floatmod, "TILE_ENTRIES", 256)
     ar = ModArith(p, limbs=2, karatsuba=False) if p == 2**40 - 87 else ModArith(p)
     assert ar.limbs > 1 and not ar.karatsuba
