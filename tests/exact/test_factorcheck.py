@@ -199,3 +199,41 @@ def test_the_checks_digit_product_at_its_chunk_with_the_largest_sums(p):
         _subtract_product(ar, left, b.T.astype(np.float64), a.T.astype(np.float64))
         assert (left.T.astype(np.int64).astype(object) % p == want).all(), inner
         assert np.abs(out).max() <= p / 2 and np.abs(left).max() <= p / 2
+
+
+@pytest.mark.parametrize("p", [189812533, 2**31 - 1, 2**40 - 87])
+def test_the_checks_digit_product_with_its_widest_digits(p):
+    """``_subtract_product`` where ``digit_plan`` picks wide digits (b >= 10): at 189,812,533 (the
+    smallest prime whose products need limbs, b = 16) and 2^31 - 1 (b = 13) at every inner dimension
+    from 1,024 on, and at 2^40 - 87 for inner dimensions 1 and 2 (b = 14, 12).  There a digit block's
+    sum, up to s h (2^b - 1) ~ 2^53, shifted by b bits before its reduction mod p would pass 2^63; the
+    tests at the chunk with the largest sums use b <= 4 and cannot tell.  Thin residues 2^(b j) - 1
+    (all digits 2^b - 1) and the largest below p with such low digits (its top digit at its largest
+    too), matrix entries +-h and +-(h - 1), c at +-(p - 1)/2, inner 0 included; both
+    orientations; every residue against Python integers, every result centred."""
+    from verify.exact.factorcheck import _subtract_product, digit_plan
+
+    ar = ModArith(p)
+    h, top = ar.h, (p - 1) // 2
+    assert not ar.small
+    rng = np.random.default_rng(p % 983)
+    inners = [0, 1, 2] if p > 2**32 else [0, 1, 1024, digit_plan(p, h, 1024)[1] + 1]
+    for inner in inners:
+        bits, step = digit_plan(p, h, inner)
+        assert inner == 0 or bits >= 10
+        low = bits * (-(-p.bit_length() // bits) - 1)  # the top digit's place
+        ones = [2 ** (bits * j) - 1 for j in range(1, 8) if 2 ** (bits * j) <= p] + [(p >> low << low) - 1]
+        ones = [v if v <= top else v - p for v in ones]  # centred; the last: every digit at its largest
+        a = np.array([np.full(inner, h), -np.full(inner, h), rng.choice([h, -h, h - 1, 1 - h], inner)], dtype=np.int64)
+        b = np.array([np.full(inner, ones[-1]), np.full(inner, ones[0]), rng.choice(ones + [top, -top, -1], inner)],
+                     dtype=np.int64).T
+        c = np.array([[top, -top, top]] * 3, dtype=np.float64)
+        c[1] *= -1
+        want = (c.astype(np.int64).astype(object) - a.astype(object) @ b.astype(object)) % p
+        out = c.copy()
+        _subtract_product(ar, out, a.astype(np.float64), b.astype(np.float64))
+        assert (out.astype(np.int64).astype(object) % p == want).all(), inner
+        left = c.T.copy()  # the thin operand on the left
+        _subtract_product(ar, left, b.T.astype(np.float64), a.T.astype(np.float64))
+        assert (left.T.astype(np.int64).astype(object) % p == want).all(), inner
+        assert np.abs(out).max() <= top and np.abs(left).max() <= top
