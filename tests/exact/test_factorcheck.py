@@ -13,7 +13,7 @@ from verify.exact.factorcheck import FactorizationCheckError, check_factorizatio
 from verify.exact.floatmod import ModArith
 from verify.exact.nullspace import null_space
 
-PRIMES = [7, 101, 1048573, 8388593, 2**46 - 21]
+PRIMES = [7, 101, 1048573, 8388593, 189812507, 2**46 - 21]
 
 
 def _low_rank(m: int, n: int, r: int, p: int, seed: int) -> np.ndarray:
@@ -130,7 +130,7 @@ def test_a_karatsuba_product_fault_is_caught_by_the_checks_own_products(monkeypa
         rank_mod_p(matrix, p)
 
 
-@pytest.mark.parametrize("p", [1048573, 8388593, 2**46 - 21, 2**50 - 27])
+@pytest.mark.parametrize("p", [1048573, 8388593, 189812507, 2**46 - 21, 2**50 - 27])
 def test_a_product_that_does_nothing_is_caught_by_the_checks_own_products(monkeypatch, p):
     """The check's products are plain chunked BLAS products and ``fmod`` for one limb, digits of the
     thin operand above (``factorcheck._subtract_product``), never ``ModArith.submul``.  With submul
@@ -169,19 +169,21 @@ def test_the_checks_own_product_at_its_chunk_with_the_largest_sums(p):
         assert np.abs(out).max() <= p / 2
 
 
-@pytest.mark.parametrize("p", [2**40 - 87, 2**41 - 21, 2**46 - 21, 2**50 - 27])
+@pytest.mark.parametrize("p", [16777213, 189812507, 2**40 - 87, 2**41 - 21, 2**46 - 21, 2**50 - 27])
 def test_the_checks_digit_product_at_its_chunk_with_the_largest_sums(p):
-    """``_subtract_product`` for primes that need limbs (digits of the thin operand) at inner dimension
+    """``_subtract_product`` where it multiplies by digits of the thin operand (primes that need limbs,
+    and one-limb primes whose plain chunk would be shorter than ``PLAIN_MIN_CHUNK``: 127 indices at
+    16,777,213, 1 at 189,812,507, the largest prime whose products need no limbs) at inner dimension
     chunk - 1, chunk, chunk + 1 and 2 chunk + 1 of ``digit_plan``: matrix entries +-g, g the odd one
     of h and h - 1 (h = ModArith's bound, above every reduced value; odd, so that a sum past 2^53 is
     not representable) and thin entries -1 (residue p - 1, whose base-2^b digits are
     nearly all 2^b - 1, so the digit sums reach s h (2^b - 1)), c at +-p/2; both orientations (the thin
     operand on the right, as in A x, and on the left, as in z^T A); every residue against Python
     integers, every result centred."""
-    from verify.exact.factorcheck import _subtract_product, digit_plan
+    from verify.exact.factorcheck import PLAIN_MIN_CHUNK, _subtract_product, digit_plan
 
     ar = ModArith(p)
-    assert not ar.small
+    assert not ar.small or (2**53 - p) // (ar.h * ar.h) < PLAIN_MIN_CHUNK
     bits, chunk = digit_plan(p, ar.h, 4000)
     assert chunk * ar.h * (2**bits - 1) <= 2**53 < (chunk + 1) * ar.h * (2**bits - 1)
     g = ar.h if ar.h % 2 else ar.h - 1
@@ -237,3 +239,18 @@ def test_the_checks_digit_product_with_its_widest_digits(p):
         _subtract_product(ar, left, b.T.astype(np.float64), a.T.astype(np.float64))
         assert (left.T.astype(np.int64).astype(object) % p == want).all(), inner
         assert np.abs(out).max() <= top and np.abs(left).max() <= top
+
+
+@pytest.mark.parametrize("p,digits", [(8388593, False), (16777213, True), (189812507, True), (189812533, True)])
+def test_the_check_takes_digits_where_plain_chunks_would_be_short(monkeypatch, p, digits):
+    """Plain one-limb chunks of (2^53 - p) // h^2 indices are 512 at 8,388,593 but 127 at 16,777,213
+    and 1 at 189,812,507, where a 2000^2 rank took 5.0 s against 0.73 s with digits (measured by the
+    audit of the digit check): there the check multiplies by digits, as above the limb threshold."""
+    from verify.exact import factorcheck
+
+    calls = []
+    real = factorcheck._subtract_digits
+    monkeypatch.setattr(factorcheck, "_subtract_digits", lambda *args: calls.append(1) or real(*args))
+    matrix = _low_rank(40, 30, 20, p, 5)
+    assert rank_mod_p(matrix, p) == _flint_rank(matrix, p) == 20
+    assert bool(calls) == digits

@@ -14,12 +14,13 @@ with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A 
 rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
 so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
 exact BLAS products of the check's own (``_subtract_product``: plain chunked products and ``fmod``
-for one limb; above, base-2^b digits of the thin operand, reduced in int64), against O(m n r) for
+for p below about 2^23.5; above, base-2^b digits of the thin operand, reduced in int64), against O(m n r) for
 the elimination.  They share no code with the elimination's ``ModArith.submul``, so a fault there
 cannot cancel itself out: a product that silently did nothing would leave both A x and L U x at
 zero, and a shared check would pass.
 
-Digits (primes that need limbs): every product has a thin operand (k vectors), so the check splits
+Digits (p above about 2^23.5, where plain chunks would be shorter than ``PLAIN_MIN_CHUNK``: 8 indices at
+67,108,859 and 1 at 189,812,507; limbs from 189,812,533): every product has a thin operand (k vectors), so the check splits
 that one, never the stored matrix.  Its residues v in [0, p) are written in base 2^b, v = sum_i 2^(b i)
 v_i with 0 <= v_i < 2^b, and the matrix M (|.| <= h) multiplies all the digit columns in one BLAS
 product over inner chunks of s indices: every partial sum is at most s h (2^b - 1) <= 2^53
@@ -48,6 +49,8 @@ __all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "digit_
 CHECK = "freivalds P A Q = L U"
 #: Bits of confidence: a wrong factorization passes with probability at most 2^-BITS.
 BITS = 64
+#: Shortest inner chunk of the plain one-limb products; below it (p above about 2^23.5) the check uses digits.
+PLAIN_MIN_CHUNK = 256
 #: Rows per band when the stored factors are multiplied (each band's diagonal square is copied).
 BAND = 512
 
@@ -120,9 +123,10 @@ def _subtract_product(ar, c, a, b) -> None:
 
     One limb (h^2 + h <= LIMIT): plain BLAS products over inner chunks of k = (2^53 - p) // h^2
     indices, each partial sum at most k h^2, and |c - part| <= p/2 + k h^2 <= 2^53, all exact; then
-    ``fmod`` (exact in IEEE arithmetic) and a centring.  Larger primes: digits of the thinner operand
-    (``_subtract_digits``; c - a b = (c^T - b^T a^T)^T where a is the thinner)."""
-    if not ar.small:
+    ``fmod`` (exact in IEEE arithmetic) and a centring, while k >= ``PLAIN_MIN_CHUNK``.  Larger primes:
+    digits of the thinner operand (``_subtract_digits``; c - a b = (c^T - b^T a^T)^T where a is the
+    thinner)."""
+    if not ar.small or (2**53 - ar.p) // (ar.h * ar.h) < PLAIN_MIN_CHUNK:
         if a.size < b.size:
             _subtract_digits(ar, c.T, b.T, a.T)
         else:
