@@ -88,11 +88,11 @@ def digit_plan(p: int, h: int, inner: int) -> tuple[int, int]:
     >>> digit_plan(2**40 - 87, 2**39 + 1, 4000), digit_plan(2**46 - 21, 2**45 + 1, 4000)
     ((4, 1092), (1, 255))
     """
-    for bits in range(min(16, 62 - p.bit_length()), 0, -1):
+    for bits in range(min(16, 62 - p.bit_length()), 1, -1):
         step = 2**53 // (h * (2**bits - 1))
-        if step >= max(1, min(inner, 1024)) or bits == 1:
+        if step >= max(1, min(inner, 1024)):
             return bits, step
-    raise ValueError(f"no digit product is exact mod {p}")
+    return 1, 2**53 // h
 
 
 def _subtract_digits(ar, c, matrix, thin) -> None:
@@ -125,15 +125,15 @@ def _subtract_product(ar, c, a, b) -> None:
     indices, each partial sum at most k h^2, and |c - part| <= p/2 + k h^2 <= 2^53, all exact; then
     ``fmod`` (exact in IEEE arithmetic) and a centring, while k >= ``PLAIN_MIN_CHUNK``.  Larger primes:
     digits of the thinner operand (``_subtract_digits``; c - a b = (c^T - b^T a^T)^T where a is the
-    thinner)."""
-    if not ar.small or (2**53 - ar.p) // (ar.h * ar.h) < PLAIN_MIN_CHUNK:
+    thinner; every prime whose products need limbs is among them, its k at most 1)."""
+    step = (2**53 - ar.p) // (ar.h * ar.h)
+    if step < PLAIN_MIN_CHUNK:
         if a.size < b.size:
             _subtract_digits(ar, c.T, b.T, a.T)
         else:
             _subtract_digits(ar, c, a, b)
         return
     xp, p = ar.xp, float(ar.p)
-    step = max(1, (2**53 - ar.p) // (ar.h * ar.h))
     for k0 in range(0, a.shape[1], step):
         c -= a[:, k0:k0 + step] @ b[k0:k0 + step]
         c[...] = xp.fmod(c, p)  # |.| < p
