@@ -68,3 +68,62 @@ def test_projection_gives_a_lower_bound_that_meets_the_rank():
     found = gpu_blocklu.rank(ar.from_ints(a.copy()), ar, width=128, fallback=lambda s: rank_mod_p(s, P),
                              small=1, project=2048)
     assert found["rank"] == flint_rank(a) and not found["exact"]
+
+
+def _balanced(a: np.ndarray, p: int) -> np.ndarray:
+    return (a % p - p * (a % p > p // 2)).astype(np.float64)
+
+
+#: the primes next to 2^26 = LEAF_PRIME, on each side of the compiled leaf's range, and one where
+#: its steps would pass 2^53 (h (p - 1) > 2^54): FLINT's route must take it
+BELOW, ABOVE, INEXACT = 2**26 - 5, 2**26 + 15, 2**28 - 57
+
+
+def test_leaf_prime_keeps_every_step_exact():
+    """LEAF_PRIME against the leaf's exactness argument: for every p below it, with h = (p - 1)/2 + 2,
+    a scaled row (h (p - 1)) and an elimination step (h + h^2) stay within LIMIT = 2^53 - 2p."""
+    p = gpu_blocklu.LEAF_PRIME - 1
+    h = (p - 1) // 2 + 2
+    assert max(h * (p - 1), h + h * h) <= 2**53 - 2 * p
+
+
+@pytest.mark.parametrize("p", [7, 251, P, 8388593, BELOW, ABOVE, INEXACT])
+@pytest.mark.parametrize("w", [1, 2, 17, 128])
+def test_leaf_inverse_matches_flint(p, w):
+    """The compiled Gauss-Jordan leaf (and FLINT at and above LEAF_PRIME) against FLINT's inverse,
+    on random leaves and on leaves of the largest residues, +-(p - 1)/2 and +-(p - 3)/2, whose
+    elimination steps reach the largest sums its exactness argument allows."""
+    rng = np.random.default_rng(p % 1009 + w)
+    half = (p - 1) // 2
+    for a in (rng.integers(0, p, (w, w)), rng.choice([half, -half, half - 1, 1 - half], (w, w))):
+        want = gpu_blocklu._host_inverse(a % p, p)
+        got = gpu_blocklu._leaf_inverse(_balanced(a, p), p)
+        if want is None:  # p = 7 draws singular leaves
+            assert got is None
+            continue
+        assert got is not None and got.dtype == np.float64
+        assert np.abs(got).max() <= half + 2  # reduced
+        assert ((got.astype(np.int64) - want) % p == 0).all()
+
+
+@pytest.mark.parametrize("p", [P, BELOW, ABOVE])
+def test_singular_leaf_has_no_inverse(p):
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, p, (40, 40))
+    a[:, 7] = (5 * a[:, 3] + a[:, 11]) % p  # rank 39
+    assert gpu_blocklu._leaf_inverse(_balanced(a, p), p) is None
+    a[0, 0], a[:, 0] = 0, 0  # a zero first column: the pivot search must pass every row
+    assert gpu_blocklu._leaf_inverse(_balanced(a, p), p) is None
+
+
+def test_leaf_pivot_search_swaps_rows():
+    """A leaf whose pivots all sit off the diagonal (a permutation times a diagonal) needs a row
+    swap at every step; its inverse is the transpose pattern with inverted entries."""
+    p = P
+    perm = np.random.default_rng(4).permutation(64)
+    a = np.zeros((64, 64), dtype=np.int64)
+    a[perm, np.arange(64)] = np.arange(2, 66)
+    got = gpu_blocklu._leaf_inverse(_balanced(a, p), p)
+    want = np.zeros((64, 64), dtype=np.int64)
+    want[np.arange(64), perm] = [pow(int(x), -1, p) for x in range(2, 66)]
+    assert ((got.astype(np.int64) - want) % p == 0).all()
