@@ -66,7 +66,7 @@ def _gauss_jordan(m, p, pinv):  # pragma: no cover - compiled; tested through _l
     w = m.shape[0]
     for c in range(w):
         r = c
-        while r < w and m[r, c] == 0.0:  # |x| <= h < p: a zero residue is exactly 0.0
+        while r < w and m[r, c] == 0.0:  # |x| < p (the caller's input, then reduced): a zero residue is 0.0
             r += 1
         if r == w:
             return False
@@ -106,7 +106,7 @@ def _leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
     notes): entries stay reduced, |x| <= h = (p - 1)/2 + 2; a row scaled by the pivot's inverse
     (in [0, p)) has |x s| <= h (p - 1), an elimination step |x - f y| <= h + h^2, both at most
     LIMIT = 2^53 - 2p for p < 2^26, so each is exact and ``rint(v / p)`` reduces it exactly to
-    |r| <= h again."""
+    |r| <= h again.  The input is first brought to |x| <= (p - 1)/2, so that a zero residue is 0.0."""
     w = block.shape[0]
     if p >= LEAF_PRIME:
         inv = _host_inverse(np.rint(block).astype(np.int64) % p, p)
@@ -114,7 +114,9 @@ def _leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
             return None
         return (inv - p * (inv > p // 2)).astype(np.float64)
     m = np.zeros((w, 2 * w))
-    m[:, :w] = block
+    # to |x| <= (p - 1)/2 first: |x| <= h allows x = +-p at p = 3 (h = 3), a zero residue that the pivot
+    # search would take for nonzero; x / p is never a half-integer (p odd), so rint finds the nearest
+    m[:, :w] = block - np.rint(block / p) * p
     m[np.arange(w), w + np.arange(w)] = 1.0
     if not _gauss_jordan(m, p, 1.0 / p):
         return None

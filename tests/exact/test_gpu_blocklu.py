@@ -127,3 +127,32 @@ def test_leaf_pivot_search_swaps_rows():
     want = np.zeros((64, 64), dtype=np.int64)
     want[np.arange(64), perm] = [pow(int(x), -1, p) for x in range(2, 66)]
     assert ((got.astype(np.int64) - want) % p == 0).all()
+
+
+@pytest.mark.parametrize("p", [3, 5, 7, P, BELOW, ABOVE])
+@pytest.mark.parametrize("w", [1, 2, 3, 17])
+def test_leaf_takes_every_representative_up_to_h(p, w):
+    """The leaf's contract is |x| <= h = (p - 1)/2 + 2 (``floatmod``'s reduced form), not the
+    balanced residue: each entry here is a random representative in [-h, h], +-h wherever one is.
+    At p = 3, h = 3 = p, so +-3 is a zero residue held as a nonzero float."""
+    rng = np.random.default_rng(p % 1009 + 31 * w)
+    h = (p - 1) // 2 + 2
+    for _ in range(6):
+        a = rng.integers(0, p, (w, w))
+        cands = np.stack([a - 2 * p, a - p, a, a + p], -1)
+        ok = np.abs(cands) <= h
+        ok = np.where((np.abs(cands) == h).any(-1, keepdims=True) & (rng.random(a.shape) < 0.7)[..., None],
+                      np.abs(cands) == h, ok)
+        rep = np.take_along_axis(cands, np.argmax(ok * rng.random(ok.shape), -1)[..., None], -1)[..., 0]
+        assert (np.abs(rep) <= h).all() and ((rep - a) % p == 0).all()
+        want = gpu_blocklu._host_inverse(a, p)
+        got = gpu_blocklu._leaf_inverse(rep.astype(np.float64), p)
+        assert (got is None) == (want is None)
+        if want is not None:
+            assert np.abs(got).max() <= h and ((got.astype(np.int64) - want) % p == 0).all()
+
+
+def test_leaf_at_p3_reads_3_as_zero():
+    assert gpu_blocklu._leaf_inverse(np.array([[3.0, 0.0], [0.0, 1.0]]), 3) is None
+    got = gpu_blocklu._leaf_inverse(np.array([[3.0, 1.0], [1.0, 0.0]]), 3)
+    assert got is not None and ((got.astype(np.int64) - [[0, 1], [1, 0]]) % 3 == 0).all()
