@@ -102,7 +102,7 @@ def _leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
     Gauss-Jordan on [A | I], compiled by numba, for p < ``LEAF_PRIME``; FLINT (``_host_inverse``)
     above.  By hand because FLINT's own inverse of a 128 x 128 leaf takes 2 ms but moving it in and
     out through Python lists 13 ms (measured on the 2-core CPU: 15.4 ms a leaf in all), and a 40,000^2
-    block LU with 2,048-wide blocks inverts 312 leaves.  Exactness (``verify.exact.floatmod``'s
+    block LU with 2,048-wide blocks inverts 320 leaves.  Exactness (``verify.exact.floatmod``'s
     notes): entries stay reduced, |x| <= h = (p - 1)/2 + 2; a row scaled by the pivot's inverse
     (in [0, p)) has |x s| <= h (p - 1), an elimination step |x - f y| <= h + h^2, both at most
     LIMIT = 2^53 - 2p for p < 2^26, so each is exact and ``rint(v / p)`` reduces it exactly to
