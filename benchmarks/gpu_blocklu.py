@@ -105,7 +105,7 @@ def _leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
     block LU with 2,048-wide blocks inverts 320 leaves.  Exactness (``verify.exact.floatmod``'s
     notes): entries stay reduced, |x| <= h = (p - 1)/2 + 2; a row scaled by the pivot's inverse
     (in [0, p)) has |x s| <= h (p - 1), an elimination step |x - f y| <= h + h^2, both at most
-    LIMIT = 2^53 - 2p for p < 2^26, so each is exact and ``rint(v / p)`` reduces it exactly to
+    LIMIT = 2^53 - 2p for p < 2^26, so each is exact and ``v - rint(v * fl(1/p)) p`` reduces it exactly to
     |r| <= h again.  The input is first brought to |x| <= (p - 1)/2, so that a zero residue is 0.0."""
     w = block.shape[0]
     if p >= LEAF_PRIME:
