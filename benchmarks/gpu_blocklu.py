@@ -13,7 +13,8 @@ applied block after block while the w x w diagonal block A11 of the current Schu
 invertible (its inverse: the 2 x 2 block formula, recursively, down to a host Gauss-Jordan with
 pivoting on ``LEAF`` x ``LEAF`` blocks, compiled by numba: ``_leaf_inverse``).  If a diagonal block
 is singular the loop stops and returns the Schur complement; rank(M) = (pivots so far) +
-rank(Schur complement), exactly, since each A11 used was invertible.  The caller ranks the rest by the engine's pivoting elimination.
+rank(Schur complement), exactly, since each A11 used was invertible.  The caller ranks the rest by
+the engine's pivoting elimination.
 
 Exactness (``floatmod``'s argument): entries are held reduced, |x| <= h = (p-1)/2 + 2, in
 float64.  A product of inner dimension k has every partial sum bounded by k h^2, and C - A B by
