@@ -144,3 +144,22 @@ def test_probe_through_two_workers_matches_one_by_one(tmp_path, capsys):
     assert main(base + ["--workers", "2"]) == 0
     parallel = json.loads(capsys.readouterr().out)
     assert serial["ranks"] == parallel["ranks"] and serial["stopped"] == parallel["stopped"]
+
+
+def test_an_interrupted_pool_has_wound_down_its_manager_thread_before_the_exit_hooks_run():
+    """Python 3.11's exit hook writes to the pool manager's wake-up pipe without a lock; a manager
+    thread still closing that pipe made a Ctrl-C during `verify table` print an EBADF traceback (CI).
+    After the interrupt leaves ``executor``, the thread must be gone and its pipe closed."""
+    import time
+
+    from verify.sweeps.executor import executor
+
+    seen = {}
+    with pytest.raises(KeyboardInterrupt):
+        with executor(workers=2) as pool:
+            pool.submit(time.sleep, 30)
+            seen["manager"] = pool._executor_manager_thread
+            seen["wakeup"] = pool._executor_manager_thread_wakeup
+            raise KeyboardInterrupt
+    assert not seen["manager"].is_alive()
+    assert seen["wakeup"]._closed

@@ -46,6 +46,11 @@ def _init_worker(threads: int) -> None:
     flint.ctx.threads = max(1, threads)
 
 
+#: How long an interrupted sweep waits for the pool's manager thread to wind down (it takes milliseconds
+#: once the workers are ended; the bound only keeps a wedged thread from holding the exit).
+_MANAGER_JOIN_SECONDS = 10.0
+
+
 def _stop_workers(pool) -> None:
     """End a process pool's workers now (on interrupt or error): running tasks are abandoned, every
     result already received is in the store."""
@@ -60,7 +65,15 @@ def _stop_workers(pool) -> None:
             process.terminate()
         except (OSError, AttributeError):  # pragma: no cover - already gone
             pass
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
+    # Wait (briefly) for the pool's manager thread to see its ended workers and close its wake-up pipe.
+    # Left running, it races CPython 3.11's exit hook (concurrent.futures.process._python_exit), which
+    # writes to that pipe without a lock: the hook read the pipe's descriptor just before the thread
+    # closed it and printed an "OSError: [Errno 9] Bad file descriptor" traceback after our one-line
+    # message (seen once in CI after a Ctrl-C during `verify table`).  Python 3.12 takes a lock there.
+    if manager is not None and manager.is_alive():
+        manager.join(timeout=_MANAGER_JOIN_SECONDS)
 
 
 def compute(task: Task) -> dict:
