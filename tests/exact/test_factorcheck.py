@@ -254,3 +254,98 @@ def test_the_check_takes_digits_where_plain_chunks_would_be_short(monkeypatch, p
     matrix = _low_rank(40, 30, 20, p, 5)
     assert rank_mod_p(matrix, p) == _flint_rank(matrix, p) == 20
     assert bool(calls) == digits
+
+
+@pytest.mark.parametrize("p", [1048573, 189812507, 2**40 - 87])
+@pytest.mark.parametrize("fault", ["row lost", "one entry off by one"])
+def test_a_fault_in_the_input_reduction_is_caught(monkeypatch, p, fault):
+    """The check reduces the caller's integers itself (``factorcheck._residues``), never through
+    ``ModArith.from_ints``: with from_ints losing a row, a full-rank 60 x 60 matrix came out of rank
+    59 and the check passed, since it multiplied the same wrong matrix.  Now it raises, for ranks and
+    null spaces, at one limb, one limb with digits, and limb products."""
+    real = ModArith.from_ints
+
+    def faulty(self, matrix, overwrite=False):
+        out = real(self, matrix, overwrite)
+        if out.ndim == 2 and out.shape[0] > 5 and out.shape[1] > 5:
+            if fault == "row lost":
+                out[3] = 0
+            else:
+                out[4, 2] += 1 if out[4, 2] < 0 else -1
+        return out
+
+    matrix = np.random.default_rng(p % 89).integers(0, p, (60, 60), dtype=np.int64)
+    assert rank_mod_p(matrix, p) == _flint_rank(matrix, p) == 60
+    monkeypatch.setattr(ModArith, "from_ints", faulty)
+    with pytest.raises(FactorizationCheckError):
+        rank_mod_p(matrix, p)
+    with pytest.raises(FactorizationCheckError):
+        null_space(matrix[:, :-10], p)  # 50 independent columns: the null space is zero
+
+
+@pytest.mark.parametrize("helper", ["to_ints", "nonzero"])
+def test_the_check_compares_without_modarith_helpers(monkeypatch, helper):
+    """A ``ModArith.to_ints`` that returned zeros made every comparison of the check pass, so a
+    tampered factor went through; a ``nonzero`` that said True hid a zero pivot.  The check now
+    compares by its own ``fmod``."""
+    ar, a, rowperm, colperm, rank, found = _factored()
+    if helper == "to_ints":
+        monkeypatch.setattr(ModArith, "to_ints", lambda self, v: self.xp.zeros(v.shape, dtype=self.xp.int64))
+        a[rank + 3, 2] += 1
+    else:
+        monkeypatch.setattr(ModArith, "nonzero", lambda self, v: self.xp.ones(v.shape, dtype=bool))
+        a[4, 4] = 0
+    with pytest.raises(FactorizationCheckError, match="independent check"):
+        check_factorization(ar, a, rowperm, colperm, rank, found)
+
+
+@pytest.mark.parametrize("p", [7, 1048573, 8388593, 2**46 - 21, 2**50 - 27])
+def test_the_checks_own_reduction_of_the_callers_integers(p):
+    """``_residues``: congruent to the input mod p with |v| <= p - 1 for int64 at its extremes,
+    Python integers past int64, uint64 past 2^63, int32, and integer-valued floats inside (-p, p) and
+    past it up to 2^53; against Python's %."""
+    from verify.exact.factorcheck import _residues
+
+    ar = ModArith(p)
+    edges = [0, 1, -1, p - 1, p, p + 1, -p, -(p - 1), 2**62, -(2**63), 2**63 - 1, 3 * p - 1]
+    cases = [np.array([edges], dtype=np.int64),
+             np.array([[0, p, p - 1, 1]], dtype=np.int64),  # p itself, with nothing out of [0, p] around it
+             np.array([[2**100 + 5, -(2**90) - 3, p * 2**70, 17]], dtype=object),
+             np.array([[2**64 - 1, 2**63 + 11, 5, p]], dtype=np.uint64),
+             np.array([[2**31 - 1, -(2**31), 0, -5]], dtype=np.int32),
+             np.array([[p - 1.0, -(p - 1.0), 0.0, 3.0]]),
+             np.array([[2.0**53, -(2.0**53), p + 2.0, -3.0 * p]]),
+             np.zeros((0, 3), dtype=np.int64)]
+    for values in cases:
+        out = _residues(ar, values)
+        assert out.dtype == np.float64 and out.shape == values.shape
+        assert (np.abs(out) <= p - 1).all()
+        for got, want in zip(out.ravel().tolist(), values.ravel().tolist()):
+            assert got == int(got) and (int(got) - int(want)) % p == 0, (want, got)
+
+
+@pytest.mark.parametrize("p", [1048573, 8388593, 16777213, 2**46 - 21])
+def test_the_sketch_of_residues_at_their_largest_crosses_its_chunk_exactly(p):
+    """``sketch`` multiplies the caller's residues, |.| <= p - 1 (not centred), by the vectors: the
+    plain chunk (2^53 - p) // ((p - 1) h) (16,384 indices at 1,048,573, 256 at 8,388,593) or, above,
+    ``digit_plan`` with bound p - 1.  A matrix whose every entry is the odd p - 2 (and a row of
+    p - 1, the largest residue) over an inner dimension of 2 chunks + 1: -(A x) against Python
+    integers, and the same with the left vectors z^T A."""
+    from verify.exact.factorcheck import PLAIN_MIN_CHUNK, digit_plan, sketch
+
+    ar = ModArith(p)
+    chunk = (2**53 - p) // ((p - 1) * ar.h)
+    if chunk < PLAIN_MIN_CHUNK:
+        chunk = digit_plan(p, p - 1, 4000)[1]
+    inner = 2 * chunk + 1
+    assert inner <= 40000
+    matrix = np.full((3, inner), p - 2, dtype=np.int64)
+    matrix[1] = p - 1
+    found = sketch(ar, matrix, left=True)
+    x = found.x.astype(np.int64).astype(object)
+    z = found.z.astype(np.int64).astype(object)
+    exact = matrix.astype(object)
+    assert (np.abs(found.x) <= (p - 1) // 2).all()
+    assert ((found.neg_ax.astype(np.int64).astype(object) + exact @ x) % p == 0).all()
+    assert ((found.neg_za.astype(np.int64).astype(object) + z @ exact) % p == 0).all()
+    assert np.abs(found.neg_ax).max() <= p / 2 and np.abs(found.neg_za).max() <= p / 2

@@ -239,14 +239,17 @@ def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = 
     them (``verify.exact.factorcheck``), so a wrong factorization raises
     ``FactorizationCheckError`` (false pass <= 2^-64) instead of returning a rank."""
     ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
-    a = ar.from_ints(matrix, overwrite)
-    if a.ndim != 2:
+    if not hasattr(matrix, "shape"):
+        matrix = np.asarray(matrix)
+    if len(matrix.shape) != 2:
         raise ValueError("rank_mod_p needs a 2-D matrix")
-    rows, cols = a.shape
+    rows, cols = matrix.shape
+    # drawn from the caller's integers by the check's own reduction, before from_ints (which may overwrite them)
+    found = sketch(ar, matrix, left) if rows and cols else None
+    a = ar.from_ints(matrix, overwrite)
     rowperm, colperm = list(range(rows)), list(range(cols))
-    if not (rows and cols):
+    if found is None:
         return ar, a, rowperm, colperm, 0, None
-    found = sketch(ar, a, left)
     rank = _Pluq(ar, a, rowperm, colperm).run(0, 0, cols)
     check_factorization(ar, a, rowperm, colperm, rank, found)
     return ar, a, rowperm, colperm, rank, found

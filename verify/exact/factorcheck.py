@@ -7,8 +7,8 @@ vectors let a wrong factorization pass with probability at most p^-k.  ``vector_
 k = ceil(64 / log2 p), several where p is small: a false pass has probability at most 2^-64.
 
 The vectors are drawn (seeded by the shape and the prime) and A x is formed *before* the
-elimination, from the reduced copy of A it then overwrites, so the check needs O((m + n) k) extra
-memory, never a second copy of A.  Afterwards L (U (Q^T x)) is formed from the factors stored in
+elimination, from the caller's integers, reduced in row bands by the check's own code (``_residues``),
+so the check needs O((m + n) k) extra memory plus one band, never a second copy of A.  Afterwards L (U (Q^T x)) is formed from the factors stored in
 place (row bands, the triangular parts of each diagonal band masked in a small copy) and compared
 with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
 rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
@@ -17,7 +17,10 @@ exact BLAS products of the check's own (``_subtract_product``: plain chunked pro
 for p below about 2^23.5; above, base-2^b digits of the thin operand, reduced in int64), against O(m n r) for
 the elimination.  They share no code with the elimination's ``ModArith.submul``, so a fault there
 cannot cancel itself out: a product that silently did nothing would leave both A x and L U x at
-zero, and a shared check would pass.
+zero, and a shared check would pass.  Nor does the check use ``ModArith``'s input reduction
+(``from_ints``), its canonical residues (``to_ints``) or its zero test (``nonzero``): a fault in the
+first would have the elimination and the check agree on the wrong matrix, and one in the others
+could make every comparison pass (both planted and caught in ``tests/exact/test_factorcheck.py``).
 
 Digits (p above about 2^23.5, where plain chunks would be shorter than ``PLAIN_MIN_CHUNK``: 8 indices at
 67,108,859 and 1 at 189,812,507; limbs from 189,812,533): every product has a thin operand (k vectors), so the check splits
@@ -53,6 +56,11 @@ BITS = 64
 PLAIN_MIN_CHUNK = 256
 #: Rows per band when the stored factors are multiplied (each band's diagonal square is copied).
 BAND = 512
+#: Entries per band when the check reduces the caller's matrix itself (``sketch``: 512 KiB of float64,
+#: so that the band's conversion stays in cache); on a GPU (cupy) bands of ``DEVICE_READ_BAND``, so
+#: that each host-to-device copy and kernel launch moves a large band.
+READ_BAND = 2**16
+DEVICE_READ_BAND = 2**24
 
 
 class FactorizationCheckError(RuntimeError):
@@ -95,11 +103,11 @@ def digit_plan(p: int, h: int, inner: int) -> tuple[int, int]:
     return 1, 2**53 // h
 
 
-def _subtract_digits(ar, c, matrix, thin) -> None:
+def _subtract_digits(ar, c, matrix, thin, bound: int) -> None:
     """c <- c - matrix thin (mod p), centred, by base-2^b digits of ``thin`` (module notes: digits);
-    ``matrix`` and ``thin`` reduced, |c| <= p/2."""
+    |matrix| <= ``bound`` (h, or p - 1 for the caller's residues), |thin| < p, |c| <= p/2."""
     xp, p = ar.xp, ar.p
-    bits, step = digit_plan(p, ar.h, matrix.shape[1])
+    bits, step = digit_plan(p, bound, matrix.shape[1])
     count, width = -(-p.bit_length() // bits), thin.shape[1]
     residues = xp.remainder(thin.astype(xp.int64), p)  # [0, p)
     digits = xp.concatenate([(residues >> (bits * i)) & (2**bits - 1) for i in range(count)], axis=1)
@@ -116,22 +124,24 @@ def _subtract_digits(ar, c, matrix, thin) -> None:
     c[...] = out - p * (out > p // 2)
 
 
-def _subtract_product(ar, c, a, b) -> None:
-    """c <- c - a b (mod p), in place, centred, for |a|, |b| <= h and |c| <= p/2: the check's own
+def _subtract_product(ar, c, a, b, a_bound: int | None = None, b_bound: int | None = None) -> None:
+    """c <- c - a b (mod p), in place, centred, for |a| <= ``a_bound``, |b| <= ``b_bound`` (each h by
+    default, or p - 1 for residues in [0, p) from ``_residues``) and |c| <= p/2: the check's own
     products, sharing no code with the elimination's (``ModArith.submul``), so that a fault there
     cannot cancel itself out (a product that silently did nothing would leave A x and L U x both zero).
 
-    One limb (h^2 + h <= LIMIT): plain BLAS products over inner chunks of k = (2^53 - p) // h^2
-    indices, each partial sum at most k h^2, and |c - part| <= p/2 + k h^2 <= 2^53, all exact; then
+    One limb (h^2 + h <= LIMIT): plain BLAS products over inner chunks of k = (2^53 - p) // (a_bound
+    b_bound) indices, each partial sum at most k a_bound b_bound, and |c - part| <= 2^53, all exact; then
     ``fmod`` (exact in IEEE arithmetic) and a centring, while k >= ``PLAIN_MIN_CHUNK``.  Larger primes:
     digits of the thinner operand (``_subtract_digits``; c - a b = (c^T - b^T a^T)^T where a is the
     thinner; every prime whose products need limbs is among them, its k at most 1)."""
-    step = (2**53 - ar.p) // (ar.h * ar.h)
+    a_bound, b_bound = a_bound or ar.h, b_bound or ar.h
+    step = (2**53 - ar.p) // (a_bound * b_bound)
     if step < PLAIN_MIN_CHUNK:
         if a.size < b.size:
-            _subtract_digits(ar, c.T, b.T, a.T)
+            _subtract_digits(ar, c.T, b.T, a.T, b_bound)
         else:
-            _subtract_digits(ar, c, a, b)
+            _subtract_digits(ar, c, a, b, a_bound)
         return
     xp, p = ar.xp, float(ar.p)
     for k0 in range(0, a.shape[1], step):
@@ -141,26 +151,54 @@ def _subtract_product(ar, c, a, b) -> None:
         c += p * (c < -p / 2)  # |.| <= p/2
 
 
+def _residues(ar, values):
+    """Integers (numpy int or object, an ``xp`` int array, or integer-valued floats) as float64 in
+    ``ar.xp`` congruent to them mod p with |v| <= p - 1, by the check's own reduction: it never calls
+    ``ModArith.from_ints`` / ``reduce``, so a fault in the elimination's input reduction changes the
+    matrix the elimination sees but not the one the check multiplies, and the check fails.  Not
+    centred (two more passes over the whole matrix, 0.1 s at 4000^2): its products take the bound
+    p - 1 instead of h.  Entries already in range are only converted (exact: p < 2^53)."""
+    xp, p = ar.xp, ar.p
+    if getattr(values, "dtype", None) == object:
+        values = np.mod(values, p).astype(np.int64)  # Python ints: exact
+    values = xp.asarray(values)
+    if values.size == 0:
+        return values.astype(xp.float64)
+    low, high = int(values.min()), int(values.max())  # integer-valued floats: int() is exact
+    if values.dtype.kind in "biu":
+        if not (0 <= low and high < p):
+            wide = xp.uint64 if values.dtype.kind == "u" else xp.int64
+            values = xp.remainder(values.astype(wide), wide(p))  # [0, p)
+        return values.astype(xp.float64)
+    values = values.astype(xp.float64)
+    return values if -p < low and high < p else xp.fmod(values, float(p))  # fmod: exact, (-p, p)
+
+
 def _random(ar, shape, seed):
-    """Seeded uniform residues of GF(p), centred (reduced), as an array of ``ar.xp``."""
-    rng = np.random.default_rng(seed)
-    values = rng.integers(0, ar.p, size=shape, dtype=np.int64)
-    return ar.from_ints(ar.xp.asarray(values) if ar.xp is not np else values)
+    """Seeded uniform residues of GF(p), centred (|v| <= (p - 1)/2 <= h), as an array of ``ar.xp``."""
+    values = np.random.default_rng(seed).integers(0, ar.p, size=shape, dtype=np.int64)
+    values -= ar.p * (values > ar.p // 2)
+    return ar.xp.asarray(values.astype(np.float64))
 
 
-def sketch(ar, a, left: bool = False) -> Sketch:
-    """Draw k = ``vector_count(p)`` vectors (seeded by A's shape and p) and form -(A x) (and, with
-    ``left``, -(z^T A)) from the reduced matrix ``a`` before it is eliminated."""
-    xp, (m, n), k = ar.xp, a.shape, vector_count(ar.p)
+def sketch(ar, matrix, left: bool = False) -> Sketch:
+    """Draw k = ``vector_count(p)`` vectors (seeded by the shape and p) and form -(A x) (and, with
+    ``left``, -(z^T A)) from the caller's ``matrix`` (integers, or reduced floats), reduced here in row
+    bands of ``READ_BAND`` entries by ``_residues``: call it before the elimination's ``from_ints``,
+    which may overwrite the input."""
+    xp, (m, n), k = ar.xp, matrix.shape, vector_count(ar.p)
     seed = [ar.p % 2**32, m, n, 0xF4E1]
     x = _random(ar, (n, k), seed)
-    neg_ax = xp.zeros((m, k), dtype=xp.float64)
-    _subtract_product(ar, neg_ax, a, x)
-    out = Sketch(x, neg_ax, vectors=k, prime=ar.p)
+    out = Sketch(x, xp.zeros((m, k), dtype=xp.float64), vectors=k, prime=ar.p)
     if left:
         out.z = _random(ar, (k, m), seed + [1])
         out.neg_za = xp.zeros((k, n), dtype=xp.float64)
-        _subtract_product(ar, out.neg_za, out.z, a)
+    step, bound = max(1, (READ_BAND if xp is np else DEVICE_READ_BAND) // max(1, n)), ar.p - 1
+    for r0 in range(0, m, step):
+        band = _residues(ar, matrix[r0:r0 + step])  # |.| <= p - 1
+        _subtract_product(ar, out.neg_ax[r0:r0 + step], band, x, a_bound=bound)
+        if left:
+            _subtract_product(ar, out.neg_za, out.z[:, r0:r0 + step], band, b_bound=bound)
     return out
 
 
@@ -178,7 +216,7 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
     xp, m, r = ar.xp, a.shape[0], rank
     if r:
         diagonal = a[xp.arange(r), xp.arange(r)]
-        if not bool(ar.nonzero(diagonal).all()):
+        if not bool((xp.fmod(diagonal, float(ar.p)) != 0).all()):  # the check's own test, not ModArith.nonzero
             raise _fail("U diagonal", a.shape, ar.p)
     xq = found.x[xp.asarray(np.asarray(colperm, dtype=np.int64))]  # Q^T x
     neg_ux = xp.zeros((r, found.vectors), dtype=xp.float64)  # -(U Q^T x), band by band
@@ -197,7 +235,7 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
             square[xp.arange(j1 - i0), xp.arange(j1 - i0)] = 1.0
             _subtract_product(ar, lux[i0:i1], square, neg_ux[i0:j1])
     pax = -found.neg_ax[xp.asarray(np.asarray(rowperm, dtype=np.int64))]  # P A x
-    if not bool((ar.to_ints(lux) == ar.to_ints(pax)).all()):
+    if not bool((xp.fmod(lux - pax, float(ar.p)) == 0).all()):  # |lux - pax| <= p: exact; not ModArith.to_ints
         raise _fail("factorization P A Q = L U", a.shape, ar.p)
 
 
@@ -207,8 +245,8 @@ def check_null_rows(ar, found: Sketch, rows, shape) -> None:
     if found.neg_za is None or rows.shape[0] == 0:
         return
     xp = ar.xp
-    values = ar.from_ints(xp.ascontiguousarray(xp.asarray(rows).T))  # n x t
+    values = xp.ascontiguousarray(_residues(ar, rows).T)  # n x t, |.| <= p - 1
     product = xp.zeros((found.vectors, values.shape[1]), dtype=xp.float64)
-    _subtract_product(ar, product, found.neg_za, values)
-    if bool((ar.to_ints(product) != 0).any()):
+    _subtract_product(ar, product, found.neg_za, values, b_bound=ar.p - 1)
+    if bool((xp.fmod(product, float(ar.p)) != 0).any()):
         raise _fail("null space", shape, ar.p)
