@@ -285,3 +285,18 @@ def test_limbed_products_in_many_tiles_equal_python_integers(monkeypatch, p):
     assert ar.submul(out, ar.from_ints(a), ar.from_ints(b)) == 0
     want = (c.astype(object) - a.astype(object) @ b.astype(object)) % p
     assert (ar.to_ints(out).astype(object) == want).all() and np.abs(out).max() <= ar.h
+
+
+@pytest.mark.parametrize("p", [7, 1048573, 2**46 - 21])
+def test_from_ints_reduces_uint64_past_two_to_the_63(p):
+    """An int64 cast wrapped uint64 entries past 2^63 to v - 2^64, another residue mod p: the
+    elimination then ranked another matrix (rank 2 for [[v, 1], [1, 1]], v = 1 mod p, against 1),
+    and since the factorization check reduces the caller's integers itself it raised an internal error."""
+    from verify.exact.elimination import rank_mod_p
+
+    ar = ModArith(p)
+    raw = [2**64 - 1, 2**63, 2**63 + 1, 2**63 - 1, p, 0]
+    out = ar.from_ints(np.array([raw], dtype=np.uint64))
+    assert (residues(ar, out) == exact([[v % p for v in raw]])).all()
+    v = 2**63 + (1 - 2**63) % p
+    assert rank_mod_p(np.array([[v, 1], [1, 1]], dtype=np.uint64), p) == 1

@@ -125,7 +125,7 @@ class ModArith(KaratsubaProducts):
         return self.balanced(pow(int(value) % self.p, -1, self.p))
 
     def from_ints(self, matrix, overwrite: bool = False):
-        """A reduced float64 copy of an integer array (int64, or Python ints as numpy objects).
+        """A reduced float64 copy of an integer array (int64, uint64, or Python ints as numpy objects).
 
         With ``overwrite`` and an int64 array of ``xp``, the result is written over the input's own
         memory (band by band, through a float64 view), which the caller then no longer reads."""
@@ -141,7 +141,10 @@ class ModArith(KaratsubaProducts):
         band = TILE_ENTRIES if xp is not np else 4 * BAND_ENTRIES  # numpy: bands that stay in cache
         step = max(1, band // max(1, matrix.shape[-1]))
         for r in range(0, matrix.shape[0], step):  # row bands: temporaries (and host-to-device copies) stay small
-            values = xp.asarray(matrix[r:r + step], dtype=xp.int64)
+            values = matrix[r:r + step]
+            if getattr(values, "dtype", None) == np.uint64:  # int64 would wrap entries past 2^63 to another residue
+                values = xp.remainder(xp.asarray(values), xp.uint64(self.p))
+            values = xp.asarray(values, dtype=xp.int64)
             if out.base is not None and values.base is not None:  # overwrite: never read what is being written
                 values = values.copy()
             low, high = int(values.min()), int(values.max())
