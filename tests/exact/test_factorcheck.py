@@ -315,6 +315,7 @@ def test_the_checks_own_reduction_of_the_callers_integers(p):
              np.array([[2**31 - 1, -(2**31), 0, -5]], dtype=np.int32),
              np.array([[p - 1.0, -(p - 1.0), 0.0, 3.0]]),
              np.array([[2.0**53, -(2.0**53), p + 2.0, -3.0 * p]]),
+             np.array([[float(p), -float(p), 1.0, 0.0]]),  # +-p itself: reduced, not converted as is
              np.zeros((0, 3), dtype=np.int64)]
     for values in cases:
         out = _residues(ar, values)
@@ -349,3 +350,105 @@ def test_the_sketch_of_residues_at_their_largest_crosses_its_chunk_exactly(p):
     assert ((found.neg_ax.astype(np.int64).astype(object) + exact @ x) % p == 0).all()
     assert ((found.neg_za.astype(np.int64).astype(object) + z @ exact) % p == 0).all()
     assert np.abs(found.neg_ax).max() <= p / 2 and np.abs(found.neg_za).max() <= p / 2
+
+
+@pytest.mark.parametrize("p", [1048573, 8388593, 16777213, 2**46 - 21, 2**50 - 27])
+def test_the_checks_product_with_residue_bounds_at_the_largest_sums(p):
+    """``_subtract_product`` with the bound p - 1 of ``_residues`` on either side: the caller's residues
+    on the left (A x: ``a_bound``) and on the right (z^T A: ``b_bound``, the thin z on the left), both
+    at inner dimension chunk, chunk + 1 and 2 chunk + 1 (the plain chunk (2^53 - p) // ((p - 1) h),
+    or ``digit_plan`` with bound p - 1).  Residues the odd p - 2, thin entries +-g (g the odd one of h,
+    h - 1) for plain chunks and -1 (digits at their largest) for digits; c at +-(p - 1)/2.  A bound taken
+    as h (half of p - 1) doubles the chunk and the sums pass 2^53; against Python integers."""
+    from verify.exact.factorcheck import PLAIN_MIN_CHUNK, _subtract_product, digit_plan
+
+    ar = ModArith(p)
+    g = ar.h if ar.h % 2 else ar.h - 1
+    chunk = (2**53 - p) // ((p - 1) * ar.h)
+    digits = chunk < PLAIN_MIN_CHUNK
+    if digits:
+        chunk = digit_plan(p, p - 1, 4000)[1]
+    rng = np.random.default_rng(p % 977)
+    for inner in sorted({chunk, chunk + 1, 2 * chunk + 1}):
+        a = np.full((3, inner), p - 2, dtype=np.int64)
+        a[2] = rng.choice([p - 2, p - 1], inner)
+        thin = np.full((inner, 2), -1 if digits else g, dtype=np.int64)
+        thin[:, 1] = rng.choice([-1, -3] if digits else [g, g - 2], inner)
+        c = np.array([[(p - 1) // 2, -((p - 1) // 2)]] * 3, dtype=np.float64)
+        want = (c.astype(np.int64).astype(object) - a.astype(object) @ thin.astype(object)) % p
+        out = c.copy()
+        _subtract_product(ar, out, a.astype(np.float64), thin.astype(np.float64), a_bound=p - 1)
+        assert (out.astype(np.int64).astype(object) % p == want).all(), ("A x", inner)
+        left = c.T.copy()  # (c^T - thin^T a^T): the residues on the right, as in z^T A
+        _subtract_product(ar, left, thin.T.astype(np.float64), a.T.astype(np.float64), b_bound=p - 1)
+        assert (left.T.astype(np.int64).astype(object) % p == want).all(), ("z^T A", inner)
+        assert np.abs(out).max() <= p / 2 and np.abs(left).max() <= p / 2
+
+
+@pytest.mark.parametrize("m,n", [(300, 300), (3, 2**16 + 3)])
+def test_the_sketch_reads_the_matrix_in_several_bands(m, n):
+    """``sketch`` reads ``READ_BAND`` = 2^16 entries at a time: 218 rows of 300 (two bands, so z^T A sums
+    over both and each band's A x lands in its own rows), and a matrix wider than a band (one row a
+    band); -(A x) and -(z^T A) against Python integers, on int64 entries past p."""
+    from verify.exact.factorcheck import sketch
+
+    p = 1048573
+    matrix = np.random.default_rng(m).integers(-(2**40), 2**40, (m, n), dtype=np.int64)
+    found = sketch(ModArith(p), matrix, left=True)
+    exact = matrix.astype(object)
+    x, z = (v.astype(np.int64).astype(object) for v in (found.x, found.z))
+    assert ((found.neg_ax.astype(np.int64).astype(object) + exact @ x) % p == 0).all()
+    assert ((found.neg_za.astype(np.int64).astype(object) + z @ exact) % p == 0).all()
+
+
+@pytest.mark.parametrize("p", [1048573, 2**46 - 21])
+def test_null_rows_at_the_largest_sums_pass_exactly_and_one_off_fails(p):
+    """``check_null_rows`` multiplies -(z^T A) (|.| <= h) by the rows' residues (up to p - 1) over n = 2
+    chunks + 1 of its bounds (3 rows, more than the one vector, so that at 2^46 - 21 the rows are the
+    digit product's matrix): rows of the odd p - 2 and p - 4 (mixed, so that no sum is a multiple of a
+    large power of 2), z of magnitude about p/2 (plain) or -1, -3 (digits at their largest), each row's
+    last entry set so that z^T A x = 0 mod p: the check passes (a sum past 2^53 would round and
+    raise); with one entry off by one it raises."""
+    from verify.exact.factorcheck import PLAIN_MIN_CHUNK, Sketch, check_null_rows, digit_plan
+
+    ar = ModArith(p)
+    rng = np.random.default_rng(p % 967)
+    chunk = (2**53 - p) // ((p - 1) * ar.h)
+    digits = chunk < PLAIN_MIN_CHUNK
+    if digits:
+        chunk = digit_plan(p, p - 1, 4000)[1]
+    n = 2 * chunk + 1
+    big = -((p + 1) // 2) if ((p + 1) // 2) % 2 else -((p + 3) // 2)  # odd, |.| <= h
+    neg_za = rng.choice([-1, -3] if digits else [big, big + 2], (1, n)).astype(np.int64)
+    rows = rng.choice([p - 2, p - 4], (3, n)).astype(np.int64)
+    z_last = pow(int(neg_za[0, -1]), -1, p)
+    for row in rows:  # sum_j neg_za_j row_j = 0 mod p
+        row[-1] = (-int(neg_za[0, :-1].astype(object) @ row[:-1].astype(object)) * z_last) % p
+    found = Sketch(None, None, z=np.zeros((1, 1)), neg_za=neg_za.astype(np.float64), vectors=1, prime=p)
+    check_null_rows(ar, found, rows, (1, n))
+    rows[1, 0] -= 1
+    with pytest.raises(FactorizationCheckError, match="null space"):
+        check_null_rows(ar, found, rows, (1, n))
+
+
+def test_every_returned_null_vector_is_checked_not_only_the_first():
+    """A wrong U12 column past the first makes only a later basis vector wrong: the check multiplies
+    every row, so it raises (a check of the first row alone passed)."""
+    matrix = _low_rank(50, 70, 30, 1048573, 7)
+    space = null_space(matrix, 1048573)
+    space.a[0, space.cols - 1] += 1  # the last free column: only the last basis vector changes
+    with pytest.raises(FactorizationCheckError, match="null space"):
+        space.rows()
+
+
+@pytest.mark.parametrize("p", [1048573, 2**46 - 21])
+def test_overwrite_ranks_and_null_spaces_the_callers_integers(p):
+    """With ``overwrite`` the elimination's copy is written over the caller's int64 memory, so the
+    sketch must read the integers first (``factor``): entries past p (reduced, so the memory changes),
+    ranks and nullities against FLINT, and a list of lists (converted, never overwritten)."""
+    matrix = np.random.default_rng(p % 71).integers(-(2**62), 2**62, (40, 30), dtype=np.int64)
+    matrix[30:] = matrix[:10]
+    want = _flint_rank(matrix % p, p)
+    assert rank_mod_p(matrix.copy(), p, overwrite=True) == want == 30
+    assert null_space(matrix.T.copy(), p, overwrite=True).nullity == 40 - want
+    assert rank_mod_p(matrix.tolist(), p) == want
