@@ -452,3 +452,48 @@ def test_overwrite_ranks_and_null_spaces_the_callers_integers(p):
     assert rank_mod_p(matrix.copy(), p, overwrite=True) == want == 30
     assert null_space(matrix.T.copy(), p, overwrite=True).nullity == 40 - want
     assert rank_mod_p(matrix.tolist(), p) == want
+
+
+@pytest.mark.parametrize("p", [1048573, 8388593])
+@pytest.mark.parametrize("even_rows", [1, 2])
+def test_the_left_sketch_folds_its_accumulator_before_a_sum_passes_two_to_the_53(monkeypatch, p, even_rows):
+    """``sketch`` sums z^T A over row bands unreduced and folds it into -(z^T A) every (2^53 - p) //
+    ((p - 1) h) rows (16,384 at 1,048,573, 256 at 8,388,593; one band each here).  Every vector entry
+    the odd (p - 3)/2, every matrix entry the odd p - 2 but the first row's (or two rows'), the even
+    p - 3, so that a sum past 2^53 is odd, which float64 cannot hold.  One even row: the first band's
+    sum is odd, the second's even, and two bands summed unfolded (a fold every 2 bands, planted) fail.
+    Two: the first fold + 1 rows sum past 2^53 to an odd total (a fold one row late, planted, fails:
+    the bound's h above the largest centred vector entry (p - 1)/2 leaves less than a row of slack).
+    Over 2 folds + 1 rows: -(z^T A) and -(A x) against Python integers."""
+    from verify.exact import factorcheck
+
+    monkeypatch.setattr(factorcheck, "_random", lambda ar, shape, seed: np.full(shape, (ar.p - 3) // 2, dtype=np.float64))
+    ar = ModArith(p)
+    fold = (2**53 - p) // ((p - 1) * ar.h)
+    assert fold * (p - 3) // 2 * (p - 2) <= 2**53 < 2 * fold * (p - 3) // 2 * (p - 2)
+    matrix = np.full((2 * fold + 1, 2), p - 2, dtype=np.int64)
+    matrix[:even_rows] = p - 3
+    found = factorcheck.sketch(ar, matrix, left=True)
+    exact, half = matrix.astype(object), (p - 3) // 2
+    assert ((found.neg_za.astype(np.int64).astype(object) + half * exact.sum(axis=0)) % p == 0).all()
+    assert ((found.neg_ax.astype(np.int64).astype(object) + half * exact.sum(axis=1)[:, None]) % p == 0).all()
+    assert np.abs(found.neg_za).max() <= p / 2
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_null_rows_that_are_not_the_basis_asked_for_are_caught(monkeypatch, mixed):
+    """Zero rows pass z^T A x = 0 trivially: with ``ModArith.to_ints`` returning zeros, ``rows()``
+    gave ten all-zero "null vectors" with no error (the audit of the check's independence).  The check
+    now also compares the rows on the columns without a pivot with the identity (or the mix) they
+    were built from."""
+    p = 1048573
+    matrix = _low_rank(30, 40, 30, p, 21)
+    mix = np.random.default_rng(2).integers(0, p, (10, 4), dtype=np.int64) if mixed else None
+    space = null_space(matrix, p)
+    rows = space.rows(mix)
+    want = (mix.T.astype(object) if mixed else np.eye(10, dtype=np.int64).astype(object)) % p
+    assert (rows[:, space.colperm[space.rank:]].astype(object) % p == want).all()
+    assert not ((matrix.astype(object) @ rows.T.astype(object)) % p).any()
+    monkeypatch.setattr(ModArith, "to_ints", lambda self, v: self.xp.zeros(v.shape, dtype=self.xp.int64))
+    with pytest.raises(FactorizationCheckError, match="null space"):
+        null_space(matrix, p).rows(mix)

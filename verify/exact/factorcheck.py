@@ -61,6 +61,9 @@ BAND = 512
 #: that each host-to-device copy and kernel launch moves a large band.
 READ_BAND = 2**16
 DEVICE_READ_BAND = 2**24
+#: Entries per band where the check's products take digits (p above about 2^22.5 for the residues read)
+#: or rows are longer than one plain chunk.
+DIGIT_READ_BAND = 2**22
 
 
 class FactorizationCheckError(RuntimeError):
@@ -184,22 +187,57 @@ def _random(ar, shape, seed):
 def sketch(ar, matrix, left: bool = False) -> Sketch:
     """Draw k = ``vector_count(p)`` vectors (seeded by the shape and p) and form -(A x) (and, with
     ``left``, -(z^T A)) from the caller's ``matrix`` (integers, or reduced floats), reduced here in row
-    bands of ``READ_BAND`` entries by ``_residues``: call it before the elimination's ``from_ints``,
-    which may overwrite the input."""
+    bands by ``_residues``: call it before the elimination's ``from_ints``, which may overwrite the input.
+
+    Bands of ``READ_BAND`` entries (cache-sized) where the plain products apply; there z^T A is summed
+    band by band into an unreduced k x n accumulator, each entry at most (rows so far) h (p - 1), and
+    folded into -(z^T A) (``_subtract_product``'s bound: |c - acc| <= p/2 + 2^53 - p, exact, then one
+    ``fmod``) once per (2^53 - p) // ((p - 1) h) rows: an ``fmod`` of the whole accumulator after
+    every band cost 0.44 s at 4000^2 (glibc's ``fmod`` slows with the quotient's size).  Primes that
+    take digits, and rows longer than one plain chunk, read ``DIGIT_READ_BAND`` entries a band, so
+    that the digits of the vectors, the Horner steps over the k x n accumulator and the chunks' small
+    products recur a few times, not once per few rows."""
     xp, (m, n), k = ar.xp, matrix.shape, vector_count(ar.p)
     seed = [ar.p % 2**32, m, n, 0xF4E1]
     x = _random(ar, (n, k), seed)
     out = Sketch(x, xp.zeros((m, k), dtype=xp.float64), vectors=k, prime=ar.p)
+    bound = ar.p - 1  # of the residues read (_residues), not centred
+    fold = (2**53 - ar.p) // (bound * ar.h)  # rows of z^T A summed exactly before a reduction
+    plain = fold >= PLAIN_MIN_CHUNK
+    # bands of more rows where a band's A x takes several inner chunks (or digits): fewer small products
+    entries = DEVICE_READ_BAND if xp is not np else READ_BAND if plain and fold >= n else DIGIT_READ_BAND
+    step = max(1, min(entries // max(1, n), fold if plain else m))
     if left:
         out.z = _random(ar, (k, m), seed + [1])
         out.neg_za = xp.zeros((k, n), dtype=xp.float64)
-    step, bound = max(1, (READ_BAND if xp is np else DEVICE_READ_BAND) // max(1, n)), ar.p - 1
+        acc, rows = (xp.zeros((k, n), dtype=xp.float64), 0) if plain else (None, 0)
     for r0 in range(0, m, step):
         band = _residues(ar, matrix[r0:r0 + step])  # |.| <= p - 1
         _subtract_product(ar, out.neg_ax[r0:r0 + step], band, x, a_bound=bound)
-        if left:
+        if not left:
+            continue
+        if not plain:
             _subtract_product(ar, out.neg_za, out.z[:, r0:r0 + step], band, b_bound=bound)
+            continue
+        if rows + band.shape[0] > fold:  # |acc| would pass fold h (p - 1) <= 2^53 - p: fold it in first
+            _fold(ar, out.neg_za, acc)
+            rows = 0
+        acc += out.z[:, r0:r0 + step] @ band  # each term at most h (p - 1)
+        rows += band.shape[0]
+    if left and plain and rows:
+        _fold(ar, out.neg_za, acc)
     return out
+
+
+def _fold(ar, c, acc) -> None:
+    """c <- c - acc (mod p), centred, for |c| <= p/2 and |acc| <= 2^53 - p (so c - acc is exact); acc
+    is zeroed for the next rows."""
+    xp, p = ar.xp, float(ar.p)
+    c -= acc
+    c[...] = xp.fmod(c, p)  # |.| < p
+    c -= p * (c > p / 2)
+    c += p * (c < -p / 2)  # |.| <= p/2
+    acc[...] = 0.0
 
 
 def _fail(what: str, shape, p: int) -> FactorizationCheckError:
@@ -239,12 +277,20 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
         raise _fail("factorization P A Q = L U", a.shape, ar.p)
 
 
-def check_null_rows(ar, found: Sketch, rows, shape) -> None:
+def check_null_rows(ar, found: Sketch, rows, shape, free=None, mix=None) -> None:
     """Raise ``FactorizationCheckError`` unless z^T A x = 0 for every null vector x (a row of the
-    t x n int64 array ``rows``) and every drawn left vector z."""
+    t x n int64 array ``rows``) and every drawn left vector z; and, given ``free`` (the columns the
+    elimination left without a pivot), unless the rows restricted to them are ``mix``^T (a
+    nullity x t integer matrix; the identity when None), which the rows were built to be: so they
+    are the basis (or its combinations) asked for, never zeros (which pass z^T A x = 0 trivially)."""
     if found.neg_za is None or rows.shape[0] == 0:
         return
     xp = ar.xp
+    if free is not None:
+        picked = _residues(ar, rows[:, xp.asarray(np.asarray(free, dtype=np.int64))])  # t x nullity
+        want = xp.eye(len(free), dtype=xp.float64) if mix is None else _residues(ar, mix).T
+        if picked.shape != want.shape or not bool((xp.fmod(picked - want, float(ar.p)) == 0).all()):
+            raise _fail("null space", shape, ar.p)  # |picked - want| <= 2 (p - 1): exact
     values = xp.ascontiguousarray(_residues(ar, rows).T)  # n x t, |.| <= p - 1
     product = xp.zeros((found.vectors, values.shape[1]), dtype=xp.float64)
     _subtract_product(ar, product, found.neg_za, values, b_bound=ar.p - 1)

@@ -58,7 +58,7 @@ class NullSpace:
         x[xp.asarray(self.colperm)] = z
         out = ar.to_ints(x).T
         if self.sketch is not None:  # every returned vector is checked against z^T M, drawn before
-            check_null_rows(ar, self.sketch, out, self.a.shape)
+            check_null_rows(ar, self.sketch, out, self.a.shape, free=self.colperm[r:], mix=mix)
         return np.ascontiguousarray(out.get() if hasattr(out, "get") else out)
 
 
