@@ -8,8 +8,8 @@ k = ceil(64 / log2 p), several where p is small: a false pass has probability at
 
 The vectors are drawn (seeded by the shape and the prime) and A x is formed *before* the
 elimination, from the caller's integers, reduced in row bands by the check's own code (``_residues``),
-so the check needs O((m + n) k) extra memory plus one band, never a second copy of A.  Afterwards L (U (Q^T x)) is formed from the factors stored in
-place (row bands, the triangular parts of each diagonal band masked in a small copy) and compared
+so the check needs O((m + n) k) extra memory plus one band, never a second copy of A.  Afterwards
+L (U (Q^T x)) is formed from the factors stored in place (row bands, the triangular parts of each diagonal band masked in a small copy) and compared
 with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
 rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
 so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
@@ -93,7 +93,8 @@ class Sketch:
 
 def digit_plan(p: int, h: int, inner: int) -> tuple[int, int]:
     """(digit bits b, inner chunk s) of the check's digit products mod ``p`` for a matrix with
-    |entries| <= ``h`` (module notes: digits): the widest b <= min(16, 62 - bits(p)) whose chunk
+    |entries| <= ``h`` (ModArith's h for reduced values, p - 1 for the caller's residues read by
+    ``sketch``; module notes: digits): the widest b <= min(16, 62 - bits(p)) whose chunk
     s = floor(2^53 / (h (2^b - 1))) covers ``inner`` or at least 1024 indices, else b = 1.
 
     >>> digit_plan(2**40 - 87, 2**39 + 1, 4000), digit_plan(2**46 - 21, 2**45 + 1, 4000)
