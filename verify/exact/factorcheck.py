@@ -9,8 +9,8 @@ k = ceil(64 / log2 p), several where p is small: a false pass has probability at
 The vectors are drawn (seeded by the shape and the prime) and A x is formed *before* the
 elimination, from the caller's integers, reduced in row bands by the check's own code (``_residues``),
 so the check needs O((m + n) k) extra memory plus one band, never a second copy of A.  Afterwards
-L (U (Q^T x)) is formed from the factors stored in place (row bands, the triangular parts of each diagonal band masked in a small copy) and compared
-with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
+L (U (Q^T x)) is formed from the factors stored in place (row bands, the triangular parts of each
+diagonal band masked in a small copy) and compared with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
 rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
 so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
 exact BLAS products of the check's own (``_subtract_product``: plain chunked products and ``fmod``
