@@ -10,9 +10,9 @@ The vectors are drawn (seeded by the shape and the prime) and A x is formed *bef
 elimination, from the caller's integers, reduced in row bands by the check's own code (``_residues``),
 so the check needs O((m + n) k) extra memory plus one band, never a second copy of A.  Afterwards
 L (U (Q^T x)) is formed from the factors stored in place (row bands, the triangular parts of each
-diagonal band masked in a small copy) and compared with P (A x).  Together with a nonzero diagonal of U, P A Q = L U proves rank A = r: L's first r
-rows are unit lower triangular and U's first r columns upper triangular with a nonzero diagonal,
-so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
+diagonal band masked in a small copy) and compared with P (A x).  Together with a nonzero
+diagonal of U, P A Q = L U proves rank A = r: L's first r rows are unit lower triangular and U's
+first r columns upper triangular with a nonzero diagonal, so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
 exact BLAS products of the check's own (``_subtract_product``: plain chunked products and ``fmod``
 for p below about 2^23.5; above, base-2^b digits of the thin operand, reduced in int64), against O(m n r) for
 the elimination.  They share no code with the elimination's ``ModArith.submul``, so a fault there
