@@ -147,12 +147,18 @@ def _subtract_product(ar, c, a, b, a_bound: int | None = None, b_bound: int | No
         else:
             _subtract_digits(ar, c, a, b, a_bound)
         return
-    xp, p = ar.xp, float(ar.p)
     for k0 in range(0, a.shape[1], step):
         c -= a[:, k0:k0 + step] @ b[k0:k0 + step]
-        c[...] = xp.fmod(c, p)  # |.| < p
-        c -= p * (c > p / 2)
-        c += p * (c < -p / 2)  # |.| <= p/2
+        _centre(ar, c)
+
+
+def _centre(ar, c) -> None:
+    """c <- c mod p in place, centred (|c| <= p/2), for integer-valued |c| <= 2^53: ``fmod`` (exact in
+    IEEE arithmetic) to |c| < p, then one centring step either way."""
+    p = float(ar.p)
+    c[...] = ar.xp.fmod(c, p)
+    c -= p * (c > p / 2)
+    c += p * (c < -p / 2)
 
 
 def _residues(ar, values):
@@ -211,7 +217,7 @@ def sketch(ar, matrix, left: bool = False) -> Sketch:
     if left:
         out.z = _random(ar, (k, m), seed + [1])
         out.neg_za = xp.zeros((k, n), dtype=xp.float64)
-        acc, rows = (xp.zeros((k, n), dtype=xp.float64), 0) if plain else (None, 0)
+        acc, rows = xp.zeros((k, n), dtype=xp.float64) if plain else None, 0
     for r0 in range(0, m, step):
         band = _residues(ar, matrix[r0:r0 + step])  # |.| <= p - 1
         _subtract_product(ar, out.neg_ax[r0:r0 + step], band, x, a_bound=bound)
@@ -233,11 +239,8 @@ def sketch(ar, matrix, left: bool = False) -> Sketch:
 def _fold(ar, c, acc) -> None:
     """c <- c - acc (mod p), centred, for |c| <= p/2 and |acc| <= 2^53 - p (so c - acc is exact); acc
     is zeroed for the next rows."""
-    xp, p = ar.xp, float(ar.p)
     c -= acc
-    c[...] = xp.fmod(c, p)  # |.| < p
-    c -= p * (c > p / 2)
-    c += p * (c < -p / 2)  # |.| <= p/2
+    _centre(ar, c)
     acc[...] = 0.0
 
 
