@@ -131,7 +131,7 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
                     real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
-                    dry_run: bool = False, registry=None) -> dict:
+                    dry_run: bool = False, registry=None, device: str = TABLE.device) -> dict:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -160,6 +160,8 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
         Add the numerical rank of a seeded BERT network (eqs. 1-2) over this grid.
     registry : str, path or module, optional
         Where the bound columns come from, as for ``list_claims`` (None: the installed registry).
+    device : {"auto", "cpu", "gpu"}
+        Where each cell's eliminations run (``verify.exact.device``); the ranks do not depend on it.
 
     Returns
     -------
@@ -179,7 +181,7 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
     [(1, 2, 1, 3), (1, 2, 2, 3)]
     """
     return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
-                       scheduler, workers, progress, on_skipped, dry_run, registry)
+                       scheduler, workers, progress, on_skipped, dry_run, registry, device)
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,

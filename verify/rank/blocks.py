@@ -28,10 +28,11 @@ def uses_float_elimination(field: Field, rows: int, cols: int) -> bool:
     return kernel_for(field, rows, cols).name == ELIMINATION
 
 
-def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
+def rank_array(field: Field, array: np.ndarray, overwrite: bool = False, device=None) -> tuple[int, str]:
     """Exact rank over ``field`` of a 2-D integer numpy array, and which kernel gave it
-    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory."""
-    kernel = kernel_for(field, *array.shape)
+    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory;
+    ``device``: where the kernel runs (``verify.exact.device``, default the CPU)."""
+    kernel = kernel_for(field, *array.shape, device=device)
     return kernel.rank(array, overwrite=overwrite), kernel.name
 
 
