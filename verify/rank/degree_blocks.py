@@ -55,7 +55,7 @@ from math import comb
 
 import numpy as np
 
-from .blocks import FLINT, Block, rank_array
+from .blocks import Block, rank_array
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.kernels import kernel_for
@@ -292,7 +292,7 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
                     block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
                                        moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib,
                                        bound_of(a), device)
-                    block.elimination = block.elimination or FLINT
+                    block.elimination = block.elimination or kernel_for(field, block.rows, block.cols).name
                     return block
                 block = kept(a, compute)
             else:
@@ -309,8 +309,8 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
         def compute() -> Block:
             block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a), device)
-            if block.elimination is None:
-                block.elimination = FLINT
+            if block.elimination is None:  # no elimination ran (an empty block) or FLINT's over Q: the field's kernel
+                block.elimination = kernel_for(field, block.rows, block.cols).name
             return block
 
         block = kept(a, compute)
