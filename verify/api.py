@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from .sweeps.tasks import TASK_KINDS
 
 __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
-           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results",
+           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
            "table_markdown", "claims_table", "plot_probe", "plot_table", "progress_bars",
            # shared defaults and limits
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
@@ -182,6 +183,18 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
     """
     return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
                        scheduler, workers, progress, on_skipped, dry_run, registry, device)
+
+
+@contextmanager
+def block_store(path: str, spec: NetworkSpec):
+    """``resume`` for ``separation_rank`` (``verify sep --store PATH``): each finished degree block kept
+    as a row of the results store at ``path`` (``verify.sweeps.block_rows``), so a killed run resumes
+    with the same call; the store is closed on leaving the ``with``."""
+    from .sweeps.block_rows import BlockRows
+    from .sweeps.store import Store
+
+    with Store(path) as store:
+        yield BlockRows(store, spec)
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,

@@ -49,11 +49,8 @@ def run(args) -> int:
     spec = spec_of(args)
     if args.store is None:
         return _run(args, spec, None)
-    from ..sweeps.block_rows import BlockRows
-    from ..sweeps.store import Store
-
-    with Store(args.store) as store:
-        return _run(args, spec, BlockRows(store, spec))
+    with api.block_store(args.store, spec) as resume:
+        return _run(args, spec, resume)
 
 
 def _run(args, spec, resume) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .blocklu import BLOCK_LU
 from .device import CPU, GPU_MIN
 from .elimination import ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
@@ -106,7 +107,7 @@ class BlockLUKernel(FloatKernel):
     """GF(p), one-limb products: ranks by block LU without pivoting (``verify.exact.blocklu``), exact
     (the Schur complement left by a singular diagonal block goes to the PLUQ); null spaces by the PLUQ."""
 
-    name = "float64-block-lu"
+    name = BLOCK_LU
     rank_first = True
 
     @property
