@@ -1,287 +1,96 @@
-"""Rank over GF(p) by block LU *without pivoting*: every flop in a large float64 matrix product.
+"""The block LU kernel (``verify.exact.blocklu``) against the engine's float elimination, one device.
 
-Why by hand: the engine's PLUQ (``verify.exact.elimination``) pivots one column at a time, so on
-a GPU each of its n pivots costs kernel launches and a host round trip; at n = 80,000 that held
-it near 3 TFLOP/s.  Neither cupy nor cuSOLVER offers an LU modulo a prime.  This module trades
-pivoting for matrix products, the way block algorithms for generic matrices do (Kaltofen and
-Saunders, "On Wiedemann's method of solving sparse linear systems", AAECC 1991, for when block
-LU without pivoting meets the rank):
+Prints, for each size n, the seconds and TFLOP/s ((2/3) n^3 over the seconds) of
 
-    M = [A11 A12; A21 A22] = [I 0; L21 I] [A11 A12; 0 A22 - L21 A12],   L21 = A21 A11^{-1},
+* the engine's float64 PLUQ (``verify.exact.elimination.rank_mod_p``: today's float elimination,
+  the baseline, in the same run);
+* the block LU with its factorization check, each leaf route (``--leaves``);
+* on a GPU (``--device gpu``), cupy's float64 LU (cuSOLVER getrf) of the same matrix as floats.
 
-applied block after block while the w x w diagonal block A11 of the current Schur complement is
-invertible (its inverse: the 2 x 2 block formula, recursively, down to a host Gauss-Jordan with
-pivoting on ``LEAF`` x ``LEAF`` blocks, compiled by numba: ``_leaf_inverse``).  If a diagonal block
-is singular the loop stops and returns the Schur complement; rank(M) = (pivots so far) +
-rank(Schur complement), exactly, since each A11 used was invertible.  The caller ranks the rest by
-the engine's pivoting elimination.
-
-Exactness (``floatmod``'s argument): entries are held reduced, |x| <= h = (p-1)/2 + 2, in
-float64.  A product of inner dimension k has every partial sum bounded by k h^2, and C - A B by
-h + k h^2; both are exact while below 2^53 - 2p (``ModArith.limit``), i.e. k <= ``ModArith.chunk``
-(32,767 for p = 1,048,573, so a block of w <= 4096 columns is one product).  Products with longer
-inner dimensions are split into chunks, each reduced.
-
-Checks, independent of the elimination: before it starts, ``VECTORS`` seeded random vectors x
-and M x are formed; afterwards the stored factors (L21 below the diagonal blocks, A11 and U12
-on and above them, the Schur complement below-right) must give L (U x) = M x, and each A11 its
-inverse times a random vector.  A wrong factor passes with probability at most p^-VECTORS.
+All on an n x n uniform random matrix over GF(p), p = 1,048,573; both ranks must be n.  Writes JSON
+with ``--json``.  The CPU target of issue 32: the block LU within 1.5x of the PLUQ at 4000^2 and 8000^2.
+Run: python benchmarks/gpu_blocklu.py [--sizes 4000,8000] [--device cpu|gpu] [--json OUT.json]
 """
 
 from __future__ import annotations
 
-import random
+import argparse
+import json
 import time
+from pathlib import Path
 
 import numpy as np
-from numba import njit
 
-#: Diagonal blocks up to this size are inverted on the host (``_leaf_inverse``: Gauss-Jordan with pivoting).
-LEAF = 128
-#: Random vectors of the factorization check.
-VECTORS = 4
-#: Largest temporary (entries) of one product band.
-BAND_ENTRIES = 2**27
+from verify.exact import blocklu
+from verify.exact.device import resolve_device
+from verify.exact.elimination import rank_mod_p
+from verify.exact.floatmod import ModArith
 
-
-def _host_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
-    """Inverse of a small int64 matrix over GF(p) (entries in [0, p)) by FLINT, or None if singular.
-    The reference ``_leaf_inverse`` is tested against, and the leaves' route for p >= ``LEAF_PRIME``."""
-    import flint
-
-    w = block.shape[0]
-    try:
-        inv = flint.nmod_mat(w, w, block.ravel().tolist(), p).inv()
-    except ZeroDivisionError:
-        return None
-    return np.array([int(x) for x in inv.entries()], dtype=np.int64).reshape(w, w)
+P = 1048573
 
 
-#: ``_leaf_inverse`` holds every intermediate exactly below this modulus (its notes).
-LEAF_PRIME = 2**26
-
-
-@njit(cache=True)
-def _gauss_jordan(m, p, pinv):  # pragma: no cover - compiled; tested through _leaf_inverse
-    """[A | I] -> [I | A^-1] in place over GF(p), reduced float64 entries; False if A is singular."""
-    w = m.shape[0]
-    for c in range(w):
-        r = c
-        while r < w and m[r, c] == 0.0:  # |x| < p (the caller's input, then reduced): a zero residue is 0.0
-            r += 1
-        if r == w:
-            return False
-        if r != c:
-            for j in range(c, 2 * w):
-                m[r, j], m[c, j] = m[c, j], m[r, j]
-        # the pivot's inverse by the extended Euclidean algorithm, in int64 (p < 2^26)
-        a, b, x0, x1 = int(m[c, c]) % p, p, 1, 0
-        while b:
-            q = a // b
-            a, b = b, a - q * b
-            x0, x1 = x1, x0 - q * x1
-        scale = float(x0 % p)
-        pivot = np.empty(2 * w - c)  # the scaled pivot row, apart from m: the loops below vectorise
-        for j in range(c, 2 * w):
-            v = m[c, j] * scale  # |.| <= h (p - 1) < 2^53
-            pivot[j - c] = v - np.rint(v * pinv) * p
-            m[c, j] = pivot[j - c]
-        for i in range(w):
-            f = m[i, c]
-            if i == c or f == 0.0:
-                continue
-            row = m[i, c:]
-            for j in range(pivot.shape[0]):
-                v = row[j] - f * pivot[j]  # |.| <= h + h^2 <= 2^53 - 2p
-                row[j] = v - np.rint(v * pinv) * p
-    return True
-
-
-def _leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
-    """Reduced float64 inverse of a small reduced float64 matrix over GF(p), or None if singular.
-
-    Gauss-Jordan on [A | I], compiled by numba, for p < ``LEAF_PRIME``; FLINT (``_host_inverse``)
-    above.  By hand because FLINT's own inverse of a 128 x 128 leaf takes 2 ms but moving it in and
-    out through Python lists 13 ms (measured on the 2-core CPU: 15.4 ms a leaf in all), and a 40,000^2
-    block LU with 2,048-wide blocks inverts 320 leaves.  Exactness (``verify.exact.floatmod``'s
-    notes): entries stay reduced, |x| <= h = (p - 1)/2 + 2; a row scaled by the pivot's inverse
-    (in [0, p)) has |x s| <= h (p - 1), an elimination step |x - f y| <= h + h^2, both at most
-    LIMIT = 2^53 - 2p for p < 2^26, so each is exact and ``v - rint(v * fl(1/p)) p`` reduces it exactly to
-    |r| <= h again.  The input is first brought to |x| <= (p - 1)/2, so that a zero residue is 0.0."""
-    w = block.shape[0]
-    if p >= LEAF_PRIME:
-        inv = _host_inverse(np.rint(block).astype(np.int64) % p, p)
-        if inv is None:
-            return None
-        return (inv - p * (inv > p // 2)).astype(np.float64)
-    m = np.zeros((w, 2 * w))
-    # to |x| <= (p - 1)/2 first: |x| <= h allows x = +-p at p = 3 (h = 3), a zero residue that the pivot
-    # search would take for nonzero; x / p is never a half-integer (p odd), so rint finds the nearest
-    m[:, :w] = block - np.rint(block / p) * p
-    m[np.arange(w), w + np.arange(w)] = 1.0
-    if not _gauss_jordan(m, p, 1.0 / p):
-        return None
-    return m[:, w:].copy()
-
-
-class BlockLU:
-    """Block LU without pivoting of a reduced float64 matrix over GF(p) (module ``xp``)."""
-
-    def __init__(self, ar, width: int = 1024, seed: int = 0):
-        self.ar, self.xp, self.p, self.width = ar, ar.xp, ar.p, width
-        self.rng = random.Random(f"blocklu:{seed}")
-        self.flops = 0.0
-
-    # ------------------------------------------------------------------ exact products
-    def matmul(self, a, b):
-        """Reduced a @ b (a fresh array), split along the inner dimension into exact chunks."""
-        xp, ar = self.xp, self.ar
-        out = None
-        for k in range(0, a.shape[1], ar.chunk):
-            part = a[:, k:k + ar.chunk] @ b[k:k + ar.chunk]
-            out = ar.reduce(part) if out is None else ar.reduce(out + ar.reduce(part))
-        self.flops += 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
-        return out if out is not None else xp.zeros((a.shape[0], b.shape[1]), dtype=xp.float64)
-
-    def submul(self, c, a, b) -> None:
-        """c <- c - a @ b reduced, in row bands (the temporary stays under BAND_ENTRIES)."""
-        xp, ar = self.xp, self.ar
-        if c.shape[0] == 0 or c.shape[1] == 0 or a.shape[1] == 0:
-            return
-        if a.shape[1] > ar.chunk:
-            for k in range(0, a.shape[1], ar.chunk):
-                self.submul(c, a[:, k:k + ar.chunk], b[k:k + ar.chunk])
-            return
-        band = max(1, BAND_ENTRIES // c.shape[1])
-        buf = xp.empty((min(band, c.shape[0]), c.shape[1]), dtype=xp.float64)
-        for r in range(0, c.shape[0], band):
-            part = c[r:r + band]
-            tmp = buf[:part.shape[0]]
-            xp.matmul(a[r:r + band], b, out=tmp)
-            part -= tmp
-            ar._reduce(part, tmp)  # |part| <= h + k h^2 <= LIMIT: exact, then reduced
-        self.flops += 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
-
-    # ------------------------------------------------------------------ inverse of a diagonal block
-    def inverse(self, a):
-        """Reduced inverse of the reduced square ``a``, or None if a block on the way is singular."""
-        xp, w = self.xp, a.shape[0]
-        if w <= LEAF:
-            host = a.get() if hasattr(a, "get") else np.asarray(a)
-            inv = _leaf_inverse(np.ascontiguousarray(host, dtype=np.float64), self.p)
-            return None if inv is None else xp.asarray(inv)
-        h = w // 2
-        p11, p12, p21, p22 = a[:h, :h], a[:h, h:], a[h:, :h], a[h:, h:]
-        i11 = self.inverse(p11)
-        if i11 is None:
-            return None
-        x = self.matmul(i11, p12)  # A11^-1 A12
-        t = p22.copy()
-        self.submul(t, p21, x)  # T = A22 - A21 A11^-1 A12
-        ti = self.inverse(t)
-        if ti is None:
-            return None
-        y = self.matmul(p21, i11)  # A21 A11^-1
-        out = xp.empty_like(a)
-        out[h:, h:] = ti
-        out[h:, :h] = -self.matmul(ti, y)  # -T^-1 A21 A11^-1
-        out[:h, h:] = -self.matmul(x, ti)  # -A11^-1 A12 T^-1
-        upper = i11.copy()
-        self.submul(upper, x, out[h:, :h])  # A11^-1 + A11^-1 A12 T^-1 A21 A11^-1
-        out[:h, :h] = upper
-        return out
-
-    # ------------------------------------------------------------------ the factorization
-    def _random(self, rows: int, cols: int):
-        """A seeded uniform random matrix over GF(p), reduced."""
-        gen = np.random.default_rng([self.rng.randrange(2**63), rows, cols])
-        return self.ar.from_ints(self.xp.asarray(gen.integers(0, self.p, size=(rows, cols), dtype=np.int64)))
-
-    def factor(self, m, check: bool = True) -> tuple[int, list[int]]:
-        """Eliminate ``m`` (reduced float64, overwritten with the factors) block by block.
-
-        Returns (pivots, block widths): rank(m) = pivots + rank(m[pivots:, pivots:]), which then
-        holds the Schur complement (empty when pivots = min(m.shape))."""
-        xp, ar = self.xp, self.ar
-        rows, cols = m.shape
-        xs = ys = None
-        if check:
-            xs = self._random(cols, VECTORS)
-            ys = self.matmul(m, xs)
-        k0, widths, w = 0, [], self.width
-        while k0 < min(rows, cols):
-            w = min(w, rows - k0, cols - k0)
-            a11 = m[k0:k0 + w, k0:k0 + w]
-            inv = self.inverse(xp.ascontiguousarray(a11))
-            if inv is None:
-                if w > LEAF:
-                    w //= 2  # a smaller diagonal block may still be invertible
-                    continue
-                break
-            if check:  # A11 A11^-1 = I on a random vector
-                v = self._random(w, 1)
-                if not bool((ar.reduce(self.matmul(a11, self.matmul(inv, v)) - v) == 0).all()):
-                    raise RuntimeError(f"block LU: the inverse of the diagonal block at {k0} is wrong")
-            if k0 + w < rows:
-                lower = self.matmul(xp.ascontiguousarray(m[k0 + w:, k0:k0 + w]), inv)  # L21
-                m[k0 + w:, k0:k0 + w] = lower
-                if k0 + w < cols:
-                    self.submul(m[k0 + w:, k0 + w:], lower, xp.ascontiguousarray(m[k0:k0 + w, k0 + w:]))
-                del lower
-            widths.append(w)
-            k0 += w
-            w = self.width  # back to full blocks after a halving
-        if check:
-            self._check(m, k0, widths, xs, ys)
-        return k0, widths
-
-    def _check(self, m, k0: int, widths: list[int], xs, ys) -> None:
-        """L (U x) = M x for the stored factors (module notes)."""
-        ar = self.ar
-        rows, cols = m.shape
-        z = self.matmul(m[k0:, k0:], xs[k0:]) if k0 < rows and k0 < cols else None
-        # U x: block row of each diagonal block: [A11 A12] x, rows k0.. : the Schur complement part
-        ux = self.xp.zeros_like(ys)
-        start = 0
-        for w in widths:
-            ux[start:start + w] = self.matmul(m[start:start + w, start:], xs[start:])
-            start += w
-        if z is not None:
-            ux[k0:] = z
-        # L (U x): unit lower block triangular, L21 stored below each diagonal block
-        lux = ux.copy()
-        start = 0
-        for w in widths:
-            if start + w < m.shape[0]:
-                self.submul(lux[start + w:], -m[start + w:, start:start + w], ux[start:start + w])
-            start += w
-        if not bool((ar.reduce(lux - ys) == 0).all()):
-            raise RuntimeError("block LU: L U x != M x, the factorization is wrong")
-
-
-def rank(matrix, ar, width: int = 1024, seed: int = 0, check: bool = True, fallback=None, small: int = 6144,
-         project: int = 0) -> dict:
-    """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
-    Schur complement S left is ranked by ``fallback`` (the engine's pivoting elimination,
-    ``fallback(int64 matrix) -> int``) if its sides are at most ``small``.  A larger S gets, with
-    ``project``, the rank of U S V for seeded random U (project x rows) and V (cols x project):
-    a lower bound on rank(S), equal to it unless a minor vanishes at U, V (Schwartz-Zippel) or
-    rank(S) >= project; ``exact`` is then False and ``rank`` a lower bound."""
+def timed(device, fn):
+    device.synchronize()
     start = time.perf_counter()
-    lu = BlockLU(ar, width, seed)
-    pivots, widths = lu.factor(matrix, check)
-    rest, exact = 0, True
-    schur = matrix[pivots:, pivots:]
-    if schur.shape[0] and schur.shape[1] and bool(ar.nonzero(schur).any()):
-        rest = fallback(ar.to_ints(schur)) if fallback is not None and max(schur.shape) <= small else None
-        if rest is None and project:
-            s = min(project, *schur.shape)
-            y = lu.matmul(lu._random(s, schur.shape[0]), lu.matmul(schur, lu._random(schur.shape[1], s)))
-            host = ar.to_ints(y)
-            rest = fallback(host) if fallback is not None else None
-            exact = False
-        if rest is None:
-            return {"rank": None, "pivots": pivots, "schur": list(schur.shape), "flops": lu.flops,
-                    "exact": False, "seconds": time.perf_counter() - start}
-    return {"rank": pivots + rest, "pivots": pivots, "schur": list(schur.shape), "flops": lu.flops,
-            "exact": exact, "seconds": time.perf_counter() - start}
+    value = fn()
+    device.synchronize()
+    return time.perf_counter() - start, value
+
+
+def measure(device, n: int, widths: list[int], leaves: list[str], baseline: bool = True) -> dict:
+    xp = device.xp
+    ar = ModArith(P, xp)
+    flop = 2 / 3 * n**3
+    a = xp.asarray(np.random.default_rng(n).integers(0, P, size=(n, n), dtype=np.int64))
+    out = {"n": n, "prime": P, "device": device.describe()}
+
+    def record(name, seconds, rank):
+        out[name] = {"seconds": round(seconds, 3), "tflops": round(flop / seconds / 1e12, 3), "rank": rank}
+        print(f"n = {n:,} {name}: rank {rank} in {seconds:.2f} s = {flop / seconds / 1e12:.3f} TFLOP/s", flush=True)
+
+    if baseline:
+        s, r = timed(device, lambda: rank_mod_p(a, P, xp=xp))
+        record("float_pluq", s, r)
+    if xp is not np:  # cuSOLVER's float64 LU of the same matrix, as floats
+        from cupyx.scipy.linalg import lu_factor
+
+        f = a.astype(xp.float64)
+        lu_factor(f[:1024, :1024].copy())  # warm-up
+        s, _ = timed(device, lambda: lu_factor(f, overwrite_a=True))
+        record("cusolver_lu_float64", s, None)
+        del f
+        device.free()
+    blocklu.leaf_inverse(np.eye(2), P)  # compile the host leaf before timing
+    for leaf in leaves:
+        for width in widths:
+            m = ar.from_ints(a.copy(), overwrite=True)
+            s, found = timed(device, lambda m=m, width=width, leaf=leaf: blocklu.rank(m, ar, width=width, leaf=leaf))
+            record(f"block_lu_{leaf}_w{width}", s, found["rank"])
+            del m
+            device.free()
+    if baseline:
+        best = min(v["seconds"] for k, v in out.items() if k.startswith("block_lu"))
+        out["block_lu_over_pluq"] = round(best / out["float_pluq"]["seconds"], 2)
+        print(f"n = {n:,}: best block LU / float PLUQ = {out['block_lu_over_pluq']}", flush=True)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="4000")
+    parser.add_argument("--widths", default="1024")
+    parser.add_argument("--leaves", default=None, help="array,compiled (default: the device's own)")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
+    parser.add_argument("--no-baseline", action="store_true", help="skip the float PLUQ (e.g. at 40,000^2 on a GPU)")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    device = resolve_device(args.device)
+    leaves = args.leaves.split(",") if args.leaves else ["compiled" if device.xp is np else "array"]
+    results = [measure(device, int(n), [int(w) for w in args.widths.split(",")], leaves, not args.no_baseline)
+               for n in args.sizes.split(",")]
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

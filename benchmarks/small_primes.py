@@ -25,6 +25,7 @@ import time
 
 import verify
 from verify import NetworkSpec
+from verify.exact.floatmod import small_prime_windows
 
 #: depths 1-3, widths 2-4, every head count dividing the width, and depth 4 width 2 (bounds to 4,538)
 SPECS = "1,2,1;1,2,2;1,3,1;1,3,3;1,4,1;1,4,2;1,4,4;2,2,1;2,2,2;2,3,1;2,3,3;2,4,1;2,4,2;2,4,4;3,2,1;3,2,2;3,3,1;3,3,3;4,2,1;4,2,2"
@@ -32,9 +33,7 @@ SPECS = "1,2,1;1,2,2;1,3,1;1,3,3;1,4,1;1,4,2;1,4,4;2,2,1;2,2,2;2,3,1;2,3,3;2,4,1
 
 def window_text(p: int) -> str:
     """The longest exact inner dimension k at ``p`` of int8 x int8 -> int32 and of float32 products."""
-    h = (p - 1) // 2 + 2
-    int8 = (2**31 - 1 - h) // (h * h) if h <= 127 else 0
-    single = max(0, (2**24 - 2 * p - h) // (h * h))
+    int8, single = small_prime_windows(p)
     parts = [f"int8 operands, int32 sums: k <= {int8:,}" if int8 else "int8: no (|x| > 127)",
              f"float32: k <= {single:,}" if single else "float32: no"]
     return "; ".join(parts)

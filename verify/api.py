@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from .sweeps.tasks import TASK_KINDS
 
 __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
-           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results",
+           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
            "table_markdown", "claims_table", "plot_probe", "plot_table", "progress_bars",
            # shared defaults and limits
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
@@ -131,7 +132,7 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
                     real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
-                    dry_run: bool = False, registry=None) -> dict:
+                    dry_run: bool = False, registry=None, device: str = TABLE.device) -> dict:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -160,6 +161,8 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
         Add the numerical rank of a seeded BERT network (eqs. 1-2) over this grid.
     registry : str, path or module, optional
         Where the bound columns come from, as for ``list_claims`` (None: the installed registry).
+    device : {"auto", "cpu", "gpu"}
+        Where each cell's eliminations run (``verify.exact.device``); the ranks do not depend on it.
 
     Returns
     -------
@@ -179,7 +182,19 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
     [(1, 2, 1, 3), (1, 2, 2, 3)]
     """
     return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
-                       scheduler, workers, progress, on_skipped, dry_run, registry)
+                       scheduler, workers, progress, on_skipped, dry_run, registry, device)
+
+
+@contextmanager
+def block_store(path: str, spec: NetworkSpec):
+    """``resume`` for ``separation_rank`` (``verify sep --store PATH``): each finished degree block kept
+    as a row of the results store at ``path`` (``verify.sweeps.block_rows``), so a killed run resumes
+    with the same call; the store is closed on leaving the ``with``."""
+    from .sweeps.block_rows import BlockRows
+    from .sweeps.store import Store
+
+    with Store(path) as store:
+        yield BlockRows(store, spec)
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,

@@ -1,7 +1,7 @@
 """Ranks that go through the float64 elimination end to end, pinned against FLINT.
 
 The registry runs at 2^63 - 25, where every rank is FLINT's; these tests run where the float64
-elimination ranks the blocks (GF(p), p < 2^50, short side >= 256: ``blocks.uses_float_elimination``):
+elimination ranks the blocks (GF(p), p < 2^50, short side >= 256: ``verify.exact.kernels.kernel_for``):
 
 * ``verify sep --depth 3 --width 3 --heads 3`` at p = 1,048,573 (its first run's prime): degree
   blocks 6-9 (462 x 2376 ... 2002 x 378) go through the slice, the float null space and the mixed
@@ -29,7 +29,7 @@ from verify.exact.compositions import compositions
 from verify.exact.elimination import ELIMINATION
 from verify.model.spec import draw_weights
 from verify.rank import degree_blocks
-from verify.rank.blocks import FLOAT_MIN
+from verify.exact.kernels import FLOAT_MIN
 from verify.rank.degree_blocks import block_rank
 from verify.rank.moments import moment_table
 from verify.rank.reduced import reduced_polynomials, term_exponents
@@ -195,7 +195,8 @@ def test_propagation_starts_only_at_a_full_block():
 def test_rank_dense_leaves_its_input_alone_and_picks_the_elimination_by_prime():
     """rank_dense on a 300 x 260 int64 array: the float elimination below 2^50 (the caller's array
     untouched), FLINT at 2^61 - 1 (beyond the float64 limbs); both FLINT's rank."""
-    from verify.rank.blocks import FLINT, rank_dense
+    from verify.exact.kernels import FLINT
+    from verify.rank.blocks import rank_dense
 
     rng = np.random.default_rng(12)
     for p, how in ((8388593, ELIMINATION), (2**61 - 1, FLINT)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import api
-from .args import add_network_args, add_output_args, pairs_table, spec_of
+from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .checks import MAX_COUNT, int_range
 
 NAME = "sep"
@@ -33,6 +33,10 @@ def add_parser(sub):
                      help="grid: templates per position (default binom(3^L+d_x, d_x), exact)")
     sep.add_argument("--max-evaluations", type=int_range("--max-evaluations", 1, 10**12), default=D.max_evaluations,
                      help=f"grid: refuse grids with more evaluations (default {D.max_evaluations:,})")
+    add_device_arg(sep, D.device)
+    sep.add_argument("--store", default=None, metavar="PATH",
+                     help="reduced route: keep each finished degree block in this results store, so that a killed "
+                          "run resumes where it stopped with the same command (on either device)")
     add_output_args(sep)
     sep.add_argument("--target-probability", type=float, default=D.target_probability,
                      help=f"repeat with independent weights and primes until the bound on missing the generic "
@@ -43,11 +47,18 @@ def add_parser(sub):
 
 def run(args) -> int:
     spec = spec_of(args)
+    if args.store is None:
+        return _run(args, spec, None)
+    with api.block_store(args.store, spec) as resume:
+        return _run(args, spec, resume)
+
+
+def _run(args, spec, resume) -> int:
     result = api.separation_rank(
         spec, method=args.method, field=args.field, seed=args.seed, partition=args.partition,
         all_partitions=args.all_partitions, templates=args.templates, weight_range=args.weight_range,
         max_memory_gib=args.max_memory_gib, max_evaluations=args.max_evaluations,
-        target_probability=args.target_probability, max_runs=args.max_runs,
+        target_probability=args.target_probability, max_runs=args.max_runs, device=args.device, resume=resume,
         progress=api.progress_bars(not (args.json or args.quiet)))
     out = result.as_dict()
     if args.json:

@@ -7,7 +7,7 @@ import sys
 
 from .. import api
 from ..files import write_output
-from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
+from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, store_path
 from .checks import MAX_COUNT, field_text, int_range, memory_limit, plot_file, writable_file
 
 NAME = "table"
@@ -41,6 +41,7 @@ def add_parser(sub):
     table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")
     table.add_argument("--dry-run", action="store_true",
                        help="print the plan (tasks, estimated memory and work, what is stored) and compute nothing")
+    add_device_arg(table, D.device, "each cell's eliminations")
     add_registry_arg(table)
     add_sweep_args(table)
     add_output_args(table)
@@ -63,7 +64,7 @@ def run(args) -> int:
         data = api.reviewers_table(args.depths, args.widths, args.heads, args.field, args.seed, args.max_memory_gib,
                                    args.workers, store_path(args), args.scheduler, args.real, args.templates,
                                    args.real_tokens, not quiet, None if quiet else _print_skipped, args.dry_run,
-                                   args.registry)
+                                   args.registry, args.device)
     except api.SweepInterrupted as stop:  # print the rows already computed, then the one-line error
         if getattr(stop, "rows", None) and not args.json:  # --json promises one object, and only on success
             print(api.table_markdown(stop.rows, args.registry), end="")

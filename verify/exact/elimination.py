@@ -30,12 +30,10 @@ import numpy as np
 from .factorcheck import CHECK, check_factorization, sketch
 from .floatmod import TILE_ENTRIES, ModArith
 
-__all__ = ["ELIMINATION", "CHECK", "BASE", "PivotRank", "rank_mod_p", "factor", "plan", "set_array_module"]
+__all__ = ["ELIMINATION", "CHECK", "BASE", "PivotRank", "rank_mod_p", "factor", "plan"]
 
 #: How results name this elimination.
 ELIMINATION = "float64-blas-pluq"
-#: The array module used when a caller passes none (numpy; ``set_array_module(cupy)`` for a GPU).
-_ARRAY_MODULE = np
 #: Columns below which the elimination (and rows below which the triangular solve) runs one
 #: pivot at a time.
 BASE = 16
@@ -238,7 +236,7 @@ def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = 
     ``sketch``; with ``left`` also z^T A, for null spaces); afterwards P A Q = L U is verified on
     them (``verify.exact.factorcheck``), so a wrong factorization raises
     ``FactorizationCheckError`` (false pass <= 2^-64) instead of returning a rank."""
-    ar = ModArith(p, xp or _ARRAY_MODULE, limbs)
+    ar = ModArith(p, xp or np, limbs)
     if not hasattr(matrix, "shape"):
         matrix = np.asarray(matrix)
     if len(matrix.shape) != 2:
@@ -255,13 +253,6 @@ def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = 
     return ar, a, rowperm, colperm, rank, found
 
 
-def set_array_module(xp) -> None:
-    """Make ``xp`` (numpy or cupy) the array module of every later ``rank_mod_p(..., xp=None)`` call,
-    e.g. so that the reduced route ranks its blocks on a GPU (``benchmarks/gpu_rank.py``)."""
-    global _ARRAY_MODULE
-    _ARRAY_MODULE = xp
-
-
 def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None, overwrite: bool = False):
     """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly; every factorization is
     verified on random vectors before its rank is returned (``factor``).
@@ -273,8 +264,8 @@ def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None 
     p : int
         The prime.
     xp : module, optional
-        numpy (CPU) or cupy (GPU); the same code runs on either.  Default: ``set_array_module``'s
-        choice, numpy unless changed.  A numpy input is copied to the device in row bands.
+        numpy (CPU, the default) or cupy (GPU); the same code runs on either (the caller's device,
+        ``verify.exact.device``, passes it).  A numpy input is copied to the device in row bands.
     pivots : bool
         Return a ``PivotRank`` (rank, pivot rows, pivot columns as numpy arrays) instead of an int.
     limbs : int, optional

@@ -33,7 +33,7 @@ import numpy as np
 
 from .karatsuba import KaratsubaProducts
 
-__all__ = ["ModArith", "MAX_PRIME"]
+__all__ = ["ModArith", "MAX_PRIME", "small_prime_windows"]
 
 #: Largest modulus supported (three 17-bit limbs; ``mul``'s quotient stays within 1).
 MAX_PRIME = 2**50
@@ -46,6 +46,21 @@ TILE_ENTRIES = 2**24
 #: then run on a band while it is in cache (a 3000^2 reduction: 0.046 s whole, 0.018 s banded).
 #: The array module's own loop (one kernel per pass) on a GPU.
 BAND_ENTRIES = 2**15
+
+
+def small_prime_windows(p: int) -> tuple[int, int]:
+    """The longest exact inner dimension k at ``p`` of an int8 x int8 -> int32 product and of a float32
+    product, for reduced operands |x| <= h = (p - 1)/2 + 2: k h^2 + h < 2^31 (0 when h > 127, past int8)
+    and k h^2 + h <= 2^24 - 2p (float32's LIMIT, as ``reduce`` needs it).  The windows of the integer
+    kernels at small primes (``benchmarks/small_primes.py`` prints them; not built).
+
+    >>> small_prime_windows(251), small_prime_windows(257)[0]
+    ((133144, 1040), 0)
+    """
+    h = (p - 1) // 2 + 2
+    int8 = (2**31 - 1 - h) // (h * h) if h <= 127 else 0
+    single = max(0, (2**24 - 2 * p - h) // (h * h))
+    return int8, single
 
 
 def _limb_plan(h: int, limit: int, limbs: int) -> tuple[int, int, int]:

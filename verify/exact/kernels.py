@@ -14,17 +14,27 @@ SymPy ``DomainMatrix`` owns its arithmetic).
   ``fmpz_mat``/``fmpq_mat`` over Q.  Its products mod p use the float64 limbs of
   ``verify.exact.floatmod`` below 2^50 and three 21-bit limbs (``three_limb_product``) up to 2^63,
   so a large block never has to be copied entry by entry into FLINT (about 140 ns an entry).
+* ``BlockLUKernel`` (``verify.exact.blocklu``, name ``float64-block-lu``): GF(p) with one-limb
+  products, on a GPU, for ranks of matrices whose shortest side is at least ``GPU_MIN``: block LU
+  without pivoting (every flop in a large product), its Schur complement ranked by the PLUQ on the
+  same device.  Null spaces still come from the PLUQ.  Selectable on the CPU (``kernel="block-lu"``)
+  for tests and comparison.
+
+The device (``verify.exact.device``): ``kernel_for(..., device=)`` gives the float kernels the
+device's array module; FLINT always runs on the CPU.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .blocklu import BLOCK_LU
+from .device import CPU, GPU_MIN
 from .elimination import ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
 from .nullspace import null_space
 
-__all__ = ["Kernel", "FloatKernel", "FlintKernel", "kernel_for", "three_limb_product", "FLINT", "FLOAT_MIN",
+__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product", "FLINT", "FLOAT_MIN",
            "FLOAT_BYTES", "FLINT_BYTES"]
 
 #: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q).
@@ -48,9 +58,16 @@ class Kernel:
 
     name = ""
     bytes_per_entry = 0
+    #: Whether a rank costs far less than a null space (then worth trying against a proven bound first).
+    rank_first = False
 
-    def __init__(self, field):
-        self.field = field
+    @property
+    def null_space_name(self) -> str:
+        """How results name the elimination behind ``null_space``."""
+        return self.name
+
+    def __init__(self, field, device=CPU):
+        self.field, self.device = field, device
 
     def rank(self, array, overwrite: bool = False) -> int:
         raise NotImplementedError
@@ -80,10 +97,31 @@ class FloatKernel(Kernel):
     bytes_per_entry = FLOAT_BYTES
 
     def rank(self, array, overwrite: bool = False) -> int:
-        return rank_mod_p(array, self.field.modulus, overwrite=overwrite)
+        return rank_mod_p(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
     def null_space(self, array, overwrite: bool = False):
-        return null_space(array, self.field.modulus, overwrite=overwrite)
+        return null_space(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
+
+
+class BlockLUKernel(FloatKernel):
+    """GF(p), one-limb products: ranks by block LU without pivoting (``verify.exact.blocklu``), exact
+    (the Schur complement left by a singular diagonal block goes to the PLUQ); null spaces by the PLUQ."""
+
+    name = BLOCK_LU
+    rank_first = True
+
+    @property
+    def null_space_name(self) -> str:
+        return ELIMINATION
+
+    def rank(self, array, overwrite: bool = False) -> int:
+        from .blocklu import rank as block_lu_rank
+
+        ar = ModArith(self.field.modulus, self.device.xp)
+        # a numpy input goes to the device in row bands, straight into the float64 array eliminated
+        # (never a whole int64 copy there); the input itself is not modified unless ``overwrite``
+        found = block_lu_rank(ar.from_ints(array, overwrite=overwrite), ar, small=max(array.shape))
+        return found["rank"]
 
 
 class _FlintNullSpace:
@@ -124,10 +162,20 @@ class FlintKernel(Kernel):
         return _FlintNullSpace(self.field.from_rows(np.ascontiguousarray(array)))
 
 
-def kernel_for(field, rows: int, cols: int) -> Kernel:
+#: The kernels ``kernel_for(..., kernel=NAME)`` may be asked for by name (tests and comparisons).
+KERNELS = {"pluq": FloatKernel, "block-lu": BlockLUKernel, "flint": FlintKernel}
+
+
+def _one_limb(p: int) -> bool:
+    return ModArith(p).limbs == 1
+
+
+def kernel_for(field, rows: int, cols: int, device=CPU, kernel: str | None = None) -> Kernel:
     """The kernel that ranks a rows x cols matrix over ``field`` (a ``verify.exact.fields.Field``):
     the float elimination for GF(p), p < 2^50, with shortest side at least ``FLOAT_MIN``; FLINT
-    otherwise.
+    otherwise.  On a GPU ``device`` (``verify.exact.device``), a one-limb prime and a shortest side
+    of at least ``GPU_MIN``: the block LU.  ``kernel`` ("pluq", "block-lu", "flint") asks for one by
+    name where the field allows it.
 
     >>> from verify.exact.fields import Field
     >>> kernel_for(Field(8388593), 300, 400).name, kernel_for(Field(8388593), 100, 400).name
@@ -135,8 +183,18 @@ def kernel_for(field, rows: int, cols: int) -> Kernel:
     >>> kernel_for(Field(2**63 - 25), 300, 400).bytes_per_entry, kernel_for(Field(None), 9, 9).name
     (28, 'flint')
     """
-    if field.modulus is not None and field.modulus < MAX_PRIME and min(rows, cols) >= FLOAT_MIN:
-        return FloatKernel(field)
+    device = device or CPU
+    floats = field.modulus is not None and field.modulus < MAX_PRIME
+    if kernel is not None:
+        if kernel not in KERNELS:
+            raise ValueError(f"unknown kernel {kernel!r}; use one of {', '.join(KERNELS)}")
+        if kernel == "flint" or not floats or (kernel == "block-lu" and not _one_limb(field.modulus)):
+            return FlintKernel(field)
+        return KERNELS[kernel](field, device)
+    if floats and min(rows, cols) >= FLOAT_MIN:
+        if device.is_gpu and min(rows, cols) >= GPU_MIN and _one_limb(field.modulus):
+            return BlockLUKernel(field, device)
+        return FloatKernel(field, device)
     return FlintKernel(field)
 
 

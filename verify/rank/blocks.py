@@ -14,24 +14,18 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from ..exact.elimination import ELIMINATION
 from ..exact.fields import Field
-from ..exact.kernels import FLINT, FLOAT_MIN, kernel_for
+from ..exact.kernels import FLINT, kernel_for
 from .memory import guard
 
-__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "uses_float_elimination",
-           "FLINT", "FLOAT_MIN"]
-
-def uses_float_elimination(field: Field, rows: int, cols: int) -> bool:
-    """Whether ``rank_array`` ranks a rows x cols matrix over ``field`` with the float64 elimination
-    (the kernel ``verify.exact.kernels.kernel_for`` chooses)."""
-    return kernel_for(field, rows, cols).name == ELIMINATION
+__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array"]
 
 
-def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
+def rank_array(field: Field, array: np.ndarray, overwrite: bool = False, device=None) -> tuple[int, str]:
     """Exact rank over ``field`` of a 2-D integer numpy array, and which kernel gave it
-    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory."""
-    kernel = kernel_for(field, *array.shape)
+    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory;
+    ``device``: where the kernel runs (``verify.exact.device``, default the CPU)."""
+    kernel = kernel_for(field, *array.shape, device=device)
     return kernel.rank(array, overwrite=overwrite), kernel.name
 
 

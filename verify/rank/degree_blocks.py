@@ -33,16 +33,29 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   skipped.  With u < short - 32 the slice is taken only u + 32 lines wide from the start (no probe):
   it holds the rank unless a nonzero polynomial in the weights vanishes, and when it does not reach
   u it is handled as a narrow slice above (complement, or the ordinary slice).
+* **Resumable.**  ``done`` (an object with ``get(a, alone)`` and ``put(a, alone, value, seconds)``;
+  ``alone``: the block was ranked without a neighbour's hint, as the block-level repeats do; e.g. rows of
+  the results store, ``verify.sweeps.block_rows``) keeps each finished degree block; a run that
+  was killed starts again where it stopped, with the same command.  A block's rank depends only on
+  the field, the seed, the weights and the neighbour it was hinted by, all part of the key or
+  themselves stored, so the result is the one an uninterrupted run gives, on either device.
+* **The device.**  ``device`` (``verify.exact.device``) is passed down to the field's kernels
+  (``verify.exact.kernels.kernel_for``): on a GPU the slices are eliminated there.  Where the kernel
+  the registry picks is a rank-only one (the block LU, for large slices on a GPU) and the block has
+  a proven bound, the slice is ranked by it first; reaching the bound ends the block without the
+  null space.  Ranks are exact on either device, so the result does not depend on it.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import asdict
 from math import comb
 
 import numpy as np
 
-from .blocks import FLINT, Block, rank_array
+from .blocks import Block, rank_array
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.kernels import kernel_for
@@ -106,7 +119,7 @@ def _mixing(field: Field, nullity: int, seed: str) -> np.ndarray:
                     dtype=np.int64)
 
 
-def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> int:
+def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int, device=None) -> int:
     """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole): the
     field's kernel forms each chunk's product exactly (``verify.exact.kernels``) and ranks the result."""
     step = max(1, COMPLEMENT_CHUNK // max(1, left.shape[1]))
@@ -114,11 +127,11 @@ def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int) -> 
     product = np.empty((left.shape[0], count), dtype=np.int64)
     for start in range(0, count, step):
         product[:, start:start + step] = kernel.product(left, rest_lines(start, start + step), overwrite=True)
-    return rank_array(field, product)[0]
+    return rank_array(field, product, device=device)[0]
 
 
 def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
-                max_memory_gib: float | None = None, upper: int | None = None) -> Block | None:
+                max_memory_gib: float | None = None, upper: int | None = None, device=None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
 
     With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
@@ -134,13 +147,19 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
             guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
                   f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
         lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
-        rank, how = rank_array(field, lines, overwrite=True)
+        rank, how = rank_array(field, lines, overwrite=True, device=device)
         return Block(m, n, rank, elimination=how)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide)
-    kernel = kernel_for(field, *slice_.shape)
+    kernel = kernel_for(field, *slice_.shape, device=device)
     how = kernel.name
+    if upper is not None and kernel.rank_first:
+        # a kernel whose rank costs far less than its null space (block LU on a GPU): rank(S) = upper
+        # ends the block before any null space is formed
+        if kernel.rank(slice_) == upper:  # not overwritten: the null space below may still need it
+            return Block(m, n, upper, elimination=how)
+        how = kernel.null_space_name
     if field.modulus is not None:  # the kernel's null space: rank, nullity and rows(mix)
         space = kernel.null_space(slice_.T, overwrite=True)
         del slice_
@@ -168,7 +187,7 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         left, compressed = space.rows(mix), mix is not None
         del space
         extra = _complement_rank(field, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
-                                 len(rest))
+                                 len(rest), device)
         if not compressed:
             return Block(m, n, short - nullity + extra, elimination=how)
         if extra < COMPLEMENT_ROWS:
@@ -189,31 +208,33 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
     return Block(m, n, short - nullity + extra)
 
 
-def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: object = 0) -> int:
+def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: object = 0, device=None) -> int:
     """Rank of a seeded random size x size sub-block (a lower bound on the block's rank)."""
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
     rng = random.Random(f"verify-probe:{seed}:{m}x{n}")
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
     sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
-    return rank_array(field, np.ascontiguousarray(sub), overwrite=True)[0]
+    return rank_array(field, np.ascontiguousarray(sub), overwrite=True, device=device)[0]
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
-               seed: object = 0, max_memory_gib: float | None = None, upper: int | None = None) -> Block:
+               seed: object = 0, max_memory_gib: float | None = None, upper: int | None = None,
+               device=None) -> Block:
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
     ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency.  ``seed``
     (the run's seed) draws the slice columns and the null-space mixing H, so that the mixing's
     Schwartz-Zippel term is a bound over a draw independent of the block, not fixed by its shape.
     ``upper``: a proven upper bound on the block's generic rank (module notes, "stop at the proven
-    bound"); it must be one, since a slice reaching it is taken as the block's rank."""
+    bound"); it must be one, since a slice reaching it is taken as the block's rank.  ``device``: where the
+    field's kernels run (``verify.exact.device``; default the CPU)."""
     m, n, _, short, long = _shape(moments, row_keys, col_keys)
     if short == 0:
         return Block(m, n, 0)
     if upper is not None and upper + 2 * SLICE_EXTRA <= short:  # a slice a little wider than the bound
         block = _slice_rank(field, moments, row_keys, col_keys, min(long, upper + SLICE_EXTRA),
-                            f"verify-bound-slice:{seed}", max_memory_gib, upper)
+                            f"verify-bound-slice:{seed}", max_memory_gib, upper, device)
         if block is not None:
             return block
     if field.modulus is not None and short >= PROBE_MIN:
@@ -221,21 +242,21 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
         # no neighbour ranked yet and no bound below the shape: a sub-block a third of the size looks for deficiency
         if guess is None and (upper is None or upper >= short):
             size = min(long, short // 3)
-            found = _probe_rank(field, moments, row_keys, col_keys, size, seed)
+            found = _probe_rank(field, moments, row_keys, col_keys, size, seed, device)
             guess = found if found < size - SLICE_EXTRA else None
         take = None if guess is None else min(long, guess + guess // 4 + 2 * SLICE_EXTRA)
         if take is not None and take < short - SLICE_EXTRA:  # a slice a little wider than the expected rank
             block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}", max_memory_gib,
-                                upper)
+                                upper, device)
             if block is not None:
                 return block
     return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}",
-                       max_memory_gib, upper)
+                       max_memory_gib, upper, device)
 
 
 def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
                        max_memory_gib: float | None = None, only: list[int] | None = None,
-                       uppers: list[int] | None = None) -> tuple[int, list[Block], list[str]]:
+                       uppers: list[int] | None = None, device=None, done=None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
@@ -243,22 +264,37 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
     ``only``: rank just these degrees (a later run of the block-level repeats, ``verify.rank.repeat``);
     the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones.
     ``uppers``: proven upper bounds on the generic rank of blocks 0..top (``verify.rank.bound``); a
-    block's ranking stops once a slice reaches its bound (module notes)."""
+    block's ranking stops once a slice reaches its bound (module notes).  ``device``: where the field's
+    kernels run (``verify.exact.device``); ``done``: finished blocks kept and read back (module notes)."""
     bound_of = (lambda a: None) if uppers is None else uppers.__getitem__
     count = moments.count
     sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
     found: dict[int, Block] = {}
     notes = []
+
+    def kept(a: int, compute) -> Block:  # the stored block a, or computed and stored
+        alone = only is not None  # ranked without a neighbour's hint: kept apart from the hinted ones
+        stored = None if done is None else done.get(a, alone)
+        if stored is not None:
+            return Block(**stored)
+        start = time.perf_counter()
+        block = compute()
+        if done is not None:
+            done.put(a, alone, asdict(block), time.perf_counter() - start)
+        return block
     if only is not None:
         wanted = set(only)
         blocks = []
         for a in range(top + 1):
             if a in wanted:
-                block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
-                                   moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib,
-                                   bound_of(a))
-                block.elimination = block.elimination or FLINT
+                def compute(a=a):
+                    block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
+                                       moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib,
+                                       bound_of(a), device)
+                    block.elimination = block.elimination or kernel_for(field, block.rows, block.cols).name
+                    return block
+                block = kept(a, compute)
             else:
                 block = Block(*sizes[a], 0, ranked=False)
             blocks.append(block)
@@ -271,9 +307,13 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         keys_cols = moments.keys(compositions(top - a, nvars))
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
-        block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a))
-        if block.elimination is None:
-            block.elimination = FLINT
+        def compute() -> Block:
+            block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a), device)
+            if block.elimination is None:  # no elimination ran (an empty block) or FLINT's over Q: the field's kernel
+                block.elimination = kernel_for(field, block.rows, block.cols).name
+            return block
+
+        block = kept(a, compute)
         if progress is not None:
             progress(len(found) + 1, top + 1)
         return block

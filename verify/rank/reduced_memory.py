@@ -36,13 +36,12 @@ from ..exact.compositions import exponent_dtype
 from ..exact.fields import DEFAULT_PRIME, Field
 from ..exact.kernels import FLOAT_MIN, kernel_for
 from ..model.spec import NetworkSpec
+from .degree_blocks import SLICE_EXTRA  # defined once, where the slices are taken
 from .memory import guard, guard_log2, log2_multichoose
 
 __all__ = ["largest_block_entries", "largest_slice_short", "slice_entry_bytes", "guard_blocks",
            "estimate_block_bytes", "check_memory", "OVERHEAD_BYTES", "SLICE_EXTRA"]
 
-#: Lines gathered beyond the short side for a slice (``degree_blocks.SLICE_EXTRA``).
-SLICE_EXTRA = 32
 #: Everything held beside the slice: q, moment tables, gather chunks (2^22 entries), product tiles.
 OVERHEAD_BYTES = 2**29
 

@@ -32,7 +32,7 @@ from .result import SepResult
 from .routes import METHODS, ROUTES, rank_once, weights_size
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
-__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "repeated_ranks", "combined", "choose_method",
+__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "device_for", "repeated_ranks", "combined", "choose_method",
            "weight_range_for", "METHODS", "MAX_PARTITIONS"]
 
 #: Balanced partitions ``all_partitions`` may visit.
@@ -52,6 +52,7 @@ class SepDefaults:
     templates: int | None = None
     target_probability: float = DEFAULT_TARGET
     max_runs: int = DEFAULT_MAX_RUNS
+    device: str = "auto"  # verify.exact.device: the GPU where present and it pays, else the CPU
 
 
 SEP = SepDefaults()
@@ -103,12 +104,14 @@ def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, s
                    weight_range: int | None = None, target: float = DEFAULT_TARGET,
                    max_runs: int = DEFAULT_MAX_RUNS, partition: tuple | None = None, templates=None,
                    max_memory_gib: float = DEFAULT_MEMORY_GIB, max_evaluations: int = DEFAULT_MAX_EVALUATIONS,
-                   progress=None) -> Repeated:
+                   progress=None, device=None, resume=None) -> Repeated:
     """Runs of ``method`` with fresh weights and primes until certified (``repeat.repeat_until``).
 
     The one repeat loop of the engine: ``verify sep``, ``verify.separation_rank``, the table's tasks
     (one run each) and ``benchmarks/reach.py`` go through it.  ``field`` None: escalating primes
-    for the reduced route (a fast prime first), GF(2^63 - 25) and below otherwise.
+    for the reduced route (a fast prime first), GF(2^63 - 25) and below otherwise.  ``device``: a
+    ``verify.exact.device.Device`` for the reduced route's kernels (default the CPU); ``resume``: the
+    reduced route's keeper of finished degree blocks (``reduced.reduced_separation_rank``).
     """
     if not 0 < target < 1:
         raise InputError(f"--target-probability must be between 0 and 1, got {target}; e.g. 1e-9")
@@ -120,13 +123,13 @@ def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, s
     def run(seed, here):  # one run at fresh weights in the field ``here``
         return rank_once(spec, method, field=here, seed=seed, partition=partition, templates=templates,
                          weight_range=weight_range_for(weight_range, here), max_memory_gib=max_memory_gib,
-                         max_evaluations=max_evaluations, progress=progress)
+                         max_evaluations=max_evaluations, progress=progress, device=device, resume=resume)
 
     def run_blocks(seed, here, degrees):  # a later run of the block-level repeats: these degree blocks only
         from .reduced import reduced_separation_rank
 
         return reduced_separation_rank(spec, here, seed, weight_range_for(weight_range, here), max_memory_gib,
-                                       progress, only_blocks=degrees)
+                                       progress, only_blocks=degrees, device=device, resume=resume)
 
     return repeat_until(run, first, seed, target, max_runs, escalating_primes() if escalate else None,
                         rank_blocks=run_blocks if method == "reduced" else None, choose_family=escalate)
@@ -163,12 +166,33 @@ def _all_partitions(spec, common, progress) -> SepResult:
     return replace(first, partition=None, seconds=sum(r.seconds for r in results), extra=extra)
 
 
+def device_for(spec: NetworkSpec, method: str, device, field: Field | None):
+    """The ``Device`` of this call (``verify.exact.device.resolve_device``), priced by the reduced route's
+    memory estimate before anything is allocated; only the reduced route uses one."""
+    from ..exact.device import resolve_device
+    from .reduced_memory import estimate_block_bytes, largest_slice_short
+
+    if device in (None, "cpu") or not isinstance(device, str):
+        return resolve_device(device)
+    if method != "reduced":
+        if device == "gpu":
+            resolve_device("gpu")  # no GPU: the install hint first
+            raise InputError(f"--device gpu serves the reduced route only, not the {method} route; "
+                             "use --method reduced (no --tokens below the threshold), or --device cpu")
+        return resolve_device("cpu")
+    need = estimate_block_bytes(spec, field or Field(FAST_PRIME))
+    side = None
+    if spec.depth <= 600 and not spec.residual:
+        side = largest_slice_short(spec.width * (spec.width + 1) // 2, spec.layer_degree, spec.width)
+    return resolve_device(device, need, side, "the largest degree-block slice")
+
+
 def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
                     seed: int = SEP.seed, partition: tuple | str | None = None, all_partitions: bool = False,
                     templates: int | list | None = SEP.templates, weight_range: int | None = SEP.weight_range,
                     max_memory_gib: float = SEP.max_memory_gib, max_evaluations: int = SEP.max_evaluations,
                     target_probability: float = SEP.target_probability, max_runs: int = SEP.max_runs,
-                    progress=None) -> SepResult:
+                    progress=None, device: str = SEP.device, resume=None) -> SepResult:
     """Separation rank of y_p^i for ``spec``, repeated with fresh weights and primes until certified.
 
     The same result as ``verify sep --json`` (``as_dict()`` is its JSON).  ``max_runs=1`` gives one
@@ -197,6 +221,15 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         Stop once the bound on missing the generic rank is at most this, or after this many runs.
     progress : callable (label, unit) -> callable (done, total), optional
         Makes the progress display of a run (``verify.sweeps.progress.Progress`` fits).
+    device : {"auto", "cpu", "gpu"}
+        Where the reduced route's eliminations run (``verify.exact.device``): ``gpu`` needs cupy and a
+        CUDA device (else InputError naming the extra to install) and the estimate to fit its memory;
+        ``auto`` takes the GPU only when present and the largest slice is large enough to pay.  The
+        rank and its certainty do not depend on the device.
+    resume : callable (field name, seed, weight range) -> object with get(a) and put(a, value, seconds), optional
+        Reduced route: keeps each finished degree block, so a killed run resumes where it stopped
+        (``verify.sweeps.block_rows.BlockRows`` keeps them as rows of the results store; ``verify sep
+        --store PATH``).  The result is the same as an uninterrupted run's.
 
     Returns
     -------
@@ -225,6 +258,7 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         raise InputError(f"--all-partitions at N = {n} visits about 10^{len(str(count)) - 1} balanced partitions, "
                          f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
     ROUTES[method].check(spec, templates, max_evaluations, max_memory_gib)
+    on = device_for(spec, method, device, chosen)
     common = dict(method=method, templates=templates, max_memory_gib=max_memory_gib, max_evaluations=max_evaluations)
     if all_partitions:
         here = chosen or Field(DEFAULT_PRIME)
@@ -235,6 +269,8 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         tick = progress(f"{method} route", "step") if progress else None
         result = combined(repeated_ranks(spec, field=chosen, seed=seed, weight_range=weight_range,
                                          target=target_probability, max_runs=max_runs, partition=part,
-                                         progress=tick, **common))
+                                         progress=tick, device=on, resume=resume, **common))
     result.notes = notes + result.notes
+    if on.is_gpu:
+        result.notes.append(f"degree-block eliminations on the {on.describe()}")
     return result

@@ -48,6 +48,8 @@ class TableDefaults:
     #: below or 2^40 - 87 and below by expected cost, block-level) until certified exact or its bound is at most 1e-9; ``gf:P``/``qq``: one run there.
     field: str = AUTO
     max_memory_gib: float = DEFAULT_MEMORY_GIB
+    #: ``verify.exact.device``: each cell on the GPU where present and its largest slice pays, else the CPU.
+    device: str = "auto"
 
 
 TABLE = TableDefaults()
@@ -70,12 +72,14 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
                 real_tokens: int = TABLE.real_tokens, field: str = TABLE.field, seed: int = TABLE.seed,
                 max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
                 workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False,
-                registry=None) -> dict:
+                registry=None, device: str = TABLE.device) -> dict:
     """``verify table``: one reduced-route rank per spec through the sweep executor, then every
     ``RankBound`` of the registry whose regime holds (``registry`` as ``load_claims`` takes it).  ``depths``/``widths``: lists, or text like
     ``1-3``.  ``store``: path of the results store (None keeps nothing).  ``on_skipped(list)`` hears the specs the memory estimate refuses before any work.
     Returns ``rows``, ``skipped``, ``sweep``, ... (``verify table --json``), or the plan with
-    ``dry_run``.  ``progress``: draw the bar on stderr.  On Ctrl-C, ``SweepInterrupted`` carries ``rows`` and ``total`` of what was done."""
+    ``dry_run``.  ``device`` (auto, cpu, gpu): where each cell's eliminations run (``verify.exact.device``; gpu is
+    refused up front without cupy and a CUDA device, or when the largest cell's estimate passes its free memory).
+    ``progress``: draw the bar on stderr.  On Ctrl-C, ``SweepInterrupted`` carries ``rows`` and ``total`` of what was done."""
     from ..rank.numrank import check_grid
     from .executor import SweepInterrupted, run_sweep
     from .progress import SweepProgress
@@ -95,7 +99,14 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
         raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
     if on_skipped is not None:
         on_skipped(skipped)
-    tasks = [sep_task(spec, field, seed, max_memory_gib) for spec in specs]
+    if device == "gpu":  # refused before any work: no GPU, or the largest cell's estimate over its memory
+        from ..exact.device import resolve_device
+        from ..rank.reduced_memory import estimate_block_bytes as estimate
+
+        resolve_device("gpu", max(estimate(spec) for spec in specs), None, "the largest cell")
+    elif device not in ("auto", "cpu"):
+        raise InputError(f"unknown device {device!r}; use --device auto, cpu or gpu")
+    tasks = [sep_task(spec, field, seed, max_memory_gib, device) for spec in specs]
     if real:
         tasks += [real_task(spec, seed, templates, real_tokens) for spec in specs]
     cost = lambda t: sep_cost(t) if t.kind == "sep" else 1  # noqa: E731
@@ -219,8 +230,10 @@ def bound_columns(residual: bool = False, registry=None) -> list[BoundColumn]:
     return columns
 
 
-def sep_task(spec: NetworkSpec, field: str, seed: int, max_memory_gib: float) -> Task:
-    return Task("sep", spec, "reduced", field, seed, limits=(("max_memory_gib", max_memory_gib),))
+def sep_task(spec: NetworkSpec, field: str, seed: int, max_memory_gib: float, device: str = "cpu") -> Task:
+    """One cell; ``device`` rides in ``limits`` (not the store's key: the value is the same on either device)."""
+    limits = (("max_memory_gib", max_memory_gib),) + ((("device", device),) if device != "cpu" else ())
+    return Task("sep", spec, "reduced", field, seed, limits=limits)
 
 
 def real_task(spec: NetworkSpec, seed: int, templates: int, tokens: int) -> Task:
