@@ -26,11 +26,14 @@ for every H >= 1.  Entries are 0 and 1, so the weights are integers (the certifi
 
 from __future__ import annotations
 
+import random
 from math import comb
+
+import flint
 
 from ..model.spec import LayerWeights, NetworkSpec, Weights
 
-__all__ = ["columns", "one_slot_bound", "one_slot_weights", "layout_templates"]
+__all__ = ["columns", "one_slot_bound", "one_slot_weights", "layout_templates", "layout_grid_rank"]
 
 
 def columns(width: int) -> int:
@@ -107,3 +110,34 @@ def layout_templates(width: int, v_rows: list[list[int]], w_rows: list[list[int]
         return x
 
     return [place(v, [0] * d) for v in v_rows], [place([0] * d, w) for w in w_rows]
+
+
+def layout_grid_rank(depth: int, width: int, heads: int, rows: int, seed: int = 0, entries: int = 2**16) -> int:
+    """Exact rank over Q of the ``rows`` x ``rows`` grid M[i, j] = y_0^0(t^A_i, t^B_j) (N = 2) of the layout,
+    seeded layout templates with entries in [-entries, entries]; eq. 3 vectorised over Z (fmpz_mat), a route
+    apart from the certificate's (mod p) and ``verify.model.network`` (point by point).  At most
+    ``one_slot_bound(depth, width)`` for any templates (the grid is c (V W^T)^{.3^(L-2)})."""
+    spec = NetworkSpec(depth=depth, width=width, heads=heads)
+    maps = [[(flint.fmpz_mat([list(r) for r in o]) * flint.fmpz_mat([list(r) for r in v]),
+              flint.fmpz_mat([list(r) for r in k]).transpose() * flint.fmpz_mat([list(r) for r in q]))
+             for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output)]
+            for layer in one_slot_weights(spec).layers]
+    rng = random.Random(f"one-slot-grid:{seed}:{depth}:{width}:{heads}:{rows}")
+    d = columns(width)
+    draw = lambda: [rng.randint(-entries, entries) for _ in range(d)]  # noqa: E731
+    a, b = layout_templates(width, [draw() for _ in range(rows)], [draw() for _ in range(rows)])
+    grid = []
+    for s in a:
+        row = []
+        for t in b:
+            x = flint.fmpz_mat([[s[c], t[c]] for c in range(width)])
+            for heads_maps in maps:
+                gram = x * x.transpose()
+                y = None
+                for ov, kq in heads_maps:
+                    term = ov * gram * kq * x
+                    y = term if y is None else y + term
+                x = y
+            row.append(x[0, 0])
+        grid.append(row)
+    return flint.fmpz_mat(grid).rank()
