@@ -16,6 +16,13 @@ from verify.authoring import compare
 
 from ._common import H, L, d_x
 
+#: What the gap claims say about the statement itself (issue 34): the gap is in the printed per-head layout only.
+REPAIRED = ("  The statement itself is proven where the printed proof falls short: the repaired (one-slot) construction, "
+            "which pairs columns across heads instead of per head, gives sep >= ((floor((d_x - 1)/2) over 3^(L-2))) "
+            ">= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere for every H dividing d_x, d_a = 2 included "
+            "(claim derived_one_slot_lower_bound; certificates by 'verify certify --layout one-slot', accepted by "
+            "'verify check-certificate', e.g. sep >= 5 at (d_x, H, L) = (12, 2, 2) and sep >= 3 at (8, 2, 2)).")
+
 
 def reach(width: int, heads: int) -> int:
     """Columns of V the corrected construction reaches: H floor((d_a - 1)/2)."""
