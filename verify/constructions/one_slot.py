@@ -8,11 +8,11 @@ y^j = sum_h W^{O,h} W^{V,h} S (W^{K,h})^T W^{Q,h} x^j, S = sum_k x^k x^k^T:
 
 * layer 1: every head's query and key read the constant, so every score is x^j_c x^k_c = 1; values and
   outputs copy the 2D + 1 used coordinates, split into blocks of d_a over the heads.  With templates
-  x = (v, 0, 1) at position 0 and (0, w, 1) at every other position, each position gets
-  u = (v, w_sum, N) (w_sum the sum of the B-side parts);
+  x = (v, 0, 1) at one position of A, (0, w, 1) at one position of B and the filler (0, 0, 1) elsewhere,
+  each position gets u = (v, w, N);
 * layer 2: head h's query reads the A-side coordinates k of its share S_h (|S_h| <= d_a), its key the
   matching B-side coordinates D + k, its value the constant, its output the slot, so the heads together
-  write N * N * <v, w_sum> into the slot;
+  write N * N * <v, w> into the slot;
 * layers 3..L: head 0 cubes the slot (query, key, value and output all on coordinate 0).
 
 At N = 2 (A = {0}, B = {1}) the grid matrix M[i, j] = y_0^0(t^A_i, t^B_j) is therefore
