@@ -18,6 +18,7 @@ from verify.authoring import (Cases, Claim, NetworkSpec, Property, RankBound, ce
 from ._common import MAIN, H, L, Source, d_x, log3
 from .levine2020_theorem1_lower import BOUND as EQ6
 from .levine2020_theorem2_lower import BOUND as EQ7
+from ._small_n import at_small_n
 
 #: ((floor((d_x - 1)/2) over 3^(L-2))): the same for every H.
 ONE_SLOT = multichoose(sp.floor((d_x - 1) / 2), 3 ** (L - 2))
@@ -102,8 +103,10 @@ CLAIM = Claim(
              "rank (one row more is refuted: the construction reaches exactly this rank), its certificates, and "
              "the exact separation ranks of the registry's specs (which it must never exceed)."),
     left_out=("The exact-rank check covers the registry's default specs at L >= 2 (N = 2(d_x + 1) by the reduced "
-              "route); certificates and grid ranks are computed at the listed cases only (the grid has "
-              "((D over 3^(L-2))) rows, beyond 10^3 at L = 4, d_x >= 13)."),
+              "route) and, by the check 'bound at the smallest N', N = 2 and 4 where the coefficient route reaches "
+              "(L = 2 with d_x <= 4, L = 3 with d_x = 2; N from 6 up to 2(d_x + 1) is not computed); certificates "
+              "and grid ranks are computed at the listed cases only (the grid has ((D over 3^(L-2))) rows, beyond "
+              "10^3 at L = 4, d_x >= 13)."),
     checks=[
         Cases(CASES, _grid_case, name="exact grid rank of the one-slot layout",
               perturb={"one row more than ((D over 3^(L-2)))": shifted(_grid_case, extra=1)}),
@@ -112,3 +115,6 @@ CLAIM = Claim(
         RankBound(ONE_SLOT, "lower", "sep", condition=lambda s: s.depth >= 2 and not s.residual and s.width >= 3),
     ],
 )
+
+# rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)
+CLAIM.checks.append(at_small_n(next(c for c in CLAIM.checks if isinstance(c, RankBound))))
