@@ -18,6 +18,7 @@ CLAIM = Claim(
     formulas={"log3_sep_lower": BOUND, "a_1": A1, "a_2": A2},
     domain="H > 1 heads, H < d_x (log3(d_x - H) defined)",
     regime=BELOW_THRESHOLD,
+    passage="levine2020_theorem1_lower_bound",
     expected="gap",  # rule 1: no strengthening refuted on the specs in reach; rule 5: the proof falls short
     gap="d_a even: the printed proof (its per-head layout) takes the construction's rank ((floor((d_x - H)/2) over 3^(L-2))), but the "
         "construction with its corrected weights reaches only H floor((d_a - 1)/2) columns of V (claim "

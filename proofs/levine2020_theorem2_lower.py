@@ -22,6 +22,7 @@ CLAIM = Claim(
     formulas={"log3_sep_lower": BOUND, "b_1": B1, "b_2": B2},
     domain="H < d_x (log3((d_x - H)/2) defined)",
     regime=ABOVE_THRESHOLD,
+    passage="levine2020_theorem2_lower_bound",
     left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "
              "check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= "
              "3) and L = 3 with d_x = 2 (one more, L = 2, d_x = 4, N = 4, takes about 55 s); the reduced-route "
