@@ -153,6 +153,7 @@ AUDITED = {
     "wies2021_theorem3_upper": "left_out",
     "wies2021_theorem4_conv_sweep": "covered",
     "wies2021_theorem4_upper": "left_out",
+    "wies2021_trillion_width": "covered",
     "wies2021_width_capped_by_rank": "covered",
 }
 
