@@ -28,9 +28,10 @@ def solved_offset(width: int = 1000) -> flint.arb:
     return flint.arb((lo.mid() + hi.mid()) / 2, float(hi.mid() - lo.mid())) - flint.arb(width).log() / three.log()
 
 
-def _truncated(first=sp.Rational(13, 10)):
-    """Reading 'truncated': the printed one-decimal figure is the value cut to one decimal, first <= offset < first + 1/10
-    (exact: 13/10 <= 2 - log3 2 < 14/10 iff 3^(7/10) >= 2 > 3^(6/10))."""
+def _truncated(tenths=13):
+    """Reading 'truncated': the printed one-decimal figure (``tenths``/10) is the value cut to one decimal,
+    first <= offset < first + 1/10 (exact: 13/10 <= 2 - log3 2 < 14/10 iff 3^(7/10) >= 2 > 3^(6/10))."""
+    first = sp.Rational(tenths, 10)
     ok = bool(first <= OFFSET) and bool(OFFSET < first + sp.Rational(1, 10))
     return ok, f"2 - log3 2 = {float(sp.N(OFFSET, 20)):.4f} {'in' if ok else 'not in'} [{first}, {first + sp.Rational(1, 10)})", \
         None if ok else {"offset": float(sp.N(OFFSET, 20))}
@@ -53,7 +54,7 @@ CLAIM = Claim(
     checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value",
                          reading="rounded"),
             Property(_truncated, name="1.3 as the truncated value", reading="truncated",
-                     perturb={"1.4 as the truncated value": shifted(_truncated, first=sp.Rational(14, 10))})],
+                     perturb={"1.4 as the truncated value": shifted(_truncated, tenths=14)})],
     expected="ambiguous",
     corrected_statement=f"L = log3 d_x + 2 - log3 2 ~ log3 d_x + {_offset_text()}, i.e. log3 d_x + 1.4 to one "
                         "decimal.",
