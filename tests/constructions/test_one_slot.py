@@ -108,3 +108,18 @@ def test_one_column_too_many_is_rejected(one_slot_certificate, monkeypatch):
     assert not holds and "singular" in reason
     with pytest.raises(cert.InputError, match="no nonsingular 6 x 6"):
         cert.certify(NetworkSpec(depth=2, width=12, heads=2), layout="one-slot")
+
+
+def test_cli_round_trip_of_a_one_slot_certificate(tmp_path, capsys):
+    import json
+
+    from verify.cli.main import main
+
+    path = tmp_path / "one_slot.json"
+    assert main(["certify", "--layout", "one-slot", "--depth", "3", "--width", "8", "--heads", "4",
+                 "--out", str(path), "--quiet"]) == 0
+    assert json.loads(path.read_text())["claimed_rank"] == 10  # ((3 over 3)) = binom(5, 3), d_a = 2
+    capsys.readouterr()
+    assert main(["check-certificate", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["holds"]
+    assert main(["certify", "--layout", "one-slot", "--depth", "2", "--width", "12", "--heads", "5"]) == 2
