@@ -1,5 +1,6 @@
 """The reach of the lower-bound construction (first supplement Lemma 4 / revised Lemma 6) and the proof gap
-it leaves in eqs. 6 and 7 (issue 20, outcome ``gap``).
+it leaves in eqs. 6 and 7 (issue 20, outcome ``gap``; eq. 7's first appears at L = 9, so its search runs to L = 12:
+issue 34).
 
 With its corrected weights the construction's V has H floor((d_a - 1)/2) columns (claim
 levine2020_supp1_lemma4_construction: one column more is refuted), which is floor((d_x - H)/2) for odd d_a
@@ -15,6 +16,13 @@ import sympy as sp
 from verify.authoring import compare
 
 from ._common import H, L, d_x
+
+#: What the gap claims say about the statement itself (issue 34): the gap is in the printed per-head layout only.
+REPAIRED = ("  The statement itself is proven where the printed proof falls short: the repaired (one-slot) construction, "
+            "which pairs columns across heads instead of per head, gives sep >= ((floor((d_x - 1)/2) over 3^(L-2))) "
+            ">= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere for every H dividing d_x, d_a = 2 included "
+            "(claim derived_one_slot_lower_bound; certificates by 'verify certify --layout one-slot', accepted by "
+            "'verify check-certificate', e.g. sep >= 5 at (d_x, H, L) = (12, 2, 2) and sep >= 3 at (8, 2, 2)).")
 
 
 def reach(width: int, heads: int) -> int:
@@ -59,3 +67,17 @@ def gap_check(bound, regime, smallest, **grid):
             f"log3 rank {float(construction_log3(width, heads, depth).evalf()):.4g} (reach {reach(width, heads)} columns, "
             f"the proof uses {(width - heads) // 2})"), None
     return shown
+
+
+#: Eq. 7's search (issue 34): its gap first appears at L = 9 ((d_x, H) = (14, 7), (16, 8), d_a = 2) and with
+#: d_a >= 4 at (d_x, H, L) = (8, 2, 11), the smallest d_x; depths 2-5 found nothing.  Theorem 2's heads are
+#: Theorem 1's (H > 1); at H = 1 the same comparison would fail first at (4, 1, 10).
+EQ7_GRID = {"depths": range(2, 13), "widths": range(2, 25), "heads_min": 2}
+EQ7_SMALLEST = (8, 11, 2)
+EQ7_GAP = ("d_a even, L >= 9: the printed proof of eq. 7 (first supplement B.2 through the construction of Lemma 4) "
+           "takes the construction's rank ((floor((d_x - H)/2) over 3^(L-2))), but its per-head layout reaches only "
+           "H floor((d_a - 1)/2) columns (claim levine2020_supp1_lemma4_construction), and from L = 9 on eq. 7 "
+           "exceeds log3 of what it reaches: first at L = 9 with (d_x, H) = (14, 7) and (16, 8) (d_a = 2, no column: "
+           "eq. 7 is positive there), and with d_a >= 4 first at (d_x, H, L) = (8, 2, 11) (the smallest d_x; 2 columns, "
+           "log3 ((2 over 3^9)) = log3 19684 < eq. 7).  Searched over d_x <= 24, L <= 12, every even d_a with H > 1; a "
+           "search to L = 5 (issue 20) found nothing.")

@@ -17,7 +17,7 @@ from math import comb
 
 from verify.authoring import NetworkSpec, Property, corollary1_lower_bound, rank_once
 
-from ._reach import gap_check
+from ._reach import REPAIRED, gap_check
 from ._tokens import probe
 from ._wies import LOG3_LOWER
 
@@ -40,7 +40,7 @@ PROOF = ("d_a even with r >= d_x - H + 2 (so H >= 2; at r = d_x every even d_a w
          "(appendix B.2: Corollary 1 through Lemma 5 or 6, or Corollary 2 through Lemma 7, all on eq. 15's layout of "
          "(d_a - 1)/2 coordinates per head and half) needs (r - H)/2 columns of A (Lemma 7: (r - 1 - H)/2) in both halves, but "
          "at even d_a the second half, (d_a - 1)/2 <= (alpha - 1) mod d_a < d_a - 1, has d_a/2 - 1 = floor((d_a - 1)/2) "
-         "coordinates per head whatever the numbering phi, so the layout carries at most H floor((d_a - 1)/2) columns "
+         "coordinates per head whatever the numbering phi of that per-head layout, so the layout carries at most H floor((d_a - 1)/2) columns "
          "(the printed phi, d_a - 1 per head, carries fewer still: at (d_x, H, r) = (8, 2, 8) its second half holds "
          "column 2 only; the corrected numbering reaches H floor((d_a - 1)/2): claims "
          "wies2021_lemma6_vocabulary_embedding, levine2020_supp1_lemma4_construction), and eq. 14 then exceeds the "
@@ -49,20 +49,24 @@ PROOF = ("d_a even with r >= d_x - H + 2 (so H >= 2; at r = d_x every even d_a w
          "coordinate per head (odd d_a - 1, width d_x - H) reaches the same H floor((d_a - 1)/2).  The construction is empty first at (d_x, H, r, "
          "L) = (4, 2, 4, 2) (d_a = 2), but the bound is 1 there, met by any nonzero output; the smallest case where "
          "the bound says more than the proof gives is (8, 2, 8, 2): eq. 14 gives ((3 over 1)) = 3, the construction 2 "
-         "columns, sep >= 2 (and (8, 4, 8, 2), d_a = 2: bound 2, no column).")
+         "columns, sep >= 2 (and (8, 4, 8, 2), d_a = 2: bound 2, no column).  A layout pairing columns across "
+         "heads (the one-slot construction) is not bound by this reach.")
 
 GRID_TEXT = (f"  The statement still holds there as far as computed: certified grid-rank lower bounds at seed-0 "
              f"integer weights with {TEMPLATES} templates per position (verify sep --tokens 2 --method grid "
              f"--templates {TEMPLATES}) give sep >= {CITED_GRID[2]} at N = 2 for H = 2 and sep >= {CITED_GRID[4]} "
              f"for H = 4 (rechecked by the gap check 'certified grid ranks at the smallest cases'); larger N is "
              f"not cited (N = 4 takes 70-115 s per spec).  Being lower bounds on sep, these values can confirm eq. 14 "
-             f"at those specs (N = 2) but never refute it, and say nothing about the proof.")
+             f"at those specs (N = 2) but never refute it, and say nothing about the proof." + REPAIRED)
 
 TOKEN_TEXT = (f"  The statement still holds there as far as computed: with a vocabulary embedding of rank r = 8 and "
               f"a vocabulary of V = {VOCAB} (Lemma 6 needs V >= 7 at H = 2, V >= 5 at H = 4), exact token ranks at seed 0 are {CITED_TOKENS[2][0]} at N = 2 "
               f"and {CITED_TOKENS[2][1]} at N = 4 for H = 2, {CITED_TOKENS[4][0]} and {CITED_TOKENS[4][1]} for "
               f"H = 4 (rechecked by the gap check 'token ranks at the smallest cases'); larger N is not computed.  Being "
-              f"lower bounds on sep, these values can confirm eq. 14 there but never refute it.")
+              f"lower bounds on sep, these values can confirm eq. 14 there but never refute it." + REPAIRED
+              + "  That repair is for the plain network (r = d_x, templates free); a vocabulary embedding's "
+                "templates (Lemmas 6-7) on the one-slot layout are not built here, so for this statement it is "
+                "evidence, not proof.")
 
 
 def grid_ranks():

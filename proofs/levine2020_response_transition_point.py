@@ -1,13 +1,13 @@
 """Author response, lines 11-12: 'the transition of lower bounds occurs at d_x/2 ~ 3^(L-2) -> L ~ log3 d_x + 1.3'.
 
-The printed one-decimal figure is read as printed, i.e. by the convention the same authors use for their
-other '~' figure: the main text's 'L_th(d_x) ~ 6.3' is log3 1000 = 6.29 correctly rounded (claim
-levine2020_lth_1000).  Truncation (which would make 1.3 right) has no support in the text."""
+Two readings of the one-decimal figure (issue 34): correctly rounded, the convention of the same authors' other '~'
+figure (the main text's 'L_th(d_x) ~ 6.3' is log3 1000 = 6.29 rounded: claim levine2020_lth_1000), where 1.3 is
+wrong (1.4); or truncated, which the rebuttal's '~' leaves open, where 1.3 is right.  Outcome ambiguous."""
 
 import flint
 import sympy as sp
 
-from verify.authoring import Claim, QuotedNumber
+from verify.authoring import Claim, Property, QuotedNumber, shifted
 
 from ._common import RESPONSE, Source
 
@@ -28,6 +28,15 @@ def solved_offset(width: int = 1000) -> flint.arb:
     return flint.arb((lo.mid() + hi.mid()) / 2, float(hi.mid() - lo.mid())) - flint.arb(width).log() / three.log()
 
 
+def _truncated(tenths=13):
+    """Reading 'truncated': the printed one-decimal figure (``tenths``/10) is the value cut to one decimal,
+    first <= offset < first + 1/10 (exact: 13/10 <= 2 - log3 2 < 14/10 iff 3^(7/10) >= 2 > 3^(6/10))."""
+    first = sp.Rational(tenths, 10)
+    ok = bool(first <= OFFSET) and bool(OFFSET < first + sp.Rational(1, 10))
+    return ok, f"2 - log3 2 = {float(sp.N(OFFSET, 20)):.4f} {'in' if ok else 'not in'} [{first}, {first + sp.Rational(1, 10)})", \
+        None if ok else {"offset": float(sp.N(OFFSET, 20))}
+
+
 def _offset_text() -> str:
     return f"{float(sp.N(OFFSET, 20)):.2f}"
 
@@ -36,13 +45,17 @@ CLAIM = Claim(
     source=Source(RESPONSE, "lines 11-12", "transition point of the lower bounds"),
     statement="The lower bounds change regime at d_x/2 ~ 3^(L-2), i.e. L ~ log3 d_x + 1.3.",
     formulas={"offset": OFFSET},
-    reading="The printed '1.3' is read as printed (rule 4): a one-decimal figure is the value correctly rounded, the "
-            "convention of the authors' own 'L_th(d_x) ~ 6.3' for log3 1000 = 6.29 (main text, §1), printed with "
-            "the same '~' and rounded up (truncated it would read 6.2).  Nothing in the text says the figure is "
-            "truncated, so reading it as truncated (1.3 <= offset < 1.4) is not a second reading.  d_x/2 = 3^(L-2) solves to L = log3 d_x + 2 - log3 2 exactly, H neglected as the response "
+    reading="Two readings of '~ 1.3' for 2 - log3 2 = 1.369 (issue 34).  'Rounded' (fails: 1.4): the convention of the "
+            "authors' own 'L_th(d_x) ~ 6.3' for log3 1000 = 6.29 (main text, §1), printed with the same '~' and "
+            "rounded up (truncated it would read 6.2).  'Truncated' (holds: 1.3 <= 1.369 < 1.4): '~' is the text's "
+            "mark of an approximate figure, here in a rebuttal that also neglects H ('neglecting H << d_x'), and "
+            "nothing in it fixes the rounding rule.  The outcomes differ: ambiguous.  d_x/2 = 3^(L-2) solves to L = log3 d_x + 2 - log3 2 exactly, H neglected as the response "
             "does ('neglecting H << d_x').",
-    checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value")],
-    expected="erratum",
+    checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value",
+                         reading="rounded"),
+            Property(_truncated, name="1.3 as the truncated value", reading="truncated",
+                     perturb={"1.4 as the truncated value": shifted(_truncated, tenths=14)})],
+    expected="ambiguous",
     corrected_statement=f"L = log3 d_x + 2 - log3 2 ~ log3 d_x + {_offset_text()}, i.e. log3 d_x + 1.4 to one "
                         "decimal.",
     corrected_checks=[QuotedNumber(lambda width=width: solved_offset(width), OFFSET, sp.Rational(1, 10**30),

@@ -45,7 +45,10 @@ CLAIM = Claim(
     domain="L = 2..16 with 3^L > d_x, d_x = 4..24, 1 < H < d_x with H | d_x and d_x - H >= 2, both parities, plus "
            "30 points of a derandomised search up to L = 30, d_x = 300",
     regime=ABOVE_THRESHOLD,
-    reading="The proof's quantity is the rank of the construction's grid sub-matrix; its d must be an integer, so at odd "
+    passage="levine2020_theorem2_step_from_Q",
+    reading="One defect with claim levine2020_theorem2_lower_construction (the same step from Q to eq. 7, which the "
+            "main text reaches through the response's mirror form): they share a passage and count once.  "
+            "The proof's quantity is the rank of the construction's grid sub-matrix; its d must be an integer, so at odd "
             "d_x - H it is floor((d_x - H)/2) (the certificates' bound).  The Theorem 1 branch is claim "
             "levine2020_theorem1_lower_construction; the main text's Theorem 2 from the same quantity through the "
             "author response's mirror form is claim levine2020_theorem2_lower_construction.",
@@ -58,8 +61,10 @@ CLAIM = Claim(
                         "(smallest in the grid: the counterexample); there the construction proves the bound with D when d_a "
                         "is odd.  At even d_a the construction with its corrected weights reaches only H floor((d_a-1)/2) < D "
                         "columns (claim levine2020_supp1_lemma4_construction): the step holds for Q as mathematics, "
-                        "but the construction does not give Q there (eq. 7 itself stays below log3 of the rank it does give on "
-                        "the grid d_x <= 24, L <= 5: proofs/_reach.py).",
+                        "but the construction does not give Q there (eq. 7 itself exceeds log3 of the rank it does give from "
+                        "L = 9 on, first at (d_x, H) = (14, 7), and with d_a >= 4 at (8, 2, 11): the gap of claim "
+                        "levine2020_theorem2_lower; the one-slot construction gives floor((d_x - 1)/2) >= D columns at "
+                        "every d_a: claim derived_one_slot_lower_bound).",
     corrected_checks=[
         _chain(lambda p: _admissible(p) and (p[d_x] - p[H]) // 2 >= 2, [FLOORED, POWER, BRANCH, log3(Q)],
                ["<=", "<=", "<="], "floored chain, D >= 2, every parity"),

@@ -12,6 +12,11 @@ CLAIM = Claim(
     statement="((n over k)) <= (2e(n + k)/n)^n.",
     formulas={"lhs": STEPS[0], "rhs": STEPS[1]},
     expected="not-decided",  # rule 1 (issue 20): no strengthening refuted on the specs in reach
+    passage="levine2020_lemma3_multiset_upper",
+    reading="The display alone.  Claims levine2020_supp1_lemma3_steps and wies2021_lemma3_proof_steps state it as the "
+            "last step of the proof's chain and are verified, but only through the chain's equality step (the +1 "
+            "neighbour of the definition ((n over k)) = binom(n+k-1, n-1)); no inequality step of theirs refutes a "
+            "strengthening either, so the display itself stays not-decided.",
     checks=[InequalityChain(STEPS, ["<="], grid={n: list(range(1, 41)), k: list(range(0, 81))},
                             search=300, search_ranges={n: (1, 500), k: (0, 5000)})],
 )

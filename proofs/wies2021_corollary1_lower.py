@@ -13,6 +13,7 @@ CLAIM = Claim(
     formulas={"sep_lower": LOWER},
     reading=READING + " The corollary's assumption is met for full-rank embeddings by the first paper's "
                       "construction, so its conclusion is compared at every depth >= 2, in and out of any regime.",
+    passage="wies2021_eq14_lower_bound",  # eq. 14 (Corollary 1), the bound Theorem 2 is shown through
     expected="gap",  # rule 1 (issue 20): no strengthening refuted on the specs in reach; rule 5: the proof falls short
     gap=PROOF + GRID_TEXT,
     gap_checks=plain_gap_checks(None),

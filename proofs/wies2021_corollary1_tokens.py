@@ -36,6 +36,7 @@ CLAIM = Claim(
                   perturb={"bound x 3": scaled(_case, scale=3)})],
     # The bound is 1-2 against ranks 24-84: even 3 x bound is never refuted (rule 1).  Rule 5: Lemmas 6 and 7
     # put A on eq. 15's layout, as Lemma 5 does, so the proof gap of wies2021_corollary1_lower is this one's too.
+    passage="wies2021_eq14_lower_bound",  # eq. 14 (Corollary 1), the bound Theorem 2 is shown through
     expected="gap",
     gap=PROOF + TOKEN_TEXT + ("  Lemma 6 (V >= 2 ((floor((r - H)/2) over 3^(L-2))) + 1), the route to this statement, "
         "builds M_V row by row on that layout, and Lemma 7 (V = r, large N; its own bound uses floor((r - 1 - H)/2)) "

@@ -272,11 +272,17 @@ def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int =
     return report
 
 
-def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: bool = False) -> tuple[dict, float]:
-    """``verify certify``: a certificate for sep >= ((floor((d_x - H)/2) over 3^(L-2))), and its seconds."""
+def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: bool = False,
+            layout: str = "seeded") -> tuple[dict, float]:
+    """``verify certify``: a certificate for sep >= ((floor((d_x - H)/2) over 3^(L-2))), and its seconds;
+    ``layout`` "one-slot": for sep >= ((floor((d_x - 1)/2) over 3^(L-2))) by the one-slot construction."""
     from .constructions.certificate import certify as find
 
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
+    if layout == "one-slot":
+        start = time.perf_counter()
+        data = find(spec, seed=seed, progress=Progress("certificate matrix", progress, unit="row"), layout=layout)
+        return data, time.perf_counter() - start
     if spec.width <= 3**spec.depth:
         raise InputError(f"certificates need width > 3^depth = {3**spec.depth}; e.g. --depth 2 --width 10 "
                          f"or --depth 3 --width 28")

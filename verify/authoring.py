@@ -43,6 +43,7 @@ from .rank.tokens import token_rank
 from .constructions.certificate import certify, check_certificate, lower_bound
 from .constructions.grid_eval import grid_values
 from .constructions.levine import DEFECTS, construction, grid_submatrix, hadamard_target, proportional, unit_rows
+from .constructions.one_slot import layout_grid_rank, one_slot_bound
 from .constructions.omega import bad_omegas, exponent_matrix, hadamard_gram, omega_rows
 from .constructions.vocabulary import (Layout, carried_columns, convolution_embedding, embedding_target,
                                        large_n_construction, matrix_rank, vocabulary_matrix)
@@ -60,7 +61,7 @@ __all__ = [
     "reduced_polynomials", "rank_once", "token_rank",
     "certify", "check_certificate", "lower_bound", "grid_values",
     "DEFECTS", "construction", "grid_submatrix", "hadamard_target", "proportional", "unit_rows",
-    "bad_omegas", "exponent_matrix", "hadamard_gram", "omega_rows",
+    "bad_omegas", "exponent_matrix", "hadamard_gram", "omega_rows", "layout_grid_rank", "one_slot_bound",
     "Layout", "carried_columns", "convolution_embedding", "embedding_target", "large_n_construction", "matrix_rank",
     "vocabulary_matrix",
     "corollary1_lower_bound", "lemma7_lower_bound", "probe_step", "probe_tokens",

@@ -32,6 +32,7 @@ KINDS = ("covered", "left_out", "not-audited")
 #: claim id -> its rule-2 audit (see the module docstring).
 AUDITED = {
     "derived_block_size_upper_bound": "left_out",
+    "derived_one_slot_lower_bound": "left_out",
     "levine2020_claim1_partition_invariance": "covered",
     "levine2020_corollary1_example_regime": "covered",
     "levine2020_corollary1_example_widths": "covered",
@@ -152,6 +153,7 @@ AUDITED = {
     "wies2021_theorem3_upper": "left_out",
     "wies2021_theorem4_conv_sweep": "covered",
     "wies2021_theorem4_upper": "left_out",
+    "wies2021_trillion_width": "covered",
     "wies2021_width_capped_by_rank": "covered",
 }
 
@@ -200,3 +202,50 @@ def test_the_report_shows_each_left_out():
     md = markdown(records, {"version": "0", "claims": 2, "seconds": 1.0, "spec_set": "default"})
     assert "- **a_claim**: N = 2: too slow" in md and "**b_claim**:" not in md
     assert table(records).splitlines()[-1].endswith("in 1 claims: a_claim")
+
+
+#: Boundary points a `covered` claim's stated domain includes, which one of its printed checks must reach
+#: (issue 34: the positivity note excluded H = d_x, the one case where it fails, yet was marked covered).
+BOUNDARIES = {
+    "levine2020_theorem1_positivity_note": [{"L": 1, "d_x": 4, "H": 4}, {"L": 1, "d_x": 4, "H": 2}],
+    "derived_one_slot_lower_bound": [{"L": 2, "d_x": 12, "H": 12}, {"L": 4, "d_x": 5, "H": 5}],
+}
+
+
+def _reaches(check, point: dict) -> bool:
+    """Whether ``check`` examines ``point`` (symbol names as keys): an InequalityChain whose grid holds it, whose
+    condition admits it and whose regime contains it; a Property that names it (its counterexample, or
+    "L=.. d_x=.. H=.." in its evidence); a Cases whose case list holds it as (L, d_x, H)."""
+    from verify.claims.checks import Cases, InequalityChain, Property, _in_regime
+
+    if isinstance(check, InequalityChain):
+        by_symbol = {s: point[str(s)] for s in check.grid}
+        if set(map(str, check.grid)) != set(point) or any(v not in check.grid[s] for s, v in by_symbol.items()):
+            return False
+        return (check.condition is None or check.condition(by_symbol)) and _in_regime(check.regime, by_symbol)
+    if isinstance(check, Cases):
+        return (point["L"], point["d_x"], point["H"]) in [tuple(c) if isinstance(c, (list, tuple)) else c
+                                                          for c in check.cases]
+    if isinstance(check, Property):
+        ok, evidence, counterexample = check.function()
+        return counterexample == point or f"L={point['L']} d_x={point['d_x']} H={point['H']}" in evidence
+    return False
+
+
+@pytest.mark.parametrize("claim_id", sorted(BOUNDARIES))
+def test_covered_claims_reach_their_boundary(claim_id):
+    claim = CLAIMS[claim_id]
+    for point in BOUNDARIES[claim_id]:
+        assert any(_reaches(c, point) for c in claim.checks + claim.corrected_checks), \
+            f"{claim_id}: no check reaches the boundary point {point} of its stated domain"
+
+
+def test_an_excluded_boundary_is_caught():
+    """Plant: the positivity note checked by its grid alone, whose condition H < d_x excludes the boundary H = d_x
+    (the claim as it was before issue 34): the boundary test would fail on it."""
+    from verify.claims.checks import InequalityChain
+
+    chain = next(c for c in CLAIMS["levine2020_theorem1_positivity_note"].corrected_checks
+                 if isinstance(c, InequalityChain))
+    assert not _reaches(chain, {"L": 1, "d_x": 4, "H": 4})
+    assert _reaches(chain, {"L": 1, "d_x": 4, "H": 2})

@@ -246,3 +246,16 @@ def test_the_docs_and_the_readme_count_the_outcomes_the_registry_expects():
                f"{counts['ambiguous']} ambiguous, {counts['gap']} proof gap{'' if counts['gap'] == 1 else 's'}, "
                f"{counts['not-decided']} not decided.")
     assert summary in readme
+
+
+def test_a_two_sided_statement_is_verified_only_if_each_side_is():
+    """Issue 34: a sound upper half must not carry a vacuous lower half (Check.side)."""
+    tight = Property(lambda: TRUE, perturb=lambda: FALSE, name="upper half, strengthening refuted")
+    loose = Property(lambda: TRUE, name="lower half, nothing refuted")
+    tight.side, loose.side = "upper", "lower"
+    assert run_claim(_claim([tight, loose], expected="not-decided")).outcome == "not-decided"
+    other = Property(lambda: TRUE, perturb=lambda: FALSE, name="lower half, strengthening refuted")
+    other.side = "lower"
+    assert run_claim(_claim([tight, loose, other])).outcome == "verified"
+    unsided = Property(lambda: TRUE, name="no side named")
+    assert run_claim(_claim([tight, unsided])).outcome == "verified"  # one statement: one refutation suffices

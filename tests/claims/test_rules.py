@@ -67,13 +67,45 @@ def test_every_perturbation_of_the_registry_is_declared_and_one_step():
         f"{where}: {'; '.join(problems)}" for where, problems in found.items())
 
 
-def test_claims_deciding_one_passage_expect_one_outcome():
+def _unexplained_splits(claims) -> dict:
+    """Passages whose claims expect different outcomes where some claim's ``reading`` does not name every claim of
+    the passage with another outcome (one label per display, or the reason it differs, issue 34)."""
     by_passage = defaultdict(list)
-    for claim in CLAIMS:
+    for claim in claims:
         by_passage[claim.passage_key].append(claim)
-    split = {key: {c.id: c.expected for c in group} for key, group in by_passage.items()
-             if len({c.expected for c in group}) > 1}
-    assert not split, f"one passage, several labels: {split}"
+    return {key: {c.id: c.expected for c in group} for key, group in by_passage.items()
+            if any(other.expected != c.expected and other.id not in c.reading for c in group for other in group)}
+
+
+def test_claims_deciding_one_passage_expect_one_outcome():
+    split = _unexplained_splits(CLAIMS)
+    assert not split, f"one passage, several labels, no stated reason: {split}"
+
+
+def test_a_passage_split_without_a_reason_is_caught():
+    """Plant: the Lemma 3 display's claims with their readings blanked (the state issue 34 found)."""
+    import dataclasses
+
+    group = [c for c in CLAIMS if c.passage_key == "levine2020_lemma3_multiset_upper"]
+    assert len(group) == 3 and len({c.expected for c in group}) == 2
+    assert _unexplained_splits(group) == {}
+    assert _unexplained_splits([dataclasses.replace(c, reading="") for c in group])
+
+
+#: Displays stated by several claims (issue 34): each group shares one passage key.
+SHARED_DISPLAYS = [
+    ("levine2020_theorem1_lower", "levine2020_response_theorem1_explicit"),
+    ("levine2020_theorem2_lower", "levine2020_response_theorem2_explicit"),
+    ("levine2020_theorem2_lower_construction", "levine2020_supp1_b2_theorem2_step"),
+    ("levine2020_supp1_lemma3_multiset_upper", "levine2020_supp1_lemma3_steps", "wies2021_lemma3_proof_steps"),
+    ("wies2021_theorem2_lower", "wies2021_corollary1_lower", "wies2021_corollary1_tokens"),
+]
+
+
+@pytest.mark.parametrize("group", SHARED_DISPLAYS, ids=[g[0] for g in SHARED_DISPLAYS])
+def test_displays_stated_twice_share_a_passage(group):
+    by_id = {c.id: c for c in CLAIMS}
+    assert len({by_id[i].passage_key for i in group}) == 1, {i: by_id[i].passage_key for i in group}
 
 
 @pytest.mark.parametrize("first,second", KNOWN_PAIRS)

@@ -55,7 +55,7 @@ PROBE = {**{k: v for k, v in NETWORK.items() if k != "--tokens"}, "--vocab": _va
          "--rank": _value("1", "2"), "--pos-rank": _value("0", "1"), "--max-tokens": _value("2", "4"),
          "--patience": _value("1", "2"), "--continuous": None, "--json": None, "--dry-run": None}
 CERTIFY = {"--depth": _value("2"), "--width": _value("10", "11", "9"), "--heads": _value("1", "2"),
-           "--seed": _value("0"), "--json": None}
+           "--seed": _value("0"), "--json": None, "--layout": st.sampled_from(["seeded", "one-slot", "bogus"])}
 
 COMMANDS = st.one_of(
     st.tuples(st.just(["sep", "--depth", "1", "--width", "2"]), _options(SEP)),

@@ -83,6 +83,9 @@ class Check:
     name = "check"
     #: Which reading of the claim this check belongs to ("" = every reading).
     reading = ""
+    #: Which side of a two-sided statement this check decides ("" = none named).  A statement whose checks
+    #: name several sides is verified only if every side has a passed check that refutes a strengthening.
+    side = ""
 
     def run(self) -> CheckResult:  # pragma: no cover - interface
         raise NotImplementedError
@@ -252,7 +255,7 @@ def _reading_groups(claim: Claim) -> dict:
     return groups if len(groups) > 1 else {"": list(claim.checks)}
 
 
-def _outcome(results: list[CheckResult], run_corrected) -> tuple[str, list, dict | None]:
+def _outcome(results: list[CheckResult], run_corrected, sides=()) -> tuple[str, list, dict | None]:
     """The outcome of one reading from its check results (corrected checks run on demand).
 
     An erratum needs its corrected statement verified: its checks pass and one of them refutes a
@@ -266,6 +269,8 @@ def _outcome(results: list[CheckResult], run_corrected) -> tuple[str, list, dict
         return ("erratum" if fixed else "violated"), corrected, counterexample
     if verdict == "pass":
         could_fail = any(r.could_fail for r in results if r.status == "pass")
+        for side in {side for side in sides if side}:  # a two-sided statement: every side must be verified
+            could_fail = could_fail and any(r.could_fail for r, s in zip(results, sides) if s == side and r.status == "pass")
         return ("verified" if could_fail else "not-decided"), [], None
     if verdict == "undecided":
         return "violated", [], None  # nothing certified either way: treated as a surprise unless expected
@@ -293,7 +298,8 @@ def run_claim(claim: Claim) -> ClaimResult:
             corrected_cache.extend(_run_all(claim.corrected_checks))
         return corrected_cache
 
-    per_reading = {name: _outcome([done[id(c)] for c in checks], run_corrected) for name, checks in groups.items()}
+    per_reading = {name: _outcome([done[id(c)] for c in checks], run_corrected, [getattr(c, "side", "") for c in checks])
+                   for name, checks in groups.items()}
     outcomes = {o for o, _, _ in per_reading.values()}
     counterexample = next((cx for _, _, cx in per_reading.values() if cx is not None), None)
     outcome = outcomes.pop() if len(outcomes) == 1 else "ambiguous"

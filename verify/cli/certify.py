@@ -22,6 +22,10 @@ def add_parser(sub):
     cert.add_argument("--width", type=int_range("--width", 2, MAX_WIDTH), required=True, help="embedding dimension d_x > 3^L")
     cert.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H < d_x (default 1)")
     cert.add_argument("--seed", type=int_range("--seed", 0), default=0, help="seed of weights and templates (default 0)")
+    cert.add_argument("--layout", choices=("seeded", "one-slot"), default="seeded",
+                      help="seeded: random weights, bound ((floor((d_x - H)/2) over 3^(L-2))), d_x > 3^L (default); "
+                           "one-slot: the repaired construction's weights, bound ((floor((d_x - 1)/2) over 3^(L-2))), "
+                           "any d_x >= 3 and H dividing d_x")
     cert.add_argument("--out", default=None, help="certificate file (default: stdout)")
     add_output_args(cert)
 
@@ -30,7 +34,8 @@ def run(args) -> int:
     if args.out == STDOUT:
         args.out = None  # - is stdout, the default
     writable_file(args.out, "--out")  # before the work, which can take minutes
-    data, seconds = api.certify(args.depth, args.width, args.heads, args.seed, not (args.json or args.quiet))
+    data, seconds = api.certify(args.depth, args.width, args.heads, args.seed, not (args.json or args.quiet),
+                                args.layout)
     text = json.dumps(data)
     if args.out:
         write_output(args.out, text + "\n")

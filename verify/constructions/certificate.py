@@ -14,6 +14,11 @@ first point is always also evaluated in nmod_mat arithmetic (the fingerprint), a
 also stores every coordinate of Y at the first grid point, which every weight moves (even those
 y_p^0 never reads), so changing any weight, template, the prime, the rank or the determinant
 changes something the checker recomputes.
+
+A certificate of the one-slot layout (``bound`` = ``BOUND_TEXT_ONE_SLOT``; ``verify.constructions.one_slot``)
+stores the layout's 0/1 weights instead of a seeded draw (the checker rebuilds them and compares), layout
+templates (v, 0, 1) and (0, w, 1), and claims ((floor((d_x - 1)/2) over 3^(L-2))), which is at least the
+printed bound for every H; it holds for every H dividing d_x and every d_x >= 3, not only d_x > 3^L.
 """
 
 from __future__ import annotations
@@ -27,12 +32,15 @@ from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from . import grid_eval
+from .one_slot import columns, layout_templates, one_slot_bound, one_slot_weights
 
 __all__ = ["lower_bound", "certify", "check_certificate", "validate_certificate", "check_size"]
 
 FORMAT = "verify-separation-rank-certificate/1"
 #: The bound a certificate claims, stored as text and compared exactly.
 BOUND_TEXT = "multichoose(floor((width - heads)/2), 3^(depth - 2))"
+#: The bound of the one-slot layout (issue 34), the same for every H dividing d_x.
+BOUND_TEXT_ONE_SLOT = "multichoose(floor((width - 1)/2), 3^(depth - 2)), one-slot layout"
 #: Forward passes (grid entries m^2) a certificate may need: about 10^7, a few minutes.
 MAX_GRID_ENTRIES = 10_000_000
 #: Certificate depths beyond this are refused before 3^L is formed (d_x > 3^L is out of reach).
@@ -189,19 +197,50 @@ def _check_magnitudes(data: dict, bad) -> None:
     if any(abs(x) >= MAX_CERT_INT for x in numbers):
         raise bad("an integer is 2^64 or more in absolute value, beyond any certificate's numbers")
     depth, width, heads = data["depth"], data["width"], data["heads"]
-    if 2 <= depth <= MAX_CERT_DEPTH and 1 <= heads < width:
-        n, k = (width - heads) // 2, 3 ** (depth - 2)
+    if 2 <= depth <= MAX_CERT_DEPTH and 1 <= heads <= width:
+        n, k = ((width - 1) // 2 if data["bound"] == BOUND_TEXT_ONE_SLOT else (width - heads) // 2), 3 ** (depth - 2)
         if n >= 1 and lgamma(n + k) - lgamma(k + 1) - lgamma(n) > log(MAX_GRID_ENTRIES) / 2 + 1:
             raise InputError(f"the certificate's grid for depth {depth}, width {width}, heads {heads} needs over "
                              f"{MAX_GRID_ENTRIES:,} forward passes; choose a smaller width or depth")
 
 
+def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_range: int, tries: int,
+                      progress) -> dict:
+    """A certificate of the one-slot layout: its 0/1 weights, seeded layout templates (v, 0, 1), (0, w, 1)."""
+    if spec.depth < 2 or spec.residual or spec.heads * spec.attn_dim != spec.width or spec.width < 3:
+        raise InputError(f"the one-slot layout needs depth >= 2, width >= 3, heads dividing width {spec.width} "
+                         f"and no residual connections; e.g. --depth 2 --width 12 --heads 2")
+    m = one_slot_bound(spec.depth, spec.width)
+    check_size(m, spec.width, spec.depth, spec.heads)
+    prime = certificate_prime(spec.width, spec.heads) if prime is None else prime
+    weights = one_slot_weights(spec).as_dict() | {"seed": seed, "weight_range": weight_range}
+    layers = _layers(weights, prime)
+    for attempt in range(tries):
+        rng = random.Random(f"verify-certificate-one-slot:{seed}:{attempt}")
+        draw = lambda: [rng.randint(-weight_range, weight_range) for _ in range(columns(spec.width))]  # noqa: E731
+        rows, cols = layout_templates(spec.width, [draw() for _ in range(m)], [draw() for _ in range(m)])
+        det = int(_matrix(weights, layers, rows, cols, prime, spec.output, False, progress).det())
+        if det:
+            return {"format": FORMAT, "depth": spec.depth, "width": spec.width, "heads": spec.heads,
+                    "attn_dim": spec.attn_dim, "residual": False, "tokens": 2, "partition_a": [0],
+                    "position": 0, "output": spec.output, "prime": prime, "claimed_rank": m,
+                    "bound": BOUND_TEXT_ONE_SLOT, "weights": weights, "templates_a": rows, "templates_b": cols,
+                    "determinant_mod_prime": det,
+                    "outputs_at_first_point": _fingerprint(layers, rows, cols, prime, False)}
+    raise InputError(f"no nonsingular {m} x {m} grid matrix found in {tries} draws; try another --seed")
+
+
 def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
-            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress=None) -> dict:
+            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress=None,
+            layout: str = "seeded") -> dict:
     """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x).
 
     ``prime`` defaults to ``certificate_prime(width, heads)``, at which the grid is evaluated batched.
+    ``layout`` "one-slot" certifies the one-slot construction's bound ((floor((d_x - 1)/2) over 3^(L-2)))
+    instead (any d_x >= 3, every H dividing d_x, no residual).
     """
+    if layout == "one-slot":
+        return _certify_one_slot(spec, seed, prime, weight_range, tries, progress)
     if spec.depth < 2 or spec.width <= 3**spec.depth or spec.heads >= spec.width:
         raise InputError(f"certificates need depth >= 2, width > 3^depth = {3**spec.depth} and heads < width; "
                          f"e.g. --depth 2 --width 10 or --depth 3 --width 28")
@@ -239,15 +278,21 @@ def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
     depth, width, heads, p = data["depth"], data["width"], data["heads"], data["prime"]
     if not (2 < p < 2**64 and flint.fmpz(p).is_prime()):
         return False, "the prime is not a word-size prime"
-    if not (2 <= depth <= MAX_CERT_DEPTH and 1 <= heads < width and width > 3**depth):
+    one_slot = data["bound"] == BOUND_TEXT_ONE_SLOT
+    if one_slot:
+        if not (2 <= depth <= MAX_CERT_DEPTH and 3 <= width and 1 <= heads and heads * data["attn_dim"] == width
+                and not data["residual"]):
+            return False, "the one-slot layout needs depth >= 2, width >= 3, d_a = d_x / H and no residual"
+    elif not (2 <= depth <= MAX_CERT_DEPTH and 1 <= heads < width and width > 3**depth):
         return False, "the spec is outside the regime d_x > 3^L (depth >= 2, 1 <= heads < width)"
     if (data["tokens"], data["partition_a"], data["position"]) != (2, [0], 0):
         return False, "a certificate is for N = 2, A = {0}, output position 0"
-    if data["bound"] != BOUND_TEXT:
+    if data["bound"] not in (BOUND_TEXT, BOUND_TEXT_ONE_SLOT):
         return False, f"the stated bound {data['bound']!r:.60} is not the bound of Theorems 1-2"
     m = data["claimed_rank"]
-    if m != lower_bound(depth, width, heads):
-        return False, f"claimed rank {m} is not the bound {lower_bound(depth, width, heads)}"
+    bound_m = one_slot_bound(depth, width) if one_slot else lower_bound(depth, width, heads)
+    if m != bound_m:
+        return False, f"claimed rank {m} is not the bound {bound_m}"
     if m < 1:
         return False, "the bound is 0 here (d_x - H < 2): a certificate claims sep >= 1 or more"
     check_size(m, width, depth, heads)
@@ -272,7 +317,10 @@ def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
                            output=data["output"])
     except InputError as exc:
         return False, f"the network it describes is not valid ({exc})"
-    if draw_weights(spec, weights["seed"], bound).as_dict() != weights:
+    if one_slot:
+        if one_slot_weights(spec).as_dict()["layers"] != layers:
+            return False, "the weights are not the one-slot layout's for this depth, width and heads"
+    elif draw_weights(spec, weights["seed"], bound).as_dict() != weights:
         return False, f"the weights are not the seeded draw of seed {weights['seed']} and weight_range {bound}"
     built = _layers(weights, p)
     fingerprint = _fingerprint(built, rows, cols, p, spec.residual)
