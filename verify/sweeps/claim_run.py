@@ -34,9 +34,10 @@ def prefetch_tasks(extended: bool = False):
     return specs, [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
 
 
-def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -> None:
+def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -> list[dict]:
     """Compute (or read from the store) the exact ranks of every default spec through the sweep
-    executor into the rank source ``source``, so the bound checks find them computed."""
+    executor into the rank source ``source``, so the bound checks find them computed; returns their
+    rows (spec, rank, certainty, probability bound, seed, primes): the reviewers' table of the report."""
     from .executor import run_sweep
     from .progress import SweepProgress
     from .store import Store
@@ -48,6 +49,27 @@ def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -
     for spec, value in zip(specs, values):
         if value is not None:  # a refused spec is left to the checks, which report it
             source.remember(spec, 0, value["rank"])
+    from .provenance import certainty_label
+
+    return [{"depth": spec.depth, "width": spec.width, "heads": spec.heads, "residual": spec.residual,
+             "rank": value["rank"], "certified_exact": value.get("certified_exact"),
+             "certainty": certainty_label(value.get("certified_lower_bound"), value.get("probability_bound")),
+             "probability_bound": value.get("probability_bound"), "seed": value.get("seed", 0),
+             "primes": value.get("primes")}
+            for spec, value in zip(specs, values) if value is not None]
+
+
+def provenance(source, values: list[dict], registry: str) -> dict:
+    """The report header's provenance (issue 33): the registry, the field, seed and primes of the
+    exact ranks, what they certify, and the largest probability bound among them (0: every one is
+    certified exact; None: no rank was needed)."""
+    bounds = [v.get("probability_bound") for v in values]
+    return {"registry": registry, "field": source.field, "seed": 0,
+            "primes": sorted({p for v in values for p in (v.get("primes") or [])}) or None,
+            "certainty": source.certainty,
+            "probability_bound": (None if not values or None in bounds else max(bounds)),
+            "ranks_certified_exact": sum(1 for v in values if v.get("certified_exact")), "ranks": len(values),
+            "rank_table": values}
 
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
@@ -58,6 +80,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead.  ``registry`` as
     ``verify.claims.registry.find_registry`` takes it (None: ``$VERIFY_REGISTRY`` or the installed one)."""
     from ..claims.record import load_claims, run_claims_with
+    from ..claims.registry import find_registry
     from ..claims.report import write_reports
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
@@ -80,12 +103,14 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         plan["out"] = str(out_dir)
         return plan
     start = time.perf_counter()  # the reported time includes the exact ranks computed up front
+    values = []
     if not ids or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
-        _prefetch_ranks(source, store, scheduler, workers, progress)
+        values = _prefetch_ranks(source, store, scheduler, workers, progress)
     tick = Progress("claims", progress, unit="claim")
     records = []
     header = {"version": __version__, "claims": len(found), "seconds": 0.0,
-              "spec_set": "extended" if extended else "default"}
+              "spec_set": "extended" if extended else "default",
+              **provenance(source, values, find_registry(registry).name)}
     if ids:
         header["partial"] = sorted(set(ids))
 
