@@ -74,13 +74,18 @@ class ClaimsPlugin:
 
     def __init__(self, config):
         from .claims.record import load_claims
-        from .claims.registry import registry_entry_points
+        from .claims.registry import find_registry, registry_entry_points
         from .errors import InputError
 
         self.config = config
-        names = config.getoption("verify_registry") or sorted(registry_entry_points())
-        try:
-            self.registries = {name: load_claims(name) for name in names}
+        installed = registry_entry_points()
+        names = config.getoption("verify_registry") or sorted(installed)
+        try:  # an entry point keeps its name in the node ids; a module or folder goes by its package name
+            found = {name: find_registry(name) for name in names}
+            self.registries = {(name if name in installed else found[name].name): load_claims(found[name])
+                               for name in names}
+            self.folders = {(name if name in installed else found[name].name): found[name].directory
+                            for name in names}
         except InputError as exc:
             raise pytest.UsageError(str(exc)) from None
         if not self.registries:
@@ -100,10 +105,8 @@ class ClaimsPlugin:
 
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection and --lf filter the items
     def pytest_collection_modifyitems(self, session, config, items) -> None:
-        from .claims.registry import find_registry
-
         for name, claims in self.registries.items():
-            folder = find_registry(name).directory
+            folder = self.folders[name]
             parent = ClaimsCollector.from_parent(session, name=f"{PREFIX}/{name}", path=folder,
                                                  nodeid=f"{PREFIX}/{name}")
             made = [ClaimItem.from_parent(parent, name=claim.id, claim=claim, registry=name,
