@@ -21,9 +21,10 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
+from ..files import write_output
 from .report import counts, strength
 
-__all__ = ["html_report", "ATLAS_PNG", "rank_table_svg"]
+__all__ = ["html_report", "write_html", "ATLAS_PNG", "rank_table_svg"]
 
 #: The N atlas (``python benchmarks/atlas.py``), found in the checkout this engine runs from.
 ATLAS_PNG = Path(__file__).resolve().parents[2] / "results" / "n_atlas.png"
@@ -220,3 +221,10 @@ def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PN
     out.append('<h2 id="per-claim">Every claim</h2>' + "".join(_claim_section(rec) for rec in records))
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"
+
+
+def write_html(out_dir: Path, records: list[dict], header: dict) -> Path:
+    """``report.html`` in ``out_dir``, replaced atomically (written beside ``report.write_reports``)."""
+    path = out_dir / "report.html"
+    write_output(path, html_report(records, header))
+    return path

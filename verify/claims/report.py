@@ -110,12 +110,8 @@ def markdown(records: list[dict], header: dict) -> str:
 
 
 def write_reports(out_dir: Path, records: list[dict], header: dict) -> tuple[Path, Path]:
-    """report.json, report.md and report.html in ``out_dir``, each replaced atomically."""
-    from .html_report import html_report
-
     md, js = out_dir / "report.md", out_dir / "report.json"
     write_output(js, json.dumps({"header": header, "counts": counts(records), "claims": records}, indent=1,
                                 default=str) + "\n")
     write_output(md, markdown(records, header))
-    write_output(out_dir / "report.html", html_report(records, header))
     return md, js

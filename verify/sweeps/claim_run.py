@@ -81,6 +81,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     ``verify.claims.registry.find_registry`` takes it (None: ``$VERIFY_REGISTRY`` or the installed one)."""
     from ..claims.record import load_claims, run_claims_with
     from ..claims.registry import find_registry
+    from ..claims.html_report import write_html
     from ..claims.report import write_reports
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
@@ -118,6 +119,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         records.append(result.as_dict())
         header["seconds"] = time.perf_counter() - start
         write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
+        write_html(out_dir, records, header)
         tick(i + 1, len(found))
 
     run_claims_with(found, source, record)

@@ -3,7 +3,7 @@
 The fields: ``certainty`` (the label of ``verify.rank.certainty.Certainty``: ``certified`` for a
 value proven equal to the generic rank, ``certified lower bound; equal to generic w.h.p.`` for a
 certified lower bound that equals the generic rank except with ``probability_bound``, and
-``probabilistic`` otherwise), ``probability_bound``, ``seed``, ``primes`` (the moduli the value
+``certified lower bound`` where no equality is claimed, ``probabilistic`` otherwise), ``probability_bound``, ``seed``, ``primes`` (the moduli the value
 was computed over), ``version`` (of this toolkit) and, where a registry decided something,
 ``registry``.  A field that does not apply is present and null (a numeric rank has no prime).
 """
@@ -23,6 +23,8 @@ def certainty_label(certified_lower_bound: bool | None, probability_bound: float
     """``Certainty.label`` for these two fields (None when neither is known: a numeric value)."""
     if certified_lower_bound is None and probability_bound is None:
         return None
+    if certified_lower_bound and probability_bound is None:  # no equality with the generic rank is claimed
+        return "certified lower bound"
     return Certainty(bool(certified_lower_bound), probability_bound, "").label
 
 
