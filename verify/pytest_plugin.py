@@ -21,12 +21,16 @@ the claims alone.
 The exact ranks the bound checks compare against come from the results store (``--verify-store``,
 default ``$VERIFY_STORE`` or ``~/.cache/verify/results.sqlite``, as ``verify run``; the same keys,
 so either fills it for the other): they are read, or computed once and kept, before the first
-item that needs them, so a warm run is fast.  Under xdist each worker does this for itself.
+item that needs them, so a warm run is fast.  Under xdist the first worker that needs them fills the store while the
+others wait on a lock file beside it (``<store>.lock``), so a cold run computes each rank once.
 
 Modelled on hypothesis's ``_hypothesis_pytestplugin``: options always, behaviour only on request.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -127,11 +131,33 @@ class ClaimsPlugin:
             self.source = RankSource(f"gf:{DEFAULT_PRIME}")  # the field of verify run's prefetch
         if needs_ranks and not self.prefetched:
             store = self.config.getoption("verify_store") or str(default_store_path())
-            worker = hasattr(self.config, "workerinput")  # an xdist worker: no processes of its own
-            _prefetch_ranks(self.source, None if store.lower() == "none" else store, None, 1 if worker else None,
-                            False)
+            store = None if store.lower() == "none" else store
+            with _one_worker_at_a_time(store if hasattr(self.config, "workerinput") else None):
+                _prefetch_ranks(self.source, store, None, None, False)  # one process per CPU
             self.prefetched = True
         return self.source
+
+
+@contextmanager
+def _one_worker_at_a_time(store: str | None):
+    """Under xdist, the first worker to need the ranks fills the store (with a process per CPU)
+    while the others wait on ``<store>.lock``, then read them from the store: a cold run computes
+    each rank once.  Without a store, or without ``fcntl`` (Windows), each worker computes its own."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    if store is None or fcntl is None:
+        yield
+        return
+    lock = Path(store + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _markers(claim) -> list[str]:

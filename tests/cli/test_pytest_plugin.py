@@ -86,3 +86,29 @@ def test_paths_on_the_command_line_run_beside_the_claims_under_xdist(folder):
 def test_an_unknown_registry_is_a_usage_error(folder):
     status, out = pytest_run(folder, "--verify-claims", "--verify-registry", "no_such_registry_here", "-q")
     assert status == 4 and "no_such_registry_here" in out and "Traceback" not in out
+
+
+def test_xdist_workers_fill_the_store_one_at_a_time(tmp_path):
+    """The lock beside the store lets one worker compute while the others wait (separate opens of
+    the lock file exclude each other, in threads as in processes)."""
+    import threading
+    import time
+
+    from verify.pytest_plugin import _one_worker_at_a_time
+
+    store, order = str(tmp_path / "folder" / "results.sqlite"), []
+
+    def worker(name):
+        with _one_worker_at_a_time(store):
+            order.append(f"{name} in")
+            time.sleep(0.2)
+            order.append(f"{name} out")
+
+    threads = [threading.Thread(target=worker, args=(name,)) for name in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [step.split()[1] for step in order] == ["in", "out", "in", "out"]
+    with _one_worker_at_a_time(None):  # no store: nothing to share, no lock
+        pass
