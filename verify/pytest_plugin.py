@@ -187,7 +187,10 @@ class ClaimItem(pytest.Item):
         from .claims.report import strength
 
         plugin = self.config.pluginmanager.get_plugin("verify-claims-plugin")
-        needs_ranks = any(type(c).__name__ == "RankBound" for c in self.claim.checks)
+        claim = self.claim  # a rank bound anywhere (printed, corrected, gap, a reading) reads the store
+        every = [*claim.checks, *claim.corrected_checks, *claim.gap_checks, *(c for cs in claim.readings.values()
+                                                                               for c in cs)]
+        needs_ranks = any(type(c).__name__ == "RankBound" for c in every)
         [result] = run_claims_with([self.claim], plugin.rank_source(needs_ranks))
         record = result.as_dict()
         self.user_properties += [("outcome", record["outcome"]), ("passage", record["passage"]),
