@@ -87,3 +87,26 @@ def test_the_atlas_and_the_rank_table_are_embedded_and_a_missing_atlas_is_said(r
 
 def test_the_html_is_rewritten_with_the_other_reports(report):
     assert {p.name for p in report.iterdir()} >= {"report.md", "report.json", "report.html"}
+
+
+def test_the_reviewers_table_is_the_one_verify_table_prints(capsys):
+    """The grid the report embeds (sweeps.claim_run.reviewers_grid) against ``verify table``'s own
+    Markdown for the same spec, depth 1 width 2 (rank 3 = its proven bound 1 + 2)."""
+    from verify.exact.fields import DEFAULT_PRIME
+    from verify.model.spec import NetworkSpec
+    from verify.rank.memory import DEFAULT_MEMORY_GIB
+    from verify.sweeps.claim_run import rank_rows, reviewers_grid
+    from verify.sweeps.table import sep_task
+    from verify.sweeps.tasks import compute_value
+
+    spec = NetworkSpec(depth=1, width=2, heads=1)
+    pairs = [(spec, compute_value(sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB)))]
+    grid = reviewers_grid(pairs)
+    assert grid["rows"][0][:4] == ["1", "2", "1", "3"]
+    assert main(["table", "--depths", "1", "--widths", "2", "--heads", "1", "--no-store", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "| " + " | ".join(grid["rows"][0]) + " |" in printed  # the same cells, bound for bound
+    page = parse(html_report([], {"reviewers_table": grid, "rank_table": rank_rows(pairs)}))
+    assert "reviewers" in page.ids and external(page) == []
+    text = "".join(page.text)
+    assert all(note in text for note in grid["notes"])

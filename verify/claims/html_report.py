@@ -135,6 +135,19 @@ def _rank_section(rows: list[dict]) -> str:
     return "".join(out) + "</tbody></table>" + rank_table_svg(rows)
 
 
+def _reviewers_section(grid: dict | None) -> str:
+    """The reviewers' table as ``verify table`` prints it (cells from ``sweeps.claim_run.reviewers_grid``)."""
+    if not grid:
+        return ""
+    out = ['<table id="reviewers"><thead><tr>' + "".join(f"<th>{_e(c)}</th>" for c in grid["columns"])
+           + "</tr></thead><tbody>"]
+    out += ["<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in grid["rows"]]
+    out.append("</tbody></table><p class=\"muted\">Bounds on the log3 scale; \u2717 marks a bound the exact rank "
+               "violates; \u00b7 not applicable (outside the bound's regime or condition).</p><ul>")
+    out += [f"<li>{_e(note)}</li>" for note in grid.get("notes", [])]
+    return "".join(out) + "</ul>"
+
+
 def _checks(title: str, checks: list[dict]) -> str:
     if not checks:
         return ""
@@ -215,8 +228,9 @@ def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PN
                    f'<td class="o-{_e(rec["outcome"])}">{_e(rec["outcome"])}</td><td>{_e(rec["expected"])}</td>'
                    f'<td>{_e(margin)}</td><td>{_e(refuted)}</td><td>{_e(rec.get("closest") or "-")}</td></tr>')
     out.append("</tbody></table>")
-    out.append("<h2 id=\"reviewers-table\">The reviewers' table: the exact ranks the bound checks used</h2>"
-               + _rank_section(header.get("rank_table") or []))
+    out.append("<h2 id=\"reviewers-table\">The reviewers' table: the exact ranks beside the bounds</h2>"
+               + _reviewers_section(header.get("reviewers_table"))
+               + "<h3>What each exact rank certifies, and its plot</h3>" + _rank_section(header.get("rank_table") or []))
     out.append('<h2 id="n-atlas">The N atlas</h2>' + _atlas_figure(atlas))
     out.append('<h2 id="per-claim">Every claim</h2>' + "".join(_claim_section(rec) for rec in records))
     out.append(f"<script>{_SCRIPT}</script></body></html>")
