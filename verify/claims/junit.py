@@ -74,7 +74,7 @@ def junit_xml(records: list[dict], header: dict, registry: str | None = None) ->
                           tests=str(len(records)), failures=str(sum(failures)), errors=str(sum(errors)),
                           skipped="0", time=f"{float(header.get('seconds', 0.0)):.3f}")
     _properties(suite, [(key, header[key]) for key in sorted(header)
-                        if not isinstance(header[key], dict) and key != "rank_table"]
+                        if not isinstance(header[key], dict) and key not in ("rank_table", "reviewers_table")]
                 + ([("registry", registry)] if registry and "registry" not in header else []))
     for rec, error, failure in zip(records, errors, failures):
         case = ET.SubElement(suite, "testcase", classname=_text(rec["document"]), name=_text(rec["id"]),
