@@ -44,3 +44,50 @@ def test_every_relative_link_in_the_docs_resolves():
             if not (page.parent / target).exists():
                 broken.append(f"{page.name} -> {target}")
     assert broken == []
+
+
+def _readme_commands() -> set[str]:
+    """The shell commands of the README's indented blocks."""
+    return {line.strip() for line in (ROOT / "README.md").read_text().splitlines()
+            if line.startswith("    ") and line.strip().startswith(("python3 -m venv", ".venv/bin/"))}
+
+
+def _ci_commands(job_file: dict) -> list[str]:
+    """Every command a CI file runs: GitHub Actions' ``run`` steps and GitLab's ``script`` lines."""
+    found = []
+    for name, job in job_file.items():
+        if name == "jobs":  # GitHub Actions
+            found += [step["run"].strip() for j in job.values() for step in j["steps"] if "run" in step]
+        elif isinstance(job, dict) and "script" in job:  # GitLab CI
+            found += [line.strip() for line in job["script"]]
+    return found
+
+
+def test_the_ci_jobs_parse_and_run_the_readmes_commands():
+    import yaml
+
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "ci.md").read_text(), flags=re.S)
+    files = [yaml.safe_load(block) for block in blocks]
+    assert len(files) == 3  # GitHub Actions (verify run, pytest), GitLab CI
+    readme = _readme_commands()
+    for job_file in files:
+        commands = _ci_commands(job_file)
+        assert commands and set(commands) <= readme, set(commands) - readme
+        assert any("pip install" in c for c in commands) and any("--junit" in c for c in commands)
+        text = yaml.safe_dump(job_file)
+        assert "VERIFY_STORE" in text and ".verify-store" in text and "verify-report/" in text  # cache, artifact
+    gitlab = files[2]["claims"]
+    assert gitlab["artifacts"]["reports"]["junit"] in " ".join(gitlab["script"])
+
+
+def test_the_distribution_has_a_name_of_its_own():
+    import importlib.metadata
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "seprank-verify" and project["scripts"] == {"verify": "verify.cli.main:main"}
+    assert set(importlib.metadata.packages_distributions()["verify"]) == {"seprank-verify"}
+    wrong = [f"{page.name}: {line.strip()}" for page in PAGES + sorted((ROOT / "verify").rglob("*.py"))
+             for line in page.read_text().splitlines()
+             if re.search(r"pip install (-q )?['\"]?verify\b", line)]
+    assert wrong == []

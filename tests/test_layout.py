@@ -20,7 +20,7 @@ LAYERS = {
     "rank": 3, "constructions": 3,
     "claims": 4,
     "sweeps": 5,
-    "cli": 7,
+    "cli": 7, "pytest_plugin": 7,
     "__init__": 8, "__main__": 8,
 }
 MAX_LINES = 400

@@ -42,7 +42,7 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
            "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
-           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "format_bound", "require_matplotlib"]
+           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "junit_xml", "format_bound", "require_matplotlib"]
 
 @dataclass(frozen=True)
 class NetworkDefaults:
@@ -331,8 +331,13 @@ def stored_results(path: str | None = None, kind: str | None = None) -> tuple[st
     path = path or default_store_path()
     if not Path(path).exists():
         raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
+    from .sweeps.provenance import store_row_provenance
+
     with Store(path, read_only=True) as store:  # listing writes nothing: a read-only store is listed
-        return str(path), store.rows(kind)
+        rows = store.rows(kind)
+    for row in rows:  # provenance (issue 33): certainty, probability bound and primes beside seed and version
+        row.update({k: v for k, v in store_row_provenance(row).items() if k not in row})
+    return str(path), rows
 
 
 def table_markdown(rows: list[dict], registry=None) -> str:
@@ -344,9 +349,10 @@ def table_markdown(rows: list[dict], registry=None) -> str:
 
 def table_csv(rows: list[dict], registry=None) -> str:
     """The reviewers' table as CSV, its bound columns read from the registry."""
+    from .claims.registry import find_registry
     from .sweeps.table import bound_columns, to_csv
 
-    return to_csv(rows, bound_columns(registry=registry))
+    return to_csv(rows, bound_columns(registry=registry), find_registry(registry).name)
 
 
 def claims_table(records: list[dict]) -> tuple[str, str]:
@@ -354,6 +360,13 @@ def claims_table(records: list[dict]) -> tuple[str, str]:
     from .claims.report import summary, table
 
     return table(records), summary(records)
+
+
+def junit_xml(records: list[dict], header: dict) -> str:
+    """JUnit XML of a claims run (``verify run --junit``): see ``verify.claims.junit``."""
+    from .claims.junit import junit_xml as write
+
+    return write(records, header, header.get("registry"))
 
 
 def export_csv(rows: list[dict]) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .. import api
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
-from .checks import writable_dir
+from ..files import write_output
+from .checks import writable_dir, writable_file
 
 NAME = "run"
 
@@ -25,6 +26,9 @@ def add_parser(sub):
                      help="print the plan (exact ranks to compute or reuse, claims to check) and compute nothing")
     run.add_argument("--extended", action="store_true",
                      help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
+    run.add_argument("--junit", default=None, metavar="FILE",
+                     help="also write JUnit XML (one testcase per claim, classname the paper; an unexpected outcome "
+                          "is a failure, a check that raised an error) for CI test reports")
     add_registry_arg(run)
     add_sweep_args(run)
     add_output_args(run)
@@ -33,6 +37,7 @@ def add_parser(sub):
 def run(args) -> int:
     if not args.dry_run:
         writable_dir(args.out, "--out")  # before any work: a typo must not cost a finished run
+        writable_file(args.junit, "--junit")
     done = api.run_registry(args.claim, args.out, args.extended, args.dry_run, store_path(args), args.scheduler,
                             args.workers, not (args.json or args.quiet), args.registry)
     if args.dry_run:
@@ -43,6 +48,8 @@ def run(args) -> int:
                                         f"to {done['out']}.")
         return 0
     records, header, surprises = done["claims"], done["header"], done["unexpected"]
+    if args.junit:  # written before printing: CI reads it even when stdout is closed
+        write_output(args.junit, api.junit_xml(records, header))
     if args.json:
         print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
     else:
@@ -50,5 +57,6 @@ def run(args) -> int:
         print(text)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
-              f"\nreports: {Path(done['out']) / 'report.md'}, {Path(done['out']) / 'report.json'}")
+              f"\nreports: {Path(done['out']) / 'report.md'}, {Path(done['out']) / 'report.json'}, "
+              f"{Path(done['out']) / 'report.html'}" + (f"; JUnit: {args.junit}" if args.junit else ""))
     return 1 if surprises else 0

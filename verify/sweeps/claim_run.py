@@ -34,9 +34,10 @@ def prefetch_tasks(extended: bool = False):
     return specs, [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
 
 
-def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -> None:
+def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -> list[tuple]:
     """Compute (or read from the store) the exact ranks of every default spec through the sweep
-    executor into the rank source ``source``, so the bound checks find them computed."""
+    executor into the rank source ``source``, so the bound checks find them computed; returns the
+    (spec, value) pairs (each value with its certainty, probability bound, seed and primes)."""
     from .executor import run_sweep
     from .progress import SweepProgress
     from .store import Store
@@ -48,6 +49,49 @@ def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -
     for spec, value in zip(specs, values):
         if value is not None:  # a refused spec is left to the checks, which report it
             source.remember(spec, 0, value["rank"])
+    return [(spec, value) for spec, value in zip(specs, values) if value is not None]
+
+
+def rank_rows(pairs: list[tuple]) -> list[dict]:
+    """One row per exact rank used: spec, rank, certainty, probability bound, seed, primes."""
+    from .provenance import certainty_label
+
+    return [{"depth": spec.depth, "width": spec.width, "heads": spec.heads, "residual": spec.residual,
+             "rank": value["rank"], "certified_exact": value.get("certified_exact"),
+             "certainty": certainty_label(value.get("certified_lower_bound"), value.get("probability_bound")),
+             "probability_bound": value.get("probability_bound"), "seed": value.get("seed", 0),
+             "primes": value.get("primes")} for spec, value in pairs]
+
+
+def reviewers_grid(pairs: list[tuple], registry=None) -> dict | None:
+    """The reviewers' table of the plain specs among ``pairs`` (as ``verify table`` prints it: the
+    exact rank beside every applicable bound of the registry, log3 scale), as cells for the HTML
+    report: ``columns``, ``rows`` and ``notes`` (which claim each bound column B1, B2, ... is)."""
+    from .table import _grid, bound_columns, build_rows
+
+    plain = [(spec, value) for spec, value in pairs if not spec.residual]
+    if not plain:
+        return None
+    columns = bound_columns(registry=registry)
+    rows = build_rows([s for s, _ in plain], [v for _, v in plain], None, columns)
+    head, body, used = _grid(rows, columns)
+    notes = [f"B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
+             + (" (registry erratum: the printed statement fails somewhere)" if col.erratum else "")
+             for i, col in enumerate(used)]
+    return {"columns": head, "rows": body, "notes": notes}
+
+
+def provenance(source, values: list[dict], registry: str) -> dict:
+    """The report header's provenance (issue 33): the registry, the field, seed and primes of the
+    exact ranks, what they certify, and the largest probability bound among them (0: every one is
+    certified exact; None: no rank was needed)."""
+    bounds = [v.get("probability_bound") for v in values]
+    return {"registry": registry, "field": source.field, "seed": 0,
+            "primes": sorted({p for v in values for p in (v.get("primes") or [])}) or None,
+            "certainty": source.certainty,
+            "probability_bound": (None if not values or None in bounds else max(bounds)),
+            "ranks_certified_exact": sum(1 for v in values if v.get("certified_exact")), "ranks": len(values),
+            "rank_table": values}
 
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
@@ -58,6 +102,8 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead.  ``registry`` as
     ``verify.claims.registry.find_registry`` takes it (None: ``$VERIFY_REGISTRY`` or the installed one)."""
     from ..claims.record import load_claims, run_claims_with
+    from ..claims.registry import find_registry
+    from ..claims.html_report import write_html
     from ..claims.report import write_reports
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
@@ -80,12 +126,15 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         plan["out"] = str(out_dir)
         return plan
     start = time.perf_counter()  # the reported time includes the exact ranks computed up front
+    pairs, grid = [], None
     if not ids or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
-        _prefetch_ranks(source, store, scheduler, workers, progress)
+        pairs = _prefetch_ranks(source, store, scheduler, workers, progress)
+        grid = reviewers_grid(pairs, registry)
     tick = Progress("claims", progress, unit="claim")
     records = []
     header = {"version": __version__, "claims": len(found), "seconds": 0.0,
-              "spec_set": "extended" if extended else "default"}
+              "spec_set": "extended" if extended else "default",
+              **provenance(source, rank_rows(pairs), find_registry(registry).name), "reviewers_table": grid}
     if ids:
         header["partial"] = sorted(set(ids))
 
@@ -93,6 +142,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         records.append(result.as_dict())
         header["seconds"] = time.perf_counter() - start
         write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
+        write_html(out_dir, records, header)
         tick(i + 1, len(found))
 
     run_claims_with(found, source, record)

@@ -94,7 +94,7 @@ def executor(scheduler: str | None = None, workers: int | None = None):
             from distributed import Client
         except ImportError:
             raise InputError("--scheduler needs dask.distributed; install it with "
-                             "pip install -e '.[dask]' in the verify checkout") from None
+                             "pip install -e '.[dask]' in the seprank-verify checkout") from None
         try:
             client = Client(scheduler, timeout="10s")
         except Exception as exc:  # noqa: BLE001 - Dask raises OSError, TimeoutError, ValueError, ...

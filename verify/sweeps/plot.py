@@ -12,7 +12,7 @@ from ..files import is_stream, write_output
 __all__ = ["cap_series", "plot_probe", "plot_table", "require_matplotlib", "PLOT_HINT"]
 
 #: The install form of the plot extra (this package is installed from its checkout, not from PyPI).
-PLOT_HINT = "pip install -e '.[plot]' in the verify checkout"
+PLOT_HINT = "pip install -e '.[plot]' in the seprank-verify checkout"
 
 
 def require_matplotlib() -> None:

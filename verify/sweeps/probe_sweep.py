@@ -57,4 +57,12 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
                               batch=batch, max_memory_gib=max_memory_gib, **options)
     data = result.as_dict()
     data.update(field=field.name, seed=seed)
+    # provenance (issue 33): what every rank certifies, the limit's probability bound, the prime, the version
+    from .provenance import value_provenance
+
+    limit = data.get("limit") or {}
+    modulus = data.get("modulus")
+    data.update(value_provenance({"certified_lower_bound": data.get("certified_lower_bound"),
+                                  "probability_bound": limit.get("probability_bound"),
+                                  "primes": [modulus] if modulus else None}, field.name, seed))
     return data

@@ -216,6 +216,8 @@ def export_csv(rows: list[dict]) -> str:
         row = {**row, "value": value}
         line = {"kind": row["kind"], **{f"spec.{k}": v for k, v in row["spec"].items()},
                 "method": row["method"], "field": row["field"], "seed": row["seed"],
+                **{k: (" ".join(map(str, row[k])) if k == "primes" and row[k] else row[k])
+                   for k in ("certainty", "probability_bound", "primes") if k in row},
                 **{f"param.{k}": v for k, v in row["params"].items()},
                 **{f"value.{k}": (json.dumps(v) if isinstance(v, (dict, list)) else v)
                    for k, v in row["value"].items()},

@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..exact.fields import as_field
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.numrank import DEFAULT_TEMPLATES
+from .provenance import certainty_label
 from ..model.spec import NetworkSpec, divisors
 from .store import Task
 
@@ -139,8 +140,12 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     done, rows = rows_done(values)
     if not done:
         raise InputError(f"every spec was refused ({skipped[-1]['reason']})")
+    from ..claims.registry import find_registry
+    from ..version import __version__
+
     return {"rows": rows, "skipped": skipped, "field": field, "seed": seed, "sweep": stats.as_dict(),
-            "store": store_path, "meaning": MEANING}
+            "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name,
+            "version": __version__}
 
 
 def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
@@ -287,6 +292,8 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
                "upper_bound": sep_values[index].get("upper_bound"),
                "seed": sep_values[index].get("seed"), "primes": sep_values[index].get("primes"),
                "runs": sep_values[index].get("runs"), "version": sep_values[index].get("version"),
+               "certainty": certainty_label(sep_values[index]["certified_lower_bound"],
+                                            sep_values[index]["probability_bound"]),
                "valid_from_tokens": 2 * (spec.width + 1), "bounds": bounds}  # N >= 2(d_x + 1)
         if real_values is not None:
             real = real_values[index]
@@ -342,13 +349,13 @@ def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
+def to_csv(rows: list[dict], columns: list[BoundColumn], registry: str = "") -> str:
     """The table as CSV: numeric columns hold numbers or nothing (a bound that does not apply, or one
     whose value is <= 0 on the sep scale so has no log3); each bound has a ``holds`` column beside it."""
     _, _, used = _grid(rows, columns)
     real = any("real_rank" in r for r in rows)
     header = ["depth", "width", "heads", "sep", "log3_sep", "regime", "certified_exact", "probability_bound", "seed",
-              "primes", "version"]
+              "primes", "version", "certainty", "registry"]
     header += ["real_rank_numeric", "real_gap_decades", "real_at_grid_cap"] if real else []
     for col in used:
         header += [f"{col.label} log3", f"{col.label} holds"]
@@ -361,7 +368,9 @@ def to_csv(rows: list[dict], columns: list[BoundColumn]) -> str:
                 "" if r.get("certified_exact") is None else str(bool(r["certified_exact"])).lower(),
                 "" if r.get("probability_bound") is None else repr(r["probability_bound"]),
                 "" if r.get("seed") is None else r["seed"], " ".join(map(str, r.get("primes") or [])),
-                r.get("version") or ""]
+                r.get("version") or "",
+                r.get("certainty") or certainty_label(r.get("certified_lower_bound"), r.get("probability_bound")) or "",
+                registry]
         if real:
             extra = r.get("real") or {}
             line += [r.get("real_rank", ""), "" if extra.get("gap_decades") is None else extra["gap_decades"],
