@@ -30,8 +30,41 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker(threads: int) -> None:
-    """Worker set-up: FLINT threads, and Ctrl-C left to the parent (which stops the pool), so an
+#: How often a worker's watchdog looks whether its parent is still there (seconds).
+WATCHDOG_SECONDS = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started it ends, whatever ended it (SIGKILL from the
+    OOM killer included, which leaves the parent no chance to stop its pool): on Linux the kernel
+    sends SIGKILL to the worker (``prctl(PR_SET_PDEATHSIG)``, through ctypes); everywhere a daemon
+    thread polls ``os.getppid()`` (a child whose parent died is re-parented) and ends the worker."""
+    import signal
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # pragma: no cover - no libc: the watchdog remains
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(WATCHDOG_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="verify-parent-watchdog", daemon=True).start()
+
+
+def _init_worker(threads: int, parent: int | None = None) -> None:
+    """Worker set-up: the worker dies with its parent (``_die_with_parent``); FLINT threads, and
+    Ctrl-C left to the parent (which stops the pool), so an
     idle worker never prints a KeyboardInterrupt traceback; SIGTERM and SIGHUP back to their default
     (end the worker at once), replacing the handler the command line installed in the parent, which
     a forked worker inherits: the parent ends its workers with SIGTERM."""
@@ -39,6 +72,8 @@ def _init_worker(threads: int) -> None:
 
     import flint
 
+    if parent is not None:
+        _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
@@ -114,7 +149,7 @@ def executor(scheduler: str | None = None, workers: int | None = None):
             yield pool
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                               initargs=(max(1, cpu_count() // workers),))
+                               initargs=(max(1, cpu_count() // workers), os.getpid()))
     try:
         yield pool
         pool.shutdown(wait=True)  # inside the try: a signal while waiting still ends every worker
