@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..api import NetworkSpec, default_store_path
 from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
-__all__ = ["add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
+__all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
 
 
 def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):
@@ -67,3 +67,14 @@ def spec_of(args) -> NetworkSpec:
 def pairs_table(pairs: list[tuple[str, object]]) -> str:
     width = max(len(k) for k, _ in pairs)
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in pairs)
+
+
+def note(text: str) -> None:
+    """A diagnostic line on stderr; a stderr that cannot take it (full, closed) drops it, never the
+    result the command prints on stdout."""
+    import sys
+
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass

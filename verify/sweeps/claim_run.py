@@ -122,7 +122,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         from .table import sep_cost, sep_task
 
         tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in bound_specs(found, extended)]
-        with Store(store) as results:
+        with Store(store, create=False) as results:
             plan = sweep_plan(tasks, results, sep_cost, lambda t: estimate_block_bytes(t.spec))
         plan["claims"] = [c.id for c in found]
         plan["out"] = str(out_dir)

@@ -36,7 +36,7 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
         return Task("probe_step", spec, method, field.name, seed,
                     tuple(sorted({**options, **extra, "tokens": n}.items())), limits)
 
-    with Store(store) as results:
+    with Store(store, create=not dry_run) as results:  # a dry run creates nothing
         if dry_run:
             from .plan import sweep_plan
 
