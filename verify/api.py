@@ -32,7 +32,7 @@ from .sweeps.progress import Progress
 from .sweeps.store import default_store_path
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
-from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib
+from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib, scheduler_address
 
 __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
@@ -43,7 +43,7 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
            "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
            "MAX_CERTIFICATE_BYTES", "MONOMIALS", "MAX_COUNT", "MAX_TOKENS", "MAX_WIDTH", "validate_integer",
-           "memory_gib", "table_csv", "export_csv", "format_bound", "require_matplotlib"]
+           "memory_gib", "scheduler_address", "table_csv", "export_csv", "format_bound", "require_matplotlib"]
 
 @dataclass(frozen=True)
 class NetworkDefaults:
@@ -249,6 +249,10 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     validate_integer(weight_range, "weight_range", 1, 2**62)
     memory_gib(max_memory_gib)
     _sweep_options(workers, continuous=continuous, progress=progress, dry_run=dry_run)
+    if not continuous and as_field(field).modulus is None:
+        raise InputError("the token route ranks modulo a prime below 2^31 (its Gram matrices are 64-bit words), so "
+                         "--field qq cannot apply to token inputs; give --field gf:P (P < 2^31 is used as is), "
+                         "or --continuous for exact rationals")
     return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
                        progress, dry_run)

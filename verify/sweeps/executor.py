@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..validate import scheduler_address
 from .progress import REFRESH_SECONDS, SweepProgress
 from .store import Store, Task
 
@@ -125,6 +126,7 @@ def compute(task: Task) -> dict:
 def executor(scheduler: str | None = None, workers: int | None = None):
     """Yield a Dask client's executor, local processes, or (one worker) a single thread in this process."""
     if scheduler:
+        scheduler = scheduler_address(scheduler)  # a port out of range never reaches Dask
         try:
             from distributed import Client
         except ImportError:
@@ -133,7 +135,10 @@ def executor(scheduler: str | None = None, workers: int | None = None):
         try:
             client = Client(scheduler, timeout="10s")
         except Exception as exc:  # noqa: BLE001 - Dask raises OSError, TimeoutError, ValueError, ...
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            # only a network failure says why; anything else Dask raises (a MemoryError from its
+            # parser, "Unable to allocate 3.07 EiB") is no reason a user can act on
+            reason = (str(exc).splitlines()[0] if str(exc) else type(exc).__name__) \
+                if isinstance(exc, OSError | TimeoutError) else "no scheduler answered within 10 s"
             raise InputError(f"cannot reach the Dask scheduler at {scheduler!r} ({reason}); "
                              f"give its address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786") from None
         try:
@@ -231,10 +236,12 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
             progress(len(values), len(tasks), stats.reused, stats.computed)
 
     order = sorted(missing.values(), key=cost, reverse=True) if cost is not None else list(missing.values())
+    # no more local workers than tasks: 16 processes for 2 tasks cost memory and start-up for nothing
+    local = None if scheduler else max(1, min(cpu_count() if workers is None else workers, len(order)))
     try:
         if not order:
             start_progress()
-        elif not scheduler and workers == 1:  # in this process: Ctrl-C stops it at once
+        elif not scheduler and local == 1:  # in this process: Ctrl-C stops it at once
             start_progress()
             for task in order:
                 try:
@@ -243,7 +250,7 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
                     outcome = exc
                 receive(task, outcome)
         else:
-            with executor(scheduler, workers) as pool:
+            with executor(scheduler, local) as pool:
                 start_progress()
                 futures: dict[Future, Task] = {pool.submit(compute, task): task for task in order}
                 pending = set(futures)
