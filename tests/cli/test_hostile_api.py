@@ -248,3 +248,30 @@ def test_paths_are_echoed_escaped(capsys, tmp_path):
     folder.mkdir()
     err = refused(capsys, "table", "--depths", "1", "--widths", "2", "--store", folder, phrases=("c\\nd\\x1b[2J",))
     assert "\x1b" not in err
+
+
+def test_the_probe_dry_run_prices_each_step_as_the_step_refuses_it(capsys):
+    """The memory column is the estimate the step itself is refused by (the Gram route's lattice,
+    not the counts route's: that was wrong both ways, 1.11 MiB for 19.5 KiB at N = 2, 7.19 GiB for
+    1.26 GiB at N = 6), and a step over the limit is marked; each refusal names the same size."""
+    import re
+
+    from verify.exact.fields import Field
+    from verify.sweeps.probe import probe_step
+
+    argv = ["probe-n", "--depth", "2", "--width", "4", "--vocab", "50", "--rank", "4", "--max-tokens", "6",
+            "--no-store", "--max-memory-gib", "0.001"]
+    code, out, _ = run(capsys, *argv, "--dry-run", "--json")
+    rows = json.loads(out)["tasks"]
+    assert code == 0 and [r["over_limit"] for r in rows] == [False, True, True]
+    code, out, _ = run(capsys, *argv, "--dry-run")
+    assert out.count("over --max-memory-gib: refused") == 2 and "2 over --max-memory-gib" in out
+    spec = NetworkSpec(depth=2, width=4)
+    assert probe_step(spec, Field(101), 0, 2, vocab=50, rank=4, max_memory_gib=0.001)["rank"] >= 1
+    for row in rows[1:]:
+        with pytest.raises(InputError) as refusal:
+            probe_step(spec, Field(101), 0, row["params"]["tokens"], vocab=50, rank=4, max_memory_gib=0.001)
+        stated = float(re.search(r"needs at least ([0-9.e+]+) GiB", str(refusal.value)).group(1))
+        assert stated == pytest.approx(row["memory_gib"], rel=0.01), (stated, row)
+    # the true matrix of N = 4 (V binom(50, 49) x binom(51, 49) int64 entries) is at least the estimate
+    assert rows[1]["memory_gib"] * 2**30 <= 8 * 50 * 50 * 1275
