@@ -78,7 +78,7 @@ def choose_method(spec: NetworkSpec, method: str, explicit_partition: bool) -> t
                          "or choose --method coefficients")
     if ROUTES[method].needs_tokens and spec.tokens is None:
         if explicit_partition:  # --method reduced would refuse the partition: one fix only, no loop
-            raise InputError("--partition/--all-partitions split the N positions, so they need --tokens N; "
+            raise InputError("a partition splits the N positions, so --partition/--all-partitions needs --tokens N; "
                              "give it, e.g. --tokens 4")
         raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
     return method, notes
