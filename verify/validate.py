@@ -70,7 +70,7 @@ def scheduler_address(text) -> str:
 
     from .errors import printable
 
-    fix = "give its address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+    fix = "give the Dask scheduler's address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
     if not isinstance(text, str) or not text.strip():
         raise InputError(f"--scheduler must be an address, got {text!r}; {fix}")
     shown = printable(text)
