@@ -36,14 +36,17 @@ WATCHDOG_SECONDS = 0.5
 
 
 def _die_with_parent(parent: int) -> None:
-    """End this worker when the process that started it ends, whatever ended it (SIGKILL from the
-    OOM killer included, which leaves the parent no chance to stop its pool): on Linux the kernel
-    sends SIGKILL to the worker (``prctl(PR_SET_PDEATHSIG)``, through ctypes); everywhere a daemon
-    thread polls ``os.getppid()`` (a child whose parent died is re-parented) and ends the worker."""
+    """End this worker when the process that started the pool (``parent``) ends, whatever ended it
+    (SIGKILL from the OOM killer included, which leaves the parent no chance to stop its pool): on
+    Linux the kernel sends SIGKILL to the worker when its own parent dies
+    (``prctl(PR_SET_PDEATHSIG)``, through ctypes); everywhere a daemon thread looks every
+    ``WATCHDOG_SECONDS`` whether this worker was re-parented (its parent died) or ``parent`` is gone
+    (a worker forked by a fork server is not ``parent``'s child), and ends the worker."""
     import signal
     import sys
     import threading
 
+    first = os.getppid()
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -52,11 +55,23 @@ def _die_with_parent(parent: int) -> None:
             libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
         except (OSError, AttributeError):  # pragma: no cover - no libc: the watchdog remains
             pass
-    if os.getppid() != parent:  # the parent died before the line above took effect
+
+    def gone() -> bool:
+        if os.getppid() != first:
+            return True
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:  # alive, another user's (cannot happen for our parent, but never kill on doubt)
+            pass
+        return False
+
+    if gone():  # the parent died before the lines above took effect
         os._exit(1)
 
     def watch():
-        while os.getppid() == parent:
+        while not gone():
             time.sleep(WATCHDOG_SECONDS)
         os._exit(1)
 
