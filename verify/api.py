@@ -33,6 +33,7 @@ from .sweeps.progress import Progress
 from .sweeps.store import default_store_path
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
+from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib, scheduler_address
 
 __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
@@ -42,7 +43,9 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
            "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
-           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "table_csv", "export_csv", "junit_xml", "format_bound", "require_matplotlib"]
+           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "MAX_COUNT", "MAX_TOKENS", "MAX_WIDTH", "validate_integer",
+           "memory_gib", "scheduler_address", "table_csv", "export_csv", "junit_xml", "format_bound",
+           "require_matplotlib"]
 
 @dataclass(frozen=True)
 class NetworkDefaults:
@@ -181,6 +184,12 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
     >>> [(row["depth"], row["width"], row["heads"], row["sep_rank"]) for row in table["rows"]]
     [(1, 2, 1, 3), (1, 2, 2, 3)]
     """
+    validate_integer(seed, "seed", 0)
+    memory_gib(max_memory_gib)
+    _sweep_options(workers, real=real, progress=progress, dry_run=dry_run)
+    if real:
+        validate_integer(templates, "templates", 1, MAX_COUNT)
+        validate_integer(real_tokens, "real_tokens", 2, MAX_TOKENS)
     return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
                        scheduler, workers, progress, on_skipped, dry_run, registry, device)
 
@@ -246,9 +255,31 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     ('saturated', 2, [2, 2, 2])
     """
     spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=attn_dim, output=output, residual=residual)
+    for name, value, low, high in (("vocab", vocab, 1, MAX_COUNT), ("rank", rank, 1, MAX_WIDTH)):
+        if value is not None:
+            validate_integer(value, name, low, high)
+    validate_integer(positional_rank, "positional_rank", 0, MAX_WIDTH)
+    validate_integer(max_tokens, "max_tokens", 2, MAX_TOKENS)  # as --max-tokens: refused before any allocation
+    validate_integer(patience, "patience", 1, 10**6)
+    validate_integer(seed, "seed", 0)
+    validate_integer(weight_range, "weight_range", 1, 2**62)
+    memory_gib(max_memory_gib)
+    _sweep_options(workers, continuous=continuous, progress=progress, dry_run=dry_run)
+    if not continuous and as_field(field).modulus is None:
+        raise InputError("the token route ranks modulo a prime below 2^31 (its Gram matrices are 64-bit words), so "
+                         "--field qq cannot apply to token inputs; give --field gf:P (P < 2^31 is used as is), "
+                         "or --continuous for exact rationals")
     return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
                        progress, dry_run)
+
+
+def _sweep_options(workers, **flags) -> None:
+    """The checks ``--workers`` and the sweep's switches get on the command line."""
+    if workers is not None:
+        validate_integer(workers, "workers", 1, 4096)
+    for name, value in flags.items():
+        flag(value, name)
 
 
 def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int = MONOMIALS.weight_range,

@@ -1,6 +1,6 @@
 """The exceptions the command line turns into a one-line message and exit status 2."""
 
-__all__ = ["InputError", "Terminated"]
+__all__ = ["InputError", "Terminated", "printable"]
 
 
 class InputError(ValueError):
@@ -19,3 +19,15 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, signal_name: str):
         super().__init__(signal_name)
         self.signal_name = signal_name
+
+
+def printable(text) -> str:
+    """``text`` (a str or a path) with every character that is not printable written as its Python
+    escape (``\\n``, ``\\x1b``, ``\\udcff``), so that a name echoed in a message stays one line and
+    cannot move the cursor or recolour the terminal."""
+    import os
+
+    text = os.fspath(text) if not isinstance(text, str) else text
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)

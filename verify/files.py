@@ -45,6 +45,12 @@ def _kind(mode: int) -> str:
 
 def _resolve(path: str | os.PathLike) -> tuple[Path, os.stat_result | None]:
     """The path writing goes to (symlinks followed, like ``cp``) and its status, None if it is new."""
+    try:  # a device or FIFO is written through the name given: /dev/stdout resolves to a
+        status = os.stat(path)  # /proc/PID/fd/1 -> "pipe:[...]" link that names no file
+        if stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
+            return Path(path), status
+    except OSError:
+        pass
     target = Path(os.path.realpath(path))
     try:
         return target, os.stat(target)

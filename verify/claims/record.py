@@ -26,8 +26,6 @@ The suite passes when every claim has its ``expected`` outcome.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import time
 from dataclasses import dataclass, field
 
@@ -329,17 +327,19 @@ def load_claims(registry=None) -> list[Claim]:
     from .registry import find_registry
 
     found_registry = find_registry(registry)
-    package, pkg = found_registry.name, found_registry.module
+    fix = "define CLAIM = Claim(id=<the file name>, ...) in it (docs/extending.md), or rename it with a leading _ " \
+          "if it holds no claim"
     found = []
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{package}.{info.name}")
+    for name, module in found_registry.claim_modules():
+        path = getattr(module, "__file__", None) or name
         claim = getattr(module, "CLAIM", None)
         if claim is None:
-            raise ValueError(f"{package}.{info.name} defines no CLAIM")
-        if claim.id != info.name:
-            raise ValueError(f"{package}.{info.name}: claim id {claim.id!r} must equal the file name")
+            raise found_registry.refuse(path, "defines no CLAIM", fix)
+        if not isinstance(claim, Claim):
+            raise found_registry.refuse(path, f"CLAIM is a {type(claim).__name__}, not a verify.authoring.Claim", fix)
+        if claim.id != name:
+            raise found_registry.refuse(path, f"the claim id {claim.id!r} differs from the file name {name!r}",
+                                        f"rename the file to {claim.id}.py or set id={name!r}")
         found.append(claim)
     return sorted(found, key=lambda c: c.id)
 

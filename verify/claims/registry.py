@@ -22,13 +22,15 @@ import importlib
 import importlib.metadata
 import importlib.util
 import os
+import pkgutil
 import sys
 import tomllib
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import InputError
+from ..errors import InputError, printable
 
 __all__ = ["GROUP", "ENVIRONMENT", "Registry", "find_registry", "registry_entry_points"]
 
@@ -39,17 +41,86 @@ ENVIRONMENT = "VERIFY_REGISTRY"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
+#: How a registry is told apart from any other package: its folder holds the coverage index.
+MARKER = "coverage"
+#: The fix every refusal of a broken registry ends with.
+_ANOTHER = f"or give another registry with --registry or {ENVIRONMENT}"
+
+
 @dataclass(frozen=True)
 class Registry:
-    """A loaded registry package: ``name`` (its import name) and ``module``."""
+    """A loaded registry package: ``name`` (its import name), ``module`` and ``origin`` (where it was
+    named: ``--registry``, ``VERIFY_REGISTRY``, the entry point)."""
 
     name: str
     module: ModuleType
+    origin: str = "given as a module"
 
     @property
     def directory(self) -> Path:
         """The package's folder (its ``coverage/`` index lives there)."""
         return Path(next(iter(self.module.__path__))).resolve()
+
+    def refuse(self, path, problem: str, fix: str) -> InputError:
+        """The one-line error for a problem of the file ``path`` of this registry."""
+        return InputError(f"registry {printable(self.name)!r} ({self.origin}): {printable(path)}: {problem}; {fix}")
+
+    def claim_modules(self) -> list[tuple[str, ModuleType]]:
+        """(name, module) of every claim file (the modules whose names do not start with ``_``), in
+        file order, each imported as ``import_guarded`` does: a broken file is one line naming it."""
+        found = []
+        for info in sorted(pkgutil.iter_modules(self.module.__path__), key=lambda i: i.name):
+            if info.name.startswith("_"):
+                continue
+            name = f"{self.name}.{info.name}"
+            path = self.directory / (info.name + ("/__init__.py" if info.ispkg else ".py"))
+            found.append((info.name, import_guarded(lambda name=name: importlib.import_module(name), path,
+                                                    self.directory, self.name, self.origin)))
+        return found
+
+
+def _where(exc: BaseException, path: Path, folder: Path) -> str:
+    """``file:line`` of the failure inside ``folder`` (the registry): a syntax error's own place, else
+    the deepest frame of the traceback in the folder, else ``path``."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno}" if exc.lineno else exc.filename
+    inside = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if frame.filename and Path(frame.filename).resolve().is_relative_to(folder)]
+    return f"{inside[-1].filename}:{inside[-1].lineno}" if inside else str(path)
+
+
+def import_guarded(load, path: Path, folder: Path, name: str, origin: str) -> ModuleType:
+    """``load()`` (an import of a file of the registry in ``folder``) with every failure of the file,
+    a syntax error, an import error, any exception, ``sys.exit``, turned into one ``InputError``
+    naming the registry, the file and line, and the file's own message.  Ctrl-C still interrupts."""
+    try:
+        return load()
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as exc:
+        where, detail = _where(exc, path, folder), f"calls sys.exit({exc.code!r}) while it is imported"
+        fix = "a claim file must only define CLAIM; remove the call"
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - the file is foreign code: every failure is its own
+        where = _where(exc, path, folder)
+        text = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        fix = "fix the file"
+    raise InputError(f"registry {printable(name)!r} ({origin}): {printable(where)}: {printable(detail)}; "
+                     f"{fix}, {_ANOTHER}") from None
+
+
+def _unset(origin: str) -> str:
+    """The fix a name read from the environment adds."""
+    return f", or unset {ENVIRONMENT}" if origin == ENVIRONMENT else ""
+
+
+def _require_marker(folder: Path, choice: str, origin: str) -> None:
+    """A package without a ``coverage/`` folder is not a claims registry (``json``, ``verify``)."""
+    if not (folder / MARKER).is_dir():
+        raise InputError(f"{printable(choice)!r} ({origin}) is not a claims registry: the package folder "
+                         f"{printable(folder)} has no {MARKER}/ folder; give a package of claim files with a "
+                         f"{MARKER}/ folder (installed: {', '.join(sorted(registry_entry_points())) or 'none'})"
+                         f"{_unset(origin)}")
 
 
 def registry_entry_points() -> dict[str, str]:
@@ -65,48 +136,73 @@ def registry_entry_points() -> dict[str, str]:
     return dict(project.get("entry-points", {}).get(GROUP, {}))
 
 
-def _from_folder(folder: Path) -> ModuleType:
+def _from_folder(folder: Path, choice: str, origin: str) -> Registry:
     """Import the package in ``folder`` under its folder name (its ``_``-helpers import relatively)."""
     init = folder / "__init__.py"
+    if not folder.is_dir():
+        raise InputError(f"registry folder {printable(folder)!r} ({origin}) does not exist; give the folder of a "
+                         f"claims package{_unset(origin)}")
     if not init.is_file():
-        raise InputError(f"registry folder {str(folder)!r} has no __init__.py; give the folder of a claims package")
+        raise InputError(f"registry folder {printable(folder)!r} ({origin}) has no __init__.py; give the folder "
+                         f"of a claims package{_unset(origin)}")
+    _require_marker(folder, choice, origin)
     name = folder.name
     loaded = sys.modules.get(name)
     if loaded is not None:
         if Path(next(iter(getattr(loaded, "__path__", [""])))).resolve() == folder:
-            return loaded
-        raise InputError(f"a different module named {name!r} is already imported; rename the folder {str(folder)!r}")
-    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(folder)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
+            return Registry(name, loaded, origin)
+        raise InputError(f"a different module named {printable(name)!r} is already imported; rename the folder "
+                         f"{printable(folder)!r}")
+
+    def load():
+        spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(folder)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return module
+
+    return Registry(name, import_guarded(load, init, folder, name, origin), origin)
 
 
 def _load(choice: str, entry_points: dict[str, str], origin: str) -> Registry:
     """An entry-point name or a module name is imported; a path (one with a separator, or a folder
-    that is not an importable module) is loaded from its folder."""
+    that is not an importable module) is loaded from its folder.  The package must have a
+    ``coverage/`` folder, checked before any of its code runs."""
+    known = f" (installed: {', '.join(sorted(entry_points))})" if entry_points else ""
+    if not choice.strip() or "\0" in choice:
+        raise InputError(f"the registry name ({origin}) is {'empty' if not choice.strip() else 'not a name'}; "
+                         f"give an entry-point name{known}, a module or a package folder"
+                         + _unset(origin))
     folder = Path(choice).expanduser()
     if os.sep in choice or (os.altsep and os.altsep in choice) or choice in (".", ".."):
-        return Registry(folder.resolve().name, _from_folder(folder.resolve()))
+        return _from_folder(folder.resolve(), choice, origin)
     target = entry_points.get(choice, choice)
     try:
-        module = importlib.import_module(target)
-    except ModuleNotFoundError as exc:
-        if exc.name != target.split(".")[0]:
-            raise
+        spec = importlib.util.find_spec(target)  # a top-level name is found without running its code
+    except (ImportError, ValueError):
+        spec = None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a parent package of a dotted name fails
+        raise InputError(f"registry {printable(choice)!r} ({origin}) cannot be found: importing its parent "
+                         f"package fails ({type(exc).__name__}: {printable(exc)}); {_ANOTHER}") from None
+    if spec is None:
         if choice not in entry_points and folder.is_dir():
-            return Registry(folder.resolve().name, _from_folder(folder.resolve()))
-        known = f" (installed: {', '.join(sorted(entry_points))})" if entry_points else ""
-        raise InputError(f"registry {choice!r} ({origin}) is neither an entry point, a module nor a folder{known}; "
-                         f"give one of those") from None
-    if not hasattr(module, "__path__"):
-        raise InputError(f"registry {choice!r} ({origin}) is a module, not a package of claim modules; give a package")
-    return Registry(module.__name__, module)
+            return _from_folder(folder.resolve(), choice, origin)
+        raise InputError(f"registry {printable(choice)!r} ({origin}) is neither an entry point, a module nor a "
+                         f"folder{known}; give one of those"
+                         + _unset(origin))
+    if spec.submodule_search_locations is None:
+        raise InputError(f"registry {printable(choice)!r} ({origin}) is a module, not a package of claim modules; "
+                         f"give a package")
+    locations = list(spec.submodule_search_locations)
+    folder = Path(locations[0]).resolve() if locations else Path(choice)
+    _require_marker(folder, choice, origin)
+    init = Path(spec.origin) if spec.origin else folder / "__init__.py"
+    module = import_guarded(lambda: importlib.import_module(target), init, folder, target, origin)
+    return Registry(module.__name__, module, origin)
 
 
 def find_registry(registry: str | os.PathLike | ModuleType | Registry | None = None) -> Registry:
@@ -122,6 +218,8 @@ def find_registry(registry: str | os.PathLike | ModuleType | Registry | None = N
         return registry
     if isinstance(registry, ModuleType):
         return Registry(registry.__name__, registry)
+    if not isinstance(registry, (str, os.PathLike, type(None))):
+        raise InputError(f"registry must be a name, a path or a module, got {type(registry).__name__}; give one of those")
     entry_points = registry_entry_points()
     if registry is not None:
         return _load(os.fspath(registry), entry_points, "--registry")

@@ -35,12 +35,18 @@ class RankSource:
     certainty: str = "certified lower bound on the generic rank (reduced route, one run at seeded integer weights)"
     extended: bool = False
     known: dict = dc_field(default_factory=dict)
+    #: Called once, with this source, the first time a rank is missing (``verify run`` computes the
+    #: default specs through the sweep executor then); None computes each missing rank here.
+    on_missing: object = None
 
     def remember(self, spec: NetworkSpec, seed: int, rank: int) -> None:
         self.known[_key(spec, seed)] = rank
 
     def rank(self, spec: NetworkSpec, seed: int = 0) -> int:
         key = _key(spec, seed)
+        if key not in self.known and self.on_missing is not None:
+            fill, self.on_missing = self.on_missing, None
+            fill(self)
         if key not in self.known:
             self.known[key] = _reduced_rank(*key, self.field)
         return self.known[key]

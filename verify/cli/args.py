@@ -4,9 +4,10 @@ defaults objects, and the small printing helpers."""
 from __future__ import annotations
 
 from ..api import NetworkSpec, default_store_path
+from ..errors import InputError
 from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
-__all__ = ["add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
+__all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
 
 
 def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):
@@ -55,10 +56,21 @@ def add_sweep_args(p) -> None:
     g.add_argument("--store", default=None, metavar="PATH",
                    help="SQLite results store (default $VERIFY_STORE or ~/.cache/verify/results.sqlite)")
     g.add_argument("--no-store", action="store_true", help="neither read nor write the results store")
-    g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    g.add_argument("--scheduler", default=None, metavar="ADDRESS", type=_scheduler,
                    help="run on a Dask distributed cluster, e.g. tcp://127.0.0.1:8786 (default: local processes)")
     g.add_argument("--workers", type=int_range("--workers", 1, 4096), default=None,
                    help="local worker processes (default: one per CPU; 1 runs in this process)")
+
+
+def _scheduler(text: str) -> str:
+    import argparse
+
+    from ..api import scheduler_address
+
+    try:
+        return scheduler_address(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def store_path(args) -> str | None:
@@ -74,3 +86,14 @@ def spec_of(args) -> NetworkSpec:
 def pairs_table(pairs: list[tuple[str, object]]) -> str:
     width = max(len(k) for k, _ in pairs)
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in pairs)
+
+
+def note(text: str) -> None:
+    """A diagnostic line on stderr; a stderr that cannot take it (full, closed) drops it, never the
+    result the command prints on stdout."""
+    import sys
+
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass

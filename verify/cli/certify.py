@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import api
+from ..errors import printable
 from ..files import STDOUT, write_output
 from .args import add_output_args
 from .checks import MAX_DEPTH, MAX_WIDTH, int_range, writable_file
@@ -44,5 +45,5 @@ def run(args) -> int:
                                                      "seconds": round(seconds, 3)}))
     else:
         print(f"certificate for sep >= {data['claimed_rank']} (depth {args.depth}, width {args.width}, "
-              f"heads {args.heads}) written to {args.out} in {seconds:.1f}s")
+              f"heads {args.heads}) written to {printable(args.out)} in {seconds:.1f}s")
     return 0

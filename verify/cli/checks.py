@@ -9,19 +9,14 @@ import math
 from pathlib import Path
 
 from ..errors import InputError
-from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
+from ..api import DEFAULT_PRIME, MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, memory_gib, parse_field, validate_integer
 from ..files import STDOUT, check_output, is_stream, probe_folder
 
 __all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "MAX_DEPTH",
            "MAX_WIDTH", "MAX_TOKENS", "MAX_COUNT"]
 
-#: MAX_DEPTH, the largest depth the parser accepts, is the engine's (``verify.sweeps.table``).
-#: Largest width the parser accepts (the estimates refuse far smaller ones at any depth).
-MAX_WIDTH = 10**6
-#: Largest value of the other integer options (vocabulary, templates; seeds are unbounded).
-MAX_COUNT = 10**9
-#: Largest sequence length the parser accepts (the exact routes refuse far smaller ones).
-MAX_TOKENS = 10**4
+#: MAX_DEPTH, the largest depth the parser accepts, is the engine's (``verify.sweeps.table``); the
+#: other limits are the API's (``verify.validate``), so the two refuse the same values.
 
 
 def int_range(option: str, low: int, high: int | None = None, what: str | None = None):
@@ -38,9 +33,10 @@ def int_range(option: str, low: int, high: int | None = None, what: str | None =
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be an integer {span}, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{name} must be an integer {span}, got {value}")
-        return value
+        try:
+            return validate_integer(value, name, low, high)  # the API's own check
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     parse.__name__ = option  # argparse names the type in its own messages
     return parse
@@ -56,10 +52,11 @@ def memory_limit(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value <= 0 or value > 2**40:
+    try:
+        return memory_gib(value)  # the API's own check
+    except InputError:
         raise argparse.ArgumentTypeError(f"--max-memory-gib must be a number above 0 and at most 2^40, got "
-                                         f"{text!r}; e.g. --max-memory-gib 16")
-    return value
+                                         f"{text!r}; e.g. --max-memory-gib 16") from None
 
 
 def field_text(text: str) -> str:

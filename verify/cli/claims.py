@@ -23,7 +23,7 @@ def run(args) -> int:
         print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,
                                       "statement": c.statement} for c in found], "count": len(found)}))
         return 0
-    width = max(len(c.id) for c in found)
+    width = max((len(c.id) for c in found), default=0)
     for c in found:
         print(f"{c.id:<{width}}  {c.expected:<14}  {c.source}")
     print(f"\n{len(found)} claims")

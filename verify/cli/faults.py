@@ -26,7 +26,7 @@ import sys
 import threading
 import unicodedata
 
-from ..errors import InputError, Terminated
+from ..errors import InputError, Terminated, printable
 
 __all__ = ["run_guarded", "fault_message", "USER_ERROR", "ascii_fallback"]
 
@@ -192,7 +192,7 @@ def run_guarded(handler, args) -> int:
         except (OSError, ValueError):
             _silence_stdout()
         try:
-            print(f"verify: error: {message}", file=sys.stderr or open(os.devnull, "w"), flush=True)
+            print(f"verify: error: {printable(message)}", file=sys.stderr or open(os.devnull, "w"), flush=True)
         except (OSError, ValueError):  # stderr closed under us: the exit status still tells
             pass
         return USER_ERROR if fault_message(exc) is not None else 1

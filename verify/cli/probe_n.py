@@ -6,7 +6,7 @@ import json
 import sys
 
 from .. import api
-from ..errors import InputError
+from ..errors import InputError, printable
 from .args import add_network_args, add_output_args, add_sweep_args, store_path
 from .checks import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, plot_file
 
@@ -64,7 +64,7 @@ def run(args) -> int:
     if args.plot:
         api.plot_probe(data, args.plot, field=data["field"], seed=args.seed)
         if not args.json:
-            print(f"plot: {args.plot}")
+            print(f"plot: {printable(args.plot)}")
     return 0
 
 

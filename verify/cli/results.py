@@ -6,8 +6,9 @@ import json
 import sys
 
 from .. import api
+from ..errors import printable
 from ..files import STDOUT, write_output
-from .args import add_output_args
+from .args import add_output_args, note
 from .checks import writable_file
 
 NAME = "results"
@@ -42,11 +43,11 @@ def run(args) -> int:
             params = ", ".join(f"{k}={v}" for k, v in row["params"].items())
             lines.append(f"{row['kind']:<10} {name:<28} {row['method']:<10} {row['field']:<24} {row['seed']:>4}  "
                          f"rank {value}" + (f" ({params})" if params else ""))
-        lines.append(f"{len(rows)} results in {path}")
+        lines.append(f"{len(rows)} results in {printable(path)}")
         text = "\n".join(lines) + "\n"
     if args.out and args.out != STDOUT:
         write_output(args.out, text)
-        print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
+        note(f"wrote {len(rows)} results to {printable(args.out)}")
     else:
         sys.stdout.write(text)
     return 0

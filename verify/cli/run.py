@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from .. import api
+from ..errors import printable
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
 from ..files import write_output
 from .checks import writable_dir, writable_file
@@ -45,7 +46,7 @@ def run(args) -> int:
             print(json.dumps(done))
         else:
             print(api.plan_text(done) + f"Then {len(done['claims'])} claims would be checked, reports written "
-                                        f"to {done['out']}.")
+                                        f"to {printable(done['out'])}.")
         return 0
     records, header, surprises = done["claims"], done["header"], done["unexpected"]
     if args.junit:  # written before printing: CI reads it even when stdout is closed
@@ -57,6 +58,6 @@ def run(args) -> int:
         print(text)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
-              f"\nreports: {Path(done['out']) / 'report.md'}, {Path(done['out']) / 'report.json'}, "
-              f"{Path(done['out']) / 'report.html'}" + (f"; JUnit: {args.junit}" if args.junit else ""))
+              f"\nreports: {printable(Path(done['out']) / 'report.md')}, {printable(Path(done['out']) / 'report.json')}, "
+              f"{printable(Path(done['out']) / 'report.html')}" + (f"; JUnit: {printable(args.junit)}" if args.junit else ""))
     return 1 if surprises else 0

@@ -6,8 +6,9 @@ import json
 import sys
 
 from .. import api
+from ..errors import printable
 from ..files import write_output
-from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, store_path
+from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
 from .checks import MAX_COUNT, field_text, int_range, memory_limit, plot_file, writable_file
 
 NAME = "table"
@@ -49,11 +50,10 @@ def add_parser(sub):
 
 def _print_skipped(skipped: list) -> None:
     for row in skipped[:3]:
-        print(f"skipped depth {row['depth']} width {row['width']} heads {row['heads']}: {row['reason']}",
-              file=sys.stderr)
+        note(f"skipped depth {row['depth']} width {row['width']} heads {row['heads']}: {row['reason']}")
     if len(skipped) > 3:
-        print(f"skipped {len(skipped) - 3} more specs for the same reason at larger sizes "
-              f"(--json lists every one)", file=sys.stderr)
+        note(f"skipped {len(skipped) - 3} more specs for the same reason at larger sizes "
+             f"(--json lists every one)")
 
 
 def run(args) -> int:
@@ -87,7 +87,7 @@ def run(args) -> int:
     if not args.json:
         store = data["store"]
         print(f"\n{stats['total']} results: {stats['computed']} computed, {stats['reused']} from the store"
-              f"{' (' + store + ')' if store else ''}"
+              f"{' (' + printable(store) + ')' if store else ''}"
               + (f", {stats['refused']} refused" if stats["refused"] else "") + f", {stats['seconds']:.1f}s"
-              + (f"; CSV: {args.csv}" if args.csv else "") + (f"; plot: {args.plot}" if args.plot else ""))
+              + (f"; CSV: {printable(args.csv)}" if args.csv else "") + (f"; plot: {printable(args.plot)}" if args.plot else ""))
     return 0

@@ -10,6 +10,7 @@ import random
 from dataclasses import asdict, dataclass, replace
 
 from ..errors import InputError
+from ..validate import flag, integer
 
 __all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "divisors", "DEFAULT_WEIGHT_RANGE"]
 
@@ -53,6 +54,11 @@ class NetworkSpec:
     residual: bool = False
 
     def __post_init__(self):
+        for name in ("depth", "width", "heads", "attn_dim", "tokens", "output", "position"):
+            value = getattr(self, name)
+            if isinstance(value, bool):  # True is an int to Python, never a depth
+                raise InputError(f"{name} must be an integer, got {value!r}; e.g. NetworkSpec(depth=2, width=3)")
+        flag(self.residual, "residual")
         if not isinstance(self.depth, int) or self.depth < 1:
             raise InputError(f"depth must be an integer >= 1, got {self.depth!r}; use --depth 1 or more")
         if not isinstance(self.width, int) or self.width < 1:
@@ -73,6 +79,8 @@ class NetworkSpec:
             if not 0 <= self.position < self.tokens:
                 raise InputError(f"position {self.position} is outside 0..{self.tokens - 1}; "
                                  f"choose --position below --tokens")
+        if not isinstance(self.output, int) or not isinstance(self.position, int):
+            raise InputError(f"output and position must be integers, got {self.output!r} and {self.position!r}")
         if not 0 <= self.output < self.width:
             raise InputError(f"output coordinate {self.output} is outside 0..{self.width - 1}; "
                              f"choose --output below --width")
@@ -143,8 +151,10 @@ def draw_weights(spec: NetworkSpec, seed: int = 0, weight_range: int = DEFAULT_W
     The draw depends only on (depth, width, heads, attn_dim, seed, weight_range), not on N, the
     output coordinate or the field, so every route sees the same network.
     """
-    if weight_range < 1:
-        raise InputError(f"weight range must be >= 1, got {weight_range}")
+    if not isinstance(spec, NetworkSpec):
+        raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
+    integer(seed, "seed", 0)  # as --seed: 'x' or -1 would draw some other, unreproducible network
+    integer(weight_range, "weight range", 1, 2**62)
     rng = random.Random(f"verify-weights:{seed}")
     d_x, d_a = spec.width, spec.attn_dim
 

@@ -74,9 +74,10 @@ def weights_size(spec: NetworkSpec, max_memory_gib: float) -> None:
     ``--attn-dim`` enters only here (no route's estimate depends on it); every route, the probe
     and ``monomials`` check it first."""
     count = 4 * spec.depth * spec.heads * spec.attn_dim * spec.width
+    default = spec.width % spec.heads == 0 and spec.attn_dim == spec.width // spec.heads
     guard(count * WEIGHT_BYTES, max_memory_gib,
           f"the {count:,} weights of depth {spec.depth}, width {spec.width}, heads {spec.heads}, d_a {spec.attn_dim}",
-          "use a smaller --attn-dim (default d_x/H)")
+          "use a smaller --width or --depth" if default else "use a smaller --attn-dim (default d_x/H)")
 
 
 def coefficient_size(spec: NetworkSpec, max_memory_gib: float) -> None:

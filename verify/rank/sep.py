@@ -22,6 +22,7 @@ from math import comb
 
 from .certainty import Certainty
 from ..errors import InputError
+from ..validate import integer
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
 from .grid import DEFAULT_MAX_EVALUATIONS
 from .memory import DEFAULT_MEMORY_GIB
@@ -77,6 +78,9 @@ def choose_method(spec: NetworkSpec, method: str, explicit_partition: bool) -> t
         raise InputError(f"the {method} route is partition-independent; drop --partition/--all-partitions "
                          "or choose --method coefficients")
     if ROUTES[method].needs_tokens and spec.tokens is None:
+        if explicit_partition:  # --method reduced would refuse the partition: one fix only, no loop
+            raise InputError("a partition splits the N positions, so --partition/--all-partitions needs --tokens N; "
+                             "give it, e.g. --tokens 4")
         raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
     return method, notes
 
@@ -91,7 +95,17 @@ def weight_range_for(given: int | None, field: Field) -> int:
 def _partition(text_or_tuple, tokens: int) -> tuple[int, ...]:
     """A partition given as positions or as ``0,1,..`` text, each position once (``0,0`` is a typo)."""
     if not isinstance(text_or_tuple, str):
-        return tuple(text_or_tuple)
+        try:
+            items = list(text_or_tuple)
+        except TypeError:
+            items = None
+        if items is None or not all(isinstance(p, int) and not isinstance(p, bool) for p in items):
+            raise InputError(f"partition must be positions (a tuple of int) or text like '0,1', got "
+                             f"{text_or_tuple!r}; e.g. partition=(0, 1)")
+        text_or_tuple = ",".join(map(str, items))
+    if any(not p.strip() for p in text_or_tuple.split(",")):
+        raise InputError(f"--partition {text_or_tuple!r} has an empty position (two commas, or one at an end); "
+                         f"list the positions of A separated by single commas, e.g. --partition 0,1")
     items = [p.strip() for p in text_or_tuple.split(",") if p.strip()]
     repeated = sorted({p for p in items if items.count(p) > 1})
     if repeated:
@@ -249,6 +263,9 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
     if not isinstance(spec, NetworkSpec):
         raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
     chosen = None if field is None else as_field(field)  # a Field or its text; anything else is an InputError
+    integer(seed, "seed", 0)
+    if partition is not None and spec.tokens is not None:
+        partition = _partition(partition, spec.tokens)  # a tuple is checked as its text would be
     explicit_partition = partition is not None or all_partitions
     method, notes = choose_method(spec, method, explicit_partition)
     n = spec.tokens

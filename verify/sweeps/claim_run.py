@@ -8,13 +8,23 @@ from pathlib import Path
 
 from ..errors import InputError
 
-__all__ = ["select_claims", "prefetch_tasks", "run_registry"]
+__all__ = ["select_claims", "prefetch_tasks", "bound_specs", "run_registry"]
 
 
-def select_claims(registry: list, ids: list[str] | None) -> list:
-    """The claims of ``registry`` with these ids, in registry order (all when ``ids`` is None)."""
+def select_claims(registry: list, ids: list[str] | str | None) -> list:
+    """The claims of ``registry`` with these ids, in registry order (all when ``ids`` is None; a str
+    is one id)."""
     if ids is None:
         return registry
+    if isinstance(ids, str):
+        ids = [ids]
+    try:
+        ids = list(ids)
+    except TypeError:
+        raise InputError(f"claim ids must be a list of ids or one id, got {type(ids).__name__}; e.g. "
+                         f"run_claims(['levine2020_theorem2_upper'])") from None
+    if not all(isinstance(i, str) for i in ids):
+        raise InputError("every claim id must be a str; 'verify claims' or verify.list_claims() lists the ids")
     known = {claim.id for claim in registry}
     unknown = [i for i in ids if i not in known]
     if unknown:
@@ -34,16 +44,45 @@ def prefetch_tasks(extended: bool = False):
     return specs, [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
 
 
-def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool) -> list[tuple]:
-    """Compute (or read from the store) the exact ranks of every default spec through the sweep
-    executor into the rank source ``source``, so the bound checks find them computed; returns the
-    (spec, value) pairs (each value with its certainty, probability bound, seed and primes)."""
+def bound_specs(claims: list, extended: bool = False) -> list:
+    """The specs whose exact ranks the ``RankBound`` checks of ``claims`` read (their own ``specs``,
+    else the default set, where their ``condition`` holds), each once, in order."""
+    from ..claims import specsets
+    from ..claims.bounds import RankBound
+
+    found = {}
+    for claim in claims:
+        checks = list(claim.checks) + list(claim.corrected_checks) + list(claim.gap_checks)
+        checks += [c for extra in claim.readings.values() for c in extra]
+        for check in checks:
+            if not isinstance(check, RankBound):
+                continue
+            specs = check.specs if check.specs is not None else specsets.default_specs(check.residual, extended)
+            for spec in specs:
+                if check.condition is None or check.condition(spec):
+                    found.setdefault(spec, None)
+    return list(found)
+
+
+def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool, specs=None) -> list[tuple]:
+    """Compute (or read from the store) the exact ranks of ``specs`` (None: every default spec)
+    through the sweep executor into the rank source ``source``, so the checks find them computed;
+    returns the (spec, value) pairs computed (each value with its certainty, probability bound, seed
+    and primes)."""
+    from ..exact.fields import DEFAULT_PRIME
+    from ..rank.memory import DEFAULT_MEMORY_GIB
     from .executor import run_sweep
     from .progress import SweepProgress
     from .store import Store
-    from .table import sep_cost
+    from .table import sep_cost, sep_task
 
-    specs, tasks = prefetch_tasks(source.extended)
+    if specs is None:
+        specs = prefetch_tasks(source.extended)[0]
+    specs = [spec for spec in specs if (spec.depth, spec.width, spec.heads, spec.attn_dim, spec.residual, 0)
+             not in source.known]
+    if not specs:
+        return []
+    tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
     with Store(store) as results:
         values, _ = run_sweep(tasks, results, scheduler, workers, SweepProgress("exact ranks", show), cost=sep_cost)
     for spec, value in zip(specs, values):
@@ -107,40 +146,52 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     from ..claims.report import write_reports
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
+    from ..rank.memory import DEFAULT_MEMORY_GIB
     from ..version import __version__
     from .progress import Progress
 
     found = select_claims(load_claims(registry), ids)
+    if not found and ids is not None:
+        raise InputError("no claim id was given; give one or more ids ('verify claims' lists them), or none for all")
+    if not found:
+        where = find_registry(registry)
+        raise InputError(f"registry {where.name!r} ({where.origin}) holds no claim file, so there is nothing to "
+                         f"check and no report to write; add a claim file to {where.directory} "
+                         f"(docs/extending.md) or give another registry")
     source = RankSource(f"gf:{DEFAULT_PRIME}", extended=extended)  # the field of prefetch_tasks
     out_dir = Path(out) / "partial" if ids else Path(out)  # --claim writes beside the full report, never over it
     if dry_run:
         from ..rank.reduced import estimate_block_bytes
         from .plan import sweep_plan
         from .store import Store
-        from .table import sep_cost
+        from .table import sep_cost, sep_task
 
-        _, tasks = prefetch_tasks(extended)
-        with Store(store) as results:
+        tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in bound_specs(found, extended)]
+        with Store(store, create=False) as results:
             plan = sweep_plan(tasks, results, sep_cost, lambda t: estimate_block_bytes(t.spec))
         plan["claims"] = [c.id for c in found]
         plan["out"] = str(out_dir)
         return plan
     start = time.perf_counter()  # the reported time includes the exact ranks computed up front
-    pairs, grid = [], None
-    if not ids or any(type(c).__name__ == "RankBound" for claim in found for c in claim.checks):
-        pairs = _prefetch_ranks(source, store, scheduler, workers, progress)
-        grid = reviewers_grid(pairs, registry)
+    # the bound checks' specs up front; the rest of the default set (through the same sweep) only
+    # when another check first asks for a rank, so a registry without ranks computes none
+    pairs = _prefetch_ranks(source, store, scheduler, workers, progress, bound_specs(found, extended))
+    grid = reviewers_grid(pairs, registry) if pairs else None
+    source.on_missing = lambda missing: pairs.extend(_prefetch_ranks(missing, store, scheduler, workers, progress))
     tick = Progress("claims", progress, unit="claim")
     records = []
+    registry_name = find_registry(registry).name
     header = {"version": __version__, "claims": len(found), "seconds": 0.0,
               "spec_set": "extended" if extended else "default",
-              **provenance(source, rank_rows(pairs), find_registry(registry).name), "reviewers_table": grid}
+              **provenance(source, rank_rows(pairs), registry_name), "reviewers_table": grid}
     if ids:
         header["partial"] = sorted(set(ids))
 
     def record(i, result):
         records.append(result.as_dict())
         header["seconds"] = time.perf_counter() - start
+        if len(pairs) != header["ranks"]:  # ranks a check asked for after the start
+            header.update(provenance(source, rank_rows(pairs), registry_name))
         write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
         write_html(out_dir, records, header)
         tick(i + 1, len(found))

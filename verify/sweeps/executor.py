@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..validate import scheduler_address
 from .progress import REFRESH_SECONDS, SweepProgress
 from .store import Store, Task
 
@@ -30,8 +31,56 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker(threads: int) -> None:
-    """Worker set-up: FLINT threads, and Ctrl-C left to the parent (which stops the pool), so an
+#: How often a worker's watchdog looks whether its parent is still there (seconds).
+WATCHDOG_SECONDS = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started the pool (``parent``) ends, whatever ended it
+    (SIGKILL from the OOM killer included, which leaves the parent no chance to stop its pool): on
+    Linux the kernel sends SIGKILL to the worker when its own parent dies
+    (``prctl(PR_SET_PDEATHSIG)``, through ctypes); everywhere a daemon thread looks every
+    ``WATCHDOG_SECONDS`` whether this worker was re-parented (its parent died) or ``parent`` is gone
+    (a worker forked by a fork server is not ``parent``'s child), and ends the worker."""
+    import signal
+    import sys
+    import threading
+
+    first = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # pragma: no cover - no libc: the watchdog remains
+            pass
+
+    def gone() -> bool:
+        if os.getppid() != first:
+            return True
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:  # alive, another user's (cannot happen for our parent, but never kill on doubt)
+            pass
+        return False
+
+    if gone():  # the parent died before the lines above took effect
+        os._exit(1)
+
+    def watch():
+        while not gone():
+            time.sleep(WATCHDOG_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="verify-parent-watchdog", daemon=True).start()
+
+
+def _init_worker(threads: int, parent: int | None = None) -> None:
+    """Worker set-up: the worker dies with its parent (``_die_with_parent``); FLINT threads, and
+    Ctrl-C left to the parent (which stops the pool), so an
     idle worker never prints a KeyboardInterrupt traceback; SIGTERM and SIGHUP back to their default
     (end the worker at once), replacing the handler the command line installed in the parent, which
     a forked worker inherits: the parent ends its workers with SIGTERM."""
@@ -39,6 +88,8 @@ def _init_worker(threads: int) -> None:
 
     import flint
 
+    if parent is not None:
+        _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
@@ -90,6 +141,7 @@ def compute(task: Task) -> dict:
 def executor(scheduler: str | None = None, workers: int | None = None):
     """Yield a Dask client's executor, local processes, or (one worker) a single thread in this process."""
     if scheduler:
+        scheduler = scheduler_address(scheduler)  # a port out of range never reaches Dask
         try:
             from distributed import Client
         except ImportError:
@@ -98,7 +150,10 @@ def executor(scheduler: str | None = None, workers: int | None = None):
         try:
             client = Client(scheduler, timeout="10s")
         except Exception as exc:  # noqa: BLE001 - Dask raises OSError, TimeoutError, ValueError, ...
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            # only a network failure says why; anything else Dask raises (a MemoryError from its
+            # parser, "Unable to allocate 3.07 EiB") is no reason a user can act on
+            reason = (str(exc).splitlines()[0] if str(exc) else type(exc).__name__) \
+                if isinstance(exc, OSError | TimeoutError) else "no scheduler answered within 10 s"
             raise InputError(f"cannot reach the Dask scheduler at {scheduler!r} ({reason}); "
                              f"give its address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786") from None
         try:
@@ -114,7 +169,7 @@ def executor(scheduler: str | None = None, workers: int | None = None):
             yield pool
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                               initargs=(max(1, cpu_count() // workers),))
+                               initargs=(max(1, cpu_count() // workers), os.getpid()))
     try:
         yield pool
         pool.shutdown(wait=True)  # inside the try: a signal while waiting still ends every worker
@@ -196,10 +251,12 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
             progress(len(values), len(tasks), stats.reused, stats.computed)
 
     order = sorted(missing.values(), key=cost, reverse=True) if cost is not None else list(missing.values())
+    # no more local workers than tasks: 16 processes for 2 tasks cost memory and start-up for nothing
+    local = None if scheduler else max(1, min(cpu_count() if workers is None else workers, len(order)))
     try:
         if not order:
             start_progress()
-        elif not scheduler and workers == 1:  # in this process: Ctrl-C stops it at once
+        elif not scheduler and local == 1:  # in this process: Ctrl-C stops it at once
             start_progress()
             for task in order:
                 try:
@@ -208,7 +265,7 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
                     outcome = exc
                 receive(task, outcome)
         else:
-            with executor(scheduler, workers) as pool:
+            with executor(scheduler, local) as pool:
                 start_progress()
                 futures: dict[Future, Task] = {pool.submit(compute, task): task for task in order}
                 pending = set(futures)

@@ -26,12 +26,13 @@ def _gib(n_bytes: float | None) -> float | None:
     return round(n_bytes / 2**30, 9)
 
 
-def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None) -> dict:
+def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None, limit_gib: float | None = None) -> dict:
     """What a sweep would do: per task its kind, spec, share of the estimated work, estimated
     memory (GiB, where an estimate exists) and whether the store already holds it.
 
     ``cost`` (task -> relative cost) and ``memory`` (task -> bytes or None) are the sweep's own
-    closed-form estimates.
+    closed-form estimates; ``limit_gib`` (the memory limit) marks each task over it ``over_limit``:
+    the sweep would refuse it.
     """
     rows, seen = [], set()
     for task in tasks:
@@ -44,6 +45,9 @@ def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None) -> dict:
                      "cost": min(float(cost(task)), 1e300) if cost is not None else 1.0,
                      "memory_gib": _gib(None if memory is None else memory(task)),
                      "stored": stored})
+        rows[-1]["over_limit"] = bool(limit_gib is not None and not stored and memory is not None
+                                      and (rows[-1]["memory_gib"] is None and memory(task) is not None
+                                           or (rows[-1]["memory_gib"] or 0) > limit_gib))
     todo = sum(r["cost"] for r in rows if not r["stored"])
     for row in rows:
         row["share_of_work"] = 0.0 if row["stored"] or not todo else round(row["cost"] / todo, 6)
@@ -67,9 +71,14 @@ def plan_text(plan: dict) -> str:
     for row in plan["tasks"]:
         memory = _size(row["memory_gib"])
         share = "" if row["stored"] else f"{100 * row['share_of_work']:.1f}%"
-        lines.append(f"{row['kind']:<10} {row['name']:<44} {memory:>12} {share:>7}  "
-                     + ("stored" if row["stored"] else "to compute"))
-    lines.append(f"\nDry run: {plan['to_compute']} tasks to compute, {plan['stored']} already stored"
+        status = "stored" if row["stored"] else \
+            "over --max-memory-gib: refused" if row.get("over_limit") else "to compute"
+        memory = memory or ("beyond 1e300 B" if row.get("over_limit") else "")
+        lines.append(f"{row['kind']:<10} {row['name']:<44} {memory:>12} {share:>7}  {status}")
+    over = sum(bool(row.get("over_limit")) for row in plan["tasks"])
+    lines.append(f"\nDry run: {plan['to_compute']} tasks to compute"
+                 + (f" ({over} over --max-memory-gib, which the run would refuse)" if over else "")
+                 + f", {plan['stored']} already stored"
                  + (f" in {plan['store']}" if plan["store"] else " (no store)")
                  + "; work is each task's share of the estimated cost still to compute. Nothing was computed.")
     return "\n".join(lines) + "\n"

@@ -244,16 +244,17 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
     """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
     for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
     from ..rank.memory import log2_multichoose
-    from ..rank.tokens import estimate_counts_log2_bytes
+    from ..rank.token_caps import gram_log2_bytes
 
     def memory(task) -> float | None:
         n = dict(task.params)["tokens"]
         if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (rank.routes.coefficient_size)
             log2 = log2_multichoose(spec.depth * math.log2(3) - 1, (n - 1) * spec.width - 1) + math.log2(500)
             return 2.0**log2 if log2 < 1000 else math.inf
-        if vocab is None or positional_rank:
+        if vocab is None:
             return None
-        log2 = estimate_counts_log2_bytes(vocab, n, n // 2)
+        # the estimate the step itself is refused by (the Gram route's guard in rank.tokens.token_rank)
+        log2 = gram_log2_bytes(vocab, n, spec.layer_degree, positional_rank > 0)
         return 2.0**log2 if log2 < 1000 else math.inf
 
     return {"cost": lambda task: memory(task) or 1.0, "memory": memory}

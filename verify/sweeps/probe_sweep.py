@@ -36,12 +36,12 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
         return Task("probe_step", spec, method, field.name, seed,
                     tuple(sorted({**options, **extra, "tokens": n}.items())), limits)
 
-    with Store(store) as results:
+    with Store(store, create=not dry_run) as results:  # a dry run creates nothing
         if dry_run:
             from .plan import sweep_plan
 
             plan = sweep_plan([task(n) for n in range(2, max_tokens + 1, 2)], results,
-                              **probe_plan(spec, max_memory_gib, **options))
+                              **probe_plan(spec, max_memory_gib, **options), limit_gib=max_memory_gib)
             plan["note"] = "the probe stops early once the rank is steady; these are the most it would compute"
             return plan
 

@@ -29,6 +29,63 @@ DELAY_SECONDS = 1.0
 _OPEN: "weakref.WeakSet[_Bar]" = weakref.WeakSet()
 
 
+def _columns(stream) -> int | None:
+    """The width of the terminal ``stream`` draws on (``$COLUMNS`` first), None when it is no terminal."""
+    import os
+
+    if os.environ.get("COLUMNS", "").strip().isdigit():
+        return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(stream.fileno()).columns if stream.isatty() else None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+class _Stream:
+    """What tqdm writes to: the real stream, and
+
+    - ``plain`` (a terminal of 0 columns, where a bar redrawn with carriage returns shows nothing):
+      each redraw becomes a plain line of its own;
+    - it remembers whether the cursor is left after a drawn bar, so closing ends that line and an
+      error line printed next never sticks to it (logs, where tqdm's own close may write nothing);
+    - a stream that fails (a full disk, a closed pipe) drops the progress, never the command's output.
+    """
+
+    def __init__(self, stream, plain: bool):
+        self.stream, self.plain, self.open_line, self.broken = stream, plain, False, False
+
+    def write(self, text: str) -> None:
+        if self.broken or not text:
+            return
+        if self.plain:
+            lines = [line.strip() for line in text.replace("\r", "\n").split("\n")]
+            text = "".join(line + "\n" for line in lines if line)
+        else:
+            tail = text.replace("\r", "\n").rsplit("\n", 1)[-1]
+            self.open_line = bool(tail.strip()) or (self.open_line and "\n" not in text and "\r" not in text)
+        try:
+            self.stream.write(text)
+        except (OSError, ValueError):
+            self.broken = True
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.broken = True
+
+    def end_line(self) -> None:
+        """End a line a bar left open (after tqdm's close)."""
+        if self.open_line:
+            self.open_line = False
+            self.write("\n")
+            self.flush()
+
+    def __getattr__(self, name):  # fileno, isatty, encoding: the real stream's
+        return getattr(self.stream, name)
+
+
 def close_all() -> None:
     """Close every bar still open (the command line calls this before it prints an error line)."""
     for bar in list(_OPEN):
@@ -48,9 +105,12 @@ class _Bar:
     def open(self, total: float, initial: float = 0) -> None:
         if not self.enabled or self.bar is not None:
             return
-        self.bar = tqdm(total=total, initial=initial, desc=self.label, unit=self.unit, file=self.stream,
-                        delay=DELAY_SECONDS, mininterval=0.5, dynamic_ncols=True, leave=True,
-                        bar_format=self.bar_format)
+        columns = _columns(self.stream)
+        plain = columns is not None and columns < 20  # no room to redraw a bar: one plain line per update
+        self._out = _Stream(self.stream, plain)
+        self.bar = tqdm(total=total, initial=initial, desc=self.label, unit=self.unit, file=self._out,
+                        delay=DELAY_SECONDS, mininterval=0.5, dynamic_ncols=not plain, leave=True,
+                        ncols=80 if plain else None, bar_format=self.bar_format)
         _OPEN.add(self)
         threading.Thread(target=self._tick, daemon=True).start()
 
@@ -76,6 +136,7 @@ class _Bar:
                 self.bar.close()
             except (ValueError, OSError):  # pragma: no cover - stream closed
                 pass
+            self._out.end_line()
             self.bar = None
 
 

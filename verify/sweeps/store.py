@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..version import __version__
-from ..errors import InputError
+from ..errors import InputError, printable
 from ..model.spec import NetworkSpec
 
-__all__ = ["Task", "Store", "default_store_path"]
+__all__ = ["Task", "Store", "default_store_path", "identify"]
 
 
 def _is_read_only(exc: Exception) -> bool:
@@ -50,10 +50,63 @@ CREATE TABLE IF NOT EXISTS results (
 
 
 def default_store_path() -> Path:
+    """``$VERIFY_STORE``, else ``verify/results.sqlite`` in ``$XDG_CACHE_HOME`` or ``~/.cache`` (a
+    relative ``XDG_CACHE_HOME`` is ignored, as the XDG base-directory specification says, so the
+    store does not move with the working directory)."""
     if os.environ.get("VERIFY_STORE"):
         return Path(os.environ["VERIFY_STORE"])
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    cache = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
     return cache / "verify" / "results.sqlite"
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_COLUMNS = ["key", "kind", "spec", "method", "field", "seed", "params", "version", "value", "seconds", "created"]
+
+
+def identify(path: Path) -> None:
+    """Refuse (``InputError``) a path that is there but is not a results store of ours: a folder, a
+    device or FIFO, a file that is not SQLite, another application's SQLite database.  Nothing is
+    written to find out (the database is opened read-only).  A missing or empty file passes."""
+    import stat
+
+    fix = "pass another --store PATH (a new file is created) or use --no-store"
+    shown = printable(path)
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"cannot use the results store {shown}: {exc.strerror}; {fix}") from None
+    if stat.S_ISDIR(status.st_mode):
+        raise InputError(f"--store {shown} is a folder, not a results store; give a file path, e.g. "
+                         f"--store {printable(path / 'results.sqlite')}, or use --no-store")
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError(f"--store {shown} is not a regular file (a device, FIFO or socket); {fix}")
+    if status.st_size == 0:
+        return
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise InputError(f"cannot read the results store {shown}: {exc.strerror}; {fix}") from None
+    if head != _SQLITE_MAGIC:
+        raise InputError(f"--store {shown} is not an SQLite file (it is some other file, left untouched); {fix}")
+    from urllib.parse import quote
+
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=60)
+        try:
+            tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            columns = [row[1] for row in conn.execute("PRAGMA table_info(results)")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return  # a damaged store of ours: opening it says so
+    if tables and columns != _COLUMNS:
+        listed = ", ".join(printable(t) for t in sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise InputError(f"--store {shown} is another application's SQLite database (tables: {listed}), not a "
+                         f"verify results store; it is left untouched: {fix}")
 
 
 @dataclass(frozen=True)
@@ -84,15 +137,21 @@ class Store:
 
     ``read_only=True`` opens an existing store for reading only (``verify results``), so a store
     the user cannot write is still listed; a writable open of a store that cannot be written is
-    refused up front as read-only (never called damaged).
+    refused up front as read-only (never called damaged).  ``create=False`` (a dry run) reads an
+    existing store, read-only, and creates nothing.  A path that is not a store of ours (a folder,
+    another application's database) is refused before anything is opened (``identify``).
     """
 
-    def __init__(self, path: str | Path | None, read_only: bool = False):
+    def __init__(self, path: str | Path | None, read_only: bool = False, create: bool = True):
         self.path = None if path is None else Path(path)
         self._conn = None
         if self.path is None:
             return
-        if read_only:
+        identify(self.path)
+        if not create and (not self.path.exists() or self.path.stat().st_size == 0):  # a dry run: nothing to read,
+            return  # and nothing is created
+            return
+        if read_only or not create:
             self._open_read_only()
             return
         self._refuse_read_only()

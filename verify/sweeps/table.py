@@ -119,7 +119,7 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
         return done, build_rows([specs[i] for i in done], [values[i] for i in done],
                                 [values[len(specs) + i] for i in done] if real else None, columns)
 
-    with Store(store) as results:
+    with Store(store, create=not dry_run) as results:  # a dry run creates nothing
         if dry_run:
             from ..rank.reduced import estimate_block_bytes
             from .plan import sweep_plan

@@ -1,0 +1,88 @@
+"""The one validation of the values a user gives, shared by the command line and the Python API.
+
+The parser's ``type`` functions (``verify.cli.checks``) and the API's entry points call the same
+checks, so ``verify.probe_n(max_tokens=10**9)`` is refused with the message ``--max-tokens 10^9``
+gets, at once, before anything is allocated.  Each message names the value, the valid range and
+the option that sets it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .errors import InputError
+
+__all__ = ["integer", "flag", "memory_gib", "seed", "scheduler_address", "MAX_WIDTH", "MAX_COUNT", "MAX_TOKENS", "MAX_MEMORY_GIB"]
+
+#: Largest width accepted (the estimates refuse far smaller ones at any depth).
+MAX_WIDTH = 10**6
+#: Largest value of the other integer options (vocabulary, templates; seeds are unbounded).
+MAX_COUNT = 10**9
+#: Largest sequence length accepted (the exact routes refuse far smaller ones).
+MAX_TOKENS = 10**4
+#: Largest memory limit accepted (GiB).
+MAX_MEMORY_GIB = 2**40
+
+
+def integer(value, name: str, low: int, high: int | None = None) -> int:
+    """``value`` if it is an int (not a bool) in [low, high]; else an ``InputError`` naming ``name``
+    (the command-line option, e.g. ``--depth``) and the range.
+
+    >>> integer(3, "--depth", 1, 64)
+    3
+    """
+    span = f"from {low} to {high:,}" if high is not None else f"at least {low}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name} must be an integer {span}, got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise InputError(f"{name} must be an integer {span}, got {value}")
+    return value
+
+
+def flag(value, name: str) -> bool:
+    """``value`` if it is a bool; else an ``InputError`` (``residual=1`` is a typo for True)."""
+    if not isinstance(value, bool):
+        raise InputError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def seed(value, name: str = "--seed") -> int:
+    """A seed: an integer >= 0 (as ``--seed`` takes it)."""
+    return integer(value, name, 0)
+
+
+def memory_gib(value, name: str = "--max-memory-gib") -> float:
+    """A memory limit: a finite number above 0 and at most 2^40 GiB (nan, inf and negatives would
+    disable the limit)."""
+    number = math.nan
+    if not isinstance(value, bool) and isinstance(value, (int, float)):
+        number = float(value) if abs(value) < 2**1000 else math.inf
+    if not math.isfinite(number) or number <= 0 or number > MAX_MEMORY_GIB:
+        raise InputError(f"{name} must be a number above 0 and at most 2^40, got {value!r}; e.g. {name} 16")
+    return number
+
+
+def scheduler_address(text) -> str:
+    """A Dask scheduler address, ``tcp://HOST:PORT`` (``HOST:PORT`` gets ``tcp://``), with a port from
+    1 to 65535, checked before anything tries to connect (an unchecked port reached Dask's own
+    parser, which answered "Unable to allocate 3.07 EiB")."""
+    from urllib.parse import urlsplit
+
+    from .errors import printable
+
+    fix = "give the Dask scheduler's address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"--scheduler must be an address, got {text!r}; {fix}")
+    shown = printable(text)
+    address = text.strip() if "://" in text else f"tcp://{text.strip()}"
+    try:
+        parts = urlsplit(address)
+        port = parts.port
+    except ValueError:
+        raise InputError(f"--scheduler {shown!r}: the port must be a number from 1 to 65535; {fix}") from None
+    if parts.scheme not in ("tcp", "tls", "ws", "wss"):
+        raise InputError(f"--scheduler {shown!r}: unknown protocol {printable(parts.scheme)!r}; {fix}")
+    if not parts.hostname or port is None or not 1 <= port <= 65535 or parts.path not in ("", "/") \
+            or parts.query or parts.fragment:
+        raise InputError(f"--scheduler {shown!r} is not HOST:PORT with a port from 1 to 65535; {fix}")
+    return address
