@@ -128,7 +128,8 @@ class ProbeResult:
                         "meets limit_rank unless the limit's own random event occurred); count_cap is the counting cap binom(N/2 + V - 1, V - 1) without positional "
                         "embeddings, V^(N/2) with them, a proven upper bound for any weights, and where "
                         "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
-                        "N-independent value, an upper bound on the rank at every N" if self.mode == "tokens" else
+                        "N-independent value, an upper bound on the rank at every N (when not certified_exact: "
+                        "unless the limit's random event occurred)" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
                        + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else ""),
