@@ -187,6 +187,9 @@ def check_table(data: dict, out: str) -> None:
     lines = [line for line in out.splitlines() if re.match(r"^\s*\d+\s", line)]
     assert len(lines) == len(data["ranks"])
     for line, row in zip(lines, data["ranks"]):
+        if data["mode"] != "tokens":
+            assert [int(x) for x in line.split()] == [row["tokens"], row["rank"]]
+            continue
         n, rank, cap, *note = line.split(None, 3)
         assert (int(n), int(rank), int(cap)) == (row["tokens"], row["rank"], row["count_cap"])
         assert (note == ["(cap decides)"]) == (row["rank"] == row["count_cap"])
@@ -287,3 +290,14 @@ def test_corollary1_bound_takes_the_floor_of_r_minus_h_over_2_when_it_is_odd(dep
     # Lemma 7's bound: floor((r - 1 - H)/2) at r - 1 - H odd, i.e. r - H even
     assert lemma7_lower_bound(depth, rank + 1, heads) == eq14(depth, rank, heads)
 
+
+
+@pytest.mark.parametrize("argv", [
+    ["--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--max-tokens", "6"],  # no Corollary 1 bound
+    ["--depth", "1", "--width", "2", "--vocab", "2", "--rank", "2", "--pos-rank", "1", "--max-tokens", "8"],
+    ["--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "10", "--patience", "2"],
+    ["--depth", "2", "--width", "2", "--continuous", "--max-tokens", "8", "--patience", "2"]])
+def test_every_sentence_of_small_probes_is_true_of_their_rows(capsys, argv):
+    """Each kind of sentence (saturated or not, with and without positions, continuous, no bound) is one
+    ``check_summary`` knows and true of the rows."""
+    _cli(capsys, argv)
