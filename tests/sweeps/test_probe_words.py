@@ -301,3 +301,14 @@ def test_every_sentence_of_small_probes_is_true_of_their_rows(capsys, argv):
     """Each kind of sentence (saturated or not, with and without positions, continuous, no bound) is one
     ``check_summary`` knows and true of the rows."""
     _cli(capsys, argv)
+
+
+def test_a_rank_equal_to_corollary1s_bound_reaches_it():
+    """Ranks held at exactly Corollary 1's bound (1 at depth 2, r = 4, H = 1: ((1 over 1))) reach it at the
+    first N: the bound is met by equality, and "not reached" would be false."""
+    spec, options = NetworkSpec(depth=2, width=4), {"vocab": 4, "rank": 4}
+    data = probe_tokens(spec, Field(DEFAULT_PRIME), 0, 4, 1, run_batch=_plateau(1)(spec, **options), **options).as_dict()
+    assert [row["rank"] for row in data["ranks"]] == [1, 1] and eq14(2, 4, 1) == 1
+    summary = probe_summary(data)
+    assert "Corollary 1's lower bound 1 is first reached at N = 2." in summary
+    check_summary(data, summary)
