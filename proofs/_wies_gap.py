@@ -15,11 +15,11 @@ vocabulary embedding, N = 2 and 4); a changed value fails its check, and the cla
 
 from math import comb
 
-from verify.authoring import NetworkSpec, Property, corollary1_lower_bound, rank_once
+from verify.authoring import H, L, NetworkSpec, Property, corollary1_lower_bound, r, rank_once
 
 from ._reach import REPAIRED, gap_check
 from ._tokens import probe
-from ._wies import LOG3_LOWER
+from ._wies import LOG3_LOWER, LOWER
 
 #: The two smallest cases (d_x, H, r, L) where eq. 14 exceeds what the corrected construction gives.
 SMALLEST = ((8, 2, 8, 2), (8, 4, 8, 2))
@@ -69,9 +69,32 @@ TOKEN_TEXT = (f"  The statement still holds there as far as computed: with a voc
                 "evidence, not proof.")
 
 
+def eq14(depth: int, rank: int, heads: int) -> int:
+    """eq. 14 from this registry's own formula ``LOWER`` (sympy: ((floor((r - H)/2) over 3^(L-2))))."""
+    return int(LOWER.subs({L: depth, r: rank, H: heads}))
+
+
+def engine_bound_is_eq14(depths=range(2, 5), heads_range=range(1, 5), above=range(1, 10)):
+    """The engine's eq. 14 (``corollary1_lower_bound``: what the checks here compare with and what ``verify
+    probe-n`` prints) equals ``eq14`` on L = 2..4, H = 1..4, r = H + 1..H + 9, both parities of r - H (a bound
+    rounding (r - H)/2 up differs at every odd r - H).  (ok, text, counterexample)."""
+    for depth in depths:
+        for heads in heads_range:
+            for rank in (heads + k for k in above):
+                engine, formula = corollary1_lower_bound(depth, rank, heads), eq14(depth, rank, heads)
+                if engine != formula:
+                    return False, (f"the engine's eq. 14 at L={depth} r={rank} H={heads} is {engine}, the formula "
+                                   f"gives {formula}"), {"L": depth, "r": rank, "H": heads, "engine": engine}
+    return True, f"the engine's eq. 14 equals the formula at {len(depths) * len(heads_range) * len(above)} points", None
+
+
 def grid_ranks():
     """Recompute ``CITED_GRID``: at each smallest case the grid route's rank (N = 2) is certified as a lower
-    bound, equals the cited value, and exceeds eq. 14 (so the statement holds there as far as computed)."""
+    bound, equals the cited value, and exceeds eq. 14 (so the statement holds there as far as computed).
+    First the engine's eq. 14, used below, is pinned to the formula (``engine_bound_is_eq14``)."""
+    pinned = engine_bound_is_eq14()
+    if not pinned[0]:
+        return pinned
     lines = []
     for width, heads, _, depth in SMALLEST:
         spec = NetworkSpec(depth=depth, width=width, heads=heads, tokens=2)
@@ -86,7 +109,10 @@ def grid_ranks():
 
 def token_ranks():
     """Recompute ``CITED_TOKENS``: exact token ranks (V = r = 8) at N = 2 and 4 at each smallest case equal the
-    cited values and reach eq. 14."""
+    cited values and reach eq. 14 (the engine's, pinned to the formula first: ``engine_bound_is_eq14``)."""
+    pinned = engine_bound_is_eq14()
+    if not pinned[0]:
+        return pinned
     lines = []
     for width, heads, rank, depth in SMALLEST:
         data = probe(depth, width, heads, VOCAB, rank, max_tokens=4)

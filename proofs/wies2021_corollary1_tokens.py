@@ -6,7 +6,7 @@ from ._common import WIES, Source
 from ._reach import gap_check
 from ._tokens import probe
 from ._wies import LOG3_LOWER
-from ._wies_gap import PROOF, TOKEN_TEXT, reach_over_rank, token_ranks
+from ._wies_gap import PROOF, TOKEN_TEXT, eq14, reach_over_rank, token_ranks
 
 CASES = [(2, 5, 1, 5, 5), (2, 4, 1, 4, 4), (3, 3, 1, 3, 3), (2, 6, 2, 4, 4)]
 
@@ -16,6 +16,8 @@ def _case(depth, width, heads, vocab, rank, scale=1):
     best = max(row["rank"] for row in data["ranks"])
     lower = corollary1_lower_bound(depth, rank, heads)
     lemma6 = "" if lower is None else f" (Lemma 6 needs V >= {2 * lower + 1})"
+    if lower is not None and lower != eq14(depth, rank, heads):  # the engine's bound is the formula's (odd r - H)
+        return False, f"L={depth} r={rank} H={heads}: the engine's bound {lower} is not eq. 14's {eq14(depth, rank, heads)}"
     return lower is None or best >= scale * lower, (f"L={depth} d_x={width} H={heads} r={rank} V={vocab}{lemma6}: "
                                                     f"bound {lower}, reached at N={data['tokens_reaching_lower_bound']}, "
                                                     f"sep up to {best}")

@@ -75,6 +75,21 @@ def test_coverage_reports_an_entry_with_neither_and_an_unknown_claim(tmp_path, c
     assert not data["ok"]
 
 
+@pytest.mark.parametrize("blank", ["", " ", "\\t \\n"])
+def test_a_blank_reason_is_no_reason(tmp_path, capsys, blank):
+    """An entry whose only reason is empty or whitespace is covered by neither a claim nor a reason: it is
+    listed under neither, counted there and not as a reason, and the index is incomplete (exit 1).  A
+    count that accepted a blank reason survived the suite (issue 35)."""
+    complete = TOY.split("[[entry]]\nid = \"b\"")[0]
+    (tmp_path / "toy.toml").write_text(complete + f'[[entry]]\nid = "e"\nplace = "line 5"\nkind = "remark"\n'
+                                                  f'statement = "a blank reason"\nreason = "{blank}"\n')
+    assert main(["coverage", "--dir", str(tmp_path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["neither"] == ["toy:e"] and not data["ok"]
+    assert data["totals"] == {"entries": 2, "with_claim": 1, "with_reason": 0, "pending": 0, "neither": 1,
+                              "unknown_claims": 0}
+
+
 def test_coverage_table_of_a_complete_index_exits_0(tmp_path, capsys):
     (tmp_path / "toy.toml").write_text(TOY.split("[[entry]]\nid = \"b\"")[0])
     assert main(["coverage", "--dir", str(tmp_path)]) == 0

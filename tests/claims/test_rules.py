@@ -46,12 +46,12 @@ def perturbation_defects(check) -> dict:
 
 def can_refute_a_strengthening(check) -> bool:
     """Whether ``check`` states a strengthened statement it could refute and that would count: a
-    Property/Cases needs a declared perturbation without defects that is not a stated scaled/shifted
+    Property/Cases needs a declared perturbation without defects that is not a stated scaled/shifted/strict
     (information only, ``verify.claims.perturb.attach``)."""
     if isinstance(check, (RankBound, InequalityChain, QuotedNumber)):
         return True  # x3 / /3 / +-1, each step tightened by one, the printed value +1
     if isinstance(check, (Property, Cases)):
-        return any(not problems and not (stated(p) and p.kind in ("scaled", "shifted"))
+        return any(not problems and not (stated(p) and p.kind in ("scaled", "shifted", "strict"))
                    for (text, problems), p in zip(perturbation_defects(check).items(), as_dict(check.perturb).values()))
     return True  # a check kind this test does not know: judged by its results in test_claims.py
 
@@ -226,6 +226,23 @@ def test_an_inequality_made_strict_is_declared_strict_and_counts():
     assert perturbation_defects(check) == {"strict": []} and can_refute_a_strengthening(check)
     result = check.run()
     assert result.could_fail and result.perturbations[0]["kind"] == "strict"
+
+
+def test_a_stated_strict_perturbation_is_information_only_and_cannot_make_a_claim_verified():
+    """A strict relation written as a separate function (no argument of the check's own function turned)
+    is refuted here but never counted: like a stated scaled or shifted bound it could state anything.
+    Counting it made a claim with no other perturbation ``verified`` (issue 35)."""
+    from verify.claims.record import Claim, Source, run_claim
+
+    made_strict = strict(lambda n: _strict_case(n, strict=True), "made strict, stated")
+    check = Cases([1, 2, 3], lambda n: _strict_case(n), perturb={"strict": made_strict})
+    assert stated(made_strict) and not can_refute_a_strengthening(check)
+    result = check.run()
+    assert result.status == "pass" and result.perturbations[0]["refuted"]
+    assert not result.perturbations[0]["counted"] and not result.could_fail
+    claim = Claim("toy_claim", Source("levine2020_author_response.txt", "test", "test"), "n (n + 1) / 2 >= n",
+                  [Cases([1, 2, 3], lambda n: _strict_case(n), perturb={"strict": made_strict})])
+    assert run_claim(claim).outcome == "not-decided"
 
 
 #: Perturbations an independent review found mis-declared (issue 20 rule 1): a negation declared as a

@@ -218,3 +218,26 @@ def test_a_zero_bound_is_refused_not_an_internal_error():
              "templates_b": [], "determinant_mod_prime": 1, "outputs_at_first_point": []}
     holds, reason = check_certificate(empty)
     assert not holds and "bound is 0" in reason
+
+
+@pytest.mark.parametrize("output,residual", [(3, False), (9, True)])
+def test_an_honest_certificate_for_another_output_coordinate_holds(output, residual):
+    """A certificate of y_p with p != 0 is as valid as one of y_0: the checker must accept it (a checker
+    comparing the grid with the wrong coordinate of the first-point outputs rejected every one, issue 35).
+    Expected, independently: the stored determinant is that of the grid of the literal forward pass
+    (``verify.model.network.output_coordinate``, eq. 4) at coordinate p over GF(prime)."""
+    from verify import Field, draw_weights
+    from verify.model.network import output_coordinate
+
+    spec = NetworkSpec(depth=2, width=10, heads=2, output=output, residual=residual)
+    data = certify(spec)
+    assert data["output"] == output
+    field = Field(data["prime"])
+    weights = draw_weights(spec, data["weights"]["seed"], data["weights"]["weight_range"])
+    grid = [[int(output_coordinate(spec.with_tokens(2), weights,
+                                   [[field.scalar(v) for v in a], [field.scalar(v) for v in b]]))
+             for b in data["templates_b"]] for a in data["templates_a"]]
+    det = int(flint.nmod_mat(grid, data["prime"]).det())
+    assert det != 0 and det == data["determinant_mod_prime"]
+    holds, reason = check_certificate(data)
+    assert holds, reason

@@ -497,3 +497,21 @@ def test_null_rows_that_are_not_the_basis_asked_for_are_caught(monkeypatch, mixe
     monkeypatch.setattr(ModArith, "to_ints", lambda self, v: self.xp.zeros(v.shape, dtype=self.xp.int64))
     with pytest.raises(FactorizationCheckError, match="null space"):
         null_space(matrix, p).rows(mix)
+
+
+@pytest.mark.parametrize("cols,rank,mixed", [(51, 50, False), (70, 30, True)])
+def test_a_single_wrong_null_vector_is_caught(cols, rank, mixed):
+    """One null vector (nullity 1, or a wide null space mixed down to one column) is checked like many:
+    a check that skipped t = 1 let a wrong single vector through (issue 35).  Expected: FLINT's nullity,
+    the vector null by exact integer products, then a wrong U12 entry raises."""
+    p = 1048573
+    matrix = _low_rank(50, cols, rank, p, 11)
+    assert cols - _flint_rank(matrix, p) == cols - rank
+    mix = np.random.default_rng(3).integers(1, p, (cols - rank, 1), dtype=np.int64) if mixed else None
+    space = null_space(matrix, p)
+    row = space.rows(mix)
+    assert row.shape == (1, cols) and row.any()
+    assert not ((matrix.astype(object) @ row.T.astype(object)) % p).any()
+    space.a[0, space.rank] += 1  # a wrong U12: the single vector built from it is not null
+    with pytest.raises(FactorizationCheckError, match="null space"):
+        space.rows(mix)

@@ -93,6 +93,19 @@ def test_small_blocks_go_to_flint_whatever_the_prime_so_the_2_40_family_gains_no
     assert later_family(_deficient(442, SMALL), FIRST, 1e-9) == DEFAULT_PRIME
 
 
+@pytest.mark.parametrize("order", [1, -1])
+def test_the_family_is_priced_at_the_most_deficient_block_whatever_the_order(order):
+    """Runs are counted from worst = max_a u_a D over the deficient blocks: one block at u D = 2^38 and one
+    at 2^20 (both 4000 wide).  By hand, target 1e-9 ~ 2^-29.9: at 2^38 the 2^40 family needs
+    ceil(29.9 / 2) = 15 runs of 2 x 2.18 s = 65.4 s, FLINT at 2^63 ceil(29.9 / 25) = 2 runs of 2 x 12.675 s
+    = 50.7 s: FLINT.  Priced at the least deficient block (2^20) the float family would win (2 x 4.36 s
+    against 25.35 s), so a choice by min (or by the first block) is caught in one order or the other."""
+    assert runs_needed(2.0**38, KARATSUBA_PRIME, 1e-9) == 15 and runs_needed(2.0**38, DEFAULT_PRIME, 1e-9) == 2
+    blocks = (_deficient(2.0**38) + _deficient(2.0**20))[::order]
+    assert later_family(blocks, FIRST, 1e-9) == DEFAULT_PRIME
+    assert later_family(_deficient(2.0**20) * 2, FIRST, 1e-9) == KARATSUBA_PRIME
+
+
 SPEC = NetworkSpec(depth=1, width=2)
 UD = 300 * 1024  # planted: block 0's upper bound 300 times degree 1024
 

@@ -116,7 +116,7 @@ def summarise(parts: list[dict], entries: list[Entry], claim_ids: set) -> dict:
         mine = [e for e in entries if e.file == part["file"]]
         unknown = [f"{e.global_id} -> {c}" for e in mine for c in e.claims if c not in claim_ids]
         rows.append({**part, "entries": len(mine), "with_claim": sum(1 for e in mine if e.claims),
-                     "with_reason": sum(1 for e in mine if not e.claims and e.reason),
+                     "with_reason": sum(1 for e in mine if not e.claims and e.reason.strip()),
                      "pending": sum(1 for e in mine if e.pending),
                      "neither": sum(1 for e in mine if not e.claims and not e.reason.strip()),
                      "unknown_claims": unknown})

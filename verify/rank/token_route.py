@@ -37,7 +37,6 @@ from ..exact.fields import Field
 from ..model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
 from .certainty import against_upper_bound, residue_sample_size
-from .token_caps import count_caps
 from .token_gram import GramModel
 
 __all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
@@ -275,7 +274,3 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
     sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
     exact, bound = against_upper_bound(found, upper, entry_degree(spec), sample, p)
     return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
-
-
-def caps_for(vocab: int, tokens: int, positional_rank: int) -> int:
-    return count_caps(vocab, tokens, positional_rank > 0).cap

@@ -89,6 +89,7 @@ class ProbeResult:
     compressed: bool = False
     limit: dict | None = None  # token inputs: ``token_route.TokenLimit.as_dict()``
     modulus: int | None = None  # token inputs: the prime of the Gram route's ranks
+    patience: int | None = None  # the --patience the run stopped by
 
     @property
     def saturation(self) -> tuple[int | None, int | None]:
@@ -97,25 +98,14 @@ class ProbeResult:
         ``stopped`` says whether the run met the --patience criterion ("saturated") or simply
         reached --max-tokens.
         """
-        if len(self.ranks) < 2 or self.ranks[-1]["rank"] != self.ranks[-2]["rank"]:
-            return None, None
-        last = self.ranks[-1]["rank"]
-        first = self.ranks[-1]["tokens"]
-        for row in reversed(self.ranks):
-            if row["rank"] != last:
-                break
-            first = row["tokens"]
-        return first, last
+        return final_run(self.ranks)
 
     def as_dict(self) -> dict:
         lower = corollary1_lower_bound(self.spec.depth, self.rank or self.spec.width, self.spec.heads)
         reaching = next((row["tokens"] for row in self.ranks if lower is not None and row["rank"] >= lower), None)
         tokens, rank = self.saturation
         v_equals_r = lemma7_lower_bound(self.spec.depth, self.rank or self.spec.width, self.spec.heads)
-        below = [row for row in self.ranks if row.get("count_cap") is not None and self.limit_rank is not None
-                 and row["rank"] != min(row["count_cap"], self.limit_rank)]
-        exceptions = [row["tokens"] for row in below if not row.get("sampled")]
-        undetermined = [row["tokens"] for row in below if row.get("sampled")]
+        exceptions, undetermined, above = row_exceptions(self.ranks, self.limit_rank)
         return {
             "mode": self.mode, "depth": self.spec.depth, "width": self.spec.width, "heads": self.spec.heads,
             "attn_dim": self.spec.attn_dim, "vocab": self.vocab, "rank": self.rank,
@@ -125,9 +115,10 @@ class ProbeResult:
             "lemma7_lower_bound": v_equals_r,
             "tokens_reaching_lemma7_lower_bound": next((row["tokens"] for row in self.ranks if v_equals_r is not None
                                                          and row["rank"] >= v_equals_r), None),
-            "limit": self.limit, "modulus": self.modulus,
-            "cap_decides": [row["tokens"] for row in self.ranks if row.get("cap_decides")],
+            "limit": self.limit, "modulus": self.modulus, "patience": self.patience,
+            "cap_decides": cap_decided(self.ranks),
             "below_min_of_cap_and_limit": exceptions, "sampled_below_min_of_cap_and_limit": undetermined,
+            "above_limit": above,
             "conjecture_scale": conjecture_scale(self.spec.depth, self.rank or self.spec.width),
             "stopped": self.stopped, "compressed": self.compressed, "seconds": round(self.seconds, 3),
             "certified_lower_bound": True,
@@ -137,11 +128,42 @@ class ProbeResult:
                         "meets limit_rank unless the limit's own random event occurred); count_cap is the counting cap binom(N/2 + V - 1, V - 1) without positional "
                         "embeddings, V^(N/2) with them, a proven upper bound for any weights, and where "
                         "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
-                        "N-independent value, an upper bound on the rank at every N" if self.mode == "tokens" else
+                        "N-independent value, an upper bound on the rank at every N (when not certified_exact: "
+                        "unless the limit's random event occurred)" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
                        + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else ""),
         }
+
+
+def final_run(rows: list) -> tuple[int | None, int | None]:
+    """(first N of the rows' final constant run, its rank) when that run has at least two rows."""
+    if len(rows) < 2 or rows[-1]["rank"] != rows[-2]["rank"]:
+        return None, None
+    first = rows[-1]["tokens"]
+    for row in reversed(rows):
+        if row["rank"] != rows[-1]["rank"]:
+            break
+        first = row["tokens"]
+    return first, rows[-1]["rank"]
+
+
+def cap_decided(rows: list) -> list:
+    """The N of the rows whose rank equals their counting cap (token inputs): there the cap decides."""
+    return [row["tokens"] for row in rows if row.get("count_cap") is not None and row["rank"] == row["count_cap"]]
+
+
+def row_exceptions(rows: list, limit_rank: int | None) -> tuple[list, list, list]:
+    """From the rows alone: the N where the rank is below min(count_cap, limit) (exact rows; sampled
+    rows, lower bounds only), and the N where it exceeds the limit (only if the limit's random event
+    occurred: the limit is then a lower bound on the generic limit, not an upper bound on the rank)."""
+    if limit_rank is None:
+        return [], [], []
+    below = [row for row in rows if row.get("count_cap") is not None
+             and row["rank"] < min(row["count_cap"], limit_rank)]
+    return ([row["tokens"] for row in below if not row.get("sampled")],
+            [row["tokens"] for row in below if row.get("sampled")],
+            [row["tokens"] for row in rows if row["rank"] > limit_rank])
 
 
 def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: int | None = None,
@@ -203,6 +225,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
         if positional_rank:
             options["likely"] = limit.rank
+    result.patience = patience
     if run_batch is None:
         def run_batch(token_counts, **extra):
             return [probe_step(spec, field, seed, n, **options) for n in token_counts]
@@ -261,40 +284,61 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
 
 
 def probe_summary(data: dict) -> str:
-    """The probe's findings in whole sentences (no None: a value that does not exist is said so)."""
-    stop = {"saturated": "Stopped because the rank was steady for --patience steps and equals the limit",
-            "max-tokens": "Stopped at --max-tokens"}.get(data["stopped"], f"Stopped: {data['stopped']}")
-    if data["saturation_tokens"] is None:
-        steady = "the rank was still changing at the last N"
+    """The probe's findings in whole sentences (no None: a value that does not exist is said so).
+
+    Every number and list is read off the rows (``data["ranks"]``) and the limit, not from flags set
+    while the probe ran; the stop reason says "equals the limit" only where the last rows show it."""
+    rows, limit_rank, patience = data["ranks"], data["limit_rank"], data.get("patience")
+    last = rows[-1] if rows else None
+    tail = rows[-(patience + 1):] if patience else []
+    steady = bool(tail) and len(tail) == patience + 1 and len({row["rank"] for row in tail}) == 1
+    if data["stopped"] == "saturated" and steady and limit_rank in (None, last["rank"]):
+        stop = (f"Stopped because the rank was {last['rank']} at each of the last {patience + 1} N"
+                + (" and equals the limit" if limit_rank is not None else ""))
+    elif data["stopped"] == "max-tokens" and last is not None:
+        stop = f"Stopped at --max-tokens (N = {last['tokens']})"
+    elif data["stopped"] in ("saturated", "max-tokens"):
+        stop = f"Stopped at N = {last['tokens']}" if last is not None else "Stopped before any N"
     else:
-        steady = f"the rank is {data['saturated_rank']} from N = {data['saturation_tokens']} on"
-    lines = [f"{stop}; {steady}."]
+        stop = f"Stopped: {data['stopped']}"
+    tokens, rank = final_run(rows)
+    if tokens is None:
+        steady_text = "the rank was still changing at the last N" if len(rows) > 1 else "only one N was computed"
+    else:
+        steady_text = f"the rank is {rank} from N = {tokens} on"
+    lines = [f"{stop}; {steady_text}."]
+    below, unsure, above = row_exceptions(rows, limit_rank)
     limit = data.get("limit")
     if limit is not None:
         how = ("certified exact: it meets the proven derivative bound" if limit["certified_exact"] else
                f"a certified lower bound on the generic limit, equal to it unless an event of probability "
                f"<= {limit['probability_bound']:.2g} occurred (proven upper bound {limit['upper_bound']})")
-        lines.append(f"The N-independent limit is {data['limit_rank']} ({how}); no N can exceed it.")
-    elif data["limit_rank"] is not None:
-        lines.append(f"The N-independent limit is {data['limit_rank']}.")
-    decided = data.get("cap_decides") or []
+        if above:
+            bound = (f"the rank exceeds it at N = {', '.join(map(str, above))}, so it is below the generic limit "
+                     "there")
+        else:
+            bound = "no N can exceed it" if limit["certified_exact"] else "no N exceeds it unless that event occurred"
+        lines.append(f"The N-independent limit is {limit_rank} ({how}); {bound}.")
+    elif limit_rank is not None:
+        lines.append(f"The N-independent limit is {limit_rank}.")
+    decided = cap_decided(rows)
     if decided:
+        counted = "sequences" if data.get("positional_rank") else "multisets"
         lines.append(f"At N = {', '.join(map(str, decided))} the rank equals the counting cap: there the number of "
-                     "distinct token multisets (sequences, with positions), not the network, decides the rank.")
-    below = data.get("below_min_of_cap_and_limit") or []
+                     f"distinct token {counted}, not the network, decides the rank.")
     if below:
         lines.append(f"At N = {', '.join(map(str, below))} the exact rank is below min(counting cap, limit).")
-    unsure = data.get("sampled_below_min_of_cap_and_limit") or []
     if unsure:
         lines.append(f"At N = {', '.join(map(str, unsure))} a sample of the sequences stopped below min(counting cap, "
                      "limit): those ranks are certified lower bounds only.")
-    if data["lower_bound"] is None:
+    lower = data["lower_bound"]
+    reached = next((row["tokens"] for row in rows if lower is not None and row["rank"] >= lower), None)
+    if lower is None:
         lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
-    elif data["tokens_reaching_lower_bound"] is None:
-        lines.append(f"Corollary 1's lower bound {data['lower_bound']} was not reached at any N probed.")
+    elif reached is None:
+        lines.append(f"Corollary 1's lower bound {lower} was not reached at any N probed.")
     else:
-        lines.append(f"Corollary 1's lower bound {data['lower_bound']} is first reached at "
-                     f"N = {data['tokens_reaching_lower_bound']}.")
+        lines.append(f"Corollary 1's lower bound {lower} is first reached at N = {reached}.")
     if data["conjecture_scale"] is not None:
         lines.append(f"The conjectured scale r L / log3 r is {data['conjecture_scale']:.2f}.")
     if data.get("modulus") is not None:

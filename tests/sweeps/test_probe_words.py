@@ -1,0 +1,314 @@
+"""The probe's words pinned to its numbers (issue 35): every sentence ``verify probe-n`` prints is checked
+against the rows by ``check_summary``, which recomputes each fact on its own (counting caps and Corollary
+1's bound in closed form, the stop rule, the final run, the exceptions); the rows themselves are pinned by
+an enumeration of token sequences through the literal forward pass (``output_coordinate``, eq. 4), never by
+the probe's own output."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from itertools import combinations_with_replacement, product
+
+import numpy as np
+import pytest
+
+from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
+from verify.cli.main import main
+from verify.model.embeddings import VocabularyEmbedding
+from verify.model.network import output_coordinate
+from verify.rank.token_gram import TOKEN_PRIME
+from verify.sweeps.probe import corollary1_lower_bound, lemma7_lower_bound, probe_summary, probe_tokens
+
+GF31 = Field(TOKEN_PRIME)
+
+
+# --- independent routes -------------------------------------------------------------------------------
+
+def multichoose(n: int, k: int) -> int:
+    """((n over k)) = binom(n + k - 1, k), counted: the multisets of size k from n kinds."""
+    return sum(1 for _ in combinations_with_replacement(range(n), k))
+
+
+def eq14(depth: int, rank: int, heads: int) -> int | None:
+    """Corollary 1's bound ((floor((r - H)/2) over 3^(L-2))) (vocabulary paper, eq. 14 with footnote 3's floor)."""
+    if depth < 2 or rank <= heads:
+        return None
+    half = (rank - heads) // 2  # floor for r - H > 0
+    return multichoose(half, 3 ** (depth - 2)) if half else 0
+
+
+def count_cap(vocab: int, tokens: int, positional: bool) -> int:
+    """Distinct B sides, counted: sequences with positions, multisets without (the binding side from N = 4;
+    at N = 2 both sides have V)."""
+    sides = product(range(vocab), repeat=tokens // 2)
+    return len(list(sides)) if positional else len({tuple(sorted(s)) for s in sides})
+
+
+def enumerated_rank(depth, width, vocab, rank, pos_rank, tokens, multisets=False, seed=0) -> int:
+    """The token rank at N = ``tokens`` by enumeration through the literal forward pass, mod TOKEN_PRIME, at
+    the probe's seeded weights and embedding.  ``multisets`` (no positions only): one representative per
+    distinct row (query token, multiset of the other A tokens) and column (multiset of the B tokens), which
+    the full grid repeats without changing its rank."""
+    spec = NetworkSpec(depth=depth, width=width, tokens=tokens)
+    weights = draw_weights(NetworkSpec(depth=depth, width=width), seed)
+    embedding = VocabularyEmbedding(width, vocab, rank, pos_rank, seed)
+    half = tokens // 2
+    if multisets:
+        assert pos_rank == 0
+        rows = [(w, *rest) for w in range(vocab) for rest in combinations_with_replacement(range(vocab), half - 1)]
+        cols = list(combinations_with_replacement(range(vocab), half))
+    else:
+        rows = cols = list(product(range(vocab), repeat=half))
+
+    def value(seq):
+        inputs = [[GF31.scalar(v) for v in x] for x in embedding.embed(list(seq))]
+        return int(output_coordinate(spec, weights, inputs))
+
+    matrix = np.array([[value(a + b) for b in cols] for a in rows], dtype=np.int64)
+    return GF31.from_rows(matrix).rank()
+
+
+# --- the sentence checker -----------------------------------------------------------------------------
+
+def _listed(text: str) -> list[int]:
+    return [int(x) for x in text.split(", ")]
+
+
+def sentences(text: str) -> list[str]:
+    return re.split(r"(?<=\.) (?=[A-Z])", text.strip())
+
+
+def check_summary(data: dict, text: str) -> None:
+    """Every sentence of ``text`` (the probe's summary) is one the checker knows, and true of the rows."""
+    rows, limit_rank, patience = data["ranks"], data["limit_rank"], data["patience"]
+    ranks = [row["rank"] for row in rows]
+    tokens = [row["tokens"] for row in rows]
+    tokens_mode = data["mode"] == "tokens"
+    positional = bool(data["positional_rank"])
+    if tokens_mode:
+        for row in rows:
+            assert row["count_cap"] == count_cap(data["vocab"], row["tokens"], positional)
+    # the stop rule, recomputed: the first row closing patience + 1 equal ranks that equal the limit
+    stop_at = next((i for i in range(patience, len(rows)) if len(set(ranks[i - patience:i + 1])) == 1
+                    and (limit_rank is None or ranks[i] == limit_rank)), None)
+    seen = []
+    for sentence in sentences(text):
+        if m := re.fullmatch(r"Stopped because the rank was (\d+) at each of the last (\d+) N( and equals the limit)?; "
+                             r"(.*)\.", sentence):
+            value, count = int(m[1]), int(m[2])
+            assert data["stopped"] == "saturated" and stop_at == len(rows) - 1 and count == patience + 1
+            assert ranks[-count:] == [value] * count and (m[3] is not None) == (limit_rank is not None)
+            assert limit_rank is None or value == limit_rank
+            rest = m[4]
+        elif m := re.fullmatch(r"Stopped at --max-tokens \(N = (\d+)\); (.*)\.", sentence):
+            assert data["stopped"] == "max-tokens" and stop_at is None and int(m[1]) == tokens[-1]
+            rest = m[2]
+        elif sentence.startswith("Stopped"):
+            raise AssertionError(f"a stop sentence the checker does not know: {sentence!r}")
+        else:
+            rest = None
+        if rest is not None:
+            seen.append("stop")
+            if m := re.fullmatch(r"the rank is (\d+) from N = (\d+) on", rest):
+                value, first = int(m[1]), int(m[2])
+                run = [r for n, r in zip(tokens, ranks) if n >= first]
+                assert len(run) >= 2 and set(run) == {value} and first in tokens
+                assert tokens.index(first) == 0 or ranks[tokens.index(first) - 1] != value
+            else:
+                assert rest == "the rank was still changing at the last N" and ranks[-1] != ranks[-2], rest
+            continue
+        if m := re.fullmatch(r"The N-independent limit is (\d+) \((.*)\); (.*)\.", sentence):
+            limit = data["limit"]
+            assert int(m[1]) == limit_rank == limit["rank"]
+            assert m[2].startswith("certified exact") == limit["certified_exact"]
+            if limit["certified_exact"]:
+                assert limit_rank == limit["upper_bound"]
+            above = [n for n, r in zip(tokens, ranks) if r > limit_rank]
+            if m[3] == "no N can exceed it":
+                assert limit["certified_exact"] and not above
+            elif m[3] == "no N exceeds it unless that event occurred":
+                assert not limit["certified_exact"] and not above
+            else:
+                found = re.fullmatch(r"the rank exceeds it at N = ([\d, ]+), so it is below the generic limit there",
+                                     m[3])
+                assert found and _listed(found[1]) == above
+            seen.append("limit")
+        elif m := re.fullmatch(r"The N-independent limit is (\d+)\.", sentence):
+            assert not tokens_mode and int(m[1]) == limit_rank
+            seen.append("limit")
+        elif m := re.fullmatch(r"At N = ([\d, ]+) the rank equals the counting cap: there the number of distinct "
+                               r"token (multisets|sequences), not the network, decides the rank\.", sentence):
+            assert _listed(m[1]) == [n for n, r in zip(tokens, ranks)
+                                     if r == count_cap(data["vocab"], n, positional)]
+            assert m[2] == ("sequences" if positional else "multisets")
+            seen.append("cap")
+        elif m := re.fullmatch(r"At N = ([\d, ]+) the exact rank is below min\(counting cap, limit\)\.", sentence):
+            assert _listed(m[1]) == [row["tokens"] for row in rows if not row["sampled"] and row["rank"] <
+                                     min(count_cap(data["vocab"], row["tokens"], positional), limit_rank)]
+            seen.append("below")
+        elif m := re.fullmatch(r"At N = ([\d, ]+) a sample of the sequences stopped below min\(counting cap, limit\): "
+                               r"those ranks are certified lower bounds only\.", sentence):
+            assert _listed(m[1]) == [row["tokens"] for row in rows if row["sampled"] and row["rank"] <
+                                     min(count_cap(data["vocab"], row["tokens"], positional), limit_rank)]
+            seen.append("sampled")
+        elif sentence.startswith("Corollary 1"):
+            bound = eq14(data["depth"], data["rank"] or data["width"], data["heads"])
+            reached = next((n for n, r in zip(tokens, ranks) if bound is not None and r >= bound), None)
+            if bound is None:
+                assert sentence == "Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H)."
+            elif reached is None:
+                assert sentence == f"Corollary 1's lower bound {bound} was not reached at any N probed."
+            else:
+                assert sentence == f"Corollary 1's lower bound {bound} is first reached at N = {reached}."
+            seen.append("corollary")
+        elif m := re.fullmatch(r"The conjectured scale r L / log3 r is ([\d.]+)\.", sentence):
+            r = data["rank"] or data["width"]
+            assert m[1] == f"{r * data['depth'] * math.log(3) / math.log(r):.2f}"
+            seen.append("scale")
+        elif m := re.fullmatch(r"Token ranks are mod p = (\d+)\.", sentence):
+            assert tokens_mode and int(m[1]) == data["modulus"] == TOKEN_PRIME
+            seen.append("modulus")
+        elif re.fullmatch(r"Time: [\d.]+s\.", sentence):
+            seen.append("time")
+        else:
+            raise AssertionError(f"a sentence the checker does not know: {sentence!r}")
+    # the facts the rows hold are all said
+    below = [row["tokens"] for row in rows if tokens_mode and row["rank"] < min(row["count_cap"], limit_rank)]
+    assert ("below" in seen or "sampled" in seen) == bool(below)
+    assert ("cap" in seen) == any(tokens_mode and row["rank"] == row["count_cap"] for row in rows)
+    assert {"stop", "limit", "corollary", "time"} <= set(seen) and len(seen) == len(set(seen))
+
+
+def check_table(data: dict, out: str) -> None:
+    """The CLI's table: one line per row, the rank and cap as in the rows, '(cap decides)' exactly where
+    rank == cap."""
+    lines = [line for line in out.splitlines() if re.match(r"^\s*\d+\s", line)]
+    assert len(lines) == len(data["ranks"])
+    for line, row in zip(lines, data["ranks"]):
+        if data["mode"] != "tokens":
+            assert [int(x) for x in line.split()] == [row["tokens"], row["rank"]]
+            continue
+        n, rank, cap, *note = line.split(None, 3)
+        assert (int(n), int(rank), int(cap)) == (row["tokens"], row["rank"], row["count_cap"])
+        assert (note == ["(cap decides)"]) == (row["rank"] == row["count_cap"])
+
+
+def _cli(capsys, argv: list[str]) -> tuple[dict, str]:
+    common = ["--no-store", "--workers", "1"]
+    assert main(["probe-n", *argv, *common, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["probe-n", *argv, *common]) == 0
+    out = capsys.readouterr().out
+    summary = out.strip().split("\n\n")[-1]
+    assert summary == probe_summary({**data, "seconds": float(re.search(r"Time: ([\d.]+)s", summary)[1])})
+    check_table(data, out)
+    check_summary(data, summary)
+    return data, summary
+
+
+# --- the four survivors -------------------------------------------------------------------------------
+
+def test_a_rank_at_min_of_cap_and_limit_is_no_exception(capsys):
+    """depth 2, width 4, V = r = 4, no positions: ranks 4, 10, 20, 24 at N = 2..8 (enumerated over multiset
+    representatives).  The caps are 4, 10, 20, 35; the limit is at most the derivative bound, by hand:
+    C = 4, m = min(V - 1, 10) = 3 variables, min over j0 of V sum_{j<j0} binom(j + 2, 2) + binom(7 - j0, 3)
+    = min(35, 4 + 20, 16 + 10, ...) = 24, and at least the rank 24 at N = 8: so 24 = min(35, 24) at N = 8,
+    and a probe comparing the rank with the cap alone called it an exception.  r - H = 3 is odd: Corollary 1's
+    bound is ((1 over 1)) = 1 (rounding up said 2), checked in the summary by ``check_summary``."""
+    data, summary = _cli(capsys, ["--depth", "2", "--width", "4", "--vocab", "4", "--rank", "4", "--max-tokens", "8"])
+    expected = [enumerated_rank(2, 4, 4, 4, 0, n, multisets=True) for n in (2, 4, 6, 8)]
+    assert expected == [4, 10, 20, 24]
+    assert [row["rank"] for row in data["ranks"]] == expected and data["limit_rank"] == 24
+    assert [row["count_cap"] for row in data["ranks"]] == [4, 10, 20, 35]
+    assert data["below_min_of_cap_and_limit"] == [] and "below min" not in summary
+    assert data["cap_decides"] == [2, 4, 6]
+
+
+def test_positional_ranks_aim_at_the_sequence_count_not_the_multiset_cap(capsys):
+    """depth 2, width 3, V = r = 3, one positional rank: N = 6 has 3^3 = 27 sequences a side and rank 27 by
+    enumeration of all of them (the multiset cap is only 10: a route aiming there printed 18); from N = 8 the
+    rank is 30, the derivative bound by hand (C = 4, m = min((V - 1)(1 + R), 6) = 4 variables: min(70,
+    3 + 35, 15 + 15, 27 + 5, ...) = 30), so the sampled rank, a certified lower bound, is exact there (the
+    enumeration of N = 8 is the slow test below)."""
+    data, _ = _cli(capsys, ["--depth", "2", "--width", "3", "--vocab", "3", "--rank", "3", "--pos-rank", "1",
+                            "--max-tokens", "10", "--patience", "1"])
+    assert enumerated_rank(2, 3, 3, 3, 1, 6) == 27
+    assert [row["rank"] for row in data["ranks"]] == [3, 9, 27, 30, 30]
+    assert [row["count_cap"] for row in data["ranks"]] == [3, 9, 27, 81, 243]
+    assert data["limit_rank"] == 30 and data["cap_decides"] == [2, 4, 6] and data["stopped"] == "saturated"
+
+
+@pytest.mark.slow
+def test_positional_rank_at_n_8_by_enumeration_of_every_sequence():
+    assert enumerated_rank(2, 3, 3, 3, 1, 8) == 30  # 81 x 81 sequences, about 6-12 s
+
+
+def _plateau(cap_rank: int):
+    """A run_batch whose ranks stop growing at ``cap_rank``: the true probe steps, clipped (a network whose
+    rank plateaus below its limit)."""
+    from verify.sweeps.probe import probe_step
+
+    def run(spec, **options):
+        def batch(token_counts, **extra):
+            steps = [probe_step(spec, Field(DEFAULT_PRIME), 0, n, **options, **extra) for n in token_counts]
+            return [{**step, "rank": min(step["rank"], cap_rank)} for step in steps]
+        return batch
+    return run
+
+
+@pytest.mark.parametrize("mode", ["tokens", "continuous"])
+def test_a_plateau_below_the_limit_is_not_saturation(mode):
+    """Ranks constant for more than --patience steps but below the limit: the probe runs on to --max-tokens
+    and never says the rank equals the limit (a stop rule ignoring the limit stopped there, "saturated").
+    The limits: 24 for the spec above (by hand), 18 for the continuous depth 2 width 2 network (its
+    rank at N = 4 and beyond, test_tokens.py)."""
+    if mode == "tokens":
+        spec, options, clip, limit = NetworkSpec(depth=2, width=4), {"vocab": 4, "rank": 4}, 20, 24
+    else:
+        spec, options, clip, limit = NetworkSpec(depth=2, width=2), {"continuous": True}, 15, 18
+    batch, last = _plateau(clip)(spec, **options), 12 if mode == "tokens" else 8
+    result = probe_tokens(spec, Field(DEFAULT_PRIME), 0, last, 2, run_batch=batch, **options)
+    data = result.as_dict()
+    assert data["limit_rank"] == limit and max(row["rank"] for row in data["ranks"]) == clip
+    assert data["stopped"] == "max-tokens" and data["ranks"][-1]["tokens"] == last
+    summary = probe_summary(data)
+    assert "equals the limit" not in summary and f"Stopped at --max-tokens (N = {last})" in summary
+    check_summary(data, summary)
+    if mode == "tokens":
+        assert data["below_min_of_cap_and_limit"] == [8, 10, 12]
+
+
+@pytest.mark.parametrize("depth,rank,heads,expected", [
+    (2, 8, 1, 3), (2, 4, 1, 1), (2, 6, 3, 1), (3, 10, 1, 20), (3, 6, 1, 4), (4, 12, 3, 220), (2, 2, 1, 0)])
+def test_corollary1_bound_takes_the_floor_of_r_minus_h_over_2_when_it_is_odd(depth, rank, heads, expected):
+    """r - H odd: floor((r - H)/2) columns (the paper's footnote 3), e.g. ((3 over 1)) = 3 at r - H = 7, ((4 over
+    3)) = binom(6, 3) = 20 at r - H = 9, ((4 over 9)) = binom(12, 9) = 220; rounding up gave 4, 35 and 495."""
+    assert (rank - heads) % 2 == 1
+    assert corollary1_lower_bound(depth, rank, heads) == expected == eq14(depth, rank, heads)
+    # Lemma 7's bound: floor((r - 1 - H)/2) at r - 1 - H odd, i.e. r - H even
+    assert lemma7_lower_bound(depth, rank + 1, heads) == eq14(depth, rank, heads)
+
+
+
+@pytest.mark.parametrize("argv", [
+    ["--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--max-tokens", "6"],  # no Corollary 1 bound
+    ["--depth", "1", "--width", "2", "--vocab", "2", "--rank", "2", "--pos-rank", "1", "--max-tokens", "8"],
+    ["--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "10", "--patience", "2"],
+    ["--depth", "2", "--width", "2", "--continuous", "--max-tokens", "8", "--patience", "2"]])
+def test_every_sentence_of_small_probes_is_true_of_their_rows(capsys, argv):
+    """Each kind of sentence (saturated or not, with and without positions, continuous, no bound) is one
+    ``check_summary`` knows and true of the rows."""
+    _cli(capsys, argv)
+
+
+def test_a_rank_equal_to_corollary1s_bound_reaches_it():
+    """Ranks held at exactly Corollary 1's bound (1 at depth 2, r = 4, H = 1: ((1 over 1))) reach it at the
+    first N: the bound is met by equality, and "not reached" would be false."""
+    spec, options = NetworkSpec(depth=2, width=4), {"vocab": 4, "rank": 4}
+    data = probe_tokens(spec, Field(DEFAULT_PRIME), 0, 4, 1, run_batch=_plateau(1)(spec, **options), **options).as_dict()
+    assert [row["rank"] for row in data["ranks"]] == [1, 1] and eq14(2, 4, 1) == 1
+    summary = probe_summary(data)
+    assert "Corollary 1's lower bound 1 is first reached at N = 2." in summary
+    check_summary(data, summary)
