@@ -134,3 +134,29 @@ def test_exact_hilbert_against_every_monomial(vocab, pos_rank, size):
     dims = exact_hilbert(side_points(vocab, pis), 4, P)
     for degree in range(5):
         assert dims[degree] == _monomial_rank(z, degree) <= certified_hilbert(size, degree, vocab, pos_rank)
+
+
+def test_probe_rows_carry_one_label_each():
+    from verify import Field
+    from verify.sweeps.probe import probe_tokens
+
+    spec = NetworkSpec(depth=3, width=3, heads=1, attn_dim=3)
+    found = probe_tokens(spec, Field(P), 0, 14, 4, vocab=2, rank=2, positional_rank=1)
+    labels = {row["tokens"]: row["label"] for row in found.ranks}
+    # N <= 10: the rank is the counting cap 2^(N/2) (proven); N = 12, 14: 52 and 64 (enumerated over every
+    # sequence) meet only the bound with H at these positions, below the caps' bound and the cap
+    assert [row["rank"] for row in found.ranks] == [2, 4, 8, 16, 32, 52, 64]
+    assert labels == {2: "certified exact", 4: "certified exact", 6: "certified exact", 8: "certified exact",
+                      10: "certified exact", 12: "probabilistic", 14: "probabilistic"}
+    assert all(0 < row["probability"] < 1e-3 for row in found.ranks if row["label"] == "probabilistic")
+    assert all(row["short_by"] == 0 for row in found.ranks)
+
+
+def test_row_certainty_lower_bound_says_how_far_short():
+    from verify.rank.positional_bound import row_certainty
+
+    assert row_certainty(50, 64, 52, 1e-4) == ("lower bound", None, 52)
+    assert row_certainty(52, 64, 52, 1e-4) == ("probabilistic", 1e-4, 52)
+    assert row_certainty(64, 64, None, None) == ("certified exact", 0.0, 64)
+    with pytest.raises(AssertionError):
+        row_certainty(53, 64, 52, 1e-4)

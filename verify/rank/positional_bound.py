@@ -35,14 +35,17 @@ finite point set mod p (sympy's Groebner bases are far too slow at these sizes).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 import numpy as np
 
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
-           "PositionalBound", "exact_bound_probability"]
+           "PositionalBound", "exact_bound_probability", "bounds_at", "row_certainty",
+           "EXACT_HILBERT_POINTS"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
@@ -188,5 +191,54 @@ def exact_bound_probability(bound: PositionalBound, depth: int, vocab: int, posi
     for size, j in ((half, bound.k - 1), (half - 1, degree - bound.k)):
         if j > 0:  # degree 0: H = 1, nothing random
             total += Fraction(j * certified_hilbert(size, j, vocab, positional_rank)) / Fraction(sample)
-    import math
     return 1.0 if total >= 1 else (0.0 if total == 0 else math.nextafter(float(total), 1.0))
+
+
+#: Most distinct sequences a side for which the probe computes H at its positions (``exact_hilbert`` ranks
+#: matrices of about (1 + m) x points columns; 729 points at L = 3 take about half a minute on a loaded 2-core machine).
+EXACT_HILBERT_POINTS = 729
+
+
+@lru_cache(maxsize=64)
+def _hilbert_at(vocab: int, pis: tuple, degree: int, p: int) -> tuple:
+    return tuple(exact_hilbert(side_points(vocab, [list(pi) for pi in pis]), degree, p))
+
+
+def bounds_at(depth: int, vocab: int, positions: list[list[int]], tokens: int, p: int, sample,
+              max_points: int = EXACT_HILBERT_POINTS) -> dict:
+    """The bounds of eq. 7.4 for one probe row: ``certified`` (caps), and where each side has at most
+    ``max_points`` sequences ``at_positions`` (H at the row's positions, mod p: a proven bound on the rank mod
+    p at these weights) with ``probability`` (``exact_bound_probability``, pi from a set of size ``sample``);
+    ``positions``: pi_j for j < N."""
+    big_r = len(positions[0]) if positions and positions[0] else 0
+    certified = positional_bound(depth, vocab, big_r, tokens)
+    out = {"certified": certified.value, "at_positions": None, "probability": None}
+    half = tokens // 2
+    if vocab**half <= max_points:
+        degree = (3**depth - 1) // 2
+        h_b = _hilbert_at(vocab, tuple(map(tuple, positions[half:tokens])), degree, p)
+        h_a = _hilbert_at(vocab, tuple(map(tuple, positions[1:half])), degree, p) if half > 1 else (1,) * (degree + 1)
+        found = positional_bound(depth, vocab, big_r, tokens, list(h_b), list(h_a))
+        out["at_positions"] = found.value
+        out["probability"] = exact_bound_probability(found, depth, vocab, big_r, tokens, sample)
+    return out
+
+
+def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_positions_probability: float | None = None,
+                  other: list[tuple[int, float]] = ()) -> tuple[str, float | None, int]:
+    """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
+    bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
+    where it meets ``at_positions`` or a bound of ``other`` [(value, probability that the generic rank exceeds
+    the row's rank when it meets it)], with the smallest such probability; otherwise "lower bound".  ``aim``:
+    the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
+    offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
+    offers += list(other)
+    aim = min(value for value, _ in offers)
+    if rank > min(value for value, _ in offers[:2]):  # the computed limit of ``other`` may itself be low
+        raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
+    if rank == proven:
+        return "certified exact", 0.0, aim
+    met = [prob for value, prob in offers if value == rank]
+    if met:
+        return "probabilistic", min(met), aim
+    return "lower bound", None, aim
