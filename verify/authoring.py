@@ -36,6 +36,7 @@ from .model.spec import LayerWeights, NetworkSpec, Weights, divisors, draw_weigh
 from .claims.specsets import default_specs, exact_rank
 from .rank.bound import derivative_bound
 from .rank.grid import default_template_count
+from .rank.positional_bound import counting_floor, positional_bound, sampled_minor_rank
 from .rank.reduced import embedded_reduced_rank, reduced_polynomials
 from .rank.routes import rank_once
 from .rank.tokens import token_rank
@@ -57,7 +58,7 @@ __all__ = [
     "ConvolutionEmbedding", "forward", "output_coordinate", "balanced_partitions", "default_partition",
     "output_polynomial", "variable_index", "LayerWeights", "NetworkSpec", "Weights", "divisors", "draw_weights",
     "default_specs", "exact_rank", "derivative_bound", "default_template_count", "embedded_reduced_rank",
-    "reduced_polynomials", "rank_once", "token_rank",
+    "reduced_polynomials", "rank_once", "token_rank", "counting_floor", "positional_bound", "sampled_minor_rank",
     "certify", "check_certificate", "lower_bound", "grid_values",
     "DEFECTS", "construction", "grid_submatrix", "hadamard_target", "proportional", "unit_rows",
     "bad_omegas", "exponent_matrix", "hadamard_gram", "omega_rows",

@@ -45,7 +45,7 @@ import numpy as np
 
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
            "PositionalBound", "exact_bound_probability", "bounds_at", "row_certainty",
-           "EXACT_HILBERT_POINTS"]
+           "EXACT_HILBERT_POINTS", "counting_floor", "sampled_minor_rank"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
@@ -242,3 +242,42 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_po
     if met:
         return "probabilistic", min(met), aim
     return "lower bound", None, aim
+
+
+def counting_floor(vocab: int, bound: int, positional: bool) -> int:
+    """The smallest even N whose counting cap reaches ``bound`` (``token_caps``): sep(N) < bound below it,
+    for every weight.  With positions 2 ceil(log_V bound).
+
+    >>> counting_floor(8, 55, True), counting_floor(8, 55, False)   # 8^2 = 64 >= 55; binom(3 + 7, 7) = 120
+    (4, 6)
+    """
+    from .token_caps import count_caps
+
+    tokens = 2
+    while count_caps(vocab, tokens, positional).cap < bound:
+        tokens += 2
+    return tokens
+
+
+def sampled_minor_rank(model, tokens: int, k: int, seed: int = 0) -> int:
+    """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
+    side (``model``: a ``token_gram.GramModel``): a certified lower bound on sep at these weights, hence on
+    the generic rank (docs/mathematics.md §3)."""
+    import random
+
+    from .token_route import _rank, _side_points
+
+    half, vocab = tokens // 2, model.embedding.vocab
+    if k > vocab**half:
+        raise ValueError(f"{k} distinct sequences a side need V^(N/2) >= k, got {vocab**half}")
+    rng = random.Random(f"verify-positional-minor:{seed}:{tokens}")
+
+    def distinct() -> np.ndarray:
+        picks = rng.sample(range(vocab**half), k)
+        return np.array([[(x // vocab**j) % vocab for j in range(half)] for x in picks], dtype=np.int64)
+
+    model.constant = model.positions_constant(tokens)
+    left, right = distinct(), distinct()
+    za = _side_points(model, list(range(half)), left)
+    zb = _side_points(model, list(range(half, tokens)), right)
+    return _rank(model.evaluate_grid(za, zb, left[:, 0]), model.p)
