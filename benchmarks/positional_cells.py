@@ -66,8 +66,8 @@ def run_cell(vocab: int, depth: int, heads: int, pos_rank: int, budget: int, see
     positional = pos_rank > 0
     floor = counting_floor(vocab, bound, positional)
     row["counting_floor"] = floor
-    model = GramModel(spec, draw_weights(spec, seed), VocabularyEmbedding(width, vocab, vocab, pos_rank, seed),
-                      TOKEN_PRIME)
+    weights, embedding = draw_weights(spec, seed), VocabularyEmbedding(width, vocab, vocab, pos_rank, seed)
+    model = GramModel(spec, weights, embedding, TOKEN_PRIME)
     rate = calibrate(model)
     tokens, spent = floor, 0
     while True:
@@ -81,7 +81,7 @@ def run_cell(vocab: int, depth: int, heads: int, pos_rank: int, budget: int, see
                                 f"(about {cost * rate:.0f} s at {rate * 1e6:.1f} us each here) > budget {budget:,}")
             break
         spent += cost
-        found = sampled_minor_rank(model, tokens, bound, seed) if positional else count_rank(model, tokens)[0]
+        found = sampled_minor_rank(spec, weights, embedding, tokens, bound, seed) if positional else count_rank(model, tokens)[0]
         if found >= bound:
             exact = tokens == floor
             row.update(n_reached=tokens, rank_at_n=found,

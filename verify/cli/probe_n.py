@@ -59,7 +59,7 @@ def run(args) -> int:
         print(f"{'N':>4}  rank" + ("  count_cap" if capped else "") + ("  label (eq. 7.4 bound)" if labelled else ""))
         for row in data["ranks"]:
             note = "  (cap decides)" if row.get("cap_decides") else ""
-            label = f"  {row_label(row)}" if "label" in row else ""
+            label = f"  {row['label_text']}" if "label" in row else ""
             print(f"{row['tokens']:>4}  {row['rank']}" + (f"  {row['count_cap']}{note}" if capped else "") + label)
         print("\n" + probe_summary(data))
     sys.stdout.flush()
@@ -68,18 +68,6 @@ def run(args) -> int:
         if not args.json:
             print(f"plot: {args.plot}")
     return 0
-
-
-def row_label(row: dict) -> str:
-    """A positional row's label in words: certified exact, probabilistic (with its probability), or lower bound
-    (with how far below the bound it aimed at)."""
-    from ..rank.certainty import format_bound
-
-    if row["label"] == "certified exact":
-        return f"certified exact ({row['bound_eq74']})"
-    if row["label"] == "probabilistic":
-        return f"probabilistic: generic unless an event of probability <= {format_bound(row['probability'])}"
-    return f"lower bound: {row['short_by']} below the bound {row['aim']} it aimed at"
 
 
 def probe_summary(data: dict) -> str:

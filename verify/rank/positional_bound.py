@@ -45,7 +45,7 @@ import numpy as np
 
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
            "PositionalBound", "exact_bound_probability", "bounds_at", "row_certainty",
-           "EXACT_HILBERT_POINTS", "counting_floor", "sampled_minor_rank"]
+           "EXACT_HILBERT_POINTS", "counting_floor", "sampled_minor_rank", "every_sequence_rank"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
@@ -259,14 +259,15 @@ def counting_floor(vocab: int, bound: int, positional: bool) -> int:
     return tokens
 
 
-def sampled_minor_rank(model, tokens: int, k: int, seed: int = 0) -> int:
+def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int = 0, p: int = 2**31 - 1) -> int:
     """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
-    side (``model``: a ``token_gram.GramModel``): a certified lower bound on sep at these weights, hence on
-    the generic rank (docs/mathematics.md §3)."""
+    side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
     import random
 
+    from .token_gram import GramModel
     from .token_route import _rank, _side_points
 
+    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
     half, vocab = tokens // 2, model.embedding.vocab
     if k > vocab**half:
         raise ValueError(f"{k} distinct sequences a side need V^(N/2) >= k, got {vocab**half}")
@@ -281,3 +282,24 @@ def sampled_minor_rank(model, tokens: int, k: int, seed: int = 0) -> int:
     za = _side_points(model, list(range(half)), left)
     zb = _side_points(model, list(range(half, tokens)), right)
     return _rank(model.evaluate_grid(za, zb, left[:, 0]), model.p)
+
+
+def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> int:
+    """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
+    keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
+    positions.  Returns (rank, certified bound, bound at positions)."""
+    from .token_gram import GramModel
+    from .token_route import sequence_rank
+
+    vocab = embedding.vocab
+    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
+    rank, every, _ = sequence_rank(model, tokens, vocab ** (tokens // 2))
+    if not every:
+        raise AssertionError("the sample aimed at the counting cap must keep every sequence")
+    degree = spec.layer_degree
+    positions = [model.position_vector(j) for j in range(tokens)]
+    h_b = exact_hilbert(side_points(vocab, positions[tokens // 2:]), degree, p)
+    h_a = exact_hilbert(side_points(vocab, positions[1:tokens // 2]), degree, p)
+    big_r = embedding.positional_rank
+    return (rank, positional_bound(spec.depth, vocab, big_r, tokens).value,
+            positional_bound(spec.depth, vocab, big_r, tokens, h_b, h_a).value)

@@ -175,7 +175,7 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None) -> 
     "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
     or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
     from ..model.embeddings import EMBEDDING_RANGE
-    from ..rank.certainty import against_upper_bound, residue_sample_size
+    from ..rank.certainty import against_upper_bound, format_bound, residue_sample_size
     from ..rank.token_route import entry_degree
 
     bounds = found["bounds"]
@@ -189,6 +189,10 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None) -> 
     label, probability, aim = row_certainty(row["rank"], proven, bounds["at_positions"], bounds["probability"], other)
     row.update(label=label, probability=probability, bound_eq74=bounds["certified"],
                bound_eq74_at_positions=bounds["at_positions"], aim=aim, short_by=aim - row["rank"])
+    row["label_text"] = {  # the probability rounded up (format_bound): a printed bound stays a bound
+        "certified exact": f"certified exact ({bounds['certified'] if row['rank'] == bounds['certified'] else proven})",
+        "probabilistic": f"probabilistic: generic unless an event of probability <= {format_bound(probability or 0.0)}",
+    }.get(label, f"lower bound: {aim - row['rank']} below the bound {aim} it aimed at")
 
 
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
