@@ -77,8 +77,9 @@ def run_cell(vocab: int, depth: int, heads: int, pos_rank: int, budget: int, see
                 vocab * comb(min(tokens // 2 - 1, degree) + m, m) * comb(min(tokens // 2, degree) + m, m))
         if spent + cost > budget:
             row.update(n_reached="", rank_at_n="", certainty="", status=f"N = {tokens} beyond the budget",
-                       estimate=f"N = {tokens} priced at {cost:,} {'evaluations' if positional else 'entries'} "
-                                f"(about {cost * rate:.0f} s at {rate * 1e6:.1f} us each here) > budget {budget:,}")
+                       estimate=(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s at "
+                                 f"{rate * 1e6:.1f} us each here) > budget {budget:,}" if positional else
+                                 f"N = {tokens} priced at {cost:,} count-matrix entries > budget {budget:,}"))
             break
         spent += cost
         found = sampled_minor_rank(spec, weights, embedding, tokens, bound, seed) if positional else count_rank(model, tokens)[0]
