@@ -309,6 +309,39 @@ def plot(rows: list[dict], path: Path) -> str | None:
     return None
 
 
+def rerun_cells(args) -> int:
+    """Reruns the named cells (full grid's budget, raised where asked) and replaces their rows in the CSV,
+    written to a temporary file and renamed (an interrupted rerun leaves the old CSV whole)."""
+    import dataclasses
+    import os
+
+    budget = GRIDS["full"]["budget"]
+    raised = {k: v for k, v in (("limit_evaluations", args.limit_evaluations),
+                                ("step_evaluations", args.step_evaluations),
+                                ("loop_evaluations", args.step_evaluations and 4 * args.step_evaluations)) if v}
+    budget = dataclasses.replace(budget, **raised)
+    path = Path(args.out) / "n_atlas.csv"
+    with open(path) as handle:
+        rows = list(csv.DictReader(handle))
+    for cell in args.cells:
+        depth, vocab, heads, pos = cell.split(",")
+        positional = FULL if pos == FULL else int(pos)
+        row = run_cell(int(depth), int(vocab), int(heads), positional, budget, args.seed)
+        key = (depth, vocab, heads, str(row["pos_rank"]))
+        rows = [r if (r["depth"], r["vocab_r"], r["heads"], r["pos_rank"]) != key else
+                {k: row.get(k, "") for k in COLUMNS} for r in rows]
+        print(f"L={depth} r=V={vocab} H={heads} R={row['pos_rank']}: {row['status']}; limit {row['limit']} "
+              f"({row['limit_certainty']}); ranks {row['ranks']}; labels {row['ranks_labels']}; {row['seconds']} s",
+              flush=True)
+        temporary = path.with_suffix(".csv.tmp")
+        with open(temporary, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=COLUMNS, restval="", extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(temporary, path)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few small cells with small budgets (seconds)")
@@ -316,7 +349,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--replot", action="store_true", help="only redraw n_atlas.png from the n_atlas.csv in --out")
+    parser.add_argument("--cells", nargs="+", metavar="L,V,H,R", default=None,
+                        help="rerun only these cells (R: 0, 1, 2 or full) and replace their rows in --out's n_atlas.csv")
+    parser.add_argument("--limit-evaluations", type=int, default=None, help="with --cells: the limit's budget")
+    parser.add_argument("--step-evaluations", type=int, default=None, help="with --cells: one N's budget")
     args = parser.parse_args(argv)
+    if args.cells:
+        return rerun_cells(args)
     if args.replot:
         with open(Path(args.out) / "n_atlas.csv") as handle:
             rows = [{**r, "depth": int(r["depth"]), "vocab_r": int(r["vocab_r"]), "heads": int(r["heads"])}
