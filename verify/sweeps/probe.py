@@ -169,7 +169,8 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     return out
 
 
-def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None) -> None:
+def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
+              weight_range: int = DEFAULT_WEIGHT_RANGE) -> None:
     """Adds a positional row's label (``positional_bound.row_certainty``): "certified exact" where the rank meets
     a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),
     "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
@@ -183,7 +184,7 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None) -> 
                  *([limit["rank"]] if limit and limit["certified_exact"] else []))
     other = [(limit["rank"], limit["probability_bound"])] if limit and not limit["certified_exact"] else []
     if not found.get("sampled"):  # every sequence: sep mod p at these weights, generic unless a minor vanished
-        sample = min(residue_sample_size(2 * DEFAULT_WEIGHT_RANGE + 1, found["modulus"]),
+        sample = min(residue_sample_size(2 * weight_range + 1, found["modulus"]),
                      residue_sample_size(2 * EMBEDDING_RANGE + 1, found["modulus"]))
         other.append((row["rank"], against_upper_bound(row["rank"], proven, entry_degree(spec), sample)[1]))
     label, probability, aim = row_certainty(row["rank"], proven, bounds["at_positions"], bounds["probability"], other)
@@ -257,7 +258,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
                 cap = count_caps(vocab, tokens, positional_rank > 0).cap
                 row.update(count_cap=cap, cap_decides=value == cap, sampled=bool(found.get("sampled")))
                 if "bounds" in found:
-                    label_row(row, found, spec, result.limit)
+                    label_row(row, found, spec, result.limit, weight_range)
             result.ranks.append(row)
             result.compressed |= found["compressed"]
             done += 1
