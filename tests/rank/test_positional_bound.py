@@ -160,3 +160,14 @@ def test_row_certainty_lower_bound_says_how_far_short():
     assert row_certainty(64, 64, None, None) == ("certified exact", 0.0, 64)
     with pytest.raises(AssertionError):
         row_certainty(53, 64, 52, 1e-4)
+
+
+def test_the_sample_draws_on_past_a_stalled_rank_to_its_budget():
+    # L = 2, V = 3, R = 1, N = 10: 243 sequences a side, rank 30 (the limit); aimed at 60 the sample of 76
+    # stalls at 30 when doubled to 152, and must still draw on to every sequence (within the budget) ...
+    model = _model(2, 3, 1, 10)
+    rank, every, evaluations = sequence_rank(model, 10, 60)
+    assert (rank, every, evaluations) == (30, True, 152**2 + 243**2)  # every sequence evaluated afresh
+    # ... but not past a budget: with room for the first doubling only it stops there, short of its aim
+    rank, every, evaluations = sequence_rank(model, 10, 60, budget=152**2)
+    assert (rank, every, evaluations) == (30, False, 152**2)

@@ -196,8 +196,10 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         found = _rank(matrix, p)
         grown = min(count, 2 * k)
         # aims at the bound: draws on until the rank meets it, every sequence is kept, or the next doubling
-        # (grown^2 - k^2 new entries) would pass the budget (a rank that stops growing is no reason to stop)
-        if k == count or found >= aim or evaluations + grown * grown - k * k > budget:
+        # (grown^2 - k^2 new entries; every sequence is evaluated afresh, grown^2) would pass the budget (a
+        # rank that stops growing is no reason to stop)
+        cost = grown * grown - (0 if grown == count else k * k)
+        if k == count or found >= aim or evaluations + cost > budget:
             return found, k == count, evaluations
         k = grown
 
