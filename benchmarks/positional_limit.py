@@ -5,6 +5,9 @@ before) under 20 s; each cell of ``positional_cells.py`` under 10 min.  Also tim
 with H at the positions (``exact_hilbert``) at L = 3, V = 3, R = 1, N = 12 (729 sequences a side), the cost
 the probe adds to a positional row whose sides it can enumerate.  Wall and CPU seconds with the load average
 beside them: on a shared machine the CPU seconds are what the run would take alone (single-threaded).
+Measured (shared 2-core machine, seed 0, commit after 5252e9b): the limit 3,102, 372 s wall, 169 s CPU at
+load 3.8 (other helpers' work): MISSED (target 20 s; not worked on in issue 31).  H_B at the positions: 682,
+6.8 s wall, 4.3 s CPU.
 Run: python benchmarks/positional_limit.py
 """
 
