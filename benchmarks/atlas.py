@@ -42,6 +42,8 @@ from verify.rank.token_caps import count_caps
 from verify.rank.token_gram import TOKEN_PRIME, GramModel
 from verify.rank.token_route import (LimitOutOfReach, count_rank, derivative_upper_bound, free_variables,
                                      sequence_rank, token_limit)
+from verify.rank.positional_bound import row_certainty
+from verify.rank.tokens import positional_bounds
 from verify.sweeps.probe import conjecture_scale, lemma7_lower_bound
 
 CONSTANTS = (1, 2, 4)
@@ -76,7 +78,7 @@ COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_
            "limit", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
            "first_n_limit", "first_n_cap_reaches_limit", "scale_rL_over_log3r"]
 COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
-COLUMNS += ["max_n", "ranks", "ranks_certainty", "caps", "maximal_rank_exceptions", "sampled_below", "estimate", "seed", "prime",
+COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions", "sampled_below", "estimate", "seed", "prime",
             "seconds"]
 
 
@@ -92,6 +94,25 @@ def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int) 
         return vocab * comb(min(half - 1, degree) + m, m) * comb(min(half, degree) + m, m)
     k = min(vocab**half, aim + 16)
     return k * k
+
+
+def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
+    """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
+    by ``positional_bound.row_certainty`` (the probe's rule)."""
+    from verify.model.embeddings import EMBEDDING_RANGE
+    from verify.rank.certainty import against_upper_bound, format_bound, residue_sample_size
+    from verify.rank.token_route import entry_degree
+
+    certified_limit = limit is not None and getattr(limit, "certified_exact", True)
+    proven = min(cap, upper, bounds["certified"], *([limit.rank] if certified_limit else []))
+    other = [(limit.rank, limit.probability_bound)] if limit is not None and not certified_limit else []
+    if every:
+        sample = min(residue_sample_size(2 * 2**31 + 1, TOKEN_PRIME),
+                     residue_sample_size(2 * EMBEDDING_RANGE + 1, TOKEN_PRIME))
+        other.append((found, against_upper_bound(found, proven, entry_degree(spec), sample)[1]))
+    label, probability, aim = row_certainty(found, proven, bounds["at_positions"], bounds["probability"], other)
+    return {"certified exact": "certified", "probabilistic": f"probabilistic({format_bound(probability or 0.0)})"
+            }.get(label, f"lb-{aim - found}")
 
 
 def calibrate(model: GramModel) -> float:
@@ -154,7 +175,7 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
                      f"doubling needs {exc.needed:,} evaluations of F (about {exc.needed * rate:.0f} s at "
                      f"{rate * 1e6:.1f} us each here) > budget {limit_evaluations:,}")
     spent = 0
-    ranks, caps, exceptions, sampled_below, steps = [], [], [], [], []
+    ranks, caps, exceptions, sampled_below, steps, labels, eq74 = [], [], [], [], [], [], []
     first_bound = first_limit = None
     max_n = max(2 * degree + 6, 24)
     tokens = 2
@@ -173,9 +194,15 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
             status = f"N = {tokens} beyond reach"
             notes.append(f"N = {tokens} priced at {cost:,} matrix entries > budget {budget.matrix_entries:,}")
             break
-        if with_pos:
-            found, every, _ = sequence_rank(model, tokens, min(cap, upper), seed, limit.rank if limit else None)
-            exact = every or found >= min(cap, upper)
+        if with_pos:  # aims at eq. 7.4 (caps, and H at these positions where a side is small), to the step budget
+            bounds = positional_bounds(model, tokens)
+            target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
+            found, every, _ = sequence_rank(model, tokens, target, seed, limit.rank if limit else None,
+                                            budget=step_budget)
+            label = row_label(found, every, cap, upper, bounds, limit, spec)
+            exact = label != "lower bound"
+            labels.append(f"{tokens}:{label}")
+            eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
         else:
             found, exact = count_rank(model, tokens)[0], True
         ranks.append(f"{tokens}:{found}")
@@ -210,8 +237,11 @@ def run_cell(depth: int, vocab: int, heads: int, positional, budget: Budget, see
             (exceptions if exact else sampled_below).append(f"{tokens_at}:{found}<{min(cap, limit.rank)}")
     row["ranks_certainty"] = (
         "each rank exact at these weights mod p (a certified lower bound on the generic rank)" if not with_pos else
-        "exact at these weights mod p where every sequence was kept or the rank met min(cap, derivative bound) "
-        "(or the limit: exact unless the limit's random event occurred); sampled_below rows: lower bounds only")
+        "ranks_labels: certified exact (meets a bound proven for every weight: eq. 7.4's caps, the counting cap, "
+        "the derivative bound), probabilistic (meets eq. 7.4 with H at these positions, the computed limit, or "
+        "every sequence kept: generic unless an event of the stated probability occurred), lower bound (N:lb-S: "
+        "S below the bound it aimed at); eq74_bounds N:caps/at-positions")
+    row["ranks_labels"], row["eq74_bounds"] = " ".join(labels), " ".join(eq74)
     row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
                first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),
                caps=" ".join(caps), maximal_rank_exceptions=" ".join(exceptions),
@@ -279,6 +309,39 @@ def plot(rows: list[dict], path: Path) -> str | None:
     return None
 
 
+def rerun_cells(args) -> int:
+    """Reruns the named cells (full grid's budget, raised where asked) and replaces their rows in the CSV,
+    written to a temporary file and renamed (an interrupted rerun leaves the old CSV whole)."""
+    import dataclasses
+    import os
+
+    budget = GRIDS["full"]["budget"]
+    raised = {k: v for k, v in (("limit_evaluations", args.limit_evaluations),
+                                ("step_evaluations", args.step_evaluations),
+                                ("loop_evaluations", args.step_evaluations and 4 * args.step_evaluations)) if v}
+    budget = dataclasses.replace(budget, **raised)
+    path = Path(args.out) / "n_atlas.csv"
+    with open(path) as handle:
+        rows = list(csv.DictReader(handle))
+    for cell in args.cells:
+        depth, vocab, heads, pos = cell.split(",")
+        positional = FULL if pos == FULL else int(pos)
+        row = run_cell(int(depth), int(vocab), int(heads), positional, budget, args.seed)
+        key = (depth, vocab, heads, str(row["pos_rank"]))
+        rows = [r if (r["depth"], r["vocab_r"], r["heads"], r["pos_rank"]) != key else
+                {k: row.get(k, "") for k in COLUMNS} for r in rows]
+        print(f"L={depth} r=V={vocab} H={heads} R={row['pos_rank']}: {row['status']}; limit {row['limit']} "
+              f"({row['limit_certainty']}); ranks {row['ranks']}; labels {row['ranks_labels']}; {row['seconds']} s",
+              flush=True)
+        temporary = path.with_suffix(".csv.tmp")
+        with open(temporary, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=COLUMNS, restval="", extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(temporary, path)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few small cells with small budgets (seconds)")
@@ -286,7 +349,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--replot", action="store_true", help="only redraw n_atlas.png from the n_atlas.csv in --out")
+    parser.add_argument("--cells", nargs="+", metavar="L,V,H,R", default=None,
+                        help="rerun only these cells (R: 0, 1, 2 or full) and replace their rows in --out's n_atlas.csv")
+    parser.add_argument("--limit-evaluations", type=int, default=None, help="with --cells: the limit's budget")
+    parser.add_argument("--step-evaluations", type=int, default=None, help="with --cells: one N's budget")
     args = parser.parse_args(argv)
+    if args.cells:
+        return rerun_cells(args)
     if args.replot:
         with open(Path(args.out) / "n_atlas.csv") as handle:
             rows = [{**r, "depth": int(r["depth"]), "vocab_r": int(r["vocab_r"]), "heads": int(r["heads"])}

@@ -27,7 +27,7 @@ from .exact.compositions import compositions
 from .exact.fields import DEFAULT_PRIME, Field
 from .exact.gaussian import I, GaussianRational
 # the network of eq. 3 and its output polynomial
-from .model.embeddings import ConvolutionEmbedding
+from .model.embeddings import ConvolutionEmbedding, VocabularyEmbedding
 from .model.network import forward, output_coordinate
 from .model.partitions import balanced_partitions, default_partition
 from .model.polynomial import output_polynomial, variable_index
@@ -36,6 +36,7 @@ from .model.spec import LayerWeights, NetworkSpec, Weights, divisors, draw_weigh
 from .claims.specsets import default_specs, exact_rank
 from .rank.bound import derivative_bound
 from .rank.grid import default_template_count
+from .rank.positional_bound import counting_floor, every_sequence_rank, sampled_minor_rank
 from .rank.reduced import embedded_reduced_rank, reduced_polynomials
 from .rank.routes import rank_once
 from .rank.tokens import token_rank
@@ -48,23 +49,24 @@ from .constructions.omega import bad_omegas, exponent_matrix, hadamard_gram, ome
 from .constructions.vocabulary import (Layout, carried_columns, convolution_embedding, embedding_target,
                                        large_n_construction, matrix_rank, vocabulary_matrix)
 # the probe of the sequence length N and the lower bounds it is compared with
-from .sweeps.probe import corollary1_lower_bound, lemma7_lower_bound, probe_step, probe_tokens
+from .sweeps.probe import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound, probe_step, probe_tokens
 
 __all__ = [
     "Claim", "Source", "H", "L", "N", "d_a", "d_x", "k", "n", "r", "r_e",
     "Cases", "InequalityChain", "Property", "QuotedNumber", "RankBound",
     "scaled", "shifted", "converse", "neighbour", "strict",
     "compare", "evaluate", "multichoose", "precision", "compositions", "DEFAULT_PRIME", "Field", "I", "GaussianRational",
-    "ConvolutionEmbedding", "forward", "output_coordinate", "balanced_partitions", "default_partition",
+    "ConvolutionEmbedding", "VocabularyEmbedding", "forward", "output_coordinate", "balanced_partitions", "default_partition",
     "output_polynomial", "variable_index", "LayerWeights", "NetworkSpec", "Weights", "divisors", "draw_weights",
     "default_specs", "exact_rank", "derivative_bound", "default_template_count", "embedded_reduced_rank",
-    "reduced_polynomials", "rank_once", "token_rank",
+    "reduced_polynomials", "rank_once", "token_rank", "counting_floor", "sampled_minor_rank",
+    "every_sequence_rank",
     "certify", "check_certificate", "lower_bound", "grid_values",
     "DEFECTS", "construction", "grid_submatrix", "hadamard_target", "proportional", "unit_rows",
     "bad_omegas", "exponent_matrix", "hadamard_gram", "omega_rows", "layout_grid_rank", "one_slot_bound",
     "Layout", "carried_columns", "convolution_embedding", "embedding_target", "large_n_construction", "matrix_rank",
     "vocabulary_matrix",
-    "corollary1_lower_bound", "lemma7_lower_bound", "probe_step", "probe_tokens",
+    "conjecture_scale", "corollary1_lower_bound", "lemma7_lower_bound", "probe_step", "probe_tokens",
 ]
 
 

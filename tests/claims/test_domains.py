@@ -33,6 +33,7 @@ KINDS = ("covered", "left_out", "not-audited")
 AUDITED = {
     "derived_block_size_upper_bound": "left_out",
     "derived_one_slot_lower_bound": "left_out",
+    "derived_positional_bound": "covered",
     "levine2020_claim1_partition_invariance": "covered",
     "levine2020_corollary1_example_regime": "covered",
     "levine2020_corollary1_example_widths": "covered",
@@ -116,7 +117,7 @@ AUDITED = {
     "levine2020_theorem2_upper_from_corrected_chain": "covered",
     "wies2021_bound_form": "covered",
     "wies2021_conjecture_n_main_text": "covered",
-    "wies2021_conjecture_n_positional": "covered",
+    "wies2021_conjecture_n_positional": "left_out",
     "wies2021_conv_index_maps": "covered",
     "wies2021_corollary1_construction": "left_out",
     "wies2021_corollary1_lower": "left_out",

@@ -55,10 +55,12 @@ def run(args) -> int:
         print(json.dumps(data))
     else:
         capped = data["mode"] == "tokens"
-        print(f"{'N':>4}  rank" + ("  count_cap" if capped else ""))
+        labelled = any("label" in row for row in data["ranks"])
+        print(f"{'N':>4}  rank" + ("  count_cap" if capped else "") + ("  label (eq. 7.4 bound)" if labelled else ""))
         for row in data["ranks"]:
             note = "  (cap decides)" if row.get("cap_decides") else ""
-            print(f"{row['tokens']:>4}  {row['rank']}" + (f"  {row['count_cap']}{note}" if capped else ""))
+            label = f"  {row['label_text']}" if "label" in row else ""
+            print(f"{row['tokens']:>4}  {row['rank']}" + (f"  {row['count_cap']}{note}" if capped else "") + label)
         print("\n" + probe_summary(data))
     sys.stdout.flush()
     if args.plot:

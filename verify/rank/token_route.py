@@ -12,8 +12,8 @@ of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three c
   binom(C + m, m) columns, whatever N: the cost does not grow with V^N or with N.
 * ``sequence_rank`` (positional embeddings).  A random sample of t + 16 sequences a side (every
   sequence when there are fewer), t = min(counting cap, derivative bound, computed limit where
-  given), doubled until its rank meets t, stops growing, or the sample would pass 4 million
-  evaluations: a submatrix, so a certified lower bound at these weights, and exactly the rank when
+  given), doubled until its rank meets t or the sample would pass its budget of evaluations
+  (``MAX_SAMPLE_EVALUATIONS``): a submatrix, so a certified lower bound at these weights, and exactly the rank when
   it meets a proven upper bound or every sequence is kept (when it meets the computed limit: exactly
   the rank unless the limit's random event occurred, whose probability the limit reports).
 * ``token_limit``: the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of
@@ -46,8 +46,9 @@ __all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", 
 MAX_LIMIT_EVALUATIONS = 40_000_000
 
 
-#: Most evaluations one doubling of the sequence sample may spend (positional route).
-MAX_SAMPLE_EVALUATIONS = 4_000_000
+#: Most evaluations the sequence sample may spend at one N (positional route): 16 million covers every
+#: sequence at V^(N/2) <= 4,000 (3^7 = 2,187 at N = 14, V = 3), about 30 s at depth 3 on a loaded 2-core machine.
+MAX_SAMPLE_EVALUATIONS = 16_000_000
 
 
 class LimitOutOfReach(InputError):
@@ -156,14 +157,16 @@ def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | No
 
 
 def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
-                  likely: int | None = None) -> tuple[int, bool, int]:
+                  likely: int | None = None, budget: int | None = None) -> tuple[int, bool, int]:
     """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
 
-    ``target`` is a proven upper bound to aim for (the smaller of the counting cap and the derivative
-    bound); ``likely`` (optional, <= target) the computed limit, an upper bound unless the limit's own
-    random event occurred.  The sample starts at ``min(target, likely) + 16`` sequences a side and stops
-    growing once its rank meets that, or stops short of the previous sample's rank.
+    ``target`` is a proven upper bound to aim for (the smallest of the counting cap, the derivative bound and
+    the positional bound of eq. 7.4, ``positional_bound``); ``likely`` (optional, <= target) the computed
+    limit, an upper bound unless the limit's own random event occurred.  The sample starts at
+    ``min(target, likely) + 16`` sequences a side and doubles until its rank meets that, every sequence is
+    kept, or the next doubling would take the evaluations past ``budget`` (default ``MAX_SAMPLE_EVALUATIONS``).
     """
+    budget = MAX_SAMPLE_EVALUATIONS if budget is None else budget
     vocab, half, p = model.embedding.vocab, tokens // 2, model.p
     side_a, side_b = list(range(half)), list(range(half, tokens))
     model.constant = model.positions_constant(tokens)
@@ -171,7 +174,7 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     aim = target if likely is None else min(target, likely)
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
     k = min(count, aim + 16)
-    evaluations, previous = 0, -1
+    evaluations = 0
     picks_a = za = zb = matrix = None
     while True:
         if k == count:
@@ -190,9 +193,14 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
             zb = zb_new if zb is None else np.vstack([zb, zb_new])
             evaluations += k * k - (k - grow) ** 2
         found = _rank(matrix, p)
-        if k == count or found >= aim or found == previous or 4 * k * k > MAX_SAMPLE_EVALUATIONS:
+        grown = min(count, 2 * k)
+        # aims at the bound: draws on until the rank meets it, every sequence is kept, or the next doubling
+        # (grown^2 - k^2 new entries; every sequence is evaluated afresh, grown^2) would pass the budget (a
+        # rank that stops growing is no reason to stop)
+        cost = grown * grown - (0 if grown == count else k * k)
+        if k == count or found >= aim or evaluations + cost > budget:
             return found, k == count, evaluations
-        previous, k = found, min(count, 2 * k)
+        k = grown
 
 
 @dataclass

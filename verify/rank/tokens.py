@@ -66,10 +66,23 @@ def _gram_rank(spec, weights, embedding, field, part_a, seed, likely=None) -> To
         return TokenRank(rank, "gram", rows, cols, evals, time.perf_counter() - start, None, p)
     upper = derivative_upper_bound(spec.layer_degree, free_variables(spec, embedding.vocab, embedding.positional_rank),
                                    embedding.vocab)
-    target = min(count_caps(embedding.vocab, spec.tokens, True).cap, upper)
+    bounds = positional_bounds(model, spec.tokens)
+    target = min(count_caps(embedding.vocab, spec.tokens, True).cap, upper, bounds["certified"],
+                 bounds["at_positions"] or upper)  # eq. 7.4 at these positions bounds the rank mod p here
     rank, every, evals = sequence_rank(model, spec.tokens, target, seed, likely)
     side = embedding.vocab ** (spec.tokens // 2)
     return TokenRank(rank, "gram", side, side, evals, time.perf_counter() - start, None, p, not every)
+
+
+def positional_bounds(model, tokens: int) -> dict:
+    """``positional_bound.bounds_at`` for a Gram model's positions (eq. 7.4: caps, and H at the positions)."""
+    from ..model.embeddings import EMBEDDING_RANGE
+    from .certainty import residue_sample_size
+    from .positional_bound import bounds_at
+
+    positions = [model.position_vector(j) for j in range(tokens)]
+    return bounds_at(model.spec.depth, model.embedding.vocab, positions, tokens, model.p,
+                     residue_sample_size(2 * EMBEDDING_RANGE + 1, model.p))
 
 
 def _nmod_matrix(entries, p):

@@ -23,6 +23,9 @@ from ..rank.tokens import token_rank
 from ..rank.token_caps import count_caps
 from ..rank.token_gram import token_prime
 from ..rank.token_route import token_limit
+from ..rank.positional_bound import row_certainty
+from ..rank.token_gram import GramModel
+from ..rank.tokens import positional_bounds
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_plan",
            "corollary1_lower_bound", "lemma7_lower_bound",
@@ -180,8 +183,39 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)
     found = token_rank(at, weights, embedding, field, default_partition(tokens), max_memory_gib=max_memory_gib,
                        seed=seed, likely=likely)
-    return {"rank": found.rank, "compressed": found.compressed_to is not None, "sampled": found.sampled,
-            "modulus": found.modulus}
+    out = {"rank": found.rank, "compressed": found.compressed_to is not None, "sampled": found.sampled,
+           "modulus": found.modulus}
+    if positional_rank and found.modulus is not None:  # eq. 7.4's bounds (cached: the sample aimed at them)
+        model = GramModel(at, weights, embedding, found.modulus)
+        out["bounds"] = positional_bounds(model, tokens)
+    return out
+
+
+def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
+              weight_range: int = DEFAULT_WEIGHT_RANGE) -> None:
+    """Adds a positional row's label (``positional_bound.row_certainty``): "certified exact" where the rank meets
+    a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),
+    "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
+    or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
+    from ..model.embeddings import EMBEDDING_RANGE
+    from ..rank.certainty import against_upper_bound, format_bound, residue_sample_size
+    from ..rank.token_route import entry_degree
+
+    bounds = found["bounds"]
+    proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []),
+                 *([limit["rank"]] if limit and limit["certified_exact"] else []))
+    other = [(limit["rank"], limit["probability_bound"])] if limit and not limit["certified_exact"] else []
+    if not found.get("sampled"):  # every sequence: sep mod p at these weights, generic unless a minor vanished
+        sample = min(residue_sample_size(2 * weight_range + 1, found["modulus"]),
+                     residue_sample_size(2 * EMBEDDING_RANGE + 1, found["modulus"]))
+        other.append((row["rank"], against_upper_bound(row["rank"], proven, entry_degree(spec), sample)[1]))
+    label, probability, aim = row_certainty(row["rank"], proven, bounds["at_positions"], bounds["probability"], other)
+    row.update(label=label, probability=probability, bound_eq74=bounds["certified"],
+               bound_eq74_at_positions=bounds["at_positions"], aim=aim, short_by=aim - row["rank"])
+    row["label_text"] = {  # the probability rounded up (format_bound): a printed bound stays a bound
+        "certified exact": f"certified exact ({bounds['certified'] if row['rank'] == bounds['certified'] else proven})",
+        "probabilistic": f"probabilistic: generic unless an event of probability <= {format_bound(probability or 0.0)}",
+    }.get(label, f"lower bound: {aim - row['rank']} below the bound {aim} it aimed at")
 
 
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
@@ -246,6 +280,8 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
             if not continuous:
                 cap = count_caps(vocab, tokens, positional_rank > 0).cap
                 row.update(count_cap=cap, cap_decides=value == cap, sampled=bool(found.get("sampled")))
+                if "bounds" in found:
+                    label_row(row, found, spec, result.limit, weight_range)
             result.ranks.append(row)
             result.compressed |= found["compressed"]
             done += 1
@@ -331,6 +367,11 @@ def probe_summary(data: dict) -> str:
     if unsure:
         lines.append(f"At N = {', '.join(map(str, unsure))} a sample of the sequences stopped below min(counting cap, "
                      "limit): those ranks are certified lower bounds only.")
+    labels = [row["label"] for row in rows if "label" in row]
+    if labels:
+        counts = ", ".join(f"{labels.count(name)} {name}" for name in ("certified exact", "probabilistic", "lower bound")
+                           if name in labels)
+        lines.append(f"Against the positional bound of docs/mathematics.md eq. 7.4 the rows are: {counts}.")
     lower = data["lower_bound"]
     reached = next((row["tokens"] for row in rows if lower is not None and row["rank"] >= lower), None)
     if lower is None:

@@ -1,0 +1,305 @@
+"""A proven upper bound on the token separation rank with positional embeddings (``docs/mathematics.md`` §7.4).
+
+With the positional vectors fixed, the Gram sum depends on a sequence s only through the point
+z(s) = sum_j zeta_j(s_j), zeta_j(v) = (e_v, e_v (x) pi_j) in Z^(V (1 + R)) (``token_gram``), so the entry
+of the token matrix is g_{w0}(zeta_0(w0) + z_A'(s_A') + z_B(s_B)), g_w a polynomial of degree <= C =
+(3^L - 1)/2 and w0 the token at the query position 0 (A' = A without it).  Let H_X(j) be the dimension of
+the functions s -> f(z_X(s)) on [V]^X with deg f <= j, H_X(-1) = 0.  Then at every weight setting
+
+    sep <= min over k = 0..C+1 of  H_B(k - 1) + V * H_A'(C - k)                         (eq. 7.4)
+
+Proof: split g's expansion by its degree in z_B.  Terms of degree <= k - 1 in z_B give rows that are
+functions of s_B in a space of dimension H_B(k - 1).  The others have degree <= C - k in
+z_A = zeta_0(w0) + z_A'; for each w0 their columns lie in a space of dimension H_A'(C - k), and the V
+values of w0 stack V such blocks.  Rank is subadditive.  The argument holds over any field, so it
+bounds the rank over Q and the rank mod p alike (with H over that field).
+
+Proven caps on H_X(j), at every pi (``hilbert_caps``):
+
+* (a) sum_{i <= j} binom(|X|, i) (V - 1)^i: a monomial of degree i in z is a sum of products of i
+  functions of one position each, so it depends on at most i positions, and the functions on [V]^X
+  depending on at most i positions have that dimension;
+* (b) binom(j + m, m), m = (V - 1)(1 + R): the counts sum to |X| and sum_v m_v = sum_{j in X} pi_j
+  whatever the tokens, so z_X lies in an affine space of dimension m and f restricts to a polynomial
+  of degree <= j in m variables;
+* (c) V^|X|: all functions on [V]^X.
+
+The min of the three is certified (any weights, any positions).  ``exact_hilbert`` computes H_X(j) at
+given positions, mod p, as the dimension of V_j = V_{j-1} + sum_t z_t V_{j-1} on the distinct points
+(every monomial of degree j is a coordinate times one of degree j - 1): the bound with it holds for
+the rank mod p at those weights.  At random positions it equals the bound with the generic H unless
+a nonzero H x H minor of the monomial matrix, of degree <= j H in pi, vanishes: Schwartz-Zippel
+(``exact_bound_probability``).  Written by hand: no library here computes Hilbert functions of a
+finite point set mod p (sympy's Groebner bases are far too slow at these sizes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+__all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
+           "PositionalBound", "exact_bound_probability", "bounds_at", "row_certainty",
+           "EXACT_HILBERT_POINTS", "counting_floor", "sampled_minor_rank", "every_sequence_rank"]
+
+
+def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
+    """The three proven caps (a), (b), (c) on H_X(``degree``) for a side of ``size`` positions (module doc);
+    all 0 for degree < 0.
+
+    >>> hilbert_caps(3, 2, 5, 2)   # 1 + 3*4 + 3*16, binom(14, 12), 5^3
+    (61, 91, 125)
+    """
+    if degree < 0:
+        return 0, 0, 0
+    m = (vocab - 1) * (1 + positional_rank)
+    a = sum(comb(size, i) * (vocab - 1) ** i for i in range(min(degree, size) + 1))
+    return a, comb(degree + m, m), vocab**size
+
+
+def certified_hilbert(size: int, degree: int, vocab: int, positional_rank: int) -> int:
+    """min of the three caps: a proven upper bound on H_X(degree) at every positional embedding."""
+    return min(hilbert_caps(size, degree, vocab, positional_rank))
+
+
+def side_points(vocab: int, pis: list[list[int]]) -> np.ndarray:
+    """The distinct points z_X(s), s in [V]^X, in free coordinates (c_v, m_v for v < V - 1), exact integers.
+
+    ``pis``: pi_j of each position of the side (each a list of R integers).  The dropped coordinates
+    (the last token's count and m) are affine in the kept ones, so polynomials of degree <= j in the
+    kept coordinates give the same functions as in all of z.
+
+    >>> side_points(2, [[1], [3]]).tolist()   # s in {0,1}^2: (c_0, m_0)
+    [[0, 0], [1, 1], [1, 3], [2, 4]]
+    """
+    size = len(pis)
+    big_r = len(pis[0]) if pis else 0
+    free = vocab - 1
+    grid = np.indices((vocab,) * size).reshape(size, -1).T if size else np.zeros((1, 0), dtype=np.int64)
+    z = np.zeros((len(grid), free * (1 + big_r)), dtype=np.int64)
+    for col in range(size):
+        tokens = grid[:, col]
+        kept = tokens < free
+        z[np.flatnonzero(kept), tokens[kept]] += 1
+        for k in range(big_r):
+            z[np.flatnonzero(kept), free + tokens[kept] * big_r + k] += pis[col][k]
+    return np.unique(z, axis=0)
+
+
+def _rref(matrix: np.ndarray, p: int) -> tuple[np.ndarray, list[int]]:
+    """(rows of the reduced echelon form of ``matrix`` mod p, their pivot columns), by flint's rref."""
+    import flint
+
+    reduced, rank = flint.nmod_mat(matrix.tolist(), p).rref()
+    rows = np.array([[int(reduced[i, j]) for j in range(matrix.shape[1])] for i in range(rank)], dtype=np.int64)
+    pivots = [int(np.flatnonzero(row)[0]) for row in rows]
+    return rows.reshape(rank, matrix.shape[1]), pivots
+
+
+def exact_hilbert(points: np.ndarray, max_degree: int, p: int) -> list[int]:
+    """[H(0), ..., H(max_degree)] of the point set mod p: dims of the polynomial functions of degree <= j.
+
+    V_j = V_{j-1} + sum_t z_t N_{j-1} for any complement N_{j-1} of V_{j-2} in V_{j-1} (z_t V_{j-2} is
+    in V_{j-1}), so each step multiplies only the new functions.  With E the echelon basis of V_{j-1}, the
+    rows of rref[E; z_t N_{j-1}] whose pivots are not pivots of E complement V_{j-1} in V_j.
+
+    >>> exact_hilbert(side_points(2, [[1], [3]]), 3, 2**31 - 1)   # 4 points of a plane, in general position
+    [1, 3, 4, 4]
+    """
+    n = len(points)
+    z = (points % p).astype(np.int64).T  # coordinates as rows of functions on the points
+    echelon, pivots = _rref(np.ones((1, n), dtype=np.int64), p)
+    new = echelon
+    dims = [1]
+    while len(dims) <= max_degree:
+        if len(echelon) == n or len(new) == 0:  # every function on the points, or nothing new: H is constant
+            dims.append(len(echelon))
+            continue
+        products = [(new * coordinate[None, :]) % p for coordinate in z]
+        reduced, found = _rref(np.vstack([echelon, *products]), p)
+        old = set(pivots)
+        new = reduced[[i for i, col in enumerate(found) if col not in old]]
+        echelon, pivots = reduced, found
+        dims.append(len(echelon))
+    return dims[:max_degree + 1]
+
+
+@dataclass(frozen=True)
+class PositionalBound:
+    """The bound of eq. 7.4 at one N: its value, the k attaining it, and the H values used there."""
+
+    value: int
+    k: int
+    h_b: int
+    h_a: int
+    kind: str  # "certified" (closed-form caps) or "at these positions" (exact H mod p)
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "k": self.k, "h_b": self.h_b, "h_a_prime": self.h_a, "kind": self.kind}
+
+
+def positional_bound(depth: int, vocab: int, positional_rank: int, tokens: int, h_b=None, h_a=None) -> PositionalBound:
+    """min over k = 0..C+1 of H_B(k - 1) + V H_A'(C - k) (eq. 7.4), |B| = N/2, |A'| = N/2 - 1.
+
+    ``h_b``, ``h_a``: lists of H_B(j), H_A'(j) for j = 0..C (``exact_hilbert``); omitted, the certified caps.
+
+    >>> positional_bound(2, 5, 2, 6).value   # the exception 106 < 125 at L = 2, V = 5, N = 6: 61 + 5 * 9
+    106
+    """
+    if tokens < 2 or tokens % 2:
+        raise ValueError(f"the positional bound needs an even N >= 2, got {tokens}")
+    degree = (3**depth - 1) // 2
+    half = tokens // 2
+    kind = "certified" if h_b is None else "at these positions"
+
+    def hb(j):
+        if j < 0:
+            return 0
+        return certified_hilbert(half, j, vocab, positional_rank) if h_b is None else h_b[j]
+
+    def ha(j):
+        if j < 0:
+            return 0
+        return certified_hilbert(half - 1, j, vocab, positional_rank) if h_a is None else h_a[j]
+
+    best = None
+    for k in range(degree + 2):
+        b, a = hb(k - 1), ha(degree - k)
+        value = b + vocab * a
+        if best is None or value < best.value:
+            best = PositionalBound(value, k, b, a, kind)
+    return best
+
+
+def exact_bound_probability(bound: PositionalBound, depth: int, vocab: int, positional_rank: int, tokens: int,
+                            sample) -> float:
+    """Schwartz-Zippel: the chance that the exact-H bound at random positions is below the generic one.
+
+    The bound at these positions is >= the generic bound unless H_B(k - 1) or H_A'(C - k) at the k used
+    dropped below its generic value: a nonzero H x H minor of a monomial matrix, each entry of degree
+    <= j in pi, vanishes; H <= its certified cap, so each has degree <= j cap; pi drawn from a set of
+    effective size ``sample`` (``certainty.residue_sample_size``).
+    """
+    degree = (3**depth - 1) // 2
+    half = tokens // 2
+    total = Fraction(0)
+    for size, j in ((half, bound.k - 1), (half - 1, degree - bound.k)):
+        if j > 0:  # degree 0: H = 1, nothing random
+            total += Fraction(j * certified_hilbert(size, j, vocab, positional_rank)) / Fraction(sample)
+    return 1.0 if total >= 1 else (0.0 if total == 0 else math.nextafter(float(total), 1.0))
+
+
+#: Most distinct sequences a side for which the probe computes H at its positions (``exact_hilbert`` ranks
+#: matrices of about (1 + m) x points columns; 729 points at L = 3 take about half a minute on a loaded 2-core machine).
+EXACT_HILBERT_POINTS = 729
+
+
+@lru_cache(maxsize=64)
+def _hilbert_at(vocab: int, pis: tuple, degree: int, p: int) -> tuple:
+    return tuple(exact_hilbert(side_points(vocab, [list(pi) for pi in pis]), degree, p))
+
+
+def bounds_at(depth: int, vocab: int, positions: list[list[int]], tokens: int, p: int, sample,
+              max_points: int = EXACT_HILBERT_POINTS) -> dict:
+    """The bounds of eq. 7.4 for one probe row: ``certified`` (caps), and where each side has at most
+    ``max_points`` sequences ``at_positions`` (H at the row's positions, mod p: a proven bound on the rank mod
+    p at these weights) with ``probability`` (``exact_bound_probability``, pi from a set of size ``sample``);
+    ``positions``: pi_j for j < N."""
+    big_r = len(positions[0]) if positions and positions[0] else 0
+    certified = positional_bound(depth, vocab, big_r, tokens)
+    out = {"certified": certified.value, "at_positions": None, "probability": None}
+    half = tokens // 2
+    if vocab**half <= max_points:
+        degree = (3**depth - 1) // 2
+        h_b = _hilbert_at(vocab, tuple(map(tuple, positions[half:tokens])), degree, p)
+        h_a = _hilbert_at(vocab, tuple(map(tuple, positions[1:half])), degree, p) if half > 1 else (1,) * (degree + 1)
+        found = positional_bound(depth, vocab, big_r, tokens, list(h_b), list(h_a))
+        out["at_positions"] = found.value
+        out["probability"] = exact_bound_probability(found, depth, vocab, big_r, tokens, sample)
+    return out
+
+
+def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_positions_probability: float | None = None,
+                  other: list[tuple[int, float]] = ()) -> tuple[str, float | None, int]:
+    """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
+    bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
+    where it meets ``at_positions`` or a bound of ``other`` [(value, probability that the generic rank exceeds
+    the row's rank when it meets it)], with the smallest such probability; otherwise "lower bound".  ``aim``:
+    the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
+    offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
+    offers += list(other)
+    aim = min(value for value, _ in offers)
+    if rank > min(value for value, _ in offers[:2]):  # the computed limit of ``other`` may itself be low
+        raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
+    if rank == proven:
+        return "certified exact", 0.0, aim
+    met = [prob for value, prob in offers if value == rank]
+    if met:
+        return "probabilistic", min(met), aim
+    return "lower bound", None, aim
+
+
+def counting_floor(vocab: int, bound: int, positional: bool) -> int:
+    """The smallest even N whose counting cap reaches ``bound`` (``token_caps``): sep(N) < bound below it,
+    for every weight.  With positions 2 ceil(log_V bound).
+
+    >>> counting_floor(8, 55, True), counting_floor(8, 55, False)   # 8^2 = 64 >= 55; binom(3 + 7, 7) = 120
+    (4, 6)
+    """
+    from .token_caps import count_caps
+
+    tokens = 2
+    while count_caps(vocab, tokens, positional).cap < bound:
+        tokens += 2
+    return tokens
+
+
+def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int = 0, p: int = 2**31 - 1) -> int:
+    """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
+    side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
+    import random
+
+    from .token_gram import GramModel
+    from .token_route import _rank, _side_points
+
+    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
+    half, vocab = tokens // 2, model.embedding.vocab
+    if k > vocab**half:
+        raise ValueError(f"{k} distinct sequences a side need V^(N/2) >= k, got {vocab**half}")
+    rng = random.Random(f"verify-positional-minor:{seed}:{tokens}")
+
+    def distinct() -> np.ndarray:
+        picks = rng.sample(range(vocab**half), k)
+        return np.array([[(x // vocab**j) % vocab for j in range(half)] for x in picks], dtype=np.int64)
+
+    model.constant = model.positions_constant(tokens)
+    left, right = distinct(), distinct()
+    za = _side_points(model, list(range(half)), left)
+    zb = _side_points(model, list(range(half, tokens)), right)
+    return _rank(model.evaluate_grid(za, zb, left[:, 0]), model.p)
+
+
+def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> int:
+    """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
+    keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
+    positions.  Returns (rank, certified bound, bound at positions)."""
+    from .token_gram import GramModel
+    from .token_route import sequence_rank
+
+    vocab = embedding.vocab
+    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
+    rank, every, _ = sequence_rank(model, tokens, vocab ** (tokens // 2))
+    if not every:
+        raise AssertionError("the sample aimed at the counting cap must keep every sequence")
+    degree = spec.layer_degree
+    positions = [model.position_vector(j) for j in range(tokens)]
+    h_b = exact_hilbert(side_points(vocab, positions[tokens // 2:]), degree, p)
+    h_a = exact_hilbert(side_points(vocab, positions[1:tokens // 2]), degree, p)
+    big_r = embedding.positional_rank
+    return (rank, positional_bound(spec.depth, vocab, big_r, tokens).value,
+            positional_bound(spec.depth, vocab, big_r, tokens, h_b, h_a).value)
