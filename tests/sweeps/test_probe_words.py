@@ -170,6 +170,13 @@ def check_summary(data: dict, text: str) -> None:
         elif m := re.fullmatch(r"Token ranks are mod p = (\d+)\.", sentence):
             assert tokens_mode and int(m[1]) == data["modulus"] == TOKEN_PRIME
             seen.append("modulus")
+        elif m := re.fullmatch(r"Against the positional bound of docs/mathematics\.md eq\. 7\.4 the rows are: (.*)\.",
+                               sentence):
+            labels = [row["label"] for row in rows]
+            assert data.get("positional_rank") and all("label" in row for row in rows)
+            assert m[1] == ", ".join(f"{labels.count(name)} {name}" for name in
+                                     ("certified exact", "probabilistic", "lower bound") if name in labels)
+            seen.append("labels")
         elif re.fullmatch(r"Time: [\d.]+s\.", sentence):
             seen.append("time")
         else:
@@ -178,6 +185,7 @@ def check_summary(data: dict, text: str) -> None:
     below = [row["tokens"] for row in rows if tokens_mode and row["rank"] < min(row["count_cap"], limit_rank)]
     assert ("below" in seen or "sampled" in seen) == bool(below)
     assert ("cap" in seen) == any(tokens_mode and row["rank"] == row["count_cap"] for row in rows)
+    assert ("labels" in seen) == any("label" in row for row in rows)
     assert {"stop", "limit", "corollary", "time"} <= set(seen) and len(seen) == len(set(seen))
 
 
@@ -192,7 +200,16 @@ def check_table(data: dict, out: str) -> None:
             continue
         n, rank, cap, *note = line.split(None, 3)
         assert (int(n), int(rank), int(cap)) == (row["tokens"], row["rank"], row["count_cap"])
-        assert (note == ["(cap decides)"]) == (row["rank"] == row["count_cap"])
+        note = note[0] if note else ""
+        if "label" in row:  # the positional label closes the line, and its words agree with the row's numbers
+            assert note.endswith(row["label_text"]) and row["label_text"].startswith(row["label"])
+            if row["label"] == "certified exact":
+                assert row["label_text"] == f"certified exact ({row['rank']})" and row["short_by"] == 0
+            elif row["label"] == "lower bound":
+                assert row["aim"] > row["rank"] and row["label_text"] == (
+                    f"lower bound: {row['aim'] - row['rank']} below the bound {row['aim']} it aimed at")
+            note = note[:-len(row["label_text"])].strip()
+        assert (note == "(cap decides)") == (row["rank"] == row["count_cap"])
 
 
 def _cli(capsys, argv: list[str]) -> tuple[dict, str]:
