@@ -1,0 +1,63 @@
+"""The API's output formats, for the CLI and scripts: the reviewers' table as markdown or CSV, the claims'
+table, JUnit XML of a claims run, the store's CSV export and the plots. Each is a thin door onto the
+module that owns the format (``sweeps.table``, ``claims.report``, ``claims.junit``, ``sweeps.store``,
+``sweeps.plot``); ``verify.api`` re-exports them."""
+
+from __future__ import annotations
+
+__all__ = ["table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe", "plot_table",
+           "require_matplotlib"]
+
+
+def table_markdown(rows: list[dict], registry=None) -> str:
+    """The reviewers' table as markdown, its bound columns read from the registry."""
+    from .sweeps.table import bound_columns, markdown
+
+    return markdown(rows, bound_columns(registry=registry))
+
+
+def table_csv(rows: list[dict], registry=None) -> str:
+    """The reviewers' table as CSV, its bound columns read from the registry."""
+    from .claims.registry import find_registry
+    from .sweeps.table import bound_columns, to_csv
+
+    return to_csv(rows, bound_columns(registry=registry), find_registry(registry).name)
+
+
+def claims_table(records: list[dict]) -> tuple[str, str]:
+    """The claims' table and the one-line summary of their outcomes."""
+    from .claims.report import summary, table
+
+    return table(records), summary(records)
+
+
+def junit_xml(records: list[dict], header: dict) -> str:
+    """JUnit XML of a claims run (``verify run --junit``): see ``verify.claims.junit``."""
+    from .claims.junit import junit_xml as write
+
+    return write(records, header, header.get("registry"))
+
+
+def export_csv(rows: list[dict]) -> str:
+    from .sweeps.store import export_csv as flat
+
+    return flat(rows)
+
+
+def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
+    from .sweeps.plot import plot_probe as draw
+
+    draw(data, path, field=field, seed=seed)
+
+
+def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
+    from .sweeps.plot import plot_table as draw
+
+    draw(rows, path, title=title)
+
+
+def require_matplotlib() -> None:
+    """Refuse (InputError naming the install command) a plot asked for without matplotlib, before any work."""
+    from .sweeps.plot import require_matplotlib as require
+
+    require()
