@@ -23,6 +23,19 @@ CLAIMS = {
 }
 DOCUMENT = {"toy_as_expected": "toy_paper_a.md", "toy_planted": "toy_paper_b.md", "toy_raises": "toy_paper_a.md"}
 
+#: A claim file whose one check is a rank bound on one layer of width 2 (the registry tests' toy).
+TOY_BOUND = '''
+from verify.authoring import Claim, RankBound, Source
+
+CLAIM = Claim(
+    id="toy_rank_at_most_three",
+    source=Source("toy", "§1", "eq. 2"),
+    statement="sep <= 3 for one layer of width 2",
+    expected="verified",
+    checks=[RankBound(3, "upper", condition=lambda spec: spec.depth == 1 and spec.width == 2)],
+)
+'''
+
 TEMPLATE = '''
 from verify.authoring import Claim, Property, Source
 

@@ -15,6 +15,8 @@ from verify.claims.registry import ENVIRONMENT, GROUP, find_registry
 from verify.cli.main import main
 from verify.errors import InputError
 
+from toy_registry import TOY_BOUND
+
 ROOT = Path(__file__).resolve().parents[2]
 DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][GROUP]
 
@@ -68,19 +70,6 @@ def test_the_command_line_takes_registry(toy, capsys):
     code = main(["claims", "--registry", str(toy), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["count"] == 1 and data["claims"][0]["id"] == "toy_one_plus_one"
-
-
-TOY_BOUND = '''
-from verify.authoring import Claim, RankBound, Source
-
-CLAIM = Claim(
-    id="toy_rank_at_most_three",
-    source=Source("toy", "§1", "eq. 2"),
-    statement="sep <= 3 for one layer of width 2",
-    expected="verified",
-    checks=[RankBound(3, "upper", condition=lambda spec: spec.depth == 1 and spec.width == 2)],
-)
-'''
 
 
 def test_the_table_reads_its_bound_columns_from_the_registry_it_is_given(toy, capsys):

@@ -22,6 +22,8 @@ from verify.claims.registry import ENVIRONMENT
 from verify.cli.main import main
 from verify.errors import InputError
 
+from toy_registry import TOY_BOUND
+
 FAST = 5.0
 
 CLAIM = '''
@@ -196,19 +198,6 @@ def test_run_on_a_one_claim_registry_computes_no_rank_and_takes_seconds(capsys, 
     assert code == 0 and [c["id"] for c in data["claims"]] == ["toy_a"] and computed == []
     assert json.loads((tmp_path / "out" / "report.json").read_text())["claims"][0]["id"] == "toy_a"
     assert seconds < FAST, seconds
-
-
-TOY_BOUND = '''
-from verify.authoring import Claim, RankBound, Source
-
-CLAIM = Claim(
-    id="toy_rank_at_most_three",
-    source=Source("toy", "§1", "eq. 2"),
-    statement="sep <= 3 for one layer of width 2",
-    expected="verified",
-    checks=[RankBound(3, "upper", condition=lambda spec: spec.depth == 1 and spec.width == 2)],
-)
-'''
 
 
 def test_run_computes_exactly_the_ranks_its_bounds_read(capsys, make_registry, tmp_path, monkeypatch):
