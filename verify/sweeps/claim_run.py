@@ -115,7 +115,7 @@ def reviewers_grid(pairs: list[tuple], registry=None) -> dict | None:
     rows = build_rows([s for s, _ in plain], [v for _, v in plain], None, columns)
     head, body, used = _grid(rows, columns)
     notes = [f"B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
-             + (" (registry erratum: the printed statement fails somewhere)" if col.erratum else "")
+             + col.note
              for i, col in enumerate(used)]
     return {"columns": head, "rows": body, "notes": notes}
 

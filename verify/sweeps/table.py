@@ -216,7 +216,18 @@ class BoundColumn:
     claim_id: str
     source: str
     check: object
-    erratum: bool
+    outcome: str  #: the claim's expected outcome in the registry
+    erratum = property(lambda self: self.outcome == "erratum")
+
+    @property
+    def note(self) -> str:
+        """The registry's finding as the table's note says it ('' when verified; only an erratum fails)."""
+        return {"erratum": " (registry erratum: the printed statement fails somewhere)",
+                "gap": " (registry proof gap: no computed value refutes the statement; its printed proof falls "
+                       "short somewhere)",
+                "ambiguous": " (registry ambiguous: two readings of the statement, with different outcomes)",
+                "not-decided": " (registry not decided: no strengthening is refuted at a computable size)",
+                }.get(self.outcome, "" if self.outcome == "verified" else f" (registry {self.outcome})")
 
 
 def bound_columns(residual: bool = False, registry=None) -> list[BoundColumn]:
@@ -231,7 +242,7 @@ def bound_columns(residual: bool = False, registry=None) -> list[BoundColumn]:
             if isinstance(check, RankBound) and check.residual == residual:
                 short = claim.id.replace("levine2020_", "L:").replace("wies2021_", "W:")
                 label = short + ("" if short.endswith(check.kind) else f" ({check.kind})")
-                columns.append(BoundColumn(label, claim.id, str(claim.source), check, claim.expected != "verified"))
+                columns.append(BoundColumn(label, claim.id, str(claim.source), check, claim.expected))
     return columns
 
 
@@ -283,7 +294,7 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
                 value = math.log(value, 3) if value is not None and value > 0 else None
             bounds.append({"bound": col.label, "claim": col.claim_id, "source": col.source, "kind": check.kind,
                            "scale": check.scale, "log3_value": value, "holds": check.holds_for(rank, values),
-                           "erratum": col.erratum})
+                           "erratum": col.erratum, "outcome": col.outcome})
         row = {"depth": spec.depth, "width": spec.width, "heads": spec.heads, "attn_dim": spec.attn_dim,
                "sep_rank": rank, "log3_sep": math.log(rank, 3) if rank > 0 else None,
                "regime": regime(spec), "certified_lower_bound": sep_values[index]["certified_lower_bound"],
@@ -340,7 +351,7 @@ def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
                  "(outside the bound's regime or condition).")
     for i, col in enumerate(used):
         lines.append(f"- B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
-                     + (" (registry erratum: the printed statement fails somewhere)" if col.erratum else ""))
+                     + col.note)
     if any("real_rank" in r for r in rows):
         first = next(r["real"] for r in rows if "real" in r)
         lines.append(f"- real rank: NUMERIC grid rank of the seeded BERT network (eqs. 1-2), N = {first['tokens']}, "
