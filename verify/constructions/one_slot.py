@@ -126,6 +126,8 @@ def layout_grid_rank(depth: int, width: int, heads: int, rows: int, seed: int = 
     d = columns(width)
     draw = lambda: [rng.randint(-entries, entries) for _ in range(d)]  # noqa: E731
     a, b = layout_templates(width, [draw() for _ in range(rows)], [draw() for _ in range(rows)])
+    # Eq. 3's forward pass is written out here over fmpz on purpose, not shared with certificate.py's
+    # mod-p pass (``_outputs``): the claims use this grid as a route independent of the certificate's.
     grid = []
     for s in a:
         row = []
