@@ -76,10 +76,13 @@ def test_16_bit_limbs_on_broadcast_stacks():
     assert int64_product(a, b, p).tolist() == [_exact(a[n], b, p).tolist() for n in range(7)]
 
 
-@pytest.mark.parametrize("p", [5, 101, 1048573, 94906249])
+@pytest.mark.parametrize("p", [5, 101, 103, 227, 1048573, 94906249])
 def test_float_floor_at_exactly_its_largest_input(p):
     top = 2**53 - p - 1  # the largest input floor_mod accepts (a < 2^53 - p)
     values = [0, p - 1, p, top, top - 1, (top // p) * p, (top // p) * p - 1]
+    # where the quotient comes out one low (fl(1/103) < 1/103: 103 fl(1/103) < 1, so r = p before the
+    # correction) or one high (227: a = 2^45 227 - 1, found by search), both correction steps are used
+    values += [p * 2**m for m in range(40) if p * 2**m <= top] + [7986852464164863] * (p == 227)
     got = floor_mod(np.array(values, dtype=np.float64), p)
     assert [int(v) for v in got] == [v % p for v in values]
 
