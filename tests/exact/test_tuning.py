@@ -9,7 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from verify.exact import floatmod, karatsuba, kernels, tuning
+from verify.constructions import grid_eval
+from verify.exact import elimination, factorcheck, floatmod, karatsuba, kernels, tuning
+from verify.rank import token_gram
 from verify.exact.fields import DEFAULT_PRIME, MID_PRIME, Field
 from verify.exact.kernels import BlockLUKernel, FlintKernel, FloatKernel, factorization_check, kernel_again, kernel_for
 
@@ -19,6 +21,10 @@ def test_the_cut_offs_live_in_one_module():
     assert kernels.FLOAT_MIN is tuning.FLOAT_MIN and kernels.FLINT_BYTES is tuning.FLINT_BYTES
     assert floatmod.MIN_CHUNK is tuning.MIN_CHUNK and floatmod.TILE_ENTRIES is tuning.TILE_ENTRIES
     assert floatmod.BAND_ENTRIES is tuning.BAND_ENTRIES and karatsuba.KARATSUBA_TILE is tuning.KARATSUBA_TILE
+    assert elimination.BASE is tuning.BASE and elimination.TRSM_BASE is tuning.TRSM_BASE
+    for name in ("PLAIN_MIN_CHUNK", "BAND", "READ_BAND", "DEVICE_READ_BAND", "DIGIT_READ_BAND"):
+        assert getattr(factorcheck, name) is getattr(tuning, name)
+    assert token_gram.CHUNK is tuning.TOKEN_BATCH and grid_eval.BLOCK_POINTS is tuning.GRID_BLOCK_POINTS
 
 
 def test_the_float_elimination_starts_at_the_measured_short_side():

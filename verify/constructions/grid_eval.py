@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exact import tuning
 from ..exact.modp import floor_mod as _mod, residues
 
 __all__ = ["fits", "head_maps", "grid_values", "largest_fitting_prime"]
 
 #: Grid points evaluated per numpy block: a few MiB of float64 per array at d_x = 30.
-BLOCK_POINTS = 2**14
+BLOCK_POINTS = tuning.GRID_BLOCK_POINTS
 
 
 def fits(width: int, heads: int, prime: int) -> bool:

@@ -27,6 +27,27 @@ Product plans (``verify.exact.floatmod``, ``verify.exact.karatsuba``):
   stays in cache (a 3000^2 reduction: 0.046 s whole, 0.018 s banded).
 * ``KARATSUBA_TILE``: largest scratch array of a Karatsuba product (9 x 8 x 2^22 bytes = 288 MiB).
 
+The float elimination (``verify.exact.elimination``) and its factorization check (``verify.exact.factorcheck``):
+
+* ``BASE``: columns below which the elimination (and rows below which the triangular solve) runs one
+  pivot at a time (commit 7b08595, 2026-11-26); ``TRSM_BASE``: rows up to which the triangular solve
+  is one product with the inverse of its diagonal block (commit 94bd33b, 2026-11-26, "elimination
+  overheads").
+* ``PLAIN_MIN_CHUNK``: shortest inner chunk of the check's plain one-limb products; below it (p above
+  about 2^23.5) the check uses digits (commit b3e00a2, 2026-11-27).
+* ``BAND``: rows per band when the stored factors are multiplied (commit f2b15c4, 2026-11-26).
+* ``READ_BAND``: entries per band when the check reads the caller's matrix (512 KiB of float64, so
+  that a band's conversion stays in cache); ``DEVICE_READ_BAND`` on a GPU, so that each host-to-device
+  copy moves a large band; ``DIGIT_READ_BAND`` where the check's products take digits or rows are
+  longer than one plain chunk.
+
+Batches of the callers of ``verify.exact.modp``:
+
+* ``TOKEN_BATCH``: points per numpy batch of the token routes' Gram model (``verify.rank.token_gram``,
+  commit 1eb0ef0, 2026-11-26): a few arrays of that many d x d int64.
+* ``GRID_BLOCK_POINTS``: grid points per numpy block of the certificate's grid
+  (``verify.constructions.grid_eval``): a few MiB of float64 per array at d_x = 30.
+
 Elsewhere, not moved here in this change (they belong to the device work of issue 32, which another
 branch edits): ``verify.exact.device.GPU_MIN`` (4,096, an estimate, not yet measured on a GPU) and the
 block LU's ``LEAF``, ``WIDTH``, ``SMALL`` and ``BAND_ENTRIES`` in ``verify.exact.blocklu``.
@@ -37,7 +58,8 @@ from __future__ import annotations
 import math
 
 __all__ = ["FLOAT_MIN", "FLOAT_BYTES", "FLINT_BYTES", "SECONDS", "seconds", "MIN_CHUNK", "TILE_ENTRIES",
-           "BAND_ENTRIES", "KARATSUBA_TILE"]
+           "BAND_ENTRIES", "KARATSUBA_TILE", "BASE", "TRSM_BASE", "PLAIN_MIN_CHUNK", "BAND", "READ_BAND",
+           "DEVICE_READ_BAND", "DIGIT_READ_BAND", "TOKEN_BATCH", "GRID_BLOCK_POINTS"]
 
 FLOAT_MIN = 256
 FLOAT_BYTES = 8
@@ -53,6 +75,17 @@ MIN_CHUNK = 256
 TILE_ENTRIES = 2**24
 BAND_ENTRIES = 2**15
 KARATSUBA_TILE = 2**22
+
+BASE = 16
+TRSM_BASE = 16
+PLAIN_MIN_CHUNK = 256
+BAND = 512
+READ_BAND = 2**16
+DEVICE_READ_BAND = 2**24
+DIGIT_READ_BAND = 2**22
+
+TOKEN_BATCH = 1 << 15
+GRID_BLOCK_POINTS = 2**14
 
 
 def seconds(family: str, side: int) -> float:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exact import tuning
 from ..exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
 from ..model.embeddings import VocabularyEmbedding
 from ..model.network import layer_maps
@@ -32,7 +33,7 @@ __all__ = ["TOKEN_PRIME", "GramModel", "token_prime"]
 #: The prime of the token routes when the requested field's prime does not fit int64 products.
 TOKEN_PRIME = 2**31 - 1
 #: Points evaluated per numpy batch (bounds the temporaries: a few arrays of CHUNK d x d int64).
-CHUNK = 1 << 15
+CHUNK = tuning.TOKEN_BATCH
 
 
 def token_prime(modulus: int | None) -> int:
