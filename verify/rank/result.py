@@ -54,7 +54,7 @@ class SepResult:
         }
         # the kernel that ranked each block says whether (and how) it verified its factorization before
         # returning (verify.exact.kernels.factorization_check): the float PLUQ and the block LU do
-        modulus = int(self.field[3:]) if self.field.startswith("gf:") else None
+        modulus = int(self.field[3:]) if self.field.startswith("gf:") and self.field[3:].isdigit() else None
         checks = [c for c in (factorization_check(getattr(b, "elimination", None), modulus) for b in self.blocks) if c]
         out["factorization_check"] = {
             "method": " + ".join(sorted({c[0] for c in checks})), "blocks_checked": len(checks),
