@@ -15,7 +15,8 @@ Kernel choice and pricing (``verify.exact.kernels``):
 * ``SECONDS``: seconds to rank an n x n matrix, per kernel family, from one run of ``python
   benchmarks/elimination.py --sizes 500,1000,2000,4000`` on 2026-11-27 (docs/performance.md, "Two
   limbs"): the float elimination at 2^40 - 87 (two limbs, Karatsuba) and FLINT's nmod_mat at 2^63 - 25.
-  The float row was measured at two limbs only; the same row prices one and three limbs.
+  The float row was measured at two limbs only, on the CPU; the same row prices one and three limbs,
+  and the block LU (no GPU price has been measured).
   ``seconds(kernel, side)`` interpolates it.
 
 Product plans (``verify.exact.floatmod``, ``verify.exact.karatsuba``):
