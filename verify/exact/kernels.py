@@ -102,7 +102,6 @@ class FloatKernel(Kernel):
     def null_space(self, array, overwrite: bool = False):
         return null_space(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
-
     @classmethod
     def check_bound(cls, p: int) -> tuple[Fraction, str]:
         """A bound on a wrong factorization passing its check, per matrix, at GF(p), and how to print it."""
