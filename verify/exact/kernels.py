@@ -2,9 +2,12 @@
 
 A kernel offers ``rank``, ``null_space`` (an object with ``rank``, ``nullity`` and ``rows(mix)``),
 ``product`` ((left @ right) mod p as int64 residues) and ``bytes_per_entry`` (what a matrix it
-eliminates costs in memory, for the estimates), plus the ``name`` results record.  Rank code asks
-``kernel_for(field, rows, cols)`` and never tests moduli itself (as a galois ``FieldArray`` or a
-SymPy ``DomainMatrix`` owns its arithmetic).
+eliminates costs in memory, for the estimates), ``seconds(rows, cols)`` (its price for a shape, from
+the measured table of ``verify.exact.tuning``) and ``check`` (how its factorizations are verified, None
+for FLINT), plus the ``name`` results record.  Rank code asks ``kernel_for(field, rows, cols)`` (or
+``kernel_again`` for a block an earlier run ranked, and ``factorization_check`` for what a recorded name
+checked) and never tests moduli or kernel names itself (as a galois ``FieldArray`` or a SymPy
+``DomainMatrix`` owns its arithmetic).  The product plans are ``verify.exact.modp``'s.
 
 * ``FloatKernel`` (``verify.exact.elimination``, name ``float64-blas-pluq``): GF(p), p < 2^50,
   shortest side at least ``FLOAT_MIN``: the recursive PLUQ with float64 BLAS products, every
