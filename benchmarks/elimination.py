@@ -77,7 +77,7 @@ def main():
     rng = np.random.default_rng(0)
     for p in (SMALL, FAST, KARATSUBA, LIMBED):  # compile the Karatsuba loops (numba) and warm up, untimed
         rank_mod_p(rng.integers(0, p, (300, 300)), p)
-    family = {}  # n -> (Karatsuba seconds, FLINT seconds at 2^63 - 25): verify.rank.repeat.RUN_SECONDS
+    family = {}  # n -> (Karatsuba seconds, FLINT seconds at 2^63 - 25): verify.exact.tuning.SECONDS
     for n in map(int, args.sizes.split(",")):
         small = rng.integers(0, SMALL, (n, n))
         t_lu, _ = timed(lambda: scipy.linalg.lu_factor(small.astype(np.float64), overwrite_a=True, check_finite=False))
@@ -112,9 +112,10 @@ def main():
                 del matrix
                 if p == WORD:
                     family[n].append(t_flint)
-    rows = tuple((n, round(v[0], 3), round(v[1], 3)) for n, v in family.items() if len(v) == 2)
-    print(f"seconds per run of the later runs' two families (n, Karatsuba at 2^40 - 87, FLINT at 2^63 - 25), "
-          f"verify.rank.repeat.RUN_SECONDS: {rows}")
+    rows = {"float": tuple((n, round(v[0], 3)) for n, v in family.items() if len(v) == 2),
+            "flint": tuple((n, round(v[1], 3)) for n, v in family.items() if len(v) == 2)}
+    print(f"seconds per run of the later runs' two families (float: Karatsuba at 2^40 - 87, flint: FLINT at "
+          f"2^63 - 25), verify.exact.tuning.SECONDS: {rows}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ P = 2**63 - 25
 
 
 def test_modular_product_is_exact_for_inner_dimensions_past_four_thousand():
-    """Kills: ``kernels.INNER_CHUNK`` raised past 2^11 (limb sums over 2^53, products inexact)."""
+    """Kills: ``modp.INNER_CHUNK`` raised past 2^11 (limb sums over 2^53, products inexact)."""
     rng = np.random.default_rng(11)
     inner = 4500
     # p - 1 = 2^63 - 26 has limbs (2^21 - 26, 2^21 - 1, 2^21 - 1): every limb product near 2^42

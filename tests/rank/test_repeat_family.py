@@ -14,12 +14,12 @@ import pytest
 import sympy
 
 from verify import Field, NetworkSpec
-from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME
+from verify.exact import tuning
+from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME, MID_PRIME as KARATSUBA_PRIME
 from verify.exact.kernels import FLOAT_MIN, kernel_for
-from verify.rank import repeat
 from verify.rank.blocks import Block
 from verify.rank.certainty import Certainty
-from verify.rank.repeat import KARATSUBA_PRIME, later_family, repeat_until, runs_needed
+from verify.rank.repeat import FAMILIES, later_family, repeat_until, runs_needed
 from verify.rank.result import SepResult
 
 BIG, SMALL = 4000, FLOAT_MIN // 2  # short sides of planted blocks (metadata only; no matrix is built)
@@ -35,6 +35,7 @@ def _deficient(ud: float, side: int = BIG, first: int = FIRST) -> list[Block]:
 
 def test_the_primes_and_runs_needed_come_from_the_closed_form():
     assert KARATSUBA_PRIME == sympy.prevprime(2**40 - 86) == 2**40 - 87
+    assert FAMILIES == (DEFAULT_PRIME, KARATSUBA_PRIME)  # 2^63 - 25 first: it wins ties
     # (2^20 / 2^40)^k <= 2^-40 first at k = 2; at 2^-41 k = 3 (hand-computed)
     assert runs_needed(2.0**20, 2**40, 2.0**-40) == 2 and runs_needed(2.0**20, 2**40, 2.0**-41) == 3
     assert runs_needed(2.0**40, 2**40, 1e-9) == math.inf and runs_needed(2.0**41, 2**40, 1e-9) == math.inf
@@ -42,7 +43,7 @@ def test_the_primes_and_runs_needed_come_from_the_closed_form():
 
 @pytest.mark.parametrize("log_ud,runs_left,expected", [
     # 1e-9 ~ 2^-29.9; a 4000-wide block costs 2.18 s a run in the float family and 12.675 s in FLINT's
-    # (RUN_SECONDS at 4000).  FLINT at 2^63: one run while u D < 2^33.1, two up to 2^48.  Karatsuba at
+    # (tuning.SECONDS at 4000).  FLINT at 2^63: one run while u D < 2^33.1, two up to 2^48.  Karatsuba at
     # 2^40: ceil(29.9 / (40 - log_ud)) runs: 2 (4.36 s) at 2^20, 3 at 2^30, 5 (10.9 s) at 2^33 against
     # FLINT's one (12.675 s), 7 (15.3 s) at 2^35.5, 8 at 2^36 (17.4 s against FLINT's two, 25.35 s, but
     # more than 7 runs left), 10 (21.8 s) at 2^37, 12 (26.2 s, above 25.35) at 2^37.5.
@@ -57,19 +58,22 @@ def test_each_block_is_priced_at_its_own_size():
     """At u D = 2^20 the float family needs two runs and FLINT one: for a 4000-wide block two float
     runs (4.36 s) beat FLINT's (12.675 s), for a 300-wide one FLINT's run (about 0.007 s, its 500 -> 1000
     segment extended: 0.031 (300/500)^2.97) beats two float runs (about 0.028 s each)."""
-    assert math.isclose(repeat.run_seconds(4000, flint=False), 2.18) and math.isclose(repeat.run_seconds(4000, flint=True), 12.675)
-    assert math.isclose(repeat.run_seconds(300, flint=True), 0.031 * (300 / 500) ** math.log2(0.243 / 0.031))
-    assert math.isclose(repeat.run_seconds(300, flint=False), 0.053 * (300 / 500) ** math.log2(0.127 / 0.053))
-    assert math.isclose(repeat.run_seconds(1414, flint=True), 0.243 * (1414 / 1000) ** math.log2(1.718 / 0.243))
+    assert math.isclose(tuning.seconds("float", 4000), 2.18) and math.isclose(tuning.seconds("flint", 4000), 12.675)
+    assert math.isclose(tuning.seconds("flint", 300), 0.031 * (300 / 500) ** math.log2(0.243 / 0.031))
+    assert math.isclose(tuning.seconds("float", 300), 0.053 * (300 / 500) ** math.log2(0.127 / 0.053))
+    assert math.isclose(tuning.seconds("flint", 1414), 0.243 * (1414 / 1000) ** math.log2(1.718 / 0.243))
+    # each kernel prices a shape at its short side from its family's row
+    assert math.isclose(kernel_for(Field(KARATSUBA_PRIME), 4000, 9000).seconds(4000, 9000), 2.18)
+    assert math.isclose(kernel_for(Field(DEFAULT_PRIME), 9000, 4000).seconds(9000, 4000), 12.675)
     assert later_family(_deficient(2.0**20, 4000), FIRST, 1e-9) == KARATSUBA_PRIME
     assert later_family(_deficient(2.0**20, 300), FIRST, 1e-9) == DEFAULT_PRIME
 
 
 def test_ties_prefer_flint(monkeypatch):
     # two float runs at 1.0 s cost exactly one FLINT run at 2.0 s
-    monkeypatch.setattr(repeat, "RUN_SECONDS", ((500, 1.0, 2.0), (8000, 1.0, 2.0)))
+    monkeypatch.setattr(tuning, "SECONDS", {"float": ((500, 1.0), (8000, 1.0)), "flint": ((500, 2.0), (8000, 2.0))})
     assert later_family(_deficient(2.0**20), FIRST, 1e-9) == DEFAULT_PRIME
-    monkeypatch.setattr(repeat, "RUN_SECONDS", ((500, 0.99, 2.0), (8000, 0.99, 2.0)))
+    monkeypatch.setattr(tuning, "SECONDS", {"float": ((500, 0.99), (8000, 0.99)), "flint": ((500, 2.0), (8000, 2.0))})
     assert later_family(_deficient(2.0**20), FIRST, 1e-9) == KARATSUBA_PRIME
 
 
@@ -130,7 +134,7 @@ def _blocks(seed: int, p: int, degrees) -> list[Block]:
 
 def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_flint(monkeypatch):
     # 300-wide blocks: priced so that the float family wins at this size (measured, FLINT does)
-    monkeypatch.setattr(repeat, "RUN_SECONDS", ((250, 0.01, 1.0), (8000, 1.0, 100.0)))
+    monkeypatch.setattr(tuning, "SECONDS", {"float": ((250, 0.01), (8000, 1.0)), "flint": ((250, 1.0), (8000, 100.0))})
     calls = []
 
     def once(seed, field):

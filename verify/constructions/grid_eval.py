@@ -8,10 +8,9 @@ The layer is the vectorised eq. 3 for N = 2 positions (supplement eq. 1 and eq. 
 evaluated as y_i = sum_h OV_h (x_1 c_{1i} + x_2 c_{2i}) with c_{ji} = x_j . (KQ_h x_i), for a whole block
 of grid points per numpy call.  Every residue is an integer in [0, p) held in a float64; a product of two
 is below p^2 and every sum the layer forms has at most H d_x + 1 such terms, so when
-(H d_x + 3) p^2 < 2^53 (``fits``) every float64 operation is an exact integer operation.  ``_mod`` reduces
-a value a < 2^53 - p exactly: q = floor(a * fl(1/p)) is floor(a/p) or one off (a * fl(1/p) has relative
-error below 2^-51 and a/p < 2^53/p, so its absolute error is below 4/p < 1 for p >= 5), p q <= a + p < 2^53 is exact,
-and one correction step puts a - p q into [0, p) (``np.fmod`` is exact too, but 20 times slower).
+(H d_x + 3) p^2 < 2^53 (``fits``) every float64 operation is an exact integer operation.  The reduction
+is ``verify.exact.modp.floor_mod``, exact for 0 <= a < 2^53 - p (argument in its docstring); the largest
+value reduced here, a layer's total, is at most H d_x (p - 1)^2 + p - 1 < (H d_x + 3) p^2 - p < 2^53 - p.
 Nothing is rounded: the result is the same residue the point-by-point forward pass
 (``verify.model.network``) gives, which the tests check.
 """
@@ -20,10 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exact import tuning
+from ..exact.modp import floor_mod as _mod, residues
+
 __all__ = ["fits", "head_maps", "grid_values", "largest_fitting_prime"]
 
 #: Grid points evaluated per numpy block: a few MiB of float64 per array at d_x = 30.
-BLOCK_POINTS = 2**14
+BLOCK_POINTS = tuning.GRID_BLOCK_POINTS
 
 
 def fits(width: int, heads: int, prime: int) -> bool:
@@ -41,18 +43,6 @@ def largest_fitting_prime(width: int, heads: int, ceiling: int = 2**20) -> int |
     return p if p > 2 else None
 
 
-def _mod(a: np.ndarray, p: int) -> np.ndarray:
-    """a mod p for float64 integers 0 <= a < 2^53 - p (see the module note on why this is exact)."""
-    r = a - p * np.floor(a * (1.0 / p))
-    np.add(r, p, out=r, where=r < 0)
-    np.subtract(r, p, out=r, where=r >= p)
-    return r
-
-
-def _mod_matrix(m, p: int) -> np.ndarray:
-    return np.array([[x % p for x in row] for row in m], dtype=object)
-
-
 def head_maps(weights: dict, p: int) -> list[list[tuple[np.ndarray, np.ndarray]]]:
     """Per layer, per head, (W^O W^V mod p, (W^K)^T W^Q mod p) as float64 arrays, from the stored integers
     (``Weights.as_dict()`` layout); the products are formed in Python integers, so any weight size is exact."""
@@ -60,7 +50,7 @@ def head_maps(weights: dict, p: int) -> list[list[tuple[np.ndarray, np.ndarray]]
     for layer in weights["layers"]:
         heads = []
         for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"]):
-            q, k, v, o = (_mod_matrix(a, p) for a in (q, k, v, o))
+            q, k, v, o = (residues(a, p, dtype=object) for a in (q, k, v, o))
             heads.append((np.mod(o.dot(v), p).astype(np.float64), np.mod(k.T.dot(q), p).astype(np.float64)))
         out.append(heads)
     return out

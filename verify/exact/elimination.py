@@ -29,16 +29,15 @@ import numpy as np
 
 from .factorcheck import CHECK, check_factorization, sketch
 from .floatmod import TILE_ENTRIES, ModArith
+from .tuning import BASE, TRSM_BASE
 
 __all__ = ["ELIMINATION", "CHECK", "BASE", "PivotRank", "rank_mod_p", "factor", "plan"]
 
 #: How results name this elimination.
 ELIMINATION = "float64-blas-pluq"
-#: Columns below which the elimination (and rows below which the triangular solve) runs one
-#: pivot at a time.
-BASE = 16
-#: Rows up to which the triangular solve is one product with the inverse of its diagonal block.
-TRSM_BASE = 16
+# BASE (columns below which the elimination, and rows below which the triangular solve, runs one pivot
+# at a time) and TRSM_BASE (rows up to which the triangular solve is one product with the inverse of its
+# diagonal block) are tuned values: ``verify.exact.tuning``.
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,8 @@ from math import ceil, log2
 
 import numpy as np
 
+from .tuning import BAND, DEVICE_READ_BAND, DIGIT_READ_BAND, PLAIN_MIN_CHUNK, READ_BAND
+
 __all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "digit_plan", "sketch", "check_factorization",
            "check_null_rows"]
 
@@ -52,18 +54,10 @@ __all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "digit_
 CHECK = "freivalds P A Q = L U"
 #: Bits of confidence: a wrong factorization passes with probability at most 2^-BITS.
 BITS = 64
-#: Shortest inner chunk of the plain one-limb products; below it (p above about 2^23.5) the check uses digits.
-PLAIN_MIN_CHUNK = 256
-#: Rows per band when the stored factors are multiplied (each band's diagonal square is copied).
-BAND = 512
-#: Entries per band when the check reduces the caller's matrix itself (``sketch``: 512 KiB of float64,
-#: so that the band's conversion stays in cache); on a GPU (cupy) bands of ``DEVICE_READ_BAND``, so
-#: that each host-to-device copy and kernel launch moves a large band.
-READ_BAND = 2**16
-DEVICE_READ_BAND = 2**24
-#: Entries per band where the check's products take digits (p above about 2^22.5 for the residues read)
-#: or rows are longer than one plain chunk.
-DIGIT_READ_BAND = 2**22
+# Tuned (``verify.exact.tuning``, with what each is for): PLAIN_MIN_CHUNK, the shortest inner chunk of the
+# plain one-limb products (digits below it); BAND, rows per band of the stored factors' products;
+# READ_BAND, DEVICE_READ_BAND and DIGIT_READ_BAND, entries per band when the caller's matrix is read
+# (imported above).
 
 
 class FactorizationCheckError(RuntimeError):

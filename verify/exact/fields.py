@@ -12,7 +12,7 @@ import flint
 
 from ..errors import InputError
 
-__all__ = ["Field", "parse_field", "as_field", "DEFAULT_PRIME", "FAST_PRIME"]
+__all__ = ["Field", "parse_field", "as_field", "DEFAULT_PRIME", "FAST_PRIME", "MID_PRIME"]
 
 #: The largest prime below 2^63: a "large word-size prime" for nmod arithmetic.
 DEFAULT_PRIME = 2**63 - 25
@@ -21,6 +21,9 @@ DEFAULT_PRIME = 2**63 - 25
 #: run of ``verify sep`` when no field is given.  Its size only weakens that run's probability bound,
 #: which the later runs at 2^63 - 25 supply; certification (meeting the upper bound) needs no size.
 FAST_PRIME = 1048573
+#: The largest prime below 2^40: products in two float64 limbs by Karatsuba (``verify.exact.karatsuba``),
+#: a family of later runs that ranks large blocks for less than 2^63 - 25 (``verify.rank.repeat.later_family``).
+MID_PRIME = 2**40 - 87
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,19 @@ class Field:
     @property
     def name(self) -> str:
         return "qq" if self.modulus is None else f"gf:{self.modulus}"
+
+    @property
+    def elimination(self) -> str:
+        """How results name the rank of this field's own matrices (``from_rows``, ``matrix``): FLINT's
+        kernel (``verify.exact.kernels.FLINT``, which imports no FLINT itself)."""
+        from .kernels import FLINT
+
+        return FLINT
+
+    @property
+    def elimination_detail(self) -> str:
+        """The same, with the matrix type: what a route that ranks only the field's own matrices used."""
+        return "flint fmpz_mat (fraction-free over Z)" if self.modulus is None else "flint nmod_mat"
 
     @property
     def is_exact_rational(self) -> bool:

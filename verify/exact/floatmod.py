@@ -32,20 +32,15 @@ from __future__ import annotations
 import numpy as np
 
 from .karatsuba import KaratsubaProducts
+# MIN_CHUNK: fewest inner indices per BLAS call (fewer limbs preferred while their chunk is that long);
+# TILE_ENTRIES: largest product temporary; BAND_ENTRIES: row bands of the elementwise passes on numpy
+# (the array module's own loop on a GPU).  Tuned values, measured where ``verify.exact.tuning`` says.
+from .tuning import BAND_ENTRIES, MIN_CHUNK, TILE_ENTRIES
 
 __all__ = ["ModArith", "MAX_PRIME", "small_prime_windows"]
 
 #: Largest modulus supported (three 17-bit limbs; ``mul``'s quotient stays within 1).
 MAX_PRIME = 2**50
-#: Fewest inner indices per exact float64 product worth a BLAS call; fewer limbs are preferred
-#: while their chunk is at least this long.
-MIN_CHUNK = 256
-#: Largest temporary (entries) one product tile may allocate.
-TILE_ENTRIES = 2**24
-#: Entries per row band of the elementwise passes on large numpy arrays: the passes of ``reduce``
-#: then run on a band while it is in cache (a 3000^2 reduction: 0.046 s whole, 0.018 s banded).
-#: The array module's own loop (one kernel per pass) on a GPU.
-BAND_ENTRIES = 2**15
 
 
 def small_prime_windows(p: int) -> tuple[int, int]:

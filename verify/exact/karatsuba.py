@@ -38,11 +38,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import tuning
+
 __all__ = ["KaratsubaProducts", "KARATSUBA_TILE", "shift_output"]
 
 #: Largest scratch array (entries) of a Karatsuba product: its nine (limbs of a row block of a and a
 #: column block of b, their sums, the three products) hold at most 9 x 8 x 2^22 bytes = 288 MiB.
-KARATSUBA_TILE = 2**22
+KARATSUBA_TILE = tuning.KARATSUBA_TILE
 
 
 def shift_output(p: int, bits: int, bound: int) -> int | None:

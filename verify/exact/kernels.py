@@ -2,9 +2,12 @@
 
 A kernel offers ``rank``, ``null_space`` (an object with ``rank``, ``nullity`` and ``rows(mix)``),
 ``product`` ((left @ right) mod p as int64 residues) and ``bytes_per_entry`` (what a matrix it
-eliminates costs in memory, for the estimates), plus the ``name`` results record.  Rank code asks
-``kernel_for(field, rows, cols)`` and never tests moduli itself (as a galois ``FieldArray`` or a
-SymPy ``DomainMatrix`` owns its arithmetic).
+eliminates costs in memory, for the estimates), ``seconds(rows, cols)`` (its price for a shape, from
+the measured table of ``verify.exact.tuning``) and ``check`` (how its factorizations are verified, None
+for FLINT), plus the ``name`` results record.  Rank code asks ``kernel_for(field, rows, cols)`` (or
+``kernel_again`` for a block an earlier run ranked, and ``factorization_check`` for what a recorded name
+checked) and never tests moduli or kernel names itself (as a galois ``FieldArray`` or a SymPy
+``DomainMatrix`` owns its arithmetic).  The product plans are ``verify.exact.modp``'s.
 
 * ``FloatKernel`` (``verify.exact.elimination``, name ``float64-blas-pluq``): GF(p), p < 2^50,
   shortest side at least ``FLOAT_MIN``: the recursive PLUQ with float64 BLAS products, every
@@ -26,31 +29,25 @@ device's array module; FLINT always runs on the CPU.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
-from .blocklu import BLOCK_LU
+from .blocklu import BLOCK_LU, VECTORS
 from .device import CPU, GPU_MIN
-from .elimination import ELIMINATION, rank_mod_p
+from .elimination import CHECK, ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
+from .modp import product, three_limb_product
 from .nullspace import null_space
+from .tuning import FLINT_BYTES, FLOAT_BYTES, FLOAT_MIN, seconds
 
 __all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product", "FLINT", "FLOAT_MIN",
-           "FLOAT_BYTES", "FLINT_BYTES"]
+           "FLOAT_BYTES", "FLINT_BYTES", "kernel_again", "large_bytes_per_entry", "factorization_check"]
 
-#: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q).
+#: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q): the field's own.
 FLINT = "flint"
-#: Shortest side from which a GF(p) matrix (p < 2^50) goes to the float64 elimination; below it
-#: FLINT's conversion and elimination cost less (measured on 50..1600-sized squares).
-FLOAT_MIN = 256
-#: Bytes an entry held by the float elimination: one float64, eliminated in place.
-FLOAT_BYTES = 8
-#: Bytes an entry held by FLINT: the int64 slice, its transposed copy, the nmod_mat and the
-#: null-space basis (25.8 measured on a 4000 x 4032 slice).
-FLINT_BYTES = 28
-
-LIMB_BITS = 21
-#: Inner indices per float64 product of 21-bit limbs: (2^21 - 1)^2 * 2^11 < 2^53, every sum exact.
-INNER_CHUNK = 2**11
+# FLOAT_MIN (shortest side of the float elimination), FLOAT_BYTES and FLINT_BYTES (bytes an entry, for
+# the estimates) are tuned values: ``verify.exact.tuning`` says what measured them.
 
 
 class Kernel:
@@ -60,6 +57,11 @@ class Kernel:
     bytes_per_entry = 0
     #: Whether a rank costs far less than a null space (then worth trying against a proven bound first).
     rank_first = False
+    #: How its factorizations are verified before a rank is returned (``verify.exact.factorcheck``, or
+    #: the block LU's own check); None when it computes none to check (FLINT).
+    check: str | None = None
+    #: The row of ``verify.exact.tuning.SECONDS`` that prices it.
+    family = "flint"
 
     @property
     def null_space_name(self) -> str:
@@ -78,13 +80,12 @@ class Kernel:
     def product(self, left: np.ndarray, right: np.ndarray, overwrite: bool = False) -> np.ndarray:
         """(left @ right) mod p as int64 residues in [0, p), for int64 inputs (any integers);
         ``overwrite`` lets the conversion of ``right`` reuse its memory (``right`` is consumed)."""
-        p = self.field.modulus
-        if p < MAX_PRIME:
-            ar = ModArith(p)
-            out = np.zeros((left.shape[0], right.shape[1]))
-            ar.submul(out, ar.from_ints(left), ar.from_ints(right, overwrite))  # -(left @ right)
-            return (-ar.to_ints(out)) % p
-        return three_limb_product(np.mod(left, p), np.mod(right, p), p)
+        return product(left, right, self.field.modulus, overwrite)  # the plan by prime (``verify.exact.modp``)
+
+    def seconds(self, rows: int, cols: int) -> float:
+        """Seconds to rank a rows x cols matrix, priced at its short side from the measured table of the
+        kernel's family (``verify.exact.tuning.SECONDS``).  Only ratios between kernels are used."""
+        return seconds(self.family, min(rows, cols))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name}, GF({self.field.modulus}))"
@@ -95,12 +96,19 @@ class FloatKernel(Kernel):
 
     name = ELIMINATION
     bytes_per_entry = FLOAT_BYTES
+    check = CHECK
+    family = "float"
 
     def rank(self, array, overwrite: bool = False) -> int:
         return rank_mod_p(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
     def null_space(self, array, overwrite: bool = False):
         return null_space(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
+
+    @classmethod
+    def check_bound(cls, p: int) -> tuple[Fraction, str]:
+        """A bound on a wrong factorization passing its check, per matrix, at GF(p), and how to print it."""
+        return Fraction(1, 2**64), "2^-64"  # ``verify.exact.factorcheck.vector_count`` vectors
 
 
 class BlockLUKernel(FloatKernel):
@@ -109,6 +117,14 @@ class BlockLUKernel(FloatKernel):
 
     name = BLOCK_LU
     rank_first = True
+    check = "block LU: L (U x) = M x and A11^-1 A11 x = x"
+
+    @classmethod
+    def check_bound(cls, p: int) -> tuple[Fraction, str]:
+        """p^-VECTORS for the block LU's own check, 2^-64 for the PLUQ that ranks a Schur complement."""
+        if Fraction(1, p**VECTORS) > Fraction(1, 2**64):
+            return Fraction(1, p**VECTORS), f"{p}^-{VECTORS}"
+        return Fraction(1, 2**64), "2^-64"
 
     @property
     def null_space_name(self) -> str:
@@ -198,39 +214,52 @@ def kernel_for(field, rows: int, cols: int, device=CPU, kernel: str | None = Non
     return FlintKernel(field)
 
 
-def _limbs(matrix: np.ndarray) -> list[np.ndarray]:
-    mask = (1 << LIMB_BITS) - 1
-    return [((matrix >> (LIMB_BITS * i)) & mask).astype(np.float64) for i in range(3)]
+def _named(name: str | None):
+    """The kernel class results name ``name`` (its own or its null space's), or None."""
+    for cls in (FloatKernel, BlockLUKernel, FlintKernel):
+        if name == cls.name:
+            return cls
+    return None
 
 
-def three_limb_product(left: np.ndarray, right: np.ndarray, modulus: int) -> np.ndarray:
-    """(left @ right) mod ``modulus`` exactly, for int64 entries in [0, modulus), modulus < 2^63.
+def factorization_check(name: str | None, modulus: int | None) -> tuple[str, Fraction, str] | None:
+    """What verified the factorizations of a matrix whose rank the kernel named ``name`` gave over
+    GF(``modulus``): (the check, a bound on a wrong factorization passing it, that bound printed); None
+    when that kernel checks none (FLINT), or the name is no kernel's.
 
-    Entries are cut into three 21-bit limbs; a product of two limbs is below 2^42, so a float64
-    product over at most 2^11 inner indices is an exact integer below 2^53.  The nine limb products
-    are grouped by shift 21 (i + j), reduced mod p per inner chunk, and the five shifted sums
-    (uint64) combined in Python integers.  Returns int64 residues.
-
-    >>> p = 2**63 - 25
-    >>> a = np.array([[p - 1, 2]], dtype=np.int64); b = np.array([[p - 1], [p - 2]], dtype=np.int64)
-    >>> int(three_limb_product(a, b, p)[0, 0]) == ((p - 1) ** 2 + 2 * (p - 2)) % p
-    True
+    >>> factorization_check("float64-blas-pluq", 1048573)[2], factorization_check("flint", 7)
+    ('2^-64', None)
+    >>> factorization_check("float64-block-lu", 251)[2]
+    '251^-4'
     """
-    if not 2 <= modulus < 2**63:
-        raise ValueError(f"modulus {modulus} is outside 2..2^63-1")
-    rows, inner = left.shape
-    cols = right.shape[1]
-    shifted = [np.zeros((rows, cols), dtype=np.uint64) for _ in range(5)]
-    for start in range(0, inner, INNER_CHUNK):
-        stacked = np.vstack(_limbs(left[:, start:start + INNER_CHUNK]))  # limb i of left in rows i*t..
-        for j, limb in enumerate(_limbs(right[start:start + INNER_CHUNK])):
-            # exact: each entry < 2^53; three of them added to a value < p < 2^63 stay < 2^64
-            products = (stacked @ limb).astype(np.uint64)
-            for i in range(3):
-                shifted[i + j] += products[i * rows:(i + 1) * rows]
-        for s in shifted:
-            np.remainder(s, np.uint64(modulus), out=s)
-    out = np.zeros((rows, cols), dtype=object)
-    for s, part in enumerate(shifted):
-        out += part.astype(object) * pow(2, LIMB_BITS * s, modulus)
-    return (out % modulus).astype(np.int64)
+    cls = _named(name)
+    if cls is None or cls.check is None or modulus is None:
+        return None
+    bound, text = cls.check_bound(modulus)
+    return cls.check, bound, text
+
+
+def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
+                 device=CPU) -> Kernel:
+    """The kernel that ranks, over ``field``, a rows x cols block that an earlier run ranked with the
+    kernel named ``earlier`` over GF(``earlier_modulus``).  Where both primes are below ``MAX_PRIME``
+    the earlier choice was made on the shape actually ranked (a compressed block is narrower than
+    rows x cols), so it holds again: the float elimination again if the earlier kernel was a float one,
+    FLINT if it was FLINT (any other name is a float one).  Otherwise ``kernel_for(field, rows, cols)``.
+
+    >>> from verify.exact.fields import Field
+    >>> kernel_again(Field(2**40 - 87), 4000, 4000, "flint", 1048573).name
+    'flint'
+    >>> kernel_again(Field(2**40 - 87), 4000, 4000).name, kernel_again(Field(2**63 - 25), 4000, 4000).name
+    ('float64-blas-pluq', 'flint')
+    """
+    floats = field.modulus is not None and field.modulus < MAX_PRIME
+    if floats and earlier is not None and earlier_modulus is not None and earlier_modulus < MAX_PRIME:
+        return FlintKernel(field) if _named(earlier) is FlintKernel else FloatKernel(field, device or CPU)
+    return kernel_for(field, rows, cols, device=device)
+
+
+def large_bytes_per_entry(field, device=CPU) -> int:
+    """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
+    estimates: shortest side ``FLOAT_MIN`` and beyond)."""
+    return kernel_for(field, FLOAT_MIN, FLOAT_MIN, device=device).bytes_per_entry

@@ -15,7 +15,7 @@ import networkx as nx
 import numpy as np
 
 from ..exact.fields import Field
-from ..exact.kernels import FLINT, kernel_for
+from ..exact.kernels import kernel_for
 from .memory import guard
 
 __all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array"]
@@ -41,7 +41,7 @@ class Block:
     implied_by: int | None = None
     #: Proven upper bound on the block's generic rank (``verify.rank.bound``), where one is known.
     upper_bound: int | None = None
-    #: Which elimination gave the rank: ``FLINT`` or ``verify.exact.elimination.ELIMINATION``
+    #: Which elimination gave the rank: a kernel's name (``verify.exact.kernels``), or the field's own
     #: (``None`` when implied by another block or not recorded).
     elimination: str | None = None
     #: Schwartz-Zippel bound on this run's rank of the block being below its generic rank
@@ -104,8 +104,8 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     if compress_ratio is not None and cols > compress_ratio * rows:
         rng = rng or random.Random(0)
         mat = mat * field.random_matrix(cols, rows, rng)
-        return Block(rows, cols, mat.rank(), compressed_to=rows, elimination=FLINT)
-    return Block(rows, cols, mat.rank(), elimination=FLINT)
+        return Block(rows, cols, mat.rank(), compressed_to=rows, elimination=field.elimination)
+    return Block(rows, cols, mat.rank(), elimination=field.elimination)
 
 
 def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
@@ -137,7 +137,7 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
         local_cols = np.searchsorted(c_idx, cols[sel]).tolist()
         for i, j, k in zip(local_rows, local_cols, sel.tolist()):
             mat[i, j] = values[k]
-        block = Block(len(r_idx), len(c_idx), mat.rank(), elimination=FLINT)
+        block = Block(len(r_idx), len(c_idx), mat.rank(), elimination=field.elimination)
         result.blocks.append(block)
         result.rank += block.rank
         if progress is not None:

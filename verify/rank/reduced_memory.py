@@ -34,7 +34,7 @@ from math import comb
 
 from ..exact.compositions import exponent_dtype
 from ..exact.fields import DEFAULT_PRIME, Field
-from ..exact.kernels import FLOAT_MIN, kernel_for
+from ..exact.kernels import kernel_for, large_bytes_per_entry
 from ..model.spec import NetworkSpec
 from .degree_blocks import SLICE_EXTRA  # defined once, where the slices are taken
 from .memory import guard, guard_log2, log2_multichoose
@@ -91,7 +91,7 @@ def slice_entry_bytes(field: Field | None) -> int | None:
     field = Field(DEFAULT_PRIME) if field is None else field
     if field.modulus is None:
         return None
-    return kernel_for(field, FLOAT_MIN, FLOAT_MIN).bytes_per_entry
+    return large_bytes_per_entry(field)
 
 
 def _key_words(nvars: int, base: int, word_limit: int = 2**62) -> int:

@@ -16,8 +16,8 @@ is the generic rank over Q unless p_i divides every g x g minor of the generic m
 many such primes): the product is about the rank over Q when the primes used are not such primes,
 and the result says so beside the number.
 
-The rank function is a parameter (``rank_once(seed, field) -> SepResult``), so any elimination
-(FLINT, the float64-BLAS elimination over small primes, a GPU) plugs in unchanged.
+The rank function is a parameter (``rank_once(seed, field) -> SepResult``), so any kernel of
+``verify.exact.kernels``, on any device, plugs in unchanged.
 """
 
 from __future__ import annotations
@@ -31,43 +31,29 @@ import flint
 
 from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field
-from ..exact.floatmod import MAX_PRIME
-from ..exact.kernels import FLINT, FLOAT_MIN
+from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, MID_PRIME, Field
+from ..exact.kernels import kernel_again
 from .result import SepResult
 
 __all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "runs_needed",
-           "later_family", "run_seconds", "KARATSUBA_PRIME", "RUN_SECONDS", "DEFAULT_TARGET",
-           "DEFAULT_MAX_RUNS"]
+           "later_family", "run_seconds", "FAMILIES", "DEFAULT_TARGET", "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
 DEFAULT_TARGET = 1e-9
 #: Never make more runs than this.
 DEFAULT_MAX_RUNS = 8
-#: The first prime of the float (Karatsuba two-limb) family for later runs; the primes below it follow.
-KARATSUBA_PRIME = 2**40 - 87
-#: Seconds to rank an n x n matrix in each family, (n, float Karatsuba elimination at 2^40 - 87, FLINT
-#: nmod_mat at 2^63 - 25), measured in one run of ``python benchmarks/elimination.py --sizes
-#: 500,1000,2000,4000`` on 2026-11-27 (docs/performance.md, "Two limbs"): FLINT's time over the float
-#: elimination's grows with n, 0.58 at 500, 1.9 at 1000, 3.3 at 2000 and 5.8 at 4000, so the choice
-#: prices every deficient block at its own size (``run_seconds``).
-RUN_SECONDS = ((500, 0.053, 0.031), (1000, 0.127, 0.243), (2000, 0.516, 1.718), (4000, 2.18, 12.675))
+#: The first primes of the later runs' prime families (each followed by the primes below it), the
+#: first preferred on ties: 2^63 - 25 for the smallest probability bound per run, 2^40 - 87 for the
+#: cheapest exact elimination of large blocks.
+FAMILIES = (DEFAULT_PRIME, MID_PRIME)
 
 
-def run_seconds(side: int, flint: bool) -> float:
-    """Seconds to rank a block of short side ``side`` with FLINT (``flint``) or the float Karatsuba
-    elimination: log-log interpolation in ``RUN_SECONDS``, extended beyond its ends along the end
-    segments.  Only ratios between the two families matter to ``later_family``.
-
-    >>> round(run_seconds(4000, flint=True), 3), round(run_seconds(2828, flint=False), 2)
-    (12.675, 1.06)
-    """
-    column = 2 if flint else 1
-    points = [(math.log(row[0]), math.log(row[column])) for row in RUN_SECONDS]
-    x = math.log(max(side, 1))
-    index = min(max(1, sum(1 for point in points if point[0] < x)), len(points) - 1)
-    (x0, y0), (x1, y1) = points[index - 1], points[index]
-    return math.exp(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+def run_seconds(blocks, prime: int, first_prime: int) -> float:
+    """Seconds one run at ``prime`` takes over ``blocks``: each block priced by the kernel that would
+    rank it there (``verify.exact.kernels.kernel_again``, given the first run's kernel and prime), from
+    that kernel's measured table.  Only ratios between the families matter to ``later_family``."""
+    field = Field(prime)
+    return sum(kernel_again(field, b.rows, b.cols, b.elimination, first_prime).seconds(b.rows, b.cols) for b in blocks)
 
 
 def runs_needed(worst: float, prime: int, target: float) -> float:
@@ -86,31 +72,26 @@ def runs_needed(worst: float, prime: int, target: float) -> float:
 
 
 def later_family(blocks, first_prime: int, target: float, runs_left: float = math.inf) -> int:
-    """The first prime of the later runs' family, chosen by expected cost to reach ``target``:
-    runs_needed x seconds per run for ``DEFAULT_PRIME`` (FLINT) and ``KARATSUBA_PRIME`` (float
-    elimination), the cheaper one, ``DEFAULT_PRIME`` on ties and whenever the float family would need
-    more than ``runs_left`` runs.  ``blocks`` are the first run's blocks below their upper bound; each
-    one's u_a D is its bound e_a times ``first_prime`` (weights uniform over GF(p), so e_a = u_a D / p,
-    plus a mixing term that only overestimates).  A bound capped at 1 says nothing about u_a D: FLINT
-    then.  A run costs the sum over these blocks of ``run_seconds`` at each one's short side.  Blocks
-    FLINT ranks whatever the prime (ranked shape below ``FLOAT_MIN``) cost FLINT's seconds in both: a
-    block counts as large when the first run, at a prime below the float elimination's ``MAX_PRIME``
-    as 2^40 - 87 is, ranked it with the float elimination (the kernel depends only on that and the
-    shape), else when its shape reaches ``FLOAT_MIN``.
+    """The first prime of the later runs' family (one of ``FAMILIES``), chosen by expected cost to reach
+    ``target``: runs_needed x seconds per run (``run_seconds``: each kernel prices its blocks), the
+    cheapest, the first family on ties and whenever another family would need more than ``runs_left``
+    runs.  ``blocks`` are the first run's blocks below their upper bound; each one's u_a D is its bound
+    e_a times ``first_prime`` (weights uniform over GF(p), so e_a = u_a D / p, plus a mixing term that
+    only overestimates).  A bound capped at 1 says nothing about u_a D: the first family then.
     """
     if not blocks or any(b.probability_bound is None or b.probability_bound >= 1 for b in blocks):
-        return DEFAULT_PRIME
+        return FAMILIES[0]
     worst = max(b.probability_bound for b in blocks) * first_prime
-    flint_runs, float_runs = runs_needed(worst, DEFAULT_PRIME, target), runs_needed(worst, KARATSUBA_PRIME, target)
-    if float_runs > runs_left:
-        return DEFAULT_PRIME
-    flint_run = float_run = 0.0
-    for b in blocks:
-        side = min(b.rows, b.cols)
-        large = b.elimination != FLINT if b.elimination is not None and first_prime < MAX_PRIME else side >= FLOAT_MIN
-        flint_run += run_seconds(side, flint=True)
-        float_run += run_seconds(side, flint=not large)
-    return KARATSUBA_PRIME if float_runs * float_run < flint_runs * flint_run else DEFAULT_PRIME
+    best = FAMILIES[0]
+    cost = runs_needed(worst, best, target) * run_seconds(blocks, best, first_prime)
+    for prime in FAMILIES[1:]:
+        runs = runs_needed(worst, prime, target)
+        if runs > runs_left:
+            continue
+        here = runs * run_seconds(blocks, prime, first_prime)
+        if here < cost:
+            best, cost = prime, here
+    return best
 
 
 def field_weight_range(field: Field) -> int | None:
@@ -178,12 +159,12 @@ class RunRecord:
 
 def elimination_of(result: SepResult) -> str:
     """How a run's ranks were eliminated: the names its blocks record (``Block.elimination``), else
-    FLINT's kernel (the only one the other routes use)."""
+    the field's own elimination (the only one the other routes use)."""
     named = result.extra.get("elimination") or sorted(
         {getattr(b, "elimination", None) for b in result.blocks} - {None})
     if isinstance(named, list):
         named = " + ".join(named)
-    return named or ("flint fmpz_mat (fraction-free over Z)" if result.field == "qq" else "flint nmod_mat")
+    return named or (Field(None) if result.field == "qq" else Field(FAST_PRIME)).elimination_detail
 
 
 @dataclass
@@ -356,8 +337,9 @@ def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, see
             later = primes
             if choose_family:  # the later runs' prime family by expected cost (``later_family``)
                 deficient = [b for b in result.blocks if b.rank < b.upper_bound]
-                if later_family(deficient, here.modulus, target, max_runs - 1) == KARATSUBA_PRIME:
-                    later = distinct_primes(KARATSUBA_PRIME)
+                family = later_family(deficient, here.modulus, target, max_runs - 1)
+                if family != DEFAULT_PRIME:
+                    later = distinct_primes(family)
 
             def fields(k, first=here, later=later):
                 return first if later is None else Field(next(later))

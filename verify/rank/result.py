@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field as dc_field
 
 from .certainty import Certainty
-from ..exact.elimination import CHECK, ELIMINATION
+from ..exact.kernels import factorization_check
 from ..model.spec import NetworkSpec
 
 __all__ = ["SepResult"]
@@ -52,9 +52,12 @@ class SepResult:
             "notes": list(self.notes),
             "seconds": round(self.seconds, 3),
         }
-        checked = sum(getattr(b, "elimination", None) == ELIMINATION for b in self.blocks)
-        # every float64 elimination verifies P A Q = L U before it returns (verify.exact.factorcheck)
-        out["factorization_check"] = {"method": CHECK, "blocks_checked": checked,
-                                      "false_pass_per_block_at_most": "2^-64"} if checked else None
+        # the kernel that ranked each block says whether (and how) it verified its factorization before
+        # returning (verify.exact.kernels.factorization_check): the float PLUQ and the block LU do
+        modulus = int(self.field[3:]) if self.field.startswith("gf:") and self.field[3:].isdigit() else None
+        checks = [c for c in (factorization_check(getattr(b, "elimination", None), modulus) for b in self.blocks) if c]
+        out["factorization_check"] = {
+            "method": " + ".join(sorted({c[0] for c in checks})), "blocks_checked": len(checks),
+            "false_pass_per_block_at_most": max(checks, key=lambda c: c[1])[2]} if checks else None
         out.update(self.extra)
         return out

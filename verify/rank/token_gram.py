@@ -13,14 +13,17 @@ of S(z) and evaluates the output row of F(S(z)) for a batch of points z with num
 
 Exactness of the int64 arithmetic: every stored value is reduced to [0, p) with p < 2^31, so a
 product of two is < 2^62 and the sum of two reduced values is < 2^32; elementwise products are
-reduced before they are added, and ``_mm`` splits its right factor into 16-bit limbs so that each
-matmul's sums stay below 2^62 (argument in its docstring): nothing exceeds 2^63.
+reduced before they are added, and the products are ``verify.exact.modp.int64_product``, which splits
+its right factor into 16-bit limbs so that each matmul's sums stay below 2^62 (argument in its
+docstring): nothing exceeds 2^63.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..exact import tuning
+from ..exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
 from ..model.embeddings import VocabularyEmbedding
 from ..model.network import layer_maps
 from ..model.spec import NetworkSpec, Weights
@@ -30,41 +33,12 @@ __all__ = ["TOKEN_PRIME", "GramModel", "token_prime"]
 #: The prime of the token routes when the requested field's prime does not fit int64 products.
 TOKEN_PRIME = 2**31 - 1
 #: Points evaluated per numpy batch (bounds the temporaries: a few arrays of CHUNK d x d int64).
-CHUNK = 1 << 15
+CHUNK = tuning.TOKEN_BATCH
 
 
 def token_prime(modulus: int | None) -> int:
     """The prime of the token routes: the field's own when it is below 2^31, else 2^31 - 1."""
     return modulus if modulus is not None and modulus < 2**31 else TOKEN_PRIME
-
-
-def _reduce(x: np.ndarray, p: int) -> np.ndarray:
-    """x mod p for an int64 array with 0 <= x < 2^63 (numpy divides by a scalar without a hardware
-    division; folding 2^31 = 1 mod 2^31 - 1 by shifts and masks measured no faster)."""
-    return x % p
-
-
-def _mm(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
-    """(a b) mod p for (stacks of, broadcast) matrices, entries in [0, p), p < 2^31, inner size d < 2^14.
-
-    b is split into 16-bit limbs, b = 2^16 b_hi + b_lo, and each limb product is one numpy int64
-    matmul: a b_lo has terms < 2^31 2^16 = 2^47 and a b_hi terms < 2^46, so a sum of d < 2^14 terms
-    stays below 2^61.  Recombination: for p = 2^31 - 1, with H = a b_hi = 2^15 H_1 + H_0 (H_0 < 2^15),
-    2^16 H = 2^31 H_1 + 2^16 H_0 = H_1 + 2^16 H_0 mod p, and H_1 + 2^16 H_0 + a b_lo < 2^61 + 2^32 + 2^61
-    < 2^62 is reduced once; other primes reduce each part and ((a b_hi mod p) << 16) < 2^47.
-    No int64 sum can wrap.
-    """
-    if a.shape[-1] >= 2**14:
-        raise ValueError("_mm's limb argument needs d < 2^14")
-    low, high = b & 0xFFFF, b >> 16
-    if p == TOKEN_PRIME:
-        top = a @ high
-        return _reduce((top >> 15) + ((top & 0x7FFF) << 16) + a @ low, p)
-    return ((a @ low) % p + (((a @ high) % p) << 16) % p) % p
-
-
-def _mod_array(rows, p: int) -> np.ndarray:
-    return np.array([[int(v) % p for v in row] for row in rows], dtype=np.int64)
 
 
 class GramModel:
@@ -80,7 +54,7 @@ class GramModel:
             raise ValueError("GramModel needs a prime below 2^31 (int64 products)")
         self.spec, self.embedding, self.p = spec, embedding, p
         d, vocab, big_r = spec.width, embedding.vocab, embedding.positional_rank
-        self.maps = [[(_mod_array(a, p), _mod_array(b, p)) for a, b in layer] for layer in layer_maps(weights)]
+        self.maps = [[(residues(a, p), residues(b, p)) for a, b in layer] for layer in layer_maps(weights)]
         cols = [np.array(c, dtype=object) for c in embedding.columns]
         basis = [np.outer(e, e) for e in cols]
         self.pi, self.u = [], []
