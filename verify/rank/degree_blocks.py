@@ -58,7 +58,7 @@ import numpy as np
 from .blocks import Block, rank_array
 from ..exact.compositions import compositions
 from ..exact.fields import Field
-from ..exact.kernels import kernel_for
+from ..exact.kernels import FLINT, kernel_for
 from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank"]
@@ -73,12 +73,14 @@ COMPLEMENT_CHUNK = 2**24
 PROBE_MIN = 1024
 
 
-def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarray:
-    """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array."""
+def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
+    """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array of module ``xp``: on a
+    device, a dense table's lines are gathered there from its device copy (``DenseMoments.on``)."""
     per = len(col_keys)
     if isinstance(moments, DenseMoments):  # every piece gathered straight into its place: one array held
+        moments = moments.on(xp)
         shape = (len(row_keys), len(idx)) if wide else (len(idx), moments.count * per)
-        out, at = np.empty(shape, dtype=moments.dtype), 0
+        out, at = xp.empty(shape, dtype=moments.dtype), 0
         for k in range(moments.count):
             if wide:
                 sel = idx[(idx >= k * per) & (idx < (k + 1) * per)] - k * per
@@ -103,7 +105,16 @@ def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarr
         out[:, at:at + piece.shape[1]] = piece
         at += piece.shape[1]
         del piece
+    if xp is not np:  # a sorted-search table gathers on the host: the lines are copied over once
+        out = xp.asarray(out)
     return out if wide else out.T
+
+
+def _gather_xp(field: Field, kernel):
+    """Where a slice is gathered: on the kernel's device when it is a float kernel on a GPU (it is then
+    eliminated there without a host copy), else on the host (FLINT, and the field Q, take numpy)."""
+    on = kernel.device
+    return on.xp if field.modulus is not None and kernel.name != FLINT and on.is_gpu else np
 
 
 def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
@@ -146,13 +157,14 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
             per = kernel_for(field, m, n).bytes_per_entry
             guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
                   f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
-        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
+        xp = _gather_xp(field, kernel_for(field, short, long, device=device))
+        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide, xp)
         rank, how = rank_array(field, lines, overwrite=True, device=device)
         return Block(m, n, rank, elimination=how)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
-    slice_ = _lines(moments, row_keys, col_keys, pick, wide)
-    kernel = kernel_for(field, *slice_.shape, device=device)
+    kernel = kernel_for(field, short, take, device=device)  # the slice is short x take
+    slice_ = _lines(moments, row_keys, col_keys, pick, wide, _gather_xp(field, kernel))
     how = kernel.name
     if upper is not None and kernel.rank_first:
         # a kernel whose rank costs far less than its null space (block LU on a GPU): rank(S) = upper
@@ -214,8 +226,9 @@ def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: obje
     rng = random.Random(f"verify-probe:{seed}:{m}x{n}")
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
-    sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
-    return rank_array(field, np.ascontiguousarray(sub), overwrite=True, device=device)[0]
+    xp = _gather_xp(field, kernel_for(field, size, size, device=device))
+    sub = _lines(moments, row_keys, col_keys, lines, wide, xp)[across]
+    return rank_array(field, xp.ascontiguousarray(sub), overwrite=True, device=device)[0]
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
