@@ -58,10 +58,12 @@ def test_take_with_a_0d_device_index_gives_one_row():
     assert m[cp.asarray([0])].get().tolist() == [[9, 9, 9]]
 
 
-def _deficient(rank, seed=0):
+def _deficient(rank, seed=0, dependent=1):
+    """A 300 x 320 matrix of rank <= ``rank`` whose column ``dependent`` is twice column 0 (None: none)."""
     rng = np.random.default_rng(seed)
     a = (rng.integers(0, P, (300, rank)) @ rng.integers(0, 64, (rank, 320))) % P
-    a[:, 1] = 2 * a[:, 0] % P  # a singular leading block: the block LU falls back
+    if dependent is not None:
+        a[:, dependent] = 2 * a[:, 0] % P  # a singular diagonal block there: halving, then the fallback
     return a, flint.nmod_mat([[int(x) for x in row] for row in a], P).rank()
 
 
@@ -83,11 +85,17 @@ def test_a_diagonal_block_is_read_back_once():
     assert lu.inverse(block) is not None and fake_cupy.STATS == {"syncs": 1, "gets": 0}
 
 
-@pytest.mark.parametrize("rank", [300, 211])
-def test_block_lu_under_the_strict_module_ranks_as_flint(rank):
-    a, want = _deficient(rank, rank)
+@pytest.mark.parametrize("rank, dependent, pivots", [(300, None, 300), (300, 1, 0), (300, 200, 128),
+                                                     (211, None, 128), (211, 150, 128)])
+def test_block_lu_under_the_strict_module_ranks_as_flint(rank, dependent, pivots):
+    """Blocks of 256 (leaves of 128): a singular 256-block is halved, its first 128 columns eliminated
+    (a Schur update), and the next block that is singular down to a leaf ends the elimination; the
+    fallback ranks the Schur complement.  ``pivots``: where that happens, by this rule, for a matrix
+    whose leading minors are nonzero up to the rank except those holding column ``dependent``."""
+    a, want = _deficient(rank, rank, dependent)
     ar = ModArith(P, cp)
-    assert blocklu.rank(ar.from_ints(cp.asarray(a)), ar, width=128, leaf="array")["rank"] == want
+    found = blocklu.rank(ar.from_ints(cp.asarray(a)), ar, width=256, leaf="array")
+    assert (found["rank"], found["pivots"]) == (want, pivots)
 
 
 @pytest.mark.parametrize("kernel", [None, "block-lu", "pluq"])

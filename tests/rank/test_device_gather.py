@@ -45,10 +45,16 @@ def _table(seed=0, nvars=4, degree=6, count=2, forms=None):
 
 
 @pytest.mark.parametrize("a", [1, 2, 3, 4])
-def test_lines_gathered_on_the_device_are_the_hosts(a):
+@pytest.mark.parametrize("dense", [True, False])
+def test_lines_gathered_on_the_device_are_the_hosts(a, dense):
     from verify.exact.compositions import compositions
+    from verify.rank.moments import moment_table
 
-    moments, _ = _table()
+    moments, exps = _table()
+    if not dense:  # a sorted-search table: gathered on the host, then copied to the device once
+        values = [moments.tables[k][moments._position(moments.keys(exps))] for k in range(moments.count)]
+        moments = moment_table([exps] * 2, [v.tolist() for v in values], Field(P), 4, 6, False)
+        assert not isinstance(moments, DenseMoments)
     rows, cols = moments.keys(compositions(a, 4)), moments.keys(compositions(6 - a, 4))
     m, n = len(rows), len(cols) * moments.count
     wide = m <= n
