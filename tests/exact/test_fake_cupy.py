@@ -31,6 +31,8 @@ def test_implicit_conversion_to_the_host_is_refused_as_cupy_refuses_it():
         a + np.ones((2, 3))
     with pytest.raises(TypeError):
         cp.ascontiguousarray(np.ones(3))  # cupy's takes a device array only
+    with pytest.raises(ValueError, match="object"):
+        cp.asarray(np.array([2**70], dtype=object))  # cupy has no object dtype
     assert isinstance(a.get(), np.ndarray) and cp.asnumpy(a).tolist() == [[0, 1, 2], [3, 4, 5]]
 
 

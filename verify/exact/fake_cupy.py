@@ -13,7 +13,8 @@ core.pyx``, ``_routines_indexing.pyx``, ``_kernel.pyx``, ``_scalar.pyx``; github
   ("Unsupported type"); Python and numpy scalars are accepted.  A numpy function given a device
   array dispatches to cupy's own (``__array_function__`` / ``__array_ufunc__``), as here.
 * ``cupy.asarray``/``cupy.array`` accept host data (a host-to-device copy); so do indices and values
-  in ``x[i]`` and ``x[i] = v`` (cupy converts numpy index arrays and values to the device).
+  in ``x[i]`` and ``x[i] = v`` (cupy converts numpy index arrays and values to the device); never an
+  object array (cupy has no object dtype: ValueError "Unsupported dtype object").
 * Reductions and integer indexing give 0-d *device* arrays, never host scalars.  A 0-d device array
   used as an index array works (``take`` with a 0-d index gives one row), but it has no
   ``__index__``: it cannot index a Python list, bound a slice or size a ``range`` (TypeError).
@@ -97,9 +98,12 @@ def _operand(value):
 
 
 def _to_device(value):
-    """Host data copied to the device (indices, values, asarray): allowed by cupy."""
+    """Host data copied to the device (indices, values, asarray): allowed by cupy, but not Python objects
+    (cupy has no object dtype: "Unsupported dtype object")."""
     if isinstance(value, FakeArray):
         return value._a
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        raise ValueError("Unsupported dtype object")
     if isinstance(value, tuple):
         return tuple(_to_device(v) for v in value)
     if isinstance(value, list) and any(isinstance(v, FakeArray) for v in value):
@@ -222,13 +226,13 @@ def _device_function(name: str, fn):
 def _asarray(a, dtype=None, order=None):
     if isinstance(a, FakeArray):
         return a if dtype is None or a.dtype == np.dtype(dtype) else FakeArray(a._a.astype(dtype))
-    return FakeArray(np.array(a, dtype=dtype, order=order or "K"))
+    return FakeArray(np.array(_to_device(np.asarray(a)), dtype=dtype, order=order or "K"))
 
 
 def _array(a, dtype=None, copy=True, order="K"):
     if isinstance(a, FakeArray):
         return FakeArray(np.array(a._a, dtype=dtype, copy=True, order=order)) if copy else _asarray(a, dtype)
-    return FakeArray(np.array(a, dtype=dtype, order=order))
+    return FakeArray(np.array(_to_device(np.asarray(a)), dtype=dtype, order=order))
 
 
 def _asnumpy(a, stream=None, order="C", out=None, blocking=True):
