@@ -10,12 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_gpu_reach_runs_its_gpu_path_with_every_figure(tmp_path):
+def _smoke(tmp_path, *extra):
     out = tmp_path / "reach.json"
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gpu_reach.py"), "--cpu-smoke", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gpu_reach.py"), "--cpu-smoke", "--out", str(out),
+                           *extra], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    data = json.loads(out.read_text())
+    return done, json.loads(out.read_text())
+
+
+def test_gpu_reach_runs_its_gpu_path_with_every_figure(tmp_path):
+    done, data = _smoke(tmp_path)
     assert data["cpu_smoke"] and data["device"].startswith("gpu: fake cupy")
     speed = data["speed"]
     assert "speed_error" not in data
@@ -29,3 +33,18 @@ def test_gpu_reach_runs_its_gpu_path_with_every_figure(tmp_path):
     assert (specs["3,3,1"]["rank"], specs["3,3,1"]["upper_bound"], specs["3,3,1"]["certified_exact"]) == (3102, 3102, True)
     assert specs["3,3,1"]["eliminations"] == ["float64-block-lu"]  # the device kernel ran
     assert all("error" not in entry for entry in specs.values())
+
+
+def test_gpu_reach_keeps_its_blocks_in_a_store_and_a_second_call_reads_them(tmp_path):
+    from verify.sweeps.block_rows import BLOCK_KIND
+    from verify.sweeps.store import Store
+
+    store = tmp_path / "blocks.sqlite"
+    _, first = _smoke(tmp_path, "--store", str(store), "--n", "0")
+    with Store(store) as kept:
+        rows = [r for r in kept.rows() if r["kind"] == BLOCK_KIND]
+    assert len(rows) >= 4  # the ranked blocks of both specs
+    _, second = _smoke(tmp_path, "--store", str(store), "--n", "0")
+    for spec in ("2,2,1", "3,3,1"):
+        assert {k: v for k, v in second["specs"][spec].items() if k != "seconds"} == \
+            {k: v for k, v in first["specs"][spec].items() if k != "seconds"}
