@@ -84,8 +84,9 @@ def test_degree_blocks_on_the_strict_device_give_the_cpus_ranks(monkeypatch):
     assert cp in seen  # some slice was gathered on the device
 
 
+@pytest.mark.parametrize("bounded", [False, True])
 @pytest.mark.parametrize("seed, forms", [(0, None), (1, 12), (2, 40)])
-def test_probe_slices_and_null_spaces_on_the_strict_device_give_the_cpus_ranks(monkeypatch, seed, forms):
+def test_probe_slices_and_null_spaces_on_the_strict_device_give_the_cpus_ranks(monkeypatch, seed, forms, bounded):
     """No bounds, PROBE_MIN 16, FLOAT_MIN 8 and GPU_MIN 32: the probe, the slices' null spaces (PLUQ and block LU)
     and the complements run with device slices; the ranks are the host run's."""
     monkeypatch.setattr(kernels, "GPU_MIN", 32)
@@ -93,8 +94,23 @@ def test_probe_slices_and_null_spaces_on_the_strict_device_give_the_cpus_ranks(m
     monkeypatch.setattr(degree_blocks, "PROBE_MIN", 16)
     moments, _ = _table(seed, nvars=5, degree=8, forms=forms)
     field = Field(P)
-    host = degree_blocks.degree_block_ranks(field, moments, 5, 8, seed=seed)
-    device = degree_blocks.degree_block_ranks(field, moments, 5, 8, seed=seed, device=GPU)
+    # ``bounded``: each block's shape as its (proven, loose) bound, so the block LU ranks a device slice
+    # first, in the slice's own memory, and a deficient block's slice is gathered again for its null space
+    from math import comb
+
+    uppers = [min(comb(a + 4, 4), 2 * comb(8 - a + 4, 4)) for a in range(9)] if bounded else None
+    calls = []
+    real = kernels.BlockLUKernel.rank
+
+    def spy(self, array, overwrite=False):
+        calls.append((isinstance(array, fake_cupy.FakeArray), overwrite))
+        return real(self, array, overwrite)
+    monkeypatch.setattr(kernels.BlockLUKernel, "rank", spy)
+    host = degree_blocks.degree_block_ranks(field, moments, 5, 8, seed=seed, uppers=uppers)
+    device = degree_blocks.degree_block_ranks(field, moments, 5, 8, seed=seed, uppers=uppers, device=GPU)
+    if bounded:
+        on_device = [overwrite for here, overwrite in calls if here]  # (a complement's product is a host array)
+        assert on_device and all(on_device)  # a device slice is eliminated in its own memory: one copy held
     assert host[0] == device[0] and [b.rank for b in host[1]] == [b.rank for b in device[1]]
     if forms is not None:  # the catalecticant of a sum of `forms` generic powers: min(forms, rows, cols)
         assert [b.rank for b in device[1]] == [min(forms, b.rows, b.cols) for b in device[1]]

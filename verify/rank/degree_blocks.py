@@ -75,8 +75,15 @@ PROBE_MIN = 1024
 
 def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
     """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array of module ``xp``: on a
-    device, a dense table's lines are gathered there from its device copy (``DenseMoments.on``)."""
+    device, a dense table's lines are gathered there from its device copy (``DenseMoments.on``), row-major
+    (a tall block's by exchanging the key sets: a moment depends only on the sum of its two keys)."""
     per = len(col_keys)
+    if isinstance(moments, DenseMoments) and xp is not np and not wide:
+        moments = moments.on(xp)
+        out = xp.empty((moments.count * per, len(idx)), dtype=moments.dtype)
+        for k in range(moments.count):
+            moments.gather(k, col_keys, row_keys[idx], out=out[k * per:(k + 1) * per])
+        return out
     if isinstance(moments, DenseMoments):  # every piece gathered straight into its place: one array held
         moments = moments.on(xp)
         shape = (len(row_keys), len(idx)) if wide else (len(idx), moments.count * per)
@@ -164,14 +171,19 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
     kernel = kernel_for(field, short, take, device=device)  # the slice is short x take
-    slice_ = _lines(moments, row_keys, col_keys, pick, wide, _gather_xp(field, kernel))
+    xp = _gather_xp(field, kernel)
+    slice_ = _lines(moments, row_keys, col_keys, pick, wide, xp)
     how = kernel.name
     if upper is not None and kernel.rank_first:
         # a kernel whose rank costs far less than its null space (block LU on a GPU): rank(S) = upper
-        # ends the block before any null space is formed
-        if kernel.rank(slice_) == upper:  # not overwritten: the null space below may still need it
+        # ends the block before any null space is formed.  On a device the slice is eliminated in its
+        # own memory (one copy held: 8 bytes an entry, as the estimate prices it) and gathered again
+        # for the null space; on the host it is kept
+        if kernel.rank(slice_, overwrite=xp is not np) == upper:
             return Block(m, n, upper, elimination=how)
         how = kernel.null_space_name
+        if xp is not np:
+            slice_ = _lines(moments, row_keys, col_keys, pick, wide, xp)
     if field.modulus is not None:  # the kernel's null space: rank, nullity and rows(mix)
         space = kernel.null_space(slice_.T, overwrite=True)
         del slice_
