@@ -43,7 +43,11 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   (``verify.exact.kernels.kernel_for``): on a GPU the slices are eliminated there.  Where the kernel
   the registry picks is a rank-only one (the block LU, for large slices on a GPU) and the block has
   a proven bound, the slice is ranked by it first; reaching the bound ends the block without the
-  null space.  Ranks are exact on either device, so the result does not depend on it.
+  null space.  A slice that a float kernel ranks on a GPU is gathered there (``_gather_xp``), from the
+  device copy of a dense moment table (``DenseMoments.on``): only keys cross to the device.  There it
+  is eliminated in its own memory (one copy, as the estimate prices it) and gathered again when its
+  null space is needed.  Complements and sorted-search tables are gathered on the host.  Ranks are
+  exact on either device, so the result does not depend on it.
 """
 
 from __future__ import annotations
