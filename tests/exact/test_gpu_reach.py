@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -35,6 +37,7 @@ def test_gpu_reach_runs_its_gpu_path_with_every_figure(tmp_path):
     assert all("error" not in entry for entry in specs.values())
 
 
+@pytest.mark.slow  # two more runs of the script (about 12 s); the store's resuming is tests/rank/test_block_resume.py's
 def test_gpu_reach_keeps_its_blocks_in_a_store_and_a_second_call_reads_them(tmp_path):
     from verify.sweeps.block_rows import BLOCK_KIND
     from verify.sweeps.store import Store
