@@ -9,14 +9,20 @@
    heads = 2,667,957 in < 20 min; depth 4 width 3 three heads and depth 3 width 5: their ranks.
 
 Everything goes to --out (JSON) after every stage, so a timeout loses nothing; a stage that fails
-is recorded and the next one runs.  ``--device cpu`` runs the same driver with numpy at small sizes
-(a check of the driver itself): python benchmarks/gpu_reach.py --device cpu --n 1000 --specs 3,2,1
-Run (GPU, <= 8 minutes): python benchmarks/gpu_reach.py --out gpu_reach.json
+is recorded and the next one runs.  ``--cpu-smoke`` runs the GPU code path of this very script on
+the CPU, under ``verify.exact.fake_cupy`` (cupy's host/device rules on numpy; cuSOLVER's LU by a
+stand-in) at tiny sizes: a check that the script runs, not a figure (tests/exact/test_gpu_reach.py
+runs it in CI).  ``--device cpu`` runs the driver with numpy (the compiled leaf, the float PLUQ).
+``--store PATH`` keeps each finished degree block (``verify.api.block_store``, as ``verify sep
+--store``): a spec cut off by the time limit resumes where it stopped in the next call with the same
+store (put it under $OUT so that it comes back, and carry it into the next call).
+Run (GPU, <= 8 minutes): python benchmarks/gpu_reach.py --out gpu_reach.json [--store $OUT/blocks.sqlite]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -26,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gpu_blocklu  # noqa: E402  (a sibling driver: the speed stage)
 
-from verify import NetworkSpec, separation_rank  # noqa: E402
+from verify import NetworkSpec, api, separation_rank  # noqa: E402
+from verify.exact import fake_cupy, kernels  # noqa: E402
 from verify.exact.device import resolve_device  # noqa: E402
 
 
@@ -39,10 +46,22 @@ def main():
     parser.add_argument("--device", default="gpu", choices=["gpu", "cpu"])
     parser.add_argument("--budget-s", type=float, default=460, help="skip a stage once less than 30 s is left")
     parser.add_argument("--max-memory-gib", type=float, default=120.0, help="the host's limit for q and the slices")
+    parser.add_argument("--store", help="results store keeping each finished degree block (a cut-off spec resumes)")
+    parser.add_argument("--cpu-smoke", action="store_true",
+                        help="the GPU code path on the CPU under the strict fake cupy, at tiny sizes (no figure)")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        if args.cpu_smoke:
+            stack.enter_context(fake_cupy.install())  # ``import cupy`` in the device loader finds the stand-in
+            kernels.GPU_MIN = 256  # so that the degree blocks of depth 3 width 3 take the block LU
+            args.n, args.widths, args.specs, args.device = min(args.n, 320), "256", ["2,2,1", "3,3,1"], "gpu"
+        run(args)
+
+
+def run(args):
     end = time.perf_counter() + args.budget_s
     device = resolve_device(args.device)
-    results = {"device": device.describe(), "budget_s": args.budget_s}
+    results = {"device": device.describe(), "budget_s": args.budget_s, "cpu_smoke": args.cpu_smoke}
     out = Path(args.out)
 
     def save():
@@ -68,9 +87,11 @@ def main():
         depth, width, heads = (int(x) for x in text.split(","))
         start = time.perf_counter()
         entry = results.setdefault("specs", {}).setdefault(text, {})
+        spec = NetworkSpec(depth=depth, width=width, heads=heads)
         try:
-            found = separation_rank(NetworkSpec(depth=depth, width=width, heads=heads), method="reduced",
-                                    device=args.device, max_memory_gib=args.max_memory_gib, max_runs=1)
+            with (api.block_store(args.store, spec) if args.store else contextlib.nullcontext()) as resume:
+                found = separation_rank(spec, method="reduced", device=args.device,
+                                        max_memory_gib=args.max_memory_gib, max_runs=1, resume=resume)
             data = found.as_dict()
             entry.update(rank=data["rank"], certified_exact=data["certified_exact"],
                          probability_bound=data["probability_bound"], upper_bound=data.get("upper_bound"),

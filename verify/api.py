@@ -214,7 +214,7 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
             seed: int = PROBE.seed, attn_dim: int | None = None, output: int = 0, residual: bool = False,
             weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
             store: str | None = None, scheduler: str | None = None, workers: int | None = 1,
-            progress: bool = False, dry_run: bool = False) -> dict:
+            progress: bool = False, dry_run: bool = False, device: str = PROBE.device) -> dict:
     """The exact separation rank for N = 2, 4, ... on token inputs, until it saturates.
 
     The probe of the conjecture on the sequence length N (``verify probe-n``,
@@ -238,6 +238,9 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
         Seed of the weights and the embedding.
     store, scheduler, workers, dry_run
         As for ``reviewers_table``; ``dry_run`` returns the plan instead.
+    device : {"auto", "cpu", "gpu"}
+        Where the ``continuous`` limit's reduced route eliminates (``verify.exact.device``); the token
+        routes rank with FLINT on the CPU, so ``gpu`` is refused for them (InputError).
 
     Returns
     -------
@@ -273,7 +276,7 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
                          "or --continuous for exact rationals")
     return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
-                       progress, dry_run)
+                       progress, dry_run, device)
 
 
 def _sweep_options(workers, **flags) -> None:

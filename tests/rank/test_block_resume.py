@@ -9,6 +9,7 @@ import pytest
 
 from verify import NetworkSpec, separation_rank
 from verify.cli.main import main
+from verify.exact import fake_cupy, kernels
 from verify.exact.device import Device
 from verify.rank import degree_blocks
 from verify.sweeps.block_rows import BLOCK_KIND, BlockRows
@@ -56,8 +57,22 @@ def run(path, device="cpu"):
         return separation_rank(SPEC, field=FIELD, max_runs=1, device=device, resume=BlockRows(store, SPEC))
 
 
-@pytest.mark.parametrize("second_device", ["cpu", "stand-in gpu"])
-def test_killed_run_resumes_with_the_same_result(tmp_path, monkeypatch, second_device):
+def _device(name):
+    """cpu; the GPU's code path with numpy; or with the strict fake cupy (verify.exact.fake_cupy) and the
+    float kernels from 8 a side, so that its slices are gathered and eliminated on that device."""
+    if name == "cpu":
+        return "cpu"
+    return StandInGPU() if name == "stand-in gpu" else Device("gpu", fake_cupy.module())
+
+
+@pytest.mark.parametrize("first_device, second_device", [("cpu", "cpu"), ("cpu", "stand-in gpu"),
+                                                         ("cpu", "strict gpu"), ("strict gpu", "cpu")])
+def test_killed_run_resumes_with_the_same_result(tmp_path, monkeypatch, first_device, second_device):
+    seen, gather_xp = [], degree_blocks._gather_xp
+    if "strict gpu" in (first_device, second_device):
+        monkeypatch.setattr(kernels, "FLOAT_MIN", 8)
+        monkeypatch.setattr(degree_blocks, "_gather_xp", lambda field, kernel: seen.append(kernel.device.name)
+                            or gather_xp(field, kernel))
     whole = counting(monkeypatch)
     want = summary(separation_rank(SPEC, field=FIELD, max_runs=1))
     total = len(whole)
@@ -65,12 +80,13 @@ def test_killed_run_resumes_with_the_same_result(tmp_path, monkeypatch, second_d
     path = tmp_path / "store.sqlite"
     counting(monkeypatch, kill_at=3)
     with pytest.raises(Killed):
-        run(path)
+        run(path, _device(first_device))
     with Store(path) as store:
         assert [r["kind"] for r in store.rows()] == [BLOCK_KIND, BLOCK_KIND]  # the two finished blocks, kept
     again = counting(monkeypatch)
-    device = "cpu" if second_device == "cpu" else StandInGPU()
-    assert summary(run(path, device)) == want
+    assert summary(run(path, _device(second_device))) == want
+    if "strict gpu" in (first_device, second_device):
+        assert "gpu" in seen  # blocks were ranked on the strict device
     assert len(again) == total - 2  # only the blocks not finished before the kill
     again.clear()
     assert summary(run(path)) == want and again == []  # a finished run: everything read back

@@ -33,11 +33,12 @@ def add_network_args(p, defaults, tokens_required=False, field_help=None, weight
                    help=f"refuse work estimated above this (default {defaults.max_memory_gib:g})")
 
 
-def add_device_arg(p, default: str = "auto", what: str = "the reduced route's eliminations") -> None:
-    """``--device auto|cpu|gpu`` (``verify.exact.device``)."""
+def add_device_arg(p, default: str = "auto", what: str = "the reduced route's eliminations", extra: str = "") -> None:
+    """``--device auto|cpu|gpu`` (``verify.exact.device``); ``extra``: a sentence on what never uses it."""
     p.add_argument("--device", choices=["auto", "cpu", "gpu"], default=default,
                    help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu]'); "
-                        f"auto takes the GPU when one is present and the largest slice pays for it (default {default})")
+                        f"auto takes the GPU when one is present and the largest slice pays for it (default {default})"
+                        + (f". {extra}" if extra else ""))
 
 
 def add_output_args(p):

@@ -7,7 +7,7 @@ import sys
 
 from .. import api
 from ..errors import InputError, printable
-from .args import add_network_args, add_output_args, add_sweep_args, store_path
+from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
 from .checks import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, plot_file
 
 NAME = "probe-n"
@@ -35,6 +35,8 @@ def add_parser(sub):
     probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds")
     probe.add_argument("--dry-run", action="store_true",
                        help="print the plan (each N, its estimated memory, what is stored) and compute nothing")
+    add_device_arg(probe, D.device, "the --continuous limit's eliminations (the reduced route)",
+                   "The token routes rank with FLINT on the CPU: they refuse gpu, and auto is the CPU for them")
     add_sweep_args(probe)
     add_output_args(probe)
 
@@ -46,7 +48,7 @@ def run(args) -> int:
     data = api.probe_n(args.depth, args.width, args.heads, args.vocab, args.rank, args.pos_rank, args.continuous,
                        args.max_tokens, args.patience, args.field, args.seed, args.attn_dim, args.output,
                        args.residual, args.weight_range, args.max_memory_gib, store_path(args), args.scheduler,
-                       args.workers, not (args.json or args.quiet), args.dry_run)
+                       args.workers, not (args.json or args.quiet), args.dry_run, args.device)
     if args.dry_run:
         print(json.dumps(data) if args.json else api.plan_text(data) + data["note"] + "\n",
               end="\n" if args.json else "")

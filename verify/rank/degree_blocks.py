@@ -43,7 +43,11 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   (``verify.exact.kernels.kernel_for``): on a GPU the slices are eliminated there.  Where the kernel
   the registry picks is a rank-only one (the block LU, for large slices on a GPU) and the block has
   a proven bound, the slice is ranked by it first; reaching the bound ends the block without the
-  null space.  Ranks are exact on either device, so the result does not depend on it.
+  null space.  A slice that a float kernel ranks on a GPU is gathered there (``_gather_xp``), from the
+  device copy of a dense moment table (``DenseMoments.on``): only keys cross to the device.  There it
+  is eliminated in its own memory (one copy, as the estimate prices it) and gathered again when its
+  null space is needed.  Complements and sorted-search tables are gathered on the host.  Ranks are
+  exact on either device, so the result does not depend on it.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ import numpy as np
 from .blocks import Block, rank_array
 from ..exact.compositions import compositions
 from ..exact.fields import Field
-from ..exact.kernels import kernel_for
+from ..exact.kernels import FLINT, kernel_for
 from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank"]
@@ -73,12 +77,21 @@ COMPLEMENT_CHUNK = 2**24
 PROBE_MIN = 1024
 
 
-def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarray:
-    """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array."""
+def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
+    """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array of module ``xp``: on a
+    device, a dense table's lines are gathered there from its device copy (``DenseMoments.on``), row-major
+    (a tall block's by exchanging the key sets: a moment depends only on the sum of its two keys)."""
     per = len(col_keys)
+    if isinstance(moments, DenseMoments) and xp is not np and not wide:
+        moments = moments.on(xp)
+        out = xp.empty((moments.count * per, len(idx)), dtype=moments.dtype)
+        for k in range(moments.count):
+            moments.gather(k, col_keys, row_keys[idx], out=out[k * per:(k + 1) * per])
+        return out
     if isinstance(moments, DenseMoments):  # every piece gathered straight into its place: one array held
+        moments = moments.on(xp)
         shape = (len(row_keys), len(idx)) if wide else (len(idx), moments.count * per)
-        out, at = np.empty(shape, dtype=moments.dtype), 0
+        out, at = xp.empty(shape, dtype=moments.dtype), 0
         for k in range(moments.count):
             if wide:
                 sel = idx[(idx >= k * per) & (idx < (k + 1) * per)] - k * per
@@ -103,7 +116,16 @@ def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool) -> np.ndarr
         out[:, at:at + piece.shape[1]] = piece
         at += piece.shape[1]
         del piece
+    if xp is not np:  # a sorted-search table gathers on the host: the lines are copied over once
+        out = xp.asarray(out)
     return out if wide else out.T
+
+
+def _gather_xp(field: Field, kernel):
+    """Where a slice is gathered: on the kernel's device when it is a float kernel on a GPU (it is then
+    eliminated there without a host copy), else on the host (FLINT, and the field Q, take numpy)."""
+    on = kernel.device
+    return on.xp if field.modulus is not None and kernel.name != FLINT and on.is_gpu else np
 
 
 def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
@@ -146,20 +168,26 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
             per = kernel_for(field, m, n).bytes_per_entry
             guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
                   f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
-        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide)
+        xp = _gather_xp(field, kernel_for(field, short, long, device=device))
+        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide, xp)
         rank, how = rank_array(field, lines, overwrite=True, device=device)
         return Block(m, n, rank, elimination=how)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
-    slice_ = _lines(moments, row_keys, col_keys, pick, wide)
-    kernel = kernel_for(field, *slice_.shape, device=device)
+    kernel = kernel_for(field, short, take, device=device)  # the slice is short x take
+    xp = _gather_xp(field, kernel)
+    slice_ = _lines(moments, row_keys, col_keys, pick, wide, xp)
     how = kernel.name
     if upper is not None and kernel.rank_first:
         # a kernel whose rank costs far less than its null space (block LU on a GPU): rank(S) = upper
-        # ends the block before any null space is formed
-        if kernel.rank(slice_) == upper:  # not overwritten: the null space below may still need it
+        # ends the block before any null space is formed.  On a device the slice is eliminated in its
+        # own memory (one copy held: 8 bytes an entry, as the estimate prices it) and gathered again
+        # for the null space; on the host it is kept
+        if kernel.rank(slice_, overwrite=xp is not np) == upper:
             return Block(m, n, upper, elimination=how)
         how = kernel.null_space_name
+        if xp is not np:
+            slice_ = _lines(moments, row_keys, col_keys, pick, wide, xp)
     if field.modulus is not None:  # the kernel's null space: rank, nullity and rows(mix)
         space = kernel.null_space(slice_.T, overwrite=True)
         del slice_
@@ -214,8 +242,9 @@ def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: obje
     rng = random.Random(f"verify-probe:{seed}:{m}x{n}")
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
-    sub = _lines(moments, row_keys, col_keys, lines, wide)[across]
-    return rank_array(field, np.ascontiguousarray(sub), overwrite=True, device=device)[0]
+    xp = _gather_xp(field, kernel_for(field, size, size, device=device))
+    sub = _lines(moments, row_keys, col_keys, lines, wide, xp)[across]
+    return rank_array(field, xp.ascontiguousarray(sub), overwrite=True, device=device)[0]
 
 
 def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,

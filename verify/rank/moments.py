@@ -195,7 +195,7 @@ class DenseMoments:
 
     def __init__(self, nvars: int, degree: int, exponents: list, values: list, dtype):
         base = degree + 1
-        self.degree, self.dtype = degree, dtype
+        self.degree, self.dtype, self.xp, self._on = degree, dtype, np, {}
         self.split = nvars // 2
         self.rank1, count1, self.weights1 = _half_table(self.split, degree, base)
         self.rank2, count2, self.weights2 = _half_table(nvars - self.split, degree, base)
@@ -220,6 +220,20 @@ class DenseMoments:
     def count(self) -> int:
         return len(self.tables)
 
+    def on(self, xp) -> DenseMoments:
+        """This table with its arrays in array module ``xp`` (a device's; made once and kept), so that its
+        ``gather`` builds a block's lines on that device: only the keys cross to it, never the lines."""
+        if xp is self.xp:
+            return self
+        if id(xp) not in self._on:
+            copy = object.__new__(DenseMoments)
+            copy.__dict__.update(self.__dict__, xp=xp, _on={})
+            for name in ("rank1", "rank2", "stride", "offset"):
+                setattr(copy, name, xp.asarray(getattr(self, name)))
+            copy.tables = [xp.asarray(table) for table in self.tables]
+            self._on[id(xp)] = copy
+        return self._on[id(xp)]
+
     def keys(self, exps: np.ndarray) -> np.ndarray:
         """Additive keys (code1, code2, d1), one row per exponent vector."""
         half = exps[:, : self.split]
@@ -231,9 +245,12 @@ class DenseMoments:
 
     def gather(self, k: int, row_keys: np.ndarray, col_keys: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Values at every row_keys[i] + col_keys[j] (each sum must have total degree C), written into
-        ``out`` (a len(row_keys) x len(col_keys) view, e.g. columns of a larger array) when given."""
+        ``out`` (a len(row_keys) x len(col_keys) view, e.g. columns of a larger array) when given; in the
+        table's array module (``on``), keys given as numpy arrays."""
+        xp = self.xp
+        row_keys, col_keys = xp.asarray(row_keys), xp.asarray(col_keys)
         if out is None:
-            out = np.empty((len(row_keys), len(col_keys)), dtype=self.dtype)
+            out = xp.empty((len(row_keys), len(col_keys)), dtype=self.dtype)
         table = self.tables[k]
         step = max(1, GATHER_CHUNK // max(1, len(col_keys)))
         for start in range(0, len(row_keys), step):

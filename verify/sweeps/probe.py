@@ -43,6 +43,7 @@ class ProbeDefaults:
     seed: int = 0
     weight_range: int = DEFAULT_WEIGHT_RANGE
     max_memory_gib: float = DEFAULT_MEMORY_GIB
+    device: str = "auto"  # verify.exact.device: the --continuous limit only (probe_sweep.probe_device)
 
 
 PROBE = ProbeDefaults()
@@ -221,12 +222,13 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
                  vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
                  continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
-                 progress=None, run_batch=None, batch: int = 1) -> ProbeResult:
+                 progress=None, run_batch=None, batch: int = 1, device=None) -> ProbeResult:
     """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops.
 
     ``run_batch(list of N) -> list of probe_step values`` computes several N at once (a sweep
     through an executor, ``batch`` at a time); without it the steps run here, one by one.
     Stopping is decided on the ranks in order of N, so the result does not depend on ``batch``.
+    ``device``: where the --continuous limit's reduced route eliminates (``verify.exact.device``).
     """
     if max_tokens < 2:
         raise InputError(f"--max-tokens must be at least 2, got {max_tokens}")
@@ -242,7 +244,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
             raise InputError("--continuous probes the plain network on continuous inputs; drop --vocab/--rank/--pos-rank")
         result = ProbeResult(spec, "continuous", None, None, 0)
         result.limit_rank = rank_once(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
-                                            max_memory_gib=max_memory_gib).rank
+                                            max_memory_gib=max_memory_gib, device=device).rank
     else:
         if vocab is None or rank is None:
             raise InputError("token inputs need --vocab V and --rank r (or use --continuous)")

@@ -8,7 +8,24 @@ from ..exact.fields import Field
 from ..model.spec import NetworkSpec
 from .probe import PROBE, probe_plan, probe_tokens
 
-__all__ = ["probe_sweep"]
+__all__ = ["probe_sweep", "probe_device"]
+
+
+def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
+    """The ``Device`` of a probe.  Only the --continuous limit (the reduced route, ``verify.rank.sep.device_for``,
+    priced there before any allocation) can use a GPU; the token routes, their limit included, rank with
+    FLINT on the CPU, so ``gpu`` is refused for them (after the install hint where there is no GPU) and
+    ``auto`` is the CPU."""
+    from ..exact.device import resolve_device
+    from ..rank.sep import device_for
+
+    if continuous:
+        return device_for(spec, "reduced", device, field)
+    if device == "gpu":
+        resolve_device("gpu")  # no GPU: the install hint first
+        raise InputError("--device gpu serves probe-n's --continuous limit (the reduced route) only: the token "
+                         "routes rank with FLINT on the CPU; use --device auto or cpu, or --continuous")
+    return resolve_device("cpu" if device in (None, "auto") else device)
 
 
 def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tokens: int = PROBE.max_tokens,
@@ -16,15 +33,17 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
                 positional_rank: int = PROBE.positional_rank, continuous: bool = False,
                 weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
                 store: str | None = None, scheduler: str | None = None, workers: int | None = 1, progress: bool = False,
-                dry_run: bool = False) -> dict:
+                dry_run: bool = False, device: str = PROBE.device) -> dict:
     """The probe of ``spec`` through the executor (module notes); or, with ``dry_run``, the plan of
-    the most it would compute.  ``store``: path of the results store (None keeps nothing)."""
+    the most it would compute.  ``store``: path of the results store (None keeps nothing); ``device``:
+    ``probe_device``."""
     from ..rank.routes import weights_size
     from .executor import cpu_count, run_sweep
     from .progress import Progress
     from .store import Store, Task
 
     weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
+    on = probe_device(spec, field, continuous, device)
 
     options = {"vocab": vocab, "rank": rank, "positional_rank": positional_rank, "continuous": continuous,
                "weight_range": weight_range}
@@ -54,7 +73,7 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
 
         result = probe_tokens(spec, field, seed, max_tokens, patience, run_batch=run_batch,
                               progress=Progress("probe-n", progress, unit="N step"),
-                              batch=batch, max_memory_gib=max_memory_gib, **options)
+                              batch=batch, max_memory_gib=max_memory_gib, device=on, **options)
     data = result.as_dict()
     data.update(field=field.name, seed=seed)
     # provenance (issue 33): what every rank certifies, the limit's probability bound, the prime, the version
