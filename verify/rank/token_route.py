@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import InputError
 from ..exact.compositions import compositions
 from ..exact.fields import Field
+from ..exact.kernels import kernel_for
 from ..model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
 from .certainty import against_upper_bound, residue_sample_size
@@ -99,9 +100,11 @@ def derivative_upper_bound(degree: int, variables: int, polys: int) -> int:
 
 
 def _rank(matrix: np.ndarray, p: int) -> int:
+    """Rank mod p by the field's own kernel (``kernel_for``): the checked float64 elimination once the
+    shortest side reaches its cut-off, where FLINT's entry-by-entry conversion cost more than its rank."""
     if matrix.size == 0:
         return 0
-    return Field(p).from_rows(np.ascontiguousarray(matrix)).rank()
+    return kernel_for(Field(p), *matrix.shape).rank(np.ascontiguousarray(matrix))
 
 
 def count_rank(model: GramModel, tokens: int) -> tuple[int, int, int, int]:
@@ -203,6 +206,49 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         k = grown
 
 
+def _extend(model: GramModel, zeta0: np.ndarray, blocks: list, rows: np.ndarray, cols: np.ndarray,
+            old_cols: int, kept: int, target: int, p: int) -> int:
+    """Grow each blocks[w] (rows[:kept] + zeta0[w] by cols[:old_cols]) to rows[:target] by every column,
+    evaluating only the new entries; returns the evaluations spent."""
+    spent = 0
+    for w in range(len(blocks)):
+        left = (rows[:target] + zeta0[w]) % p
+        if not kept or not old_cols:
+            blocks[w] = model.evaluate_grid(left, cols, np.full(target, w))
+        else:
+            right = model.evaluate_grid(left[:kept], cols[old_cols:], np.full(kept, w)) if old_cols < len(cols) \
+                else np.zeros((kept, 0), dtype=np.int64)
+            below = model.evaluate_grid(left[kept:], cols, np.full(target - kept, w))
+            blocks[w] = np.vstack([np.hstack([blocks[w], right]), below])
+        spent += blocks[w].size - (kept * old_cols if kept and old_cols else 0)
+    return spent
+
+
+def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.ndarray, old_cols: int,
+                blocks: list, kept: int, k: int, upper: int, p: int) -> tuple[int, int]:
+    """The rank of the V k x k limit matrix [g_w(zeta0(w) + rows_i + cols_j)] (w, i rows; j columns), as
+    (rank, evaluations spent), evaluating as few of its rows as shows it.
+
+    First the rows of the first q = ceil((k + 16) / V) row points (V q >= k + 16 rows, all V tokens of each):
+    a submatrix, so its rank is at most the whole matrix's, which is at most min(k, upper) (k columns;
+    ``upper`` bounds the derivative span every sample lies in).  A submatrix rank equal to k or to
+    ``upper`` is therefore the whole matrix's rank, with no probability spent; otherwise the remaining rows
+    are evaluated and the whole matrix ranked, as without the shortcut.  The points are the same draws
+    either way, so the rank returned is the rank of the same V k x k matrix."""
+    vocab = len(blocks)
+    first = min(k, -(-(k + 16) // vocab))
+    spent = 0
+    if kept < k:
+        target = max(first, kept)
+        spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, target, p)
+        found = _rank(np.vstack(blocks), p)
+        if found == k or found == upper or target == k:
+            return found, spent
+        kept, old_cols = target, len(cols)
+    spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, k, p)
+    return _rank(np.vstack(blocks), p), spent
+
+
 @dataclass
 class TokenLimit:
     """The N-independent token rank (for all but finitely many large N) and what certifies it."""
@@ -259,23 +305,22 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
     zeta0 = model.zeta(0)
     k, evaluations, found = min(8, upper + 1), 0, 0
     rows = cols = None
-    blocks = [None] * vocab
+    kept = 0  # row points whose V rows are evaluated (rows[:kept]); the rest are drawn but not yet evaluated
+    blocks = [np.zeros((0, 0), dtype=np.int64) for _ in range(vocab)]  # blocks[w]: rows[:kept] + zeta0[w] x cols
     while True:
         if vocab * k * k > max_evaluations:
             raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
                                   f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
                                   found, vocab * k * k)
-        # a doubled sample keeps the old points (still independent uniform) and evaluates only new entries
+        # a doubled sample keeps the old points (still independent uniform); the draws are those of the whole
+        # V k x k matrix, whatever part of it is evaluated
         grow = k if rows is None else k - len(rows)
         new_rows, new_cols = points(grow, half - 1), points(grow, half)
-        for w in range(vocab):
-            blocks[w] = grow_grid(model, blocks[w], None if rows is None else (rows + zeta0[w]) % p, cols,
-                                  None if rows is None else np.full(len(rows), w), (new_rows + zeta0[w]) % p,
-                                  new_cols, np.full(grow, w))
-            evaluations += k * k - (k - grow) ** 2
         rows = new_rows if rows is None else np.vstack([rows, new_rows])
-        cols = new_cols if cols is None else np.vstack([cols, new_cols])
-        found = _rank(np.vstack(blocks), p)
+        old_cols, cols = (0 if cols is None else len(cols)), (new_cols if cols is None else np.vstack([cols, new_cols]))
+        found, spent = _limit_rank(model, zeta0, rows, cols, old_cols, blocks, kept, k, upper, p)
+        kept = len(blocks[0])
+        evaluations += spent
         if found < k or found == upper:
             break
         k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
