@@ -67,6 +67,15 @@ def _mod_array(rows, p: int) -> np.ndarray:
     return np.array([[int(v) % p for v in row] for row in rows], dtype=np.int64)
 
 
+def _compiled_grid():
+    """``token_kernel.grid`` (numba, compiled on first use), or None where numba is missing or cannot cache."""
+    try:
+        from .token_kernel import grid
+    except (ImportError, RuntimeError):
+        return None
+    return grid
+
+
 class GramModel:
     """The network's output row as a function of the token point z = (c, m), mod p.
 
@@ -93,6 +102,11 @@ class GramModel:
         self.dim = len(basis)
         self.constant = np.zeros((d, d), dtype=np.int64) if constant is None else np.asarray(constant) % p
         query = np.array(embedding.position(query_position), dtype=object) if big_r else 0
+        #: the layer maps as layers x heads x d x d arrays, for the compiled grid (``token_kernel``)
+        self._stacked_a = np.array([[a for a, _ in layer] for layer in self.maps], dtype=np.int64)
+        self._stacked_b = np.array([[b for _, b in layer] for layer in self.maps], dtype=np.int64)
+        #: whether ``evaluate_grid`` may run the compiled loop (False: the numpy passes, the reference)
+        self.compiled = True
         self.queries = np.array([[int(x) % p for x in (np.array(c, dtype=object) + query)] for c in embedding.columns],
                                 dtype=np.int64)
 
@@ -203,6 +217,13 @@ class GramModel:
         if first:
             g_left, g_right = self._layer_map(0, s_left), self._layer_map(0, s_right, identity=False)
         out = np.empty((len(left), len(right)), dtype=np.int64)
+        kernel = _compiled_grid() if self.compiled else None
+        if kernel is not None and out.size:
+            if not first:
+                g_left = g_right = np.zeros((1, d, d), dtype=np.int64)
+            kernel(s_left, s_right, g_left, g_right, self._stacked_a, self._stacked_b, int(self.spec.residual),
+                   self.spec.output, self.queries[query], p, out)
+            return out
         block = max(1, CHUNK // max(1, len(right)))
         for start in range(0, len(left), block):
             part = slice(start, start + block)

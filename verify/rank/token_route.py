@@ -47,6 +47,9 @@ __all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", 
 MAX_LIMIT_EVALUATIONS = 40_000_000
 
 
+#: Rows beyond k that the limit's first try ranks (``_limit_rank``): V q >= k + slack rows of q row points.
+LIMIT_ROW_SLACK = 16
+
 #: Most evaluations the sequence sample may spend at one N (positional route): 16 million covers every
 #: sequence at V^(N/2) <= 4,000 (3^7 = 2,187 at N = 14, V = 3), about 30 s at depth 3 on a loaded 2-core machine.
 MAX_SAMPLE_EVALUATIONS = 16_000_000
@@ -229,14 +232,15 @@ def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.
     """The rank of the V k x k limit matrix [g_w(zeta0(w) + rows_i + cols_j)] (w, i rows; j columns), as
     (rank, evaluations spent), evaluating as few of its rows as shows it.
 
-    First the rows of the first q = ceil((k + 16) / V) row points (V q >= k + 16 rows, all V tokens of each):
+    First the rows of the first q = ceil((k + 16) / V) row points (V q >= k + 16 rows, all V tokens of each;
+    16 is ``LIMIT_ROW_SLACK``):
     a submatrix, so its rank is at most the whole matrix's, which is at most min(k, upper) (k columns;
     ``upper`` bounds the derivative span every sample lies in).  A submatrix rank equal to k or to
     ``upper`` is therefore the whole matrix's rank, with no probability spent; otherwise the remaining rows
     are evaluated and the whole matrix ranked, as without the shortcut.  The points are the same draws
     either way, so the rank returned is the rank of the same V k x k matrix."""
     vocab = len(blocks)
-    first = min(k, -(-(k + 16) // vocab))
+    first = min(k, -(-(k + LIMIT_ROW_SLACK) // vocab))
     spent = 0
     if kept < k:
         target = max(first, kept)
