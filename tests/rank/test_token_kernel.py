@@ -161,3 +161,22 @@ def test_reductions_at_their_edges_against_python_integers():
             assert _red(t, p) == t % p
             if t < 2**62:
                 assert 0 <= _part(t, p) < 2**32 and _part(t, p) % p == t % p
+
+
+@pytest.mark.parametrize("depth,width,vocab,pos_rank,tokens,target", [(3, 3, 2, 1, 16, 200), (2, 4, 3, 2, 8, 60),
+                                                                       (2, 3, 2, 1, 12, 40)])
+def test_the_last_every_sequence_step_copies_the_sampled_entries(depth, width, vocab, pos_rank, tokens, target):
+    # aiming near the count, the sample doubles into every sequence: the matrix it ranks then reuses the
+    # sampled entries, and must equal the matrix over every sequence evaluated afresh (the rank of a sample
+    # aimed at the count itself, which starts at every sequence) while evaluating fewer entries
+    from verify.rank.token_route import sequence_rank
+
+    spec = NetworkSpec(depth=depth, width=width)
+    model = GramModel(spec, draw_weights(spec, 0), VocabularyEmbedding(width, vocab, vocab, pos_rank, 0), TOKEN_PRIME)
+    count = vocab ** (tokens // 2)
+    first, kept_all, _ = sequence_rank(model, tokens, target, budget=(target + 16) ** 2)
+    assert target + 16 < count and not kept_all and first < target  # the first sample falls short: it doubles
+    fresh, every_fresh, evaluations_fresh = sequence_rank(model, tokens, count)
+    grown, every_grown, evaluations_grown = sequence_rank(model, tokens, target)
+    assert every_fresh and every_grown and evaluations_fresh == count * count
+    assert grown == fresh and evaluations_grown < (target + 16) ** 2 + count * count

@@ -162,6 +162,30 @@ def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | No
     return np.vstack([np.hstack([matrix, right_block]), below])
 
 
+def _every_sequence_grid(model: GramModel, matrix: np.ndarray | None, picks_a: np.ndarray | None,
+                         picks_b: np.ndarray | None, every: np.ndarray, za: np.ndarray,
+                         zb: np.ndarray) -> tuple[np.ndarray, int]:
+    """The matrix over every sequence a side (rows and columns in the order of ``every``), with the entries
+    the sample already evaluated (``matrix`` on the sampled sequences ``picks_a`` x ``picks_b``) copied, not
+    evaluated again: (matrix, entries evaluated).  An entry depends only on its two sequences, so the copy is
+    the value a fresh evaluation gives."""
+    count = len(every)
+    if matrix is None:
+        return model.evaluate_grid(za, zb, every[:, 0]), count * count
+    # row i of ``every`` is sequence i: its tokens are i's base-V digits, the first position the most significant
+    place = model.embedding.vocab ** (every.shape[1] - 1 - np.arange(every.shape[1], dtype=np.int64))
+    known_a, first_a = np.unique(picks_a @ place, return_index=True)
+    known_b, first_b = np.unique(picks_b @ place, return_index=True)
+    rest_a, rest_b = np.setdiff1d(np.arange(count), known_a), np.setdiff1d(np.arange(count), known_b)
+    out = np.empty((count, count), dtype=np.int64)
+    out[np.ix_(known_a, known_b)] = matrix[np.ix_(first_a, first_b)]
+    if len(rest_b):
+        out[np.ix_(known_a, rest_b)] = model.evaluate_grid(za[known_a], zb[rest_b], every[known_a, 0])
+    if len(rest_a):
+        out[rest_a] = model.evaluate_grid(za[rest_a], zb, every[rest_a, 0])
+    return out, count * count - len(known_a) * len(known_b)
+
+
 def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
                   likely: int | None = None, budget: int | None = None) -> tuple[int, bool, int]:
     """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
@@ -181,13 +205,13 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
     k = min(count, aim + 16)
     evaluations = 0
-    picks_a = za = zb = matrix = None
+    picks_a = picks_b = za = zb = matrix = None
     while True:
         if k == count:
-            picks_a = picks_b = _all_sequences(vocab, half)
-            za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
-            matrix = model.evaluate_grid(za, zb, picks_a[:, 0])
-            evaluations += matrix.size
+            every = _all_sequences(vocab, half)
+            za_all, zb_all = _side_points(model, side_a, every), _side_points(model, side_b, every)
+            matrix, fresh = _every_sequence_grid(model, matrix, picks_a, picks_b, every, za_all, zb_all)
+            evaluations += fresh
         else:  # a doubled sample keeps the old one (still uniform) and evaluates only the new entries
             grow = k if picks_a is None else k - len(picks_a)
             new_a, new_b = rng.integers(0, vocab, size=(grow, half)), rng.integers(0, vocab, size=(grow, half))
@@ -195,6 +219,7 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
             matrix = grow_grid(model, matrix, za, zb, None if picks_a is None else picks_a[:, 0], za_new, zb_new,
                                new_a[:, 0])
             picks_a = new_a if picks_a is None else np.vstack([picks_a, new_a])
+            picks_b = new_b if picks_b is None else np.vstack([picks_b, new_b])
             za = za_new if za is None else np.vstack([za, za_new])
             zb = zb_new if zb is None else np.vstack([zb, zb_new])
             evaluations += k * k - (k - grow) ** 2
