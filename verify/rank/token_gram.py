@@ -29,6 +29,10 @@ __all__ = ["TOKEN_PRIME", "GramModel", "token_prime"]
 
 #: The prime of the token routes when the requested field's prime does not fit int64 products.
 TOKEN_PRIME = 2**31 - 1
+#: Pairs from which ``evaluate_grid`` runs the compiled loop (``token_kernel``) by default: loading it from
+#: numba's cache costs about half a second a process (more when it compiles), the numpy passes about 3.6 us a
+#: pair at depth 3, so small grids (tests, small probe rows) stay on numpy.
+COMPILED_MIN_PAIRS = 1 << 17
 #: Points evaluated per numpy batch (bounds the temporaries: a few arrays of CHUNK d x d int64).
 CHUNK = 1 << 15
 
@@ -105,8 +109,9 @@ class GramModel:
         #: the layer maps as layers x heads x d x d arrays, for the compiled grid (``token_kernel``)
         self._stacked_a = np.array([[a for a, _ in layer] for layer in self.maps], dtype=np.int64)
         self._stacked_b = np.array([[b for _, b in layer] for layer in self.maps], dtype=np.int64)
-        #: whether ``evaluate_grid`` may run the compiled loop (False: the numpy passes, the reference)
-        self.compiled = True
+        #: whether ``evaluate_grid`` runs the compiled loop: True always, False never (the numpy passes, the
+        #: reference), None from ``COMPILED_MIN_PAIRS`` pairs on
+        self.compiled = None
         self.queries = np.array([[int(x) % p for x in (np.array(c, dtype=object) + query)] for c in embedding.columns],
                                 dtype=np.int64)
 
@@ -217,7 +222,8 @@ class GramModel:
         if first:
             g_left, g_right = self._layer_map(0, s_left), self._layer_map(0, s_right, identity=False)
         out = np.empty((len(left), len(right)), dtype=np.int64)
-        kernel = _compiled_grid() if self.compiled else None
+        wanted = self.compiled if self.compiled is not None else out.size >= COMPILED_MIN_PAIRS
+        kernel = _compiled_grid() if wanted else None
         if kernel is not None and out.size:
             if not first:
                 g_left = g_right = np.zeros((1, d, d), dtype=np.int64)

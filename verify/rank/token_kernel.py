@@ -24,8 +24,9 @@ Sums of two residues are below 2^32 and reduced the same way.  Nothing reaches 2
 test_token_kernel.py`` checks it bit for bit against ``GramModel.evaluate`` (the numpy limb route) and
 against Python integers at p - 1 everywhere (the largest sums).
 
-Compiled on first use (cached beside the module); where numba cannot be imported or cannot cache,
-``grid`` is None and ``evaluate_grid`` keeps its numpy passes (the same values, slower).  Written by
+Compiled on first use (cached beside the module); ``evaluate_grid`` runs it from ``COMPILED_MIN_PAIRS`` pairs
+on, and keeps its numpy passes (the same values, slower) below that and where numba cannot be imported or
+cannot cache (``token_gram._compiled_grid`` gives None).  Written by
 hand: no library here runs a batched modular matrix recursion (numba only compiles the loop).
 """
 
