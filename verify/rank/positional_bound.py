@@ -91,41 +91,51 @@ def side_points(vocab: int, pis: list[list[int]]) -> np.ndarray:
     return np.unique(z, axis=0)
 
 
-def _rref(matrix: np.ndarray, p: int) -> tuple[np.ndarray, list[int]]:
-    """(rows of the reduced echelon form of ``matrix`` mod p, their pivot columns), by flint's rref."""
+def _pivot_columns(columns: np.ndarray, p: int) -> list[int]:
+    """The lexicographically first independent columns of ``columns`` mod p (the pivot columns of its
+    reduced echelon form, by FLINT's rref).  Only the pivots are read back from FLINT: row i's pivot is
+    its first nonzero entry, right of row i - 1's, so one scan left to right reads about rows + cols
+    entries, not the whole form."""
     import flint
 
-    reduced, rank = flint.nmod_mat(matrix.tolist(), p).rref()
-    rows = np.array([[int(reduced[i, j]) for j in range(matrix.shape[1])] for i in range(rank)], dtype=np.int64)
-    pivots = [int(np.flatnonzero(row)[0]) for row in rows]
-    return rows.reshape(rank, matrix.shape[1]), pivots
+    rows, cols = columns.shape
+    reduced, rank = flint.nmod_mat(columns.tolist(), p).rref()
+    pivots, col = [], 0
+    for i in range(rank):
+        while int(reduced[i, col]) == 0:
+            col += 1
+        pivots.append(col)
+        col += 1
+    return pivots
 
 
 def exact_hilbert(points: np.ndarray, max_degree: int, p: int) -> list[int]:
     """[H(0), ..., H(max_degree)] of the point set mod p: dims of the polynomial functions of degree <= j.
 
     V_j = V_{j-1} + sum_t z_t N_{j-1} for any complement N_{j-1} of V_{j-2} in V_{j-1} (z_t V_{j-2} is
-    in V_{j-1}), so each step multiplies only the new functions.  With E the echelon basis of V_{j-1}, the
-    rows of rref[E; z_t N_{j-1}] whose pivots are not pivots of E complement V_{j-1} in V_j.
+    in V_{j-1}), so each step multiplies only the new functions.  With the basis of V_{j-1} (values at the
+    points) as the first columns of [basis, z_t N_{j-1}], the pivot columns of its echelon form (the
+    first independent columns) are the whole basis and a set of products that completes it to V_j:
+    those products are N_j, kept as their values (never read back from the echelon form).
 
     >>> exact_hilbert(side_points(2, [[1], [3]]), 3, 2**31 - 1)   # 4 points of a plane, in general position
     [1, 3, 4, 4]
     """
     n = len(points)
     z = (points % p).astype(np.int64).T  # coordinates as rows of functions on the points
-    echelon, pivots = _rref(np.ones((1, n), dtype=np.int64), p)
-    new = echelon
+    basis = new = np.ones((1, n), dtype=np.int64)
     dims = [1]
     while len(dims) <= max_degree:
-        if len(echelon) == n or len(new) == 0:  # every function on the points, or nothing new: H is constant
-            dims.append(len(echelon))
+        if len(basis) == n or len(new) == 0:  # every function on the points, or nothing new: H is constant
+            dims.append(len(basis))
             continue
-        products = [(new * coordinate[None, :]) % p for coordinate in z]
-        reduced, found = _rref(np.vstack([echelon, *products]), p)
-        old = set(pivots)
-        new = reduced[[i for i, col in enumerate(found) if col not in old]]
-        echelon, pivots = reduced, found
-        dims.append(len(echelon))
+        products = np.vstack([(new * coordinate[None, :]) % p for coordinate in z])
+        pivots = _pivot_columns(np.vstack([basis, products]).T, p)
+        if pivots[:len(basis)] != list(range(len(basis))):
+            raise AssertionError("the basis of V_(j-1) lost its independence: the elimination is wrong")
+        new = products[[c - len(basis) for c in pivots[len(basis):]]]
+        basis = np.vstack([basis, new])
+        dims.append(len(basis))
     return dims[:max_degree + 1]
 
 

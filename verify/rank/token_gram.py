@@ -32,6 +32,10 @@ __all__ = ["TOKEN_PRIME", "GramModel", "token_prime"]
 
 #: The prime of the token routes when the requested field's prime does not fit int64 products.
 TOKEN_PRIME = 2**31 - 1
+#: Pairs from which ``evaluate_grid`` runs the compiled loop (``token_kernel``) by default: loading it from
+#: numba's cache costs about half a second a process (more when it compiles), the numpy passes about 3.6 us a
+#: pair at depth 3, so small grids (tests, small probe rows) stay on numpy.
+COMPILED_MIN_PAIRS = 1 << 17
 #: Points evaluated per numpy batch (bounds the temporaries: a few arrays of CHUNK d x d int64).
 CHUNK = tuning.TOKEN_BATCH
 
@@ -39,6 +43,15 @@ CHUNK = tuning.TOKEN_BATCH
 def token_prime(modulus: int | None) -> int:
     """The prime of the token routes: the field's own when it is below 2^31, else 2^31 - 1."""
     return modulus if modulus is not None and modulus < 2**31 else TOKEN_PRIME
+
+
+def _compiled_grid():
+    """``token_kernel.grid`` (numba, compiled on first use), or None where numba is missing or cannot cache."""
+    try:
+        from .token_kernel import grid
+    except (ImportError, RuntimeError):
+        return None
+    return grid
 
 
 class GramModel:
@@ -67,6 +80,12 @@ class GramModel:
         self.dim = len(basis)
         self.constant = np.zeros((d, d), dtype=np.int64) if constant is None else np.asarray(constant) % p
         query = np.array(embedding.position(query_position), dtype=object) if big_r else 0
+        #: the layer maps as layers x heads x d x d arrays, for the compiled grid (``token_kernel``)
+        self._stacked_a = np.array([[a for a, _ in layer] for layer in self.maps], dtype=np.int64)
+        self._stacked_b = np.array([[b for _, b in layer] for layer in self.maps], dtype=np.int64)
+        #: whether ``evaluate_grid`` runs the compiled loop: True always, False never (the numpy passes, the
+        #: reference), None from ``COMPILED_MIN_PAIRS`` pairs on
+        self.compiled = None
         self.queries = np.array([[int(x) % p for x in (np.array(c, dtype=object) + query)] for c in embedding.columns],
                                 dtype=np.int64)
 
@@ -177,6 +196,14 @@ class GramModel:
         if first:
             g_left, g_right = self._layer_map(0, s_left), self._layer_map(0, s_right, identity=False)
         out = np.empty((len(left), len(right)), dtype=np.int64)
+        wanted = self.compiled if self.compiled is not None else out.size >= COMPILED_MIN_PAIRS
+        kernel = _compiled_grid() if wanted else None
+        if kernel is not None and out.size:
+            if not first:
+                g_left = g_right = np.zeros((1, d, d), dtype=np.int64)
+            kernel(s_left, s_right, g_left, g_right, self._stacked_a, self._stacked_b, int(self.spec.residual),
+                   self.spec.output, self.queries[query], p, out)
+            return out
         block = max(1, CHUNK // max(1, len(right)))
         for start in range(0, len(left), block):
             part = slice(start, start + block)

@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import InputError
 from ..exact.compositions import compositions
 from ..exact.fields import Field
+from ..exact.kernels import kernel_for
 from ..model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
 from .certainty import against_upper_bound, residue_sample_size
@@ -45,6 +46,9 @@ __all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
 MAX_LIMIT_EVALUATIONS = 40_000_000
 
+
+#: Rows beyond k that the limit's first try ranks (``_limit_rank``): V q >= k + slack rows of q row points.
+LIMIT_ROW_SLACK = 16
 
 #: Most evaluations the sequence sample may spend at one N (positional route): 16 million covers every
 #: sequence at V^(N/2) <= 4,000 (3^7 = 2,187 at N = 14, V = 3), about 30 s at depth 3 on a loaded 2-core machine.
@@ -99,9 +103,11 @@ def derivative_upper_bound(degree: int, variables: int, polys: int) -> int:
 
 
 def _rank(matrix: np.ndarray, p: int) -> int:
+    """Rank mod p by the field's own kernel (``kernel_for``): the checked float64 elimination once the
+    shortest side reaches its cut-off, where FLINT's entry-by-entry conversion cost more than its rank."""
     if matrix.size == 0:
         return 0
-    return Field(p).from_rows(np.ascontiguousarray(matrix)).rank()
+    return kernel_for(Field(p), *matrix.shape).rank(np.ascontiguousarray(matrix))
 
 
 def count_rank(model: GramModel, tokens: int) -> tuple[int, int, int, int]:
@@ -156,6 +162,30 @@ def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | No
     return np.vstack([np.hstack([matrix, right_block]), below])
 
 
+def _every_sequence_grid(model: GramModel, matrix: np.ndarray | None, picks_a: np.ndarray | None,
+                         picks_b: np.ndarray | None, every: np.ndarray, za: np.ndarray,
+                         zb: np.ndarray) -> tuple[np.ndarray, int]:
+    """The matrix over every sequence a side (rows and columns in the order of ``every``), with the entries
+    the sample already evaluated (``matrix`` on the sampled sequences ``picks_a`` x ``picks_b``) copied, not
+    evaluated again: (matrix, entries evaluated).  An entry depends only on its two sequences, so the copy is
+    the value a fresh evaluation gives."""
+    count = len(every)
+    if matrix is None:
+        return model.evaluate_grid(za, zb, every[:, 0]), count * count
+    # row i of ``every`` is sequence i: its tokens are i's base-V digits, the first position the most significant
+    place = model.embedding.vocab ** (every.shape[1] - 1 - np.arange(every.shape[1], dtype=np.int64))
+    known_a, first_a = np.unique(picks_a @ place, return_index=True)
+    known_b, first_b = np.unique(picks_b @ place, return_index=True)
+    rest_a, rest_b = np.setdiff1d(np.arange(count), known_a), np.setdiff1d(np.arange(count), known_b)
+    out = np.empty((count, count), dtype=np.int64)
+    out[np.ix_(known_a, known_b)] = matrix[np.ix_(first_a, first_b)]
+    if len(rest_b):
+        out[np.ix_(known_a, rest_b)] = model.evaluate_grid(za[known_a], zb[rest_b], every[known_a, 0])
+    if len(rest_a):
+        out[rest_a] = model.evaluate_grid(za[rest_a], zb, every[rest_a, 0])
+    return out, count * count - len(known_a) * len(known_b)
+
+
 def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
                   likely: int | None = None, budget: int | None = None) -> tuple[int, bool, int]:
     """sep at N = ``tokens`` with positional embeddings, mod p: (rank, every sequence kept, evaluations).
@@ -175,13 +205,13 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
     k = min(count, aim + 16)
     evaluations = 0
-    picks_a = za = zb = matrix = None
+    picks_a = picks_b = za = zb = matrix = None
     while True:
         if k == count:
-            picks_a = picks_b = _all_sequences(vocab, half)
-            za, zb = _side_points(model, side_a, picks_a), _side_points(model, side_b, picks_b)
-            matrix = model.evaluate_grid(za, zb, picks_a[:, 0])
-            evaluations += matrix.size
+            every = _all_sequences(vocab, half)
+            za_all, zb_all = _side_points(model, side_a, every), _side_points(model, side_b, every)
+            matrix, fresh = _every_sequence_grid(model, matrix, picks_a, picks_b, every, za_all, zb_all)
+            evaluations += fresh
         else:  # a doubled sample keeps the old one (still uniform) and evaluates only the new entries
             grow = k if picks_a is None else k - len(picks_a)
             new_a, new_b = rng.integers(0, vocab, size=(grow, half)), rng.integers(0, vocab, size=(grow, half))
@@ -189,6 +219,7 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
             matrix = grow_grid(model, matrix, za, zb, None if picks_a is None else picks_a[:, 0], za_new, zb_new,
                                new_a[:, 0])
             picks_a = new_a if picks_a is None else np.vstack([picks_a, new_a])
+            picks_b = new_b if picks_b is None else np.vstack([picks_b, new_b])
             za = za_new if za is None else np.vstack([za, za_new])
             zb = zb_new if zb is None else np.vstack([zb, zb_new])
             evaluations += k * k - (k - grow) ** 2
@@ -201,6 +232,50 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         if k == count or found >= aim or evaluations + cost > budget:
             return found, k == count, evaluations
         k = grown
+
+
+def _extend(model: GramModel, zeta0: np.ndarray, blocks: list, rows: np.ndarray, cols: np.ndarray,
+            old_cols: int, kept: int, target: int, p: int) -> int:
+    """Grow each blocks[w] (rows[:kept] + zeta0[w] by cols[:old_cols]) to rows[:target] by every column,
+    evaluating only the new entries; returns the evaluations spent."""
+    spent = 0
+    for w in range(len(blocks)):
+        left = (rows[:target] + zeta0[w]) % p
+        if not kept or not old_cols:
+            blocks[w] = model.evaluate_grid(left, cols, np.full(target, w))
+        else:
+            right = model.evaluate_grid(left[:kept], cols[old_cols:], np.full(kept, w)) if old_cols < len(cols) \
+                else np.zeros((kept, 0), dtype=np.int64)
+            below = model.evaluate_grid(left[kept:], cols, np.full(target - kept, w))
+            blocks[w] = np.vstack([np.hstack([blocks[w], right]), below])
+        spent += blocks[w].size - (kept * old_cols if kept and old_cols else 0)
+    return spent
+
+
+def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.ndarray, old_cols: int,
+                blocks: list, kept: int, k: int, upper: int, p: int) -> tuple[int, int]:
+    """The rank of the V k x k limit matrix [g_w(zeta0(w) + rows_i + cols_j)] (w, i rows; j columns), as
+    (rank, evaluations spent), evaluating as few of its rows as shows it.
+
+    First the rows of the first q = ceil((k + 16) / V) row points (V q >= k + 16 rows, all V tokens of each;
+    16 is ``LIMIT_ROW_SLACK``):
+    a submatrix, so its rank is at most the whole matrix's, which is at most min(k, upper) (k columns;
+    ``upper`` bounds the derivative span every sample lies in).  A submatrix rank equal to k or to
+    ``upper`` is therefore the whole matrix's rank, with no probability spent; otherwise the remaining rows
+    are evaluated and the whole matrix ranked, as without the shortcut.  The points are the same draws
+    either way, so the rank returned is the rank of the same V k x k matrix."""
+    vocab = len(blocks)
+    first = min(k, -(-(k + LIMIT_ROW_SLACK) // vocab))
+    spent = 0
+    if kept < k:
+        target = max(first, kept)
+        spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, target, p)
+        found = _rank(np.vstack(blocks), p)
+        if found == k or found == upper or target == k:
+            return found, spent
+        kept, old_cols = target, len(cols)
+    spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, k, p)
+    return _rank(np.vstack(blocks), p), spent
 
 
 @dataclass
@@ -259,23 +334,22 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
     zeta0 = model.zeta(0)
     k, evaluations, found = min(8, upper + 1), 0, 0
     rows = cols = None
-    blocks = [None] * vocab
+    kept = 0  # row points whose V rows are evaluated (rows[:kept]); the rest are drawn but not yet evaluated
+    blocks = [np.zeros((0, 0), dtype=np.int64) for _ in range(vocab)]  # blocks[w]: rows[:kept] + zeta0[w] x cols
     while True:
         if vocab * k * k > max_evaluations:
             raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
                                   f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
                                   found, vocab * k * k)
-        # a doubled sample keeps the old points (still independent uniform) and evaluates only new entries
+        # a doubled sample keeps the old points (still independent uniform); the draws are those of the whole
+        # V k x k matrix, whatever part of it is evaluated
         grow = k if rows is None else k - len(rows)
         new_rows, new_cols = points(grow, half - 1), points(grow, half)
-        for w in range(vocab):
-            blocks[w] = grow_grid(model, blocks[w], None if rows is None else (rows + zeta0[w]) % p, cols,
-                                  None if rows is None else np.full(len(rows), w), (new_rows + zeta0[w]) % p,
-                                  new_cols, np.full(grow, w))
-            evaluations += k * k - (k - grow) ** 2
         rows = new_rows if rows is None else np.vstack([rows, new_rows])
-        cols = new_cols if cols is None else np.vstack([cols, new_cols])
-        found = _rank(np.vstack(blocks), p)
+        old_cols, cols = (0 if cols is None else len(cols)), (new_cols if cols is None else np.vstack([cols, new_cols]))
+        found, spent = _limit_rank(model, zeta0, rows, cols, old_cols, blocks, kept, k, upper, p)
+        kept = len(blocks[0])
+        evaluations += spent
         if found < k or found == upper:
             break
         k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
