@@ -32,9 +32,10 @@ from pathlib import Path
 
 from verify.errors import InputError
 from verify.files import write_output
-from verify.sweeps.atlas_bound import bound_price
+from verify.sweeps.atlas_bound import bound_estimate
 from verify.sweeps.atlas_csv import SECTIONS, csv_text, merge_rows, read_rows, row_key
-from verify.sweeps.atlas_plan import bound_cells, estimate_seconds, grid_cells, parse_cell
+from verify.sweeps.atlas_plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
+                                      parse_cell)
 from verify.sweeps.atlas_run import run_cells
 
 
@@ -55,17 +56,27 @@ def summary(cell, row) -> str:
             f"(r L / log3 r = {row['scale']}, c = {row['c'] or '-'}); {row['status']} {row['estimate']}".rstrip())
 
 
-def price(cells, tables) -> dict:
-    """Prints each cell's estimate and the total; returns Cell -> seconds (for the workers' order)."""
+def price(cells, tables, which: str, seed: int, bound_budget: int | None) -> dict:
+    """Prints each cell's estimate and the total; returns Cell -> seconds (for the workers' order): the
+    committed seconds, else (bound cells) the priced work at the rate measured here."""
     rows = {row_key(s, r): r for s, section_rows in tables.items() for r in section_rows}
     known, unknown = estimate_seconds(cells, rows)
+    budget = BOUND_CELLS[which]["budget"] if bound_budget is None else bound_budget
     for cell in unknown:
-        evaluations = bound_price(cell) if cell.section == "bound" else None
-        print(f"  {cell.name}: no committed seconds" + (f"; at least {evaluations:,} evaluations of F or entries "
-                                                         "at its counting floor" if evaluations else ""))
+        if cell.section == "grid":
+            print(f"  {cell.name}: no committed seconds, not priced")
+            continue
+        work, seconds = bound_estimate(cell, budget, seed)
+        known[cell] = seconds
+        print(f"  {cell.name}: no committed seconds; " + (
+            "no bound" if work is None else f"{work:,} evaluations of F (or entries) at its counting floor, " + (
+                f"past the budget {budget:,}: a row with its estimate" if work > budget else
+                f"about {seconds:.0f} s at the rate measured here")), flush=True)
+    for cell in (c for c in cells if c.section == "grid" and budget_for(c, which) != GRIDS[which]["budget"]):
+        print(f"  {cell.name}: budget raised (atlas_plan.RAISED); its committed seconds may predate that")
     total = sum(known.values())
-    print(f"priced: {len(known)} of {len(cells)} cells have committed seconds, {total:.0f} s in all "
-          f"({total / 60:.1f} min one after another); {len(unknown)} without")
+    print(f"priced: {len(cells)} cells, {total:.0f} s in all ({total / 60:.1f} min one after another; "
+          f"{len(cells) - len(known)} not priced)")
     for cell, seconds in sorted(known.items(), key=lambda kv: -kv[1])[:8]:
         print(f"  {cell.name}: {seconds:.0f} s ({100 * seconds / max(total, 1e-9):.0f}%)")
     return known
@@ -106,7 +117,7 @@ def main(argv=None) -> int:
     if args.replot:
         return draw(out, tables["grid"], tables["bound"])
     print(f"atlas: {len(cells)} cells ({which}), seed {args.seed}, {args.jobs} worker(s), out {out}", flush=True)
-    estimate = price(cells, tables) if tables else {}
+    estimate = price(cells, tables, which, args.seed, args.bound_evaluations) if tables else {}
     if args.price:
         return 0
     raised = {k: v for k, v in (("limit_evaluations", args.limit_evaluations),

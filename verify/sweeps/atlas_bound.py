@@ -36,7 +36,7 @@ from ..rank.token_route import count_rank
 from .atlas_plan import Cell, bound_step_cost, calibrate
 from .probe import conjecture_scale, lemma7_lower_bound
 
-__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price"]
+__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
 
 BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached", "rank_at_n",
                  "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate", "seed", "prime", "seconds"]
@@ -57,6 +57,18 @@ def bound_price(cell: Cell) -> int | None:
         return None
     floor = counting_floor(cell.vocab, bound, cell.positional_rank > 0)
     return bound_step_cost(cell.vocab, floor, (3**cell.depth - 1) // 2, cell.positional_rank > 0, bound)
+
+
+def bound_estimate(cell: Cell, budget: int, seed: int = 0) -> tuple[int | None, float]:
+    """(priced work at the counting floor, ``bound_price``; seconds it takes at the rate of F measured here for
+    this cell's network), or 0 seconds past ``budget`` (the cell is then a row with its estimate) or without a
+    bound.  A count-matrix entry is priced as one evaluation of F (an upper estimate: the count route is
+    cheaper per entry)."""
+    work = bound_price(cell)
+    if work is None or work > budget:
+        return work, 0.0
+    spec, weights, embedding = _network(cell, seed)
+    return work, work * calibrate(GramModel(spec, weights, embedding, TOKEN_PRIME))
 
 
 def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
