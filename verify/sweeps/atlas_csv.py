@@ -30,7 +30,7 @@ def read_rows(text: str) -> list[dict]:
 def csv_text(section: str, rows: list[dict]) -> str:
     """The section's table: its columns in order, a missing value empty, an unknown column refused."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=SECTIONS[section][1], restval="", lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=SECTIONS[section][1], restval="")  # csv's \r\n, as committed
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue()
