@@ -272,3 +272,26 @@ def test_the_authoring_surface_is_exactly_its_guarded_list():
                 if isinstance(node, ast.ImportFrom) and node.module == "verify.authoring":
                     used.update(a.name for a in node.names)
     assert set(surface.__all__) - used == set(), "surface names no claim uses: drop them"
+
+
+def test_no_test_imports_a_benchmark_script():
+    """Tests import the engine, never a script of benchmarks/ (issue 32, item 5): no import of
+    ``benchmarks``, no module loaded from a file path (``spec_from_file_location``, ``runpy``), no edit of
+    ``sys.path``.  Running a script as a subprocess, as a user does, is allowed."""
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Attribute) and node.attr in ("spec_from_file_location", "run_path"):
+                names = [node.attr]
+            elif isinstance(node, ast.Attribute) and node.attr == "path" and getattr(node.value, "id", "") == "sys":
+                names = ["sys.path"]
+            found += [f"{path.relative_to(tests)}:{node.lineno} {name}" for name in names
+                      if name.split(".")[0] in ("benchmarks", "runpy", "atlas") or name in (
+                          "spec_from_file_location", "run_path", "sys.path")]
+    assert found == []

@@ -1,0 +1,118 @@
+"""The atlas's bound cells (section 2): where Theorem 2's bound has content, the smallest N at which the
+token rank reaches it (issue 31, point 4).
+
+Wies, Levine, Jannai, Navon, Hoshen, Shashua, "Which transformer architecture fits my data? A vocabulary
+bottleneck in self-attention" (ICML 2021, arXiv:2105.03928) conjecture (section 4) that Theorem 2's bound
+((floor((r - 1 - H)/2) over 3^(L-2))) (its proof's V = r value, Lemma 7) holds from N = Omega(r L / log3 r).
+Cells (``atlas_plan.BOUND_CELLS``): V = r in {8, 10, 12}, width r + 1, d_a = floor(d_x / H), H = 1, 2,
+L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``bound_row`` records:
+
+* ``bound``: Theorem 2's proof bound; ``scale``: r L / log3 r;
+* ``counting_floor``: the smallest even N whose counting cap (V^(N/2) with positions, binom(N/2 + V - 1,
+  V - 1) without) reaches the bound, 2 ceil(log_V bound) with positions: no smaller N can reach it (the
+  cap bounds sep for every weight, docs/mathematics.md §7);
+* ``n_reached``: the smallest N at which the rank is shown to reach the bound: with positions a sampled
+  k x k minor (k = bound sequences a side, distinct, seeded) that is nonsingular mod p, a certified lower
+  bound (rank at one point <= generic rank); without positions the exact count-route rank at these weights;
+  tried from the counting floor up, so n_reached = counting_floor makes the result exact;
+* ``eq74_at_n``: the positional bound of eq. 7.4 (the degree bound on the token grid, certified caps) at
+  that N, and ``cap_at_n`` the counting cap; ``c``: n_reached / scale.
+
+Every N is priced before it is computed (``atlas_plan.bound_step_cost``); a cell past the budget is a row
+with its estimate, in seconds at the rate measured here.  A cell without Theorem 2's bound (r - 1 <= H) is
+a row saying so.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..model.embeddings import VocabularyEmbedding
+from ..model.spec import NetworkSpec, draw_weights
+from ..rank.positional_bound import counting_floor, positional_bound, sampled_minor_rank
+from ..rank.token_caps import count_caps
+from ..rank.token_gram import TOKEN_PRIME, GramModel
+from ..rank.token_route import count_rank
+from .atlas_plan import Cell, bound_step_cost, calibrate
+from .probe import conjecture_scale, lemma7_lower_bound
+
+__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
+
+BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached", "rank_at_n",
+                 "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate", "seed", "prime", "seconds"]
+
+
+def _network(cell: Cell, seed: int):
+    width = cell.vocab + 1
+    spec = NetworkSpec(depth=cell.depth, width=width, heads=cell.heads, attn_dim=max(1, width // cell.heads))
+    embedding = VocabularyEmbedding(width, cell.vocab, cell.vocab, cell.positional_rank, seed)
+    return spec, draw_weights(spec, seed), embedding
+
+
+def bound_price(cell: Cell) -> int | None:
+    """The priced work of ``cell`` at its counting floor (evaluations of F or count-matrix entries), the
+    least it can cost; None without a bound."""
+    bound = lemma7_lower_bound(cell.depth, cell.vocab, cell.heads)
+    if not bound:
+        return None
+    floor = counting_floor(cell.vocab, bound, cell.positional_rank > 0)
+    return bound_step_cost(cell.vocab, floor, (3**cell.depth - 1) // 2, cell.positional_rank > 0, bound)
+
+
+def bound_estimate(cell: Cell, budget: int, seed: int = 0) -> tuple[int | None, float]:
+    """(priced work at the counting floor, ``bound_price``; seconds it takes at the rate of F measured here for
+    this cell's network), or 0 seconds past ``budget`` (the cell is then a row with its estimate) or without a
+    bound.  A count-matrix entry is priced as one evaluation of F (an upper estimate: the count route is
+    cheaper per entry)."""
+    work = bound_price(cell)
+    if work is None or work > budget:
+        return work, 0.0
+    spec, weights, embedding = _network(cell, seed)
+    return work, work * calibrate(GramModel(spec, weights, embedding, TOKEN_PRIME))
+
+
+def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
+    """One row of the bound cells (module doc); ``budget``: evaluations of F (or entries) for the whole cell."""
+    start = time.perf_counter()
+    vocab, depth, heads, pos_rank = cell.vocab, cell.depth, cell.heads, cell.positional_rank
+    bound = lemma7_lower_bound(depth, vocab, heads)
+    scale = conjecture_scale(depth, vocab)
+    row = {"r": vocab, "depth": depth, "heads": heads, "pos_rank": pos_rank, "bound": bound if bound else "",
+           "scale": f"{scale:.2f}", "estimate": "", "seed": seed, "prime": TOKEN_PRIME}
+    empty = dict.fromkeys(("counting_floor", "n_reached", "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c"), "")
+    if not bound:
+        row.update(empty, status="no bound: Theorem 2's proof bound needs L >= 2 and (r - 1 - H)/2 >= 1",
+                   seconds=f"{time.perf_counter() - start:.1f}")
+        return row
+    positional = pos_rank > 0
+    floor = counting_floor(vocab, bound, positional)
+    row["counting_floor"] = floor
+    spec, weights, embedding = _network(cell, seed)
+    model = GramModel(spec, weights, embedding, TOKEN_PRIME)
+    rate = calibrate(model)
+    tokens, spent = floor, 0
+    while True:
+        cost = bound_step_cost(vocab, tokens, spec.layer_degree, positional, bound)
+        if spent + cost > budget:
+            row.update(n_reached="", rank_at_n="", certainty="", status=f"N = {tokens} beyond the budget",
+                       estimate=(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s at "
+                                 f"{rate * 1e6:.1f} us each here) > budget {budget:,}" if positional else
+                                 f"N = {tokens} priced at {cost:,} count-matrix entries > budget {budget:,}"))
+            break
+        spent += cost
+        found = (sampled_minor_rank(spec, weights, embedding, tokens, bound, seed, TOKEN_PRIME) if positional
+                 else count_rank(model, tokens)[0])
+        if found >= bound:
+            exact = tokens == floor
+            row.update(n_reached=tokens, rank_at_n=found,
+                       certainty=("certified: a nonsingular sampled minor of size bound" if positional else
+                                  "exact at these weights mod p") + (", at the counting floor" if exact else ""),
+                       status="reached")
+            break
+        tokens += 2
+    at = row["n_reached"] or tokens
+    row["eq74_at_n"] = positional_bound(depth, vocab, pos_rank, at).value if positional else ""
+    row["cap_at_n"] = count_caps(vocab, at, positional).cap
+    row["c"] = f"{row['n_reached'] / scale:.2f}" if row["n_reached"] else ""
+    row["seconds"] = f"{time.perf_counter() - start:.1f}"
+    return row

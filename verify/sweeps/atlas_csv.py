@@ -1,0 +1,47 @@
+"""The atlas's tables as CSV text: the two sections' columns, the key naming each row, and merging rerun rows
+into a committed table (the drivers in ``benchmarks/`` write the text atomically with ``verify.files``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from .atlas_bound import BOUND_COLUMNS
+from .atlas_grid import COLUMNS
+from .atlas_plan import Cell
+
+__all__ = ["SECTIONS", "row_key", "read_rows", "csv_text", "merge_rows"]
+
+#: section -> (file name under the results folder, columns)
+SECTIONS = {"grid": ("n_atlas.csv", COLUMNS), "bound": ("n_positional_cells.csv", BOUND_COLUMNS)}
+
+
+def row_key(section: str, row: dict) -> tuple:
+    """The cell a row belongs to, as ``atlas_plan.Cell.key`` names it (every value as the CSV writes it)."""
+    if section == "grid":
+        return ("grid", *(str(row[k]) for k in ("depth", "vocab_r", "heads", "pos_rank")))
+    return ("bound", *(str(row[k]) for k in ("depth", "r", "heads", "pos_rank")))
+
+
+def read_rows(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def csv_text(section: str, rows: list[dict]) -> str:
+    """The section's table: its columns in order, a missing value empty, an unknown column refused."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=SECTIONS[section][1], restval="")  # csv's \r\n, as committed
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def merge_rows(section: str, old: list[dict], new: dict[Cell, dict], order: list[Cell]) -> list[dict]:
+    """``old`` with each row of ``new`` in place of the old row of its cell; a new cell's row goes where
+    ``order`` (the section's cells) puts it, else at the end."""
+    rows = {row_key(section, row): row for row in old}
+    for row in new.values():
+        rows[row_key(section, row)] = row
+    rank = {cell.key: i for i, cell in enumerate(order)}
+    keys = list(rows)
+    return [rows[k] for k in sorted(keys, key=lambda k: (rank.get(k, len(rank)), keys.index(k)))]

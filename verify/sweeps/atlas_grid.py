@@ -1,0 +1,228 @@
+"""The atlas's grid (section 1): exact token ranks sep(N) over depth, V = r, heads and positional rank.
+
+Wies, Levine, Jannai, Navon, Hoshen, Shashua, "Which transformer architecture fits my data? A vocabulary
+bottleneck in self-attention" (ICML 2021, arXiv:2105.03928) conjecture (section 4) that Theorem 2's lower
+bound holds from N = Omega(r L / log3 r).  For each cell (depth L, V = r, heads H, positional rank R,
+width d_x = r + 1, d_a = floor(d_x / H)) ``grid_row`` records
+
+* the N-independent limit (``token_route.token_limit``) with its certainty label;
+* sep(N) for N = 2, 4, ... (the Gram route: ``count_rank`` without positions, exact at these weights mod
+  p; ``sequence_rank`` with them, aimed at eq. 7.4, each rank labelled certified exact, probabilistic or a
+  lower bound by ``positional_bound.row_certainty``), stopping at the first N where the rank reaches the
+  limit (rank <= limit at every N);
+* the first N where the rank reaches (a) the lower bound of Theorem 2's proof, ((floor((r - 1 - H)/2)
+  over 3^(L-2))) (``probe.lemma7_lower_bound``), and (b) the limit; beside them the first N where the
+  counting cap reaches the limit, the conjectured scale c r L / log3 r for c = 1, 2, 4 and the cap there;
+* every N where the rank differs from min(counting cap, limit) (the maximal-rank question), split into
+  exact exceptions and sampled rows (lower bounds only).
+
+A cell (or an N) whose priced cost passes the budget (``atlas_plan.Budget``) is a row saying so, with the
+estimate; never dropped.  Seeded integer weights and embeddings, ranks mod p = 2^31 - 1: certified lower
+bounds on the generic ranks.
+"""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+from ..model.embeddings import VocabularyEmbedding
+from ..model.spec import NetworkSpec, draw_weights
+from ..rank.positional_bound import row_certainty
+from ..rank.token_caps import count_caps
+from ..rank.token_gram import TOKEN_PRIME, GramModel
+from ..rank.token_route import (LimitOutOfReach, count_rank, derivative_upper_bound, free_variables,
+                                sequence_rank, token_limit)
+from ..rank.tokens import positional_bounds
+from .atlas_plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
+from .probe import conjecture_scale, lemma7_lower_bound
+
+__all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
+           "split_exceptions"]
+
+COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
+           "limit", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
+           "first_n_limit", "first_n_cap_reaches_limit", "scale_rL_over_log3r"]
+COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
+COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions",
+            "sampled_below", "estimate", "seed", "prime", "seconds"]
+
+
+def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
+    """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
+    by ``positional_bound.row_certainty`` (the probe's rule)."""
+    from ..model.embeddings import EMBEDDING_RANGE
+    from ..rank.certainty import against_upper_bound, format_bound, residue_sample_size
+    from ..rank.token_route import entry_degree
+
+    certified_limit = limit is not None and getattr(limit, "certified_exact", True)
+    proven = min(cap, upper, bounds["certified"], *([limit.rank] if certified_limit else []))
+    other = [(limit.rank, limit.probability_bound)] if limit is not None and not certified_limit else []
+    if every:
+        sample = min(residue_sample_size(2 * 2**31 + 1, TOKEN_PRIME),
+                     residue_sample_size(2 * EMBEDDING_RANGE + 1, TOKEN_PRIME))
+        other.append((found, against_upper_bound(found, proven, entry_degree(spec), sample)[1]))
+    label, probability, aim = row_certainty(found, proven, bounds["at_positions"], bounds["probability"], other)
+    return {"certified exact": "certified", "probabilistic": f"probabilistic({format_bound(probability or 0.0)})"
+            }.get(label, f"lb-{aim - found}")
+
+
+def is_exact(label: str | None) -> bool:
+    """Whether a rank with this label (``row_label``; None: a count-route rank, exact at these weights mod p)
+    is exact at these weights: every label but a lower bound "lb-S"."""
+    return label is None or not label.startswith("lb-")
+
+
+def split_exceptions(steps: list, limit_rank: int | None) -> tuple[list, list]:
+    """(exact exceptions, sampled rows below) among ``steps`` [(N, rank, counting cap, label)]: the N whose
+    rank is below min(cap, limit), as "N:rank<min", split by ``is_exact``; nothing without a limit."""
+    exceptions, sampled_below = [], []
+    for tokens, found, cap, label in steps if limit_rank is not None else ():
+        if found != min(cap, limit_rank):
+            (exceptions if is_exact(label) else sampled_below).append(f"{tokens}:{found}<{min(cap, limit_rank)}")
+    return exceptions, sampled_below
+
+
+def first_n_cap(vocab: int, positional: bool, value: int) -> int:
+    """The first even N whose counting cap reaches ``value`` (closed form of the caps, by search)."""
+    tokens = 2
+    while count_caps(vocab, tokens, positional).cap < value:
+        tokens += 2
+    return tokens
+
+
+def _covers(other: Cell, cell: Cell) -> bool:
+    """Whether ``other``'s limit out of reach prices ``cell``'s out of reach: a grid cell of the same L and H
+    with V and R no larger (every such cell comes before ``cell`` in the grid's order)."""
+    return (other != cell and other.section == cell.section == "grid" and (other.depth, other.heads) ==
+            (cell.depth, cell.heads) and other.vocab <= cell.vocab and other.positional_rank <= cell.positional_rank)
+
+
+def blockers(cell: Cell, cells: list[Cell]) -> list[Cell]:
+    """The cells of ``cells`` whose limit out of reach would skip ``cell`` (``skip_reason``).  A run computes
+    ``cell`` only after these, so the atlas does not depend on the order the cells finish in."""
+    return [other for other in cells if _covers(other, cell)]
+
+
+def skip_reason(cell: Cell, finished: dict) -> str | None:
+    """Why the limit of ``cell`` is not attempted, or None: a finished cell (``finished``: Cell -> row) of
+    the same L and H with V and R no larger had its limit beyond reach, and the proven upper bound, and in
+    every reached cell the limit, grow with V and R, so this limit is priced out of reach too."""
+    for other in sorted(finished, key=lambda c: (c.vocab, c.positional_rank)):  # the first in the grid's order
+        if _covers(other, cell) and finished[other].get("limit_certainty") == "beyond reach":
+            return (f"not attempted: the limit of L={other.depth} V={other.vocab} H={other.heads} "
+                    f"R={other.positional_rank} was beyond reach (priced by it)")
+    return None
+
+
+def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict:
+    """One row of the grid (module doc); ``skip``: why the cell's limit is not attempted (``skip_reason``)."""
+    start = time.perf_counter()
+    depth, vocab, heads, positional = cell.depth, cell.vocab, cell.heads, cell.positional
+    width = vocab + 1
+    spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=max(1, width // heads))
+    big_r = cell.positional_rank
+    embedding = VocabularyEmbedding(width, vocab, vocab, big_r, seed)
+    weights = draw_weights(spec, seed)
+    degree, p, with_pos = spec.layer_degree, TOKEN_PRIME, big_r > 0
+    upper = derivative_upper_bound(degree, free_variables(spec, vocab, big_r), vocab)
+    scale = conjecture_scale(depth, vocab)
+    bound = lemma7_lower_bound(depth, vocab, heads)
+    row = {"depth": depth, "vocab_r": vocab, "heads": heads, "width": width, "attn_dim": spec.attn_dim,
+           "pos_rank": f"{big_r} (full)" if positional == FULL else big_r, "layer_degree": degree,
+           "limit_upper_bound": upper, "thm2_proof_bound": "n/a (needs L >= 2, r - 1 > H)" if bound is None else bound,
+           "scale_rL_over_log3r": f"{scale:.2f}", "seed": seed, "prime": p}
+    for c in CONSTANTS:
+        n_c = even_ceil(c * scale)
+        row[f"n_c{c}"], row[f"cap_at_n_c{c}"] = n_c, count_caps(vocab, n_c, with_pos).cap
+    notes, limit = [], None
+    model = GramModel(spec, weights, embedding, p)
+    rate = calibrate(model, 64)
+    limit_evaluations = budget.evaluations("limit_evaluations", depth)
+    try:
+        if skip:
+            raise LimitOutOfReach(skip, 0, 0)
+        limit = token_limit(spec, weights, embedding, p, seed, max_evaluations=limit_evaluations)
+        row["limit"] = limit.rank
+        row["limit_certainty"] = ("certified exact" if limit.certified_exact else
+                                  f"= generic w.p. >= 1 - {limit.probability_bound:.2g}")
+        row["first_n_cap_reaches_limit"] = first_n_cap(vocab, with_pos, limit.rank)
+    except LimitOutOfReach as exc:
+        row["limit"] = "" if skip else f">= {exc.at_least}"
+        row["limit_certainty"] = "not attempted" if skip else "beyond reach"
+        row["first_n_cap_reaches_limit"] = ""
+        notes.append(f"limit {skip}; proven upper bound {upper}" if skip else
+                     f"limit beyond reach: at least {exc.at_least} (proven upper bound {upper}), the next "
+                     f"doubling needs {exc.needed:,} evaluations of F (about {exc.needed * rate:.0f} s at "
+                     f"{rate * 1e6:.1f} us each here) > budget {limit_evaluations:,}")
+    spent = 0
+    ranks, caps, steps, labels, eq74 = [], [], [], [], []
+    first_bound = first_limit = None
+    max_n = max(2 * degree + 6, 24)
+    tokens = 2
+    status = "reached the limit" if limit is not None else "limit beyond reach"
+    while True:
+        cap = count_caps(vocab, tokens, with_pos).cap
+        aim = min(cap, upper, limit.rank if limit else upper)
+        cost = step_cost(vocab, tokens, degree, with_pos, aim)
+        step_budget = budget.evaluations("step_evaluations", depth)
+        if with_pos and cost > step_budget:
+            status = f"N = {tokens} beyond reach"
+            notes.append(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s here) > "
+                         f"budget {step_budget:,}")
+            break
+        if not with_pos and cost > budget.matrix_entries:
+            status = f"N = {tokens} beyond reach"
+            notes.append(f"N = {tokens} priced at {cost:,} matrix entries > budget {budget.matrix_entries:,}")
+            break
+        if with_pos:  # aims at eq. 7.4 (caps, and H at these positions where a side is small), to the step budget
+            bounds = positional_bounds(model, tokens)
+            target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
+            found, every, _ = sequence_rank(model, tokens, target, seed, limit.rank if limit else None,
+                                            budget=step_budget)
+            label = row_label(found, every, cap, upper, bounds, limit, spec)
+            labels.append(f"{tokens}:{label}")
+            eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
+        else:
+            found, label = count_rank(model, tokens)[0], None
+        ranks.append(f"{tokens}:{found}")
+        caps.append(f"{tokens}:{cap}")
+        if bound is not None and first_bound is None and found >= bound:
+            first_bound = tokens
+        steps.append((tokens, found, cap, label))
+        if limit is None and is_exact(label) and found == upper:
+            # sep(N) <= the limit at these weights <= the proven derivative bound: this rank certifies the limit
+            limit = SimpleNamespace(rank=found)
+            row["limit"], row["limit_certainty"] = found, f"certified exact (sep({tokens}) meets the proven bound)"
+            row["first_n_cap_reaches_limit"] = first_n_cap(vocab, with_pos, found)
+            notes.append(f"the limit computation was out of reach, but sep({tokens}) = {found} meets the proven "
+                         "upper bound and so certifies the limit")
+            status = "reached the limit"
+        if limit is not None and found == limit.rank:
+            first_limit = tokens
+            break
+        if tokens >= max_n:
+            status = f"stopped at N = {max_n} below the limit" if limit is not None else status
+            break
+        spent += cost
+        loop_budget = budget.evaluations("loop_evaluations", depth) if with_pos else budget.loop_entries
+        if spent > loop_budget:
+            status = f"stopped after N = {tokens}: the cell's budget of {loop_budget:,} " + (
+                "evaluations" if with_pos else "matrix entries") + " is spent"
+            notes.append(status)
+            break
+        tokens += 2
+    exceptions, sampled_below = split_exceptions(steps, limit.rank if limit is not None else None)
+    row["ranks_certainty"] = (
+        "each rank exact at these weights mod p (a certified lower bound on the generic rank)" if not with_pos else
+        "ranks_labels: certified exact (meets a bound proven for every weight: eq. 7.4's caps, the counting cap, "
+        "the derivative bound), probabilistic (meets eq. 7.4 with H at these positions, the computed limit, or "
+        "every sequence kept: generic unless an event of the stated probability occurred), lower bound (N:lb-S: "
+        "S below the bound it aimed at); eq74_bounds N:caps/at-positions")
+    row["ranks_labels"], row["eq74_bounds"] = " ".join(labels), " ".join(eq74)
+    row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
+               first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),
+               caps=" ".join(caps), maximal_rank_exceptions=" ".join(exceptions),
+               sampled_below=" ".join(sampled_below), estimate="; ".join(notes),
+               seconds=f"{time.perf_counter() - start:.2f}")
+    return row

@@ -1,0 +1,183 @@
+"""The atlas of the conjecture on N: which cells it computes, what each may spend, and what each costs.
+
+Two sections (``docs/conjecture_n.md``, "The atlas"):
+
+* the **grid** (``atlas_grid``): depth L, V = r, heads H, positional rank R (0, 1, 2 or full), the rank
+  against N up to the limit;
+* the **bound cells** (``atlas_bound``): where Theorem 2's proof bound has content, V = r = 8, 10, 12,
+  L = 3, 4, 5, H = 1, 2, R = 1, 2 and 0 (issue 31, point 4): the smallest N at which the rank reaches it.
+
+A cell is named ``L,V,H,R`` in the grid and ``bound:L,V,H,R`` among the bound cells (R: 0, 1, 2 or
+``full``).  Work is priced before it is done, in evaluations of F or count-matrix entries, so what a
+run reaches does not depend on the machine's load; ``estimate_seconds`` turns a cell into seconds from
+the committed per-cell seconds (the ``seconds`` column of the last run), so a regeneration can be
+priced before it starts.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+from math import comb
+
+from ..errors import InputError
+
+__all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
+           "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "estimate_seconds",
+           "budget_for"]
+
+#: The constants c of the conjectured scale c r L / log3 r the grid records the counting cap at.
+CONSTANTS = (1, 2, 4)
+#: Positional rank R = d_x (every position vector free).
+FULL = "full"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one grid cell may spend, priced before the work: evaluations of F for the limit and for one N
+    and for all N together (positions), entries of one count matrix and of all together (no positions).
+    Evaluations are scaled by 2 / L from depth 3 on (an evaluation costs about L layers); ``calibrate``
+    times one to turn the prices into seconds."""
+
+    limit_evaluations: int
+    step_evaluations: int
+    matrix_entries: int
+    loop_evaluations: int
+    loop_entries: int
+
+    def evaluations(self, what: str, depth: int) -> int:
+        return int(getattr(self, what) * min(1.0, 2 / depth))
+
+
+#: The raised budgets of the cells issue 31 names (L = 3, V = 3, R = 1 and 2, both head counts): the
+#: sample's path to every one of the 3^7 sequences a side at N = 14 spends 6.9 million evaluations
+#: (645, as enumeration gives), and the R = 2 limit (3,102) about 40 million.
+RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000, step_evaluations=11_000_000,
+                                      loop_evaluations=44_000_000) for heads in (1, 2) for big_r in (1, 2)}
+
+GRIDS = {
+    "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
+                 budget=Budget(3_000_000, 1_500_000, 2_500_000, 6_000_000, 40_000_000), raised=RAISED),
+    "quick": dict(depths=(1, 2), vocabs=(2, 3), heads=(1,), positional=(0, 1),
+                  budget=Budget(200_000, 60_000, 60_000, 200_000, 1_000_000), raised={}),
+}
+
+#: The bound cells (section 2): V = r, depths, heads, positional ranks (0: the contrast without positions),
+#: and one cell's budget in evaluations of F (with positions) or count-matrix entries (without).
+BOUND_CELLS = {
+    "full": dict(depths=(3, 4, 5), vocabs=(8, 10, 12), heads=(1, 2), positional=(1, 2, 0), budget=3_000_000),
+    "quick": dict(depths=(4,), vocabs=(6,), heads=(1, 2), positional=(1, 0), budget=200_000),
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One row of the atlas: ``section`` "grid" or "bound", depth, V = r, heads, positional (0, 1, 2 or FULL)."""
+
+    section: str
+    depth: int
+    vocab: int
+    heads: int
+    positional: int | str
+
+    @property
+    def name(self) -> str:
+        core = f"{self.depth},{self.vocab},{self.heads},{self.positional}"
+        return core if self.section == "grid" else f"bound:{core}"
+
+    @property
+    def positional_rank(self) -> int:
+        """R as a number: d_x = V + 1 for FULL."""
+        return self.vocab + 1 if self.positional == FULL else int(self.positional)
+
+    @property
+    def key(self) -> tuple:
+        """The CSV columns that name this row (``atlas_csv.row_key`` of its row)."""
+        if self.section == "grid":
+            shown = f"{self.positional_rank} (full)" if self.positional == FULL else str(self.positional)
+            return ("grid", str(self.depth), str(self.vocab), str(self.heads), shown)
+        return ("bound", str(self.depth), str(self.vocab), str(self.heads), str(self.positional))
+
+
+def grid_cells(which: str = "full") -> list[Cell]:
+    grid = GRIDS[which]
+    return [Cell("grid", d, v, h, r) for d in grid["depths"] for v in grid["vocabs"] for h in grid["heads"]
+            for r in grid["positional"]]
+
+
+def bound_cells(which: str = "full") -> list[Cell]:
+    grid = BOUND_CELLS[which]
+    return [Cell("bound", d, v, h, r) for d in grid["depths"] for v in grid["vocabs"] for h in grid["heads"]
+            for r in grid["positional"]]
+
+
+def parse_cell(text: str) -> Cell:
+    """``L,V,H,R`` (a grid cell) or ``bound:L,V,H,R``; a malformed name is an InputError naming the form."""
+    section, _, core = text.rpartition(":")
+    section = section or "grid"
+    parts = core.split(",")
+    form = "give L,V,H,R (R: 0, 1, 2 or full), e.g. 3,3,1,1, or bound:L,V,H,R, e.g. bound:4,8,1,2"
+    if section not in ("grid", "bound") or len(parts) != 4:
+        raise InputError(f"cell {text!r} is not a cell name; {form}")
+    try:
+        depth, vocab, heads = (int(x) for x in parts[:3])
+        positional = FULL if parts[3] == FULL else int(parts[3])
+    except ValueError:
+        raise InputError(f"cell {text!r} is not a cell name; {form}") from None
+    if depth < 1 or vocab < 2 or heads < 1 or (positional != FULL and positional < 0):
+        raise InputError(f"cell {text!r}: need L >= 1, V >= 2, H >= 1, R >= 0; {form}")
+    if section == "bound" and positional == FULL:
+        raise InputError(f"cell {text!r}: bound cells take R = 0, 1 or 2; {form}")
+    return Cell(section, depth, vocab, heads, positional)
+
+
+def budget_for(cell: Cell, which: str = "full") -> Budget:
+    """The grid budget of ``cell``, raised where ``RAISED`` names it."""
+    grid = GRIDS[which]
+    raised = grid["raised"].get((cell.depth, cell.vocab, cell.heads, cell.positional_rank), {})
+    return replace(grid["budget"], **raised)
+
+
+def even_ceil(x: float) -> int:
+    return max(2, 2 * math.ceil(x / 2))
+
+
+def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int) -> int:
+    """The priced size of one N of the grid: count-matrix entries without positions (rows x columns of the
+    lattice route, rows V binom(min(N/2 - 1, C) + V - 1, V - 1), columns binom(min(N/2, C) + V - 1, V - 1)),
+    evaluations of F with them (the first sample, k = min(V^(N/2), aim + 16) a side, squared)."""
+    half, m = tokens // 2, vocab - 1
+    if not positional:
+        return vocab * comb(min(half - 1, degree) + m, m) * comb(min(half, degree) + m, m)
+    k = min(vocab**half, aim + 16)
+    return k * k
+
+
+def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, bound: int) -> int:
+    """The priced size of one N of a bound cell: bound^2 evaluations of F (the sampled bound x bound minor)
+    with positions, the count matrix's entries (``step_cost``) without."""
+    return bound * bound if positional else step_cost(vocab, tokens, degree, False, 0)
+
+
+def calibrate(model, side: int = 32) -> float:
+    """Seconds per evaluation of F for this cell's model (a ``side`` x ``side`` grid of random points)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    points = rng.integers(0, model.p, size=(2 * side, model.dim))
+    start = time.perf_counter()
+    model.evaluate_grid(points[:side], points[side:], np.zeros(side, dtype=np.int64))
+    return max(time.perf_counter() - start, 1e-6) / side**2
+
+
+def estimate_seconds(cells: list[Cell], committed: dict) -> tuple[dict, list[Cell]]:
+    """({cell: seconds} from ``committed`` (row key -> the committed row), [cells with no committed row])."""
+    known, unknown = {}, []
+    for cell in cells:
+        row = committed.get(cell.key)
+        try:
+            known[cell] = float(row["seconds"])
+        except (TypeError, KeyError, ValueError):
+            unknown.append(cell)
+    return known, unknown
