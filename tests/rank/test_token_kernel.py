@@ -154,7 +154,7 @@ def test_limit_falls_back_to_every_row_when_the_first_rows_fall_short(monkeypatc
 
 
 def test_reductions_at_their_edges_against_python_integers():
-    from verify.rank.token_kernel import MERSENNE, _part, _red
+    from verify.exact.modp_compiled import MERSENNE, part as _part, red as _red
 
     for p in (MERSENNE, 2**31 - 19, 1000003):
         edges = [0, 1, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2**32 - 1, (p - 1) ** 2, 2**46 - 1, 13 * p]

@@ -14,15 +14,10 @@ arrays, the same recursion (docs/mathematics.md §1, eq. 3):
 with S_L itself never formed: e_p^T A_h S_L B_h = (((e_p^T A_h) G_(L-1)) S_(L-1)) G_(L-1)^T B_h, four
 vector-matrix products instead of two matrix products (as ``GramModel._rows_from`` does).
 
-Exactness (int64, p < 2^31, d < 2^14): every stored value is reduced to [0, p); a product of two is at
-most (p - 1)^2 < 2^62.  For p = 2^31 - 1 each product t is folded once, (t & p) + (t >> 31) (2^31 = 1
-mod p), to below 2^31 + 2^31 = 2^32, a dot product of d < 2^14 such terms stays below 2^46, and ``_red``
-folds once more (t & p <= p, t >> 31 < 2^15: at most p + 2^15 < 2p) and subtracts p once: the residue
-in [0, p).
-For other primes each product is reduced by ``%`` and a sum of d < 2^14 residues stays below 2^45.
-Sums of two residues are below 2^32 and reduced the same way.  Nothing reaches 2^63.  ``tests/rank/
-test_token_kernel.py`` checks it bit for bit against ``GramModel.evaluate`` (the numpy limb route) and
-against Python integers at p - 1 everywhere (the largest sums).
+Exactness (int64, p < 2^31, d < 2^14): every value is a residue in [0, p) and every product and sum goes
+through the mod-p layer's compiled primitives (``verify.exact.modp_compiled``, argument there), so nothing
+reaches 2^63.  ``tests/rank/test_token_kernel.py`` checks the loop bit for bit against ``GramModel.evaluate``
+(the numpy limb route) and against Python integers at p - 1 everywhere (the largest sums).
 
 Compiled on first use (cached beside the module); ``evaluate_grid`` runs it from ``COMPILED_MIN_PAIRS`` pairs
 on, and keeps its numpy passes (the same values, slower) below that and where numba cannot be imported or
@@ -35,73 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, red as _red, vec as _vec, vec_t as _vec_t
+
 __all__ = ["grid"]
-
-MERSENNE = 2**31 - 1
-
-
-@njit(inline="always")
-def _part(t, p):
-    """A value congruent to t mod p, below 2^32 (p = 2^31 - 1) or below p (other primes); t < 2^63."""
-    if p == MERSENNE:
-        return (t & MERSENNE) + (t >> 31)
-    return t % p
-
-
-@njit(inline="always")
-def _red(t, p):
-    """t mod p in [0, p) for 0 <= t < 2^46 (p = 2^31 - 1) or < 2^63 (other primes)."""
-    if p == MERSENNE:
-        t = (t & MERSENNE) + (t >> 31)  # <= p + 2^15 < 2p
-        return t - MERSENNE if t >= MERSENNE else t
-    return t % p
-
-
-@njit(inline="always")
-def _mul(x, y, out, p):
-    """out <- x y mod p for d x d residues."""
-    d = x.shape[0]
-    for r in range(d):
-        for c in range(d):
-            acc = 0
-            for k in range(d):
-                acc += _part(x[r, k] * y[k, c], p)
-            out[r, c] = _red(acc, p)
-
-
-@njit(inline="always")
-def _mul_t(x, y, out, p):
-    """out <- x y^T mod p for d x d residues."""
-    d = x.shape[0]
-    for r in range(d):
-        for c in range(d):
-            acc = 0
-            for k in range(d):
-                acc += _part(x[r, k] * y[c, k], p)
-            out[r, c] = _red(acc, p)
-
-
-@njit(inline="always")
-def _vec(v, m, out, p):
-    """out <- v m mod p (row vector times matrix)."""
-    d = m.shape[0]
-    for c in range(d):
-        acc = 0
-        for k in range(d):
-            acc += _part(v[k] * m[k, c], p)
-        out[c] = _red(acc, p)
-
-
-@njit(inline="always")
-def _vec_t(v, m, out, p):
-    """out <- v m^T mod p."""
-    d = m.shape[0]
-    for c in range(d):
-        acc = 0
-        for k in range(d):
-            acc += _part(v[k] * m[c, k], p)
-        out[c] = _red(acc, p)
-
 
 @njit(cache=True)
 def grid(s_left, s_right, g_left, g_right, a, b, residual, output, queries, p, out):
