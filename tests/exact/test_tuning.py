@@ -25,6 +25,9 @@ def test_the_cut_offs_live_in_one_module():
     for name in ("PLAIN_MIN_CHUNK", "BAND", "READ_BAND", "DEVICE_READ_BAND", "DIGIT_READ_BAND"):
         assert getattr(factorcheck, name) is getattr(tuning, name)
     assert token_gram.CHUNK is tuning.TOKEN_BATCH and grid_eval.BLOCK_POINTS is tuning.GRID_BLOCK_POINTS
+    from verify.exact import blocklu, device
+    assert device.GPU_MIN is tuning.GPU_MIN and blocklu.LEAF is tuning.LEAF and blocklu.SMALL is tuning.SMALL
+    assert blocklu.WIDTH is tuning.BLOCK_WIDTH and blocklu.BAND_ENTRIES is tuning.BLOCK_BAND_ENTRIES
 
 
 def test_the_float_elimination_starts_at_the_measured_short_side():

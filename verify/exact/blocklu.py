@@ -48,6 +48,7 @@ import time
 
 import numpy as np
 
+from . import tuning
 from .floatmod import ModArith
 from .leaves import LEAF_PRIME, array_leaf_inverse, host_inverse, leaf_inverse
 
@@ -56,17 +57,12 @@ __all__ = ["BlockLU", "BLOCK_LU", "LEAF", "LEAF_PRIME", "VECTORS", "leaf_inverse
 
 #: How results name this kernel.
 BLOCK_LU = "float64-block-lu"
-#: Diagonal blocks up to this size are leaves, inverted by Gauss-Jordan.
-LEAF = 128
 #: Random vectors of the factorization check.
 VECTORS = 4
-#: Largest temporary (entries) of one product band.
-BAND_ENTRIES = 2**27
-#: Default width of the diagonal blocks.
-WIDTH = 1024
-#: Schur complements up to this side go to the engine's pivoting elimination; larger ones, with
-#: ``project``, to a random projection (a lower bound).
-SMALL = 6144
+#: The tuned sizes (``verify.exact.tuning``): leaves up to LEAF are inverted by Gauss-Jordan; the largest
+#: temporary of one product band; the default width of the diagonal blocks; Schur complements up to SMALL go
+#: to the pivoting elimination, larger ones (with ``project``) to a random projection (a lower bound).
+LEAF, BAND_ENTRIES, WIDTH, SMALL = tuning.LEAF, tuning.BLOCK_BAND_ENTRIES, tuning.BLOCK_WIDTH, tuning.SMALL
 
 
 class BlockLU:

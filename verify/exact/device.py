@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
+from . import tuning
 
 __all__ = ["Device", "CPU", "DEVICES", "GPU_MIN", "GPU_EXTRA", "resolve_device", "gpu_device"]
 
@@ -29,10 +30,8 @@ __all__ = ["Device", "CPU", "DEVICES", "GPU_MIN", "GPU_EXTRA", "resolve_device",
 DEVICES = ("auto", "cpu", "gpu")
 #: The optional extra that installs cupy.
 GPU_EXTRA = "pip install 'seprank-verify[gpu]'"
-#: Shortest side of the largest matrix from which ``auto`` takes the GPU: below it the host-to-device
-#: copies and the per-pivot launches of the PLUQ cost more than the CPU's whole elimination (the CPU
-#: ranks a 4,000^2 matrix mod p in seconds).
-GPU_MIN = 4096
+#: Shortest side of the largest matrix from which ``auto`` takes the GPU (``verify.exact.tuning``).
+GPU_MIN = tuning.GPU_MIN
 
 
 class Device:

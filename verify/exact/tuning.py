@@ -49,9 +49,17 @@ Batches of the callers of ``verify.exact.modp``:
 * ``GRID_BLOCK_POINTS``: grid points per numpy block of the certificate's grid
   (``verify.constructions.grid_eval``): a few MiB of float64 per array at d_x = 30.
 
-Elsewhere, not moved here in this change (they belong to the device work of issue 32, which another
-branch edits): ``verify.exact.device.GPU_MIN`` (4,096, an estimate, not yet measured on a GPU) and the
-block LU's ``LEAF``, ``WIDTH``, ``SMALL`` and ``BAND_ENTRIES`` in ``verify.exact.blocklu``.
+The device (``verify.exact.device``) and the block LU (``verify.exact.blocklu``), carried over from the GPU
+scripts (commit 4ba7f49 and 989e2d1, 2026-11-27); none has been measured on a GPU by the engine yet:
+
+* ``GPU_MIN``: shortest side of the largest matrix from which ``auto`` takes the GPU: below it the
+  host-to-device copies and the per-pivot launches cost more than the CPU's whole elimination (an
+  estimate: the CPU ranks a 4,000^2 matrix mod p in seconds).
+* ``LEAF``: diagonal blocks up to this size are leaves, inverted by Gauss-Jordan.
+* ``BLOCK_WIDTH``: default width of the diagonal blocks (``blocklu.WIDTH``).
+* ``BLOCK_BAND_ENTRIES``: largest temporary (entries) of one block-LU product band (``blocklu.BAND_ENTRIES``).
+* ``SMALL``: Schur complements up to this side go to the pivoting elimination; larger ones, with
+  ``project``, to a random projection (a lower bound).
 """
 
 from __future__ import annotations
@@ -87,6 +95,12 @@ DIGIT_READ_BAND = 2**22
 
 TOKEN_BATCH = 1 << 15
 GRID_BLOCK_POINTS = 2**14
+
+GPU_MIN = 4096
+LEAF = 128
+BLOCK_WIDTH = 1024
+BLOCK_BAND_ENTRIES = 2**27
+SMALL = 6144
 
 
 def seconds(family: str, side: int) -> float:
