@@ -62,6 +62,9 @@ class Kernel:
     check: str | None = None
     #: The row of ``verify.exact.tuning.SECONDS`` that prices it.
     family = "flint"
+    #: Whether it eliminates arrays of its device's array module (a slice may then be gathered on the
+    #: device, ``verify.rank.degree_blocks``); False: it reads host numpy arrays (FLINT).
+    device_arrays = False
 
     @property
     def null_space_name(self) -> str:
@@ -98,6 +101,7 @@ class FloatKernel(Kernel):
     bytes_per_entry = FLOAT_BYTES
     check = CHECK
     family = "float"
+    device_arrays = True
 
     def rank(self, array, overwrite: bool = False) -> int:
         return rank_mod_p(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)

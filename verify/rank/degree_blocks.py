@@ -62,7 +62,7 @@ import numpy as np
 from .blocks import Block, rank_array
 from ..exact.compositions import compositions
 from ..exact.fields import Field
-from ..exact.kernels import FLINT, kernel_for
+from ..exact.kernels import kernel_for
 from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank"]
@@ -122,10 +122,10 @@ def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> n
 
 
 def _gather_xp(field: Field, kernel):
-    """Where a slice is gathered: on the kernel's device when it is a float kernel on a GPU (it is then
-    eliminated there without a host copy), else on the host (FLINT, and the field Q, take numpy)."""
+    """Where a slice is gathered: on the kernel's device when that is a GPU and the kernel eliminates the
+    device's arrays (it then needs no host copy), else on the host (kernels reading numpy, and the field Q)."""
     on = kernel.device
-    return on.xp if field.modulus is not None and kernel.name != FLINT and on.is_gpu else np
+    return on.xp if field.modulus is not None and kernel.device_arrays and on.is_gpu else np
 
 
 def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
