@@ -158,7 +158,7 @@ def test_a_limit_out_of_reach_skips_the_larger_cells_whatever_the_workers():
 
 def test_the_raised_budgets_are_the_cells_the_issue_names():
     assert budget_for(Cell("grid", 3, 3, 1, 2)).limit_evaluations == 60_000_000
-    assert budget_for(Cell("grid", 3, 3, 2, 1)).step_evaluations == 11_000_000
+    assert budget_for(Cell("grid", 3, 3, 2, 1)).step_evaluations == 15_000_000
     assert budget_for(Cell("grid", 3, 4, 1, 1)) == GRIDS["full"]["budget"]
 
 
