@@ -240,7 +240,8 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
         As for ``reviewers_table``; ``dry_run`` returns the plan instead.
     device : {"auto", "cpu", "gpu"}
         Where the ``continuous`` limit's reduced route eliminates (``verify.exact.device``); the token
-        routes rank with FLINT on the CPU, so ``gpu`` is refused for them (InputError).
+        routes rank on the CPU (FLINT, or the float64 PLUQ from 256 a side), so ``gpu`` is refused for them
+        (InputError).
 
     Returns
     -------

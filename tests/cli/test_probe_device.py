@@ -1,5 +1,5 @@
 """``verify probe-n --device``: only the --continuous limit (the reduced route) can use a GPU; the token
-routes rank with FLINT on the CPU.  The GPU is the strict fake cupy (verify.exact.fake_cupy) put where
+routes rank on the CPU.  The GPU is the strict fake cupy (verify.exact.fake_cupy) put where
 the device loader imports cupy, or made to look missing."""
 
 import json

@@ -36,7 +36,7 @@ def add_parser(sub):
     probe.add_argument("--dry-run", action="store_true",
                        help="print the plan (each N, its estimated memory, what is stored) and compute nothing")
     add_device_arg(probe, D.device, "the --continuous limit's eliminations (the reduced route)",
-                   "The token routes rank with FLINT on the CPU: they refuse gpu, and auto is the CPU for them")
+                   "The token routes rank on the CPU: they refuse gpu, and auto is the CPU for them")
     add_sweep_args(probe)
     add_output_args(probe)
 

@@ -53,8 +53,9 @@ class Budget:
 #: The raised budgets of the cells issue 31 names (L = 3, V = 3, R = 1 and 2, both head counts): the
 #: sample's path to every one of the 3^7 sequences a side at N = 14 spends 6.9 million evaluations
 #: (645, as enumeration gives), and the R = 2 limit (3,102) about 40 million.
-RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000, step_evaluations=15_000_000,
-                                      loop_evaluations=60_000_000) for heads in (1, 2) for big_r in (1, 2)}
+RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000, step_evaluations=15_000_000 if big_r == 1 else 75_000_000,
+                                      loop_evaluations=60_000_000 if big_r == 1 else 300_000_000)
+          for heads in (1, 2) for big_r in (1, 2)}
 
 GRIDS = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),

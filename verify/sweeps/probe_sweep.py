@@ -24,7 +24,7 @@ def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
     if device == "gpu":
         resolve_device("gpu")  # no GPU: the install hint first
         raise InputError("--device gpu serves probe-n's --continuous limit (the reduced route) only: the token "
-                         "routes rank with FLINT on the CPU; use --device auto or cpu, or --continuous")
+                         "routes rank on the CPU; use --device auto or cpu, or --continuous")
     return resolve_device("cpu" if device in (None, "auto") else device)
 
 
