@@ -33,11 +33,11 @@ def test_gpu_without_cupy_is_one_line_naming_the_extra(capsys, monkeypatch, argv
     assert len(err.strip().splitlines()) == 1 and "pip install 'seprank-verify[gpu]'" in err
 
 
-def test_the_token_routes_refuse_gpu_saying_they_rank_with_flint(capsys):
+def test_the_token_routes_refuse_gpu_saying_they_rank_on_the_cpu(capsys):
     with fake_cupy.install():
         code, out, err = run(capsys, [*TOKENS, "--device", "gpu"])
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
-    assert "FLINT" in err and "--continuous" in err
+    assert "rank on the CPU" in err and "--continuous" in err
 
 
 def test_the_continuous_limit_runs_on_the_device_with_the_cpus_result(capsys, monkeypatch):
@@ -64,7 +64,7 @@ def test_the_continuous_limit_runs_on_the_device_with_the_cpus_result(capsys, mo
 
 
 def test_the_api_refuses_gpu_for_tokens_and_auto_is_the_cpu(monkeypatch):
-    with fake_cupy.install(), pytest.raises(InputError, match="FLINT"):
+    with fake_cupy.install(), pytest.raises(InputError, match="rank on the CPU"):
         verify.probe_n(depth=2, width=2, vocab=2, rank=2, max_tokens=4, device="gpu")
     with fake_cupy.install():
         assert verify.probe_n(depth=2, width=2, vocab=2, rank=2, max_tokens=4, device="auto")["ranks"]
