@@ -20,6 +20,9 @@ docstring): nothing exceeds 2^63.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ..exact import tuning
@@ -36,6 +39,8 @@ TOKEN_PRIME = 2**31 - 1
 #: numba's cache costs about half a second a process (more when it compiles), the numpy passes about 3.6 us a
 #: pair at depth 3, so small grids (tests, small probe rows) stay on numpy.
 COMPILED_MIN_PAIRS = 1 << 17
+#: Threads of the compiled grid (one a core this process may use).
+THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 #: Points evaluated per numpy batch (bounds the temporaries: a few arrays of CHUNK d x d int64).
 CHUNK = tuning.TOKEN_BATCH
 
@@ -201,8 +206,15 @@ class GramModel:
         if kernel is not None and out.size:
             if not first:
                 g_left = g_right = np.zeros((1, d, d), dtype=np.int64)
-            kernel(s_left, s_right, g_left, g_right, self._stacked_a, self._stacked_b, int(self.spec.residual),
-                   self.spec.output, self.queries[query], p, out)
+            queries = self.queries[query]
+
+            def band(part: slice) -> None:  # rows of ``part``: each band writes only its own rows of ``out``
+                kernel(s_left[part], s_right, g_left[part] if first else g_left, g_right, self._stacked_a,
+                       self._stacked_b, int(self.spec.residual), self.spec.output, queries[part], p, out[part])
+
+            bands = [slice(i * len(left) // THREADS, (i + 1) * len(left) // THREADS) for i in range(THREADS)]
+            with ThreadPoolExecutor(THREADS) as pool:  # the compiled loop releases the GIL
+                list(pool.map(band, [part for part in bands if part.stop > part.start]))
             return out
         block = max(1, CHUNK // max(1, len(right)))
         for start in range(0, len(left), block):

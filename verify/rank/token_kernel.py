@@ -19,7 +19,9 @@ through the mod-p layer's compiled primitives (``verify.exact.modp_compiled``, a
 reaches 2^63.  ``tests/rank/test_token_kernel.py`` checks the loop bit for bit against ``GramModel.evaluate``
 (the numpy limb route) and against Python integers at p - 1 everywhere (the largest sums).
 
-Compiled on first use (cached beside the module); ``evaluate_grid`` runs it from ``COMPILED_MIN_PAIRS`` pairs
+Compiled on first use (cached beside the module), without the GIL, so ``evaluate_grid`` runs it on bands of
+left rows in threads, one per core (numba's own ``parallel=True`` took 44 s to compile here against 13 s);
+it runs it from ``COMPILED_MIN_PAIRS`` pairs
 on, and keeps its numpy passes (the same values, slower) below that and where numba cannot be imported or
 cannot cache (``token_gram._compiled_grid`` gives None).  Written by
 hand: no library here runs a batched modular matrix recursion (numba only compiles the loop).
@@ -34,7 +36,7 @@ from ..exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, r
 
 __all__ = ["grid"]
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def grid(s_left, s_right, g_left, g_right, a, b, residual, output, queries, p, out):
     """out[i, j] = y at the pair (left i, right j), mod p (module notes).
 
