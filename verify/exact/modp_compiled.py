@@ -55,14 +55,8 @@ def mul(x, y, out, p):
 
 @njit(inline="always")
 def mul_t(x, y, out, p):
-    """out <- x y^T mod p for d x d residues."""
-    d = x.shape[0]
-    for r in range(d):
-        for c in range(d):
-            acc = 0
-            for k in range(d):
-                acc += part(x[r, k] * y[c, k], p)
-            out[r, c] = red(acc, p)
+    """out <- x y^T mod p for d x d residues (``mul`` on the transposed view)."""
+    mul(x, y.T, out, p)
 
 
 @njit(inline="always")
@@ -78,10 +72,5 @@ def vec(v, m, out, p):
 
 @njit(inline="always")
 def vec_t(v, m, out, p):
-    """out <- v m^T mod p."""
-    d = m.shape[0]
-    for c in range(d):
-        acc = 0
-        for k in range(d):
-            acc += part(v[k] * m[c, k], p)
-        out[c] = red(acc, p)
+    """out <- v m^T mod p (``vec`` on the transposed view)."""
+    vec(v, m.T, out, p)
