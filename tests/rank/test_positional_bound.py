@@ -174,3 +174,16 @@ def test_the_sample_draws_on_past_a_stalled_rank_to_its_budget():
     # ... but not past a budget: with room for the first doubling only it stops there, short of its aim
     rank, every, evaluations = sequence_rank(model, 10, 60, budget=152**2)
     assert (rank, every, evaluations) == (30, False, 152**2)
+
+
+def test_the_counting_floor_where_the_cap_equals_the_bound_exactly():
+    # a cap equal to the bound already reaches it: the floor is that N, not the next (enumerated sides)
+    from itertools import product as sequences
+
+    from verify.rank.positional_bound import counting_floor
+
+    for vocab, bound, positional in [(2, 4, True), (3, 9, True), (3, 6, False), (2, 3, False), (4, 10, False)]:
+        floor = next(n for n in range(2, 40, 2) if len({s if positional else tuple(sorted(s))
+                                                       for s in sequences(range(vocab), repeat=n // 2)}) >= bound)
+        assert counting_floor(vocab, bound, positional) == floor
+        assert len({s if positional else tuple(sorted(s)) for s in sequences(range(vocab), repeat=floor // 2)}) == bound
