@@ -187,3 +187,18 @@ def test_the_counting_floor_where_the_cap_equals_the_bound_exactly():
                                                        for s in sequences(range(vocab), repeat=n // 2)}) >= bound)
         assert counting_floor(vocab, bound, positional) == floor
         assert len({s if positional else tuple(sorted(s)) for s in sequences(range(vocab), repeat=floor // 2)}) == bound
+
+
+def test_a_row_at_a_certified_limit_is_certified_and_at_a_computed_one_probabilistic():
+    # the shared rule of the probe and the atlas: a certified limit is a proven bound, a computed one is an
+    # offer with its probability; below every bound a row is a lower bound, short of the smallest
+    from verify import NetworkSpec
+    from verify.rank.positional_bound import positional_label
+
+    spec, bounds = NetworkSpec(depth=2, width=3), {"at_positions": None, "probability": None}
+    common = dict(bounds=bounds, spec=spec, every=False, weight_range=2**16, modulus=2**31 - 1)
+    assert positional_label(5, 9, limit_rank=5, **common) == ("certified exact", 0.0, 5)
+    assert positional_label(5, 9, limit_rank=5, limit_certified=False, limit_probability=0.01, **common) == (
+        "probabilistic", 0.01, 5)
+    assert positional_label(4, 9, limit_rank=5, **common) == ("lower bound", None, 5)
+    assert positional_label(9, 9, **common) == ("certified exact", 0.0, 9)

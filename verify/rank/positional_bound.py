@@ -45,7 +45,7 @@ import numpy as np
 
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
            "PositionalBound", "exact_bound_probability", "bounds_at", "row_certainty",
-           "EXACT_HILBERT_POINTS", "counting_floor", "sampled_minor_rank", "every_sequence_rank"]
+           "EXACT_HILBERT_POINTS", "counting_floor", "positional_label", "sampled_minor_rank", "every_sequence_rank"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
@@ -252,6 +252,29 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_po
     if met:
         return "probabilistic", min(met), aim
     return "lower bound", None, aim
+
+
+def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, weight_range: int, modulus: int,
+                     limit_rank: int | None = None, limit_certified: bool = True,
+                     limit_probability: float | None = None) -> tuple[str, float | None, int]:
+    """(label, probability, aim) of a positional token row, the rule the probe and the atlas share
+    (``row_certainty``): ``proven`` is the smallest bound proven for every weight (counting cap, eq. 7.4's caps,
+    the derivative bound); a certified limit joins it, a computed one is offered with its probability;
+    where every sequence was kept (``every``) the rank is the generic one unless a minor vanished at the
+    weights (drawn from [-weight_range, weight_range]) or the embedding (Schwartz-Zippel, mod ``modulus``);
+    ``bounds``: ``bounds_at``'s ``at_positions`` and ``probability``."""
+    from ..model.embeddings import EMBEDDING_RANGE
+    from .certainty import against_upper_bound, residue_sample_size
+    from .token_route import entry_degree
+
+    if limit_rank is not None and limit_certified:
+        proven = min(proven, limit_rank)
+    other = [(limit_rank, limit_probability)] if limit_rank is not None and not limit_certified else []
+    if every:
+        sample = min(residue_sample_size(2 * weight_range + 1, modulus),
+                     residue_sample_size(2 * EMBEDDING_RANGE + 1, modulus))
+        other.append((rank, against_upper_bound(rank, proven, entry_degree(spec), sample)[1]))
+    return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
 
 
 def counting_floor(vocab: int, bound: int, positional: bool) -> int:

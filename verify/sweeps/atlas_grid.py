@@ -28,7 +28,7 @@ from types import SimpleNamespace
 
 from ..model.embeddings import VocabularyEmbedding
 from ..model.spec import NetworkSpec, draw_weights
-from ..rank.positional_bound import row_certainty
+from ..rank.positional_bound import positional_label
 from ..rank.token_caps import count_caps
 from ..rank.token_gram import TOKEN_PRIME, GramModel
 from ..rank.token_route import (LimitOutOfReach, count_rank, derivative_upper_bound, free_variables,
@@ -50,19 +50,13 @@ COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", 
 
 def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
     """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
-    by ``positional_bound.row_certainty`` (the probe's rule)."""
-    from ..model.embeddings import EMBEDDING_RANGE
-    from ..rank.certainty import against_upper_bound, format_bound, residue_sample_size
-    from ..rank.token_route import entry_degree
+    by ``positional_bound.positional_label`` (the probe's rule)."""
+    from ..rank.certainty import format_bound
 
     certified_limit = limit is not None and getattr(limit, "certified_exact", True)
-    proven = min(cap, upper, bounds["certified"], *([limit.rank] if certified_limit else []))
-    other = [(limit.rank, limit.probability_bound)] if limit is not None and not certified_limit else []
-    if every:
-        sample = min(residue_sample_size(2 * 2**31 + 1, TOKEN_PRIME),
-                     residue_sample_size(2 * EMBEDDING_RANGE + 1, TOKEN_PRIME))
-        other.append((found, against_upper_bound(found, proven, entry_degree(spec), sample)[1]))
-    label, probability, aim = row_certainty(found, proven, bounds["at_positions"], bounds["probability"], other)
+    label, probability, aim = positional_label(found, min(cap, upper, bounds["certified"]), bounds, spec, every, 2**31,
+                                               TOKEN_PRIME, limit.rank if limit is not None else None, certified_limit,
+                                               None if limit is None else limit.probability_bound)
     return {"certified exact": "certified", "probabilistic": f"probabilistic({format_bound(probability or 0.0)})"
             }.get(label, f"lb-{aim - found}")
 

@@ -23,7 +23,7 @@ from ..rank.tokens import token_rank
 from ..rank.token_caps import count_caps
 from ..rank.token_gram import token_prime
 from ..rank.token_route import token_limit
-from ..rank.positional_bound import row_certainty
+from ..rank.positional_bound import positional_label
 from ..rank.token_gram import GramModel
 from ..rank.tokens import positional_bounds
 
@@ -198,19 +198,16 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
     a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),
     "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
     or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
-    from ..model.embeddings import EMBEDDING_RANGE
-    from ..rank.certainty import against_upper_bound, format_bound, residue_sample_size
-    from ..rank.token_route import entry_degree
+    from ..rank.certainty import format_bound
 
     bounds = found["bounds"]
-    proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []),
-                 *([limit["rank"]] if limit and limit["certified_exact"] else []))
-    other = [(limit["rank"], limit["probability_bound"])] if limit and not limit["certified_exact"] else []
-    if not found.get("sampled"):  # every sequence: sep mod p at these weights, generic unless a minor vanished
-        sample = min(residue_sample_size(2 * weight_range + 1, found["modulus"]),
-                     residue_sample_size(2 * EMBEDDING_RANGE + 1, found["modulus"]))
-        other.append((row["rank"], against_upper_bound(row["rank"], proven, entry_degree(spec), sample)[1]))
-    label, probability, aim = row_certainty(row["rank"], proven, bounds["at_positions"], bounds["probability"], other)
+    proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []))
+    label, probability, aim = positional_label(row["rank"], proven, bounds, spec, not found.get("sampled"), weight_range,
+                                               found["modulus"], limit["rank"] if limit else None,
+                                               bool(limit and limit["certified_exact"]),
+                                               limit["probability_bound"] if limit else None)
+    if limit and limit["certified_exact"]:
+        proven = min(proven, limit["rank"])  # the label text names the smallest proven bound
     row.update(label=label, probability=probability, bound_eq74=bounds["certified"],
                bound_eq74_at_positions=bounds["at_positions"], aim=aim, short_by=aim - row["rank"])
     row["label_text"] = {  # the probability rounded up (format_bound): a printed bound stays a bound
