@@ -32,11 +32,11 @@ from pathlib import Path
 
 from verify.errors import InputError
 from verify.files import write_output
-from verify.sweeps.atlas_bound import bound_estimate
-from verify.sweeps.atlas_csv import SECTIONS, csv_text, merge_rows, read_rows, row_key
-from verify.sweeps.atlas_plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
+from verify.sweeps.atlas.bound import bound_estimate
+from verify.sweeps.atlas.csv_rows import SECTIONS, csv_text, merge_rows, read_rows, row_key
+from verify.sweeps.atlas.plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
                                       parse_cell)
-from verify.sweeps.atlas_run import run_cells
+from verify.sweeps.atlas.run import run_cells
 
 
 def committed(out: Path) -> dict:
@@ -163,7 +163,7 @@ def main(argv=None) -> int:
 
 def draw(out: Path, grid_rows: list[dict], bound_rows: list[dict]) -> int:
     try:
-        from verify.sweeps.atlas_plot import plot_atlas
+        from verify.report.atlas_plot import plot_atlas
 
         plot_atlas(grid_rows, bound_rows, str(out / "n_atlas.png"))
     except InputError as exc:

@@ -34,11 +34,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: see the note
 
 from verify import NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.positional_bound import exact_hilbert, side_points
-from verify.rank.token_gram import TOKEN_PRIME, GramModel
-from verify.rank.token_route import sequence_rank, token_limit
-from verify.sweeps.atlas_bound import bound_row
-from verify.sweeps.atlas_plan import Cell
+from verify.rank.token.positional_bound import exact_hilbert, side_points
+from verify.rank.token.gram import TOKEN_PRIME, GramModel
+from verify.rank.token.route import sequence_rank, token_limit
+from verify.sweeps.atlas.bound import bound_row
+from verify.sweeps.atlas.plan import Cell
 
 
 def timed(what, target, function):

@@ -36,10 +36,10 @@ from .model.spec import LayerWeights, NetworkSpec, Weights, divisors, draw_weigh
 from .claims.specsets import default_specs, exact_rank
 from .rank.bound import derivative_bound
 from .rank.grid import default_template_count
-from .rank.positional_bound import counting_floor, every_sequence_rank, sampled_minor_rank
+from .rank.token.positional_bound import counting_floor, every_sequence_rank, sampled_minor_rank
 from .rank.reduced import embedded_reduced_rank, reduced_polynomials
 from .rank.routes import rank_once
-from .rank.tokens import token_rank
+from .rank.token.tokens import token_rank
 # the papers' constructions and certificates
 from .constructions.certificate import certify, check_certificate, lower_bound
 from .constructions.grid_eval import grid_values

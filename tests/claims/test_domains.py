@@ -194,7 +194,7 @@ def test_audit_reports_its_own_gap():
 
 def test_the_report_shows_each_left_out():
     """report.md lists every claim's left_out with its text, the terminal table names the claims."""
-    from verify.claims.report import markdown, table
+    from verify.report.run_report import markdown, table
 
     records = [{"id": "a_claim", "source": "doc §1, eq. 1", "outcome": "verified", "expected": "verified",
                 "as_expected": True, "evidence": "e", "statement": "s", "left_out": "N = 2: too slow"},

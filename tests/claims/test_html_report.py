@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 
 import toy_registry
-from verify.claims.html_report import ATLAS_PNG, html_report, rank_table_svg
+from verify.report.html_report import ATLAS_PNG, html_report, rank_table_svg
 from verify.cli.main import main
 
 

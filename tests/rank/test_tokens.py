@@ -11,7 +11,7 @@ from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
 from verify.model.network import output_coordinate
 from verify.sweeps.probe import corollary1_lower_bound, probe_tokens
-from verify.rank.tokens import compositions, token_rank
+from verify.rank.token.tokens import compositions, token_rank
 
 from strategies import small_specs
 
@@ -172,7 +172,7 @@ def test_rank_r_embedding_never_exceeds_the_width_r_network(depth, width, rank):
 def test_probe_json_reports_count_cap_and_a_limit_checked_by_brute_force(capsys):
     from itertools import product
 
-    from verify.rank.token_gram import TOKEN_PRIME
+    from verify.rank.token.gram import TOKEN_PRIME
     code = main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "8",
                  "--no-store", "--workers", "1", "--json"])
     data = json.loads(capsys.readouterr().out)

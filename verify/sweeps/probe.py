@@ -19,13 +19,13 @@ from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import default_partition
 from ..rank.routes import rank_once
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
-from ..rank.tokens import token_rank
-from ..rank.token_caps import count_caps
-from ..rank.token_gram import token_prime
-from ..rank.token_route import token_limit
-from ..rank.positional_bound import positional_label
-from ..rank.token_gram import GramModel
-from ..rank.tokens import positional_bounds
+from ..rank.token.tokens import token_rank
+from ..rank.token.caps import count_caps
+from ..rank.token.gram import token_prime
+from ..rank.token.route import token_limit
+from ..rank.token.positional_bound import positional_label
+from ..rank.token.gram import GramModel
+from ..rank.token.tokens import positional_bounds
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_plan",
            "corollary1_lower_bound", "lemma7_lower_bound",
@@ -248,7 +248,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)  # validates first
         result = ProbeResult(spec, "tokens", vocab, rank, positional_rank)
         from ..rank.memory import guard_log2
-        from ..rank.tokens import estimate_counts_log2_bytes
+        from ..rank.token.tokens import estimate_counts_log2_bytes
 
         # priced before any work, conservatively: the smallest token grid (N = 2) at this vocabulary
         guard_log2(estimate_counts_log2_bytes(vocab, 2, 1), max_memory_gib, f"the token grid with V = {vocab:,}",
@@ -302,7 +302,7 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
     """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
     for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
     from ..rank.memory import log2_multichoose
-    from ..rank.token_caps import gram_log2_bytes
+    from ..rank.token.caps import gram_log2_bytes
 
     def memory(task) -> float | None:
         n = dict(task.params)["tokens"]

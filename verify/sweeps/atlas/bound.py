@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import time
 
-from ..model.embeddings import VocabularyEmbedding
-from ..model.spec import NetworkSpec, draw_weights
-from ..rank.positional_bound import counting_floor, positional_bound, sampled_minor_rank
-from ..rank.token_caps import count_caps
-from ..rank.token_gram import TOKEN_PRIME, GramModel
-from ..rank.token_route import count_rank
-from .atlas_plan import Cell, bound_step_cost, calibrate
-from .probe import conjecture_scale, lemma7_lower_bound
+from ...model.embeddings import VocabularyEmbedding
+from ...model.spec import NetworkSpec, draw_weights
+from ...rank.token.positional_bound import counting_floor, positional_bound, sampled_minor_rank
+from ...rank.token.caps import count_caps
+from ...rank.token.gram import TOKEN_PRIME, GramModel
+from ...rank.token.route import count_rank
+from .plan import Cell, bound_step_cost, calibrate
+from ..probe import conjecture_scale, lemma7_lower_bound
 
 __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
 

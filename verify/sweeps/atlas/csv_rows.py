@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
-from .atlas_bound import BOUND_COLUMNS
-from .atlas_grid import COLUMNS
-from .atlas_plan import Cell
+from .bound import BOUND_COLUMNS
+from .grid import COLUMNS
+from .plan import Cell
 
 __all__ = ["SECTIONS", "row_key", "read_rows", "csv_text", "merge_rows"]
 

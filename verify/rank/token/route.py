@@ -31,14 +31,14 @@ from math import comb
 
 import numpy as np
 
-from ..errors import InputError
-from ..exact.compositions import compositions
-from ..exact.fields import Field
-from ..exact.kernels import kernel_for
-from ..model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
-from .certainty import against_upper_bound, residue_sample_size
-from .token_gram import GramModel
+from ...errors import InputError
+from ...exact.compositions import compositions
+from ...exact.fields import Field
+from ...exact.kernels import kernel_for
+from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
+from ...model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
+from ..certainty import against_upper_bound, residue_sample_size
+from .gram import GramModel
 
 __all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
            "MAX_LIMIT_EVALUATIONS"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import replace
 
-from .atlas_bound import bound_row
-from .atlas_grid import blockers, grid_row, skip_reason
-from .atlas_plan import BOUND_CELLS, Cell, budget_for
+from .bound import bound_row
+from .grid import blockers, grid_row, skip_reason
+from .plan import BOUND_CELLS, Cell, budget_for
 
 __all__ = ["compute_cell", "run_cells"]
 
@@ -39,7 +39,7 @@ def run_cells(cells: list[Cell], which: str = "full", seed: int = 0, jobs: int =
             done[cell] = row
             yield cell, row
         return
-    from .executor import executor
+    from ..executor import executor
 
     waiting = {cell: blockers(cell, cells) for cell in cells}
     cost = estimate or {}

@@ -25,11 +25,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..exact import tuning
-from ..exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
-from ..model.embeddings import VocabularyEmbedding
-from ..model.network import layer_maps
-from ..model.spec import NetworkSpec, Weights
+from ...exact import tuning
+from ...exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
+from ...model.embeddings import VocabularyEmbedding
+from ...model.network import layer_maps
+from ...model.spec import NetworkSpec, Weights
 
 __all__ = ["TOKEN_PRIME", "GramModel", "token_prime"]
 
@@ -53,7 +53,7 @@ def token_prime(modulus: int | None) -> int:
 def _compiled_grid():
     """``token_kernel.grid`` (numba, compiled on first use), or None where numba is missing or cannot cache."""
     try:
-        from .token_kernel import grid
+        from .grid_loop import grid
     except (ImportError, RuntimeError):
         return None
     return grid
@@ -98,7 +98,7 @@ class GramModel:
         """pi_j in Z^R: position j's coordinates in the columns u_k of P' (embedding.position(j) = P' pi_j)."""
         import random
 
-        from ..model.embeddings import EMBEDDING_RANGE
+        from ...model.embeddings import EMBEDDING_RANGE
         rng = random.Random(f"verify-embedding:pos:{self.embedding.seed}:{j}")
         return [rng.randint(-EMBEDDING_RANGE, EMBEDDING_RANGE) for _ in range(self.embedding.positional_rank)]
 

@@ -26,16 +26,16 @@ from __future__ import annotations
 import time
 from types import SimpleNamespace
 
-from ..model.embeddings import VocabularyEmbedding
-from ..model.spec import NetworkSpec, draw_weights
-from ..rank.positional_bound import positional_label
-from ..rank.token_caps import count_caps
-from ..rank.token_gram import TOKEN_PRIME, GramModel
-from ..rank.token_route import (LimitOutOfReach, count_rank, derivative_upper_bound, free_variables,
+from ...model.embeddings import VocabularyEmbedding
+from ...model.spec import NetworkSpec, draw_weights
+from ...rank.token.positional_bound import positional_label
+from ...rank.token.caps import count_caps
+from ...rank.token.gram import TOKEN_PRIME, GramModel
+from ...rank.token.route import (LimitOutOfReach, count_rank, derivative_upper_bound, free_variables,
                                 sequence_rank, token_limit)
-from ..rank.tokens import positional_bounds
-from .atlas_plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
-from .probe import conjecture_scale, lemma7_lower_bound
+from ...rank.token.tokens import positional_bounds
+from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
+from ..probe import conjecture_scale, lemma7_lower_bound
 
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
            "split_exceptions"]
@@ -51,7 +51,7 @@ COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", 
 def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
     """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
     by ``positional_bound.positional_label`` (the probe's rule)."""
-    from ..rank.certainty import format_bound
+    from ...rank.certainty import format_bound
 
     certified_limit = limit is not None and getattr(limit, "certified_exact", True)
     label, probability, aim = positional_label(found, min(cap, upper, bounds["certified"]), bounds, spec, every, 2**31,

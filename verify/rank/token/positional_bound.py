@@ -263,9 +263,9 @@ def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, we
     where every sequence was kept (``every``) the rank is the generic one unless a minor vanished at the
     weights (drawn from [-weight_range, weight_range]) or the embedding (Schwartz-Zippel, mod ``modulus``);
     ``bounds``: ``bounds_at``'s ``at_positions`` and ``probability``."""
-    from ..model.embeddings import EMBEDDING_RANGE
-    from .certainty import against_upper_bound, residue_sample_size
-    from .token_route import entry_degree
+    from ...model.embeddings import EMBEDDING_RANGE
+    from ..certainty import against_upper_bound, residue_sample_size
+    from .route import entry_degree
 
     if limit_rank is not None and limit_certified:
         proven = min(proven, limit_rank)
@@ -284,7 +284,7 @@ def counting_floor(vocab: int, bound: int, positional: bool) -> int:
     >>> counting_floor(8, 55, True), counting_floor(8, 55, False)   # 8^2 = 64 >= 55; binom(3 + 7, 7) = 120
     (4, 6)
     """
-    from .token_caps import count_caps
+    from .caps import count_caps
 
     tokens = 2
     while count_caps(vocab, tokens, positional).cap < bound:
@@ -297,8 +297,8 @@ def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int 
     side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
     import random
 
-    from .token_gram import GramModel
-    from .token_route import _rank, _side_points
+    from .gram import GramModel
+    from .route import _rank, _side_points
 
     model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
     half, vocab = tokens // 2, model.embedding.vocab
@@ -321,8 +321,8 @@ def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> int:
     """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
     keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
     positions.  Returns (rank, certified bound, bound at positions)."""
-    from .token_gram import GramModel
-    from .token_route import sequence_rank
+    from .gram import GramModel
+    from .route import sequence_rank
 
     vocab = embedding.vocab
     model = GramModel(spec.with_tokens(tokens), weights, embedding, p)

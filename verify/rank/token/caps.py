@@ -71,7 +71,7 @@ def gram_log2_bytes(vocab: int, tokens: int, degree: int, positional: bool) -> f
     >>> 2 ** gram_log2_bytes(3, 200, 4, False) <= 8 * 3 * 15 * 15   # binom(6, 2) = 15 lattice points a side
     True
     """
-    from .memory import log2_multichoose
+    from ..memory import log2_multichoose
 
     half, log2_v = tokens // 2, math.log2(vocab)
     if positional:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, red as _red, vec as _vec, vec_t as _vec_t
+from ...exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, red as _red, vec as _vec, vec_t as _vec_t
 
 __all__ = ["grid"]
 

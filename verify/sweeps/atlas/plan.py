@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, replace
 from math import comb
 
-from ..errors import InputError
+from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
            "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "estimate_seconds",
