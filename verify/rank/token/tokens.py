@@ -29,6 +29,7 @@ from ...exact.compositions import compositions
 from ...model.embeddings import VocabularyEmbedding
 from ...errors import InputError
 from ...exact.fields import Field
+from ...exact.kernels import kernel_for
 from ..memory import guard
 from ...model.network import layer_maps, output_coordinate
 from ...model.spec import NetworkSpec, Weights
@@ -50,7 +51,7 @@ class TokenRank:
 
 
 def _gram_rank(spec, weights, embedding, field, part_a, seed, likely=None) -> TokenRank:
-    """The Gram route (``token_route``): counts without positions, sequences with them."""
+    """The Gram route (``route``): counts without positions, sequences with them."""
     from .caps import count_caps
     from .gram import GramModel, token_prime
     from .route import count_rank, derivative_upper_bound, free_variables, sequence_rank
@@ -180,9 +181,10 @@ def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progre
         matrix[w * len(row_counts):(w + 1) * len(row_counts)] = values[pos, w]
     bound = comb(spec.layer_degree + vocab, vocab)
     if rows * cols <= DENSE_ENTRIES or bound >= min(rows, cols):
-        return field.from_rows(matrix).rank(), rows, cols, len(all_counts), None
-    compressed = field.from_rows(matrix) * field.random_matrix(cols, bound, rng)
-    return compressed.rank(), rows, cols, len(all_counts), bound
+        return kernel_for(field, rows, cols).rank(matrix), rows, cols, len(all_counts), None
+    compressed = field.from_rows(matrix) * field.random_matrix(cols, bound, rng)  # the product in FLINT, exact
+    compressed = np.array([[int(v) for v in row] for row in compressed.tolist()], dtype=np.int64)  # entries < p < 2^63
+    return kernel_for(field, rows, bound).rank(compressed), rows, cols, len(all_counts), bound
 
 
 def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
@@ -204,7 +206,8 @@ def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
             inputs = [[field.scalar(v) for v in x] for x in embedding.embed(seq)]
             line.append(int(output_coordinate(spec, weights, inputs)))
         matrix.append(line)
-    return field.from_rows(np.array(matrix, dtype=object if field.modulus is None else np.int64)).rank(), \
+    matrix = np.array(matrix, dtype=object if field.modulus is None else np.int64)
+    return kernel_for(field, *matrix.shape).rank(matrix), \
         len(rows), len(cols), vocab**n, None
 
 
@@ -214,7 +217,7 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
                likely: int | None = None) -> TokenRank:
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 
-    ``route``: ``gram`` (``token_route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
+    ``route``: ``gram`` (``route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
     which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the full grid over all tokens, so at these weights it
     is sep exactly; mod p it is a certified lower bound on the generic rank.  Large count
     matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
