@@ -24,7 +24,7 @@ from .rank.certainty import format_bound
 from .rank.sep import SEP, separation_rank
 from .rank.routes import METHODS
 from .sweeps.executor import SweepInterrupted
-from .sweeps.probe import probe_summary
+from .report.probe_summary import probe_summary
 from .sweeps.progress import close_all
 from .sweeps.plan import plan_text
 from .sweeps.probe import PROBE

@@ -7,7 +7,7 @@ its verdict is recorded in ``AUDITED``:
 * ``covered``: its checks (case lists, grids, spec sets) reach the boundary of the stated domain.
   Large values are necessarily sampled; "covered" is about the edges, not about every value;
 * ``left_out``: part of the boundary is out of reach; the claim's ``left_out`` names it and why,
-  and the report lists it (``verify.claims.report.markdown``, "Parts of a stated domain no check
+  and the report lists it (``verify.report.run_report.markdown``, "Parts of a stated domain no check
   reaches"; report.json's ``left_out``);
 * ``not-audited``: not read for rule 2 (a kind kept for a claim added before its audit; since the third
   round, which read the response and formerly ambiguous claims, no entry has it).

@@ -1,4 +1,4 @@
-"""report.html (verify.claims.html_report), read back with the standard library's html.parser:
+"""report.html (verify.report.html_report), read back with the standard library's html.parser:
 every claim id present, no external resource, and the counts those of report.json."""
 
 import json

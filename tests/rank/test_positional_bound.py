@@ -153,7 +153,7 @@ def test_probe_rows_carry_one_label_each():
 
 
 def test_row_certainty_lower_bound_says_how_far_short():
-    from verify.rank.token.positional_bound import row_certainty
+    from verify.rank.labels import row_certainty
 
     assert row_certainty(50, 64, 52, 1e-4) == ("lower bound", None, 52)
     assert row_certainty(52, 64, 52, 1e-4) == ("probabilistic", 1e-4, 52)
@@ -193,7 +193,7 @@ def test_a_row_at_a_certified_limit_is_certified_and_at_a_computed_one_probabili
     # the shared rule of the probe and the atlas: a certified limit is a proven bound, a computed one is an
     # offer with its probability; below every bound a row is a lower bound, short of the smallest
     from verify import NetworkSpec
-    from verify.rank.token.positional_bound import positional_label
+    from verify.rank.labels import positional_label
 
     spec, bounds = NetworkSpec(depth=2, width=3), {"at_positions": None, "probability": None}
     common = dict(bounds=bounds, spec=spec, every=False, weight_range=2**16, modulus=2**31 - 1)

@@ -1,4 +1,4 @@
-"""The Gram route's memory price (token_caps.gram_log2_bytes) against the sizes it builds, and the guard
+"""The Gram route's memory price (token.caps.gram_log2_bytes) against the sizes it builds, and the guard
 that uses it: reachable specs run, bad input is refused at once."""
 
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from verify import Field, NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
 from verify.rank.token.gram import TOKEN_PRIME
-from verify.rank.token.route import token_limit
+from verify.rank.token.limit import token_limit
 from verify.rank.token.tokens import token_rank
 
 GF31 = Field(TOKEN_PRIME)

@@ -9,7 +9,8 @@ from verify import Field, NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
 from verify.rank.token.caps import count_caps
 from verify.rank.token.gram import TOKEN_PRIME
-from verify.rank.token.route import derivative_upper_bound, token_limit
+from verify.rank.token.limit import token_limit
+from verify.rank.token.route import derivative_upper_bound
 from verify.rank.token.tokens import token_rank
 
 GF31 = Field(TOKEN_PRIME)

@@ -104,7 +104,7 @@ def test_bound_cells_against_closed_forms_and_enumeration(quick):
 
 def test_theorem2_bounds_of_the_full_bound_cells():
     # the sizes: 55 at (r, L) = (8, 4), 220 at (10, 4), 715 at (12, 4), 406 at (8, 5), 4,060 at (10, 5)
-    from verify.sweeps.probe import lemma7_lower_bound
+    from verify.rank.bound import lemma7_lower_bound
 
     for (r, depth), value in {(8, 4): 55, (10, 4): 220, (12, 4): 715, (8, 5): 406, (10, 5): 4060}.items():
         assert lemma7_lower_bound(depth, r, 1) == value == _lemma7_by_counting(depth, r, 1)

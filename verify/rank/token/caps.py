@@ -61,7 +61,7 @@ def count_caps(vocab: int, tokens: int, positional: bool) -> CountCaps:
 
 
 def gram_log2_bytes(vocab: int, tokens: int, degree: int, positional: bool) -> float:
-    """A lower bound on log2 of the bytes the Gram route (``token_route``) holds at N = ``tokens``.
+    """A lower bound on log2 of the bytes the Gram route (``route``) holds at N = ``tokens``.
 
     Without positions: the V binom(min(N/2 - 1, C) + V - 1, V - 1) x binom(min(N/2, C) + V - 1, V - 1)
     int64 matrix of ``count_rank`` (C = ``degree``).  With them: the first sample's k x k int64

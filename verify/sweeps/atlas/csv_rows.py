@@ -17,7 +17,7 @@ SECTIONS = {"grid": ("n_atlas.csv", COLUMNS), "bound": ("n_positional_cells.csv"
 
 
 def row_key(section: str, row: dict) -> tuple:
-    """The cell a row belongs to, as ``atlas_plan.Cell.key`` names it (every value as the CSV writes it)."""
+    """The cell a row belongs to, as ``plan.Cell.key`` names it (every value as the CSV writes it)."""
     if section == "grid":
         return ("grid", *(str(row[k]) for k in ("depth", "vocab_r", "heads", "pos_rank")))
     return ("bound", *(str(row[k]) for k in ("depth", "r", "heads", "pos_rank")))

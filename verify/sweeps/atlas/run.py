@@ -1,6 +1,6 @@
 """Running the atlas's cells: one cell's row (``compute_cell``), and a list of cells on one or more worker
 processes (``run_cells``), each grid cell started only after the cells whose limit could skip it
-(``atlas_grid.blockers``), so the rows do not depend on the number of workers or the order they finish in.
+(``grid.blockers``), so the rows do not depend on the number of workers or the order they finish in.
 Workers are the sweeps' process pool (``executor.executor``): they die with the run, and an interrupt
 ends them."""
 
@@ -19,7 +19,7 @@ __all__ = ["compute_cell", "run_cells"]
 def compute_cell(cell: Cell, which: str = "full", seed: int = 0, skip: str | None = None,
                  raise_budget: dict | None = None) -> dict:
     """The row of ``cell`` at the budgets of grid ``which`` ("full" or "quick"); ``raise_budget``: budget
-    fields to override (grid: ``atlas_plan.Budget``'s; bound cells: ``bound_evaluations``)."""
+    fields to override (grid: ``plan.Budget``'s; bound cells: ``bound_evaluations``)."""
     raise_budget = dict(raise_budget or {})
     if cell.section == "bound":
         return bound_row(cell, raise_budget.get("bound_evaluations", BOUND_CELLS[which]["budget"]), seed)
