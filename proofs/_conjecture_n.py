@@ -12,7 +12,8 @@ from math import comb
 
 import flint
 
-from verify.authoring import lemma7_lower_bound, precision
+from verify.authoring import precision
+from verify.authoring.probe import lemma7_lower_bound
 
 
 def even_at_least(c: int, rank: int, depth: int, squared: bool = False) -> int:

@@ -1,6 +1,6 @@
 """Shared computations for the claims on the form of eq. 3: degrees of y_p^i and layer compositions."""
 
-from verify.authoring import Field, NetworkSpec, Weights, draw_weights, output_polynomial
+from verify.authoring.network import Field, NetworkSpec, Weights, draw_weights, output_polynomial
 
 QQ = Field(None)
 

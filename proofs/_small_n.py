@@ -12,8 +12,9 @@ takes 55 s and d_x = 5, N = 2 7 s, so they are left out.  The ranks are cached a
 
 from functools import lru_cache
 
-from verify.authoring import Cases, Field, N, NetworkSpec, H, L, d_a, d_x, divisors
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Cases, H, L, N, d_a, d_x
+from verify.authoring.network import Field, NetworkSpec, divisors
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 #: (L, d_x, N) within about a second each (module docstring), smallest first.
 PLAN = ([(1, w, 2) for w in range(1, 7)] + [(1, w, 4) for w in range(1, 7)] + [(2, w, 2) for w in range(1, 5)]

@@ -1,7 +1,7 @@
 """Computations shared by the structural claims (partition invariance, grid bounds)."""
 
-from verify.authoring import NetworkSpec, balanced_partitions
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring.network import NetworkSpec, balanced_partitions
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 SMALL = [(1, 2, 1, 4), (1, 3, 3, 4), (2, 2, 1, 4), (2, 2, 2, 4), (1, 2, 2, 6), (2, 2, 1, 6)]
 

@@ -2,7 +2,8 @@
 
 from functools import lru_cache
 
-from verify.authoring import DEFAULT_PRIME, Field, NetworkSpec, probe_tokens
+from verify.authoring.network import DEFAULT_PRIME, Field, NetworkSpec
+from verify.authoring.probe import probe_tokens
 
 GF = Field(DEFAULT_PRIME)
 

@@ -3,7 +3,7 @@
 import random
 from math import comb
 
-from verify.authoring import Layout, carried_columns, embedding_target, matrix_rank
+from verify.authoring.constructions import Layout, carried_columns, embedding_target, matrix_rank
 
 from .wies2021_lemma8_hadamard_rank import find_matrix
 

@@ -15,7 +15,10 @@ vocabulary embedding, N = 2 and 4); a changed value fails its check, and the cla
 
 from math import comb
 
-from verify.authoring import H, L, NetworkSpec, Property, corollary1_lower_bound, r, rank_once
+from verify.authoring import H, L, Property, r
+from verify.authoring.network import NetworkSpec
+from verify.authoring.probe import corollary1_lower_bound
+from verify.authoring.ranks import rank_once
 
 from ._reach import REPAIRED, gap_check
 from ._tokens import probe

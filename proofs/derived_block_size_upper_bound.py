@@ -10,9 +10,10 @@ The papers' Theorems 1-2 (main text §4) are the comparison, on the log3 scale, 
 
 import sympy as sp
 
-from verify.authoring import (Cases, Claim, Field, NetworkSpec, compare, default_specs, derivative_bound, exact_rank,
-                              shifted)
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Cases, Claim, compare, shifted
+from verify.authoring.network import Field, NetworkSpec
+from verify.authoring.ranks import default_specs, derivative_bound, exact_rank
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, H, L, Source, d_x
 from .levine2020_theorem1_upper import BOUND as THEOREM1

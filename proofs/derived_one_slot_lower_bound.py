@@ -12,8 +12,9 @@ from math import log
 
 import sympy as sp
 
-from verify.authoring import (Cases, Claim, NetworkSpec, Property, RankBound, certify, check_certificate, compare,
-                              layout_grid_rank, multichoose, one_slot_bound, shifted)
+from verify.authoring import Cases, Claim, Property, RankBound, compare, multichoose, shifted
+from verify.authoring.constructions import certify, check_certificate, layout_grid_rank, one_slot_bound
+from verify.authoring.network import NetworkSpec
 
 from ._common import MAIN, H, L, Source, d_x, log3
 from .levine2020_theorem1_lower import BOUND as EQ6

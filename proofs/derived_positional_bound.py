@@ -6,8 +6,9 @@ degree <= C = (3^L - 1)/2, so splitting g by its degree in z_B gives sep <= min_
 counting cap, so independent of the bound), tight at the exceptions of docs/conjecture_n.md.
 """
 
-from verify.authoring import (Cases, Claim, NetworkSpec, VocabularyEmbedding, draw_weights, every_sequence_rank,
-                              shifted)
+from verify.authoring import Cases, Claim, shifted
+from verify.authoring.network import NetworkSpec, VocabularyEmbedding, draw_weights
+from verify.authoring.ranks import every_sequence_rank
 
 from ._common import WIES, Source
 

@@ -2,7 +2,8 @@
 
 from hypothesis import strategies as st
 
-from verify.authoring import Cases, Claim, NetworkSpec, divisors, draw_weights, shifted
+from verify.authoring import Cases, Claim, shifted
+from verify.authoring.network import NetworkSpec, divisors, draw_weights
 
 from ._common import MAIN, L, Source, d_x
 

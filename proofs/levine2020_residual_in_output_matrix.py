@@ -8,7 +8,8 @@ second point in their response (lines 20-21).
 
 import random
 
-from verify.authoring import Cases, Claim, LayerWeights, NetworkSpec, Weights, draw_weights, forward, neighbour
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.network import LayerWeights, NetworkSpec, Weights, draw_weights, forward
 
 from ._common import MAIN, Source
 from ._layers import degrees, one_layer, symbolic_inputs

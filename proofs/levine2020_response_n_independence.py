@@ -13,8 +13,9 @@ strengthens Theorem 1 (claim levine2020_theorem1_upper), not this sentence, so i
 
 import sympy as sp
 
-from verify.authoring import Cases, Claim, NetworkSpec, Property, compare
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Cases, Claim, Property, compare
+from verify.authoring.network import NetworkSpec
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import RESPONSE, H, L, Source, d_x, log3
 

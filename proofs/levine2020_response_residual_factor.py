@@ -1,6 +1,8 @@
 """Author response: residual connections multiply the upper bounds by at most 2^L."""
 
-from verify.authoring import Claim, NetworkSpec, Property, RankBound, default_specs, exact_rank, shifted
+from verify.authoring import Claim, Property, RankBound, shifted
+from verify.authoring.network import NetworkSpec
+from verify.authoring.ranks import default_specs, exact_rank
 
 from ._common import C, RESPONSE, H, L, Source, d_a
 from ._small_n import at_small_n

@@ -2,8 +2,9 @@
 
 from functools import lru_cache
 
-from verify.authoring import Cases, Claim, NetworkSpec
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Cases, Claim
+from verify.authoring.network import NetworkSpec
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import REVISED, Source
 

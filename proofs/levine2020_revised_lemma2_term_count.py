@@ -4,7 +4,8 @@ every index inside the matrix it indexes, and the count of eq. 10's summed terms
 import random
 from functools import lru_cache
 
-from verify.authoring import Cases, Claim, NetworkSpec, RankBound, Weights, draw_weights, forward, neighbour
+from verify.authoring import Cases, Claim, RankBound, neighbour
+from verify.authoring.network import NetworkSpec, Weights, draw_weights, forward
 
 from ._common import REVISED, H, N, Source, d_x
 

@@ -4,8 +4,10 @@ eqs. 38-39 against the executed construction, and the column index of eqs. 40-42
 
 from hypothesis import strategies as st
 
-from verify.authoring import (Cases, Claim, GaussianRational, Layout, NetworkSpec, construction, forward,
-                              grid_submatrix, hadamard_target, neighbour, proportional, shifted, unit_rows)
+from verify.authoring import Cases, Claim, neighbour, shifted
+from verify.authoring.constructions import (Layout, construction, grid_submatrix, hadamard_target, proportional,
+                                            unit_rows)
+from verify.authoring.network import GaussianRational, NetworkSpec, forward
 
 from ._common import REVISED, Source
 

@@ -4,8 +4,9 @@ route (valid for every N) at the smallest specs, N = 2 and 4, where the bounds N
 from fractions import Fraction
 from functools import lru_cache
 
-from verify.authoring import Cases, Claim, Field, NetworkSpec, scaled
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Cases, Claim, scaled
+from verify.authoring.network import Field, NetworkSpec
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import REVISED, Source
 

@@ -7,8 +7,9 @@ from math import comb
 import flint
 from hypothesis import strategies as st
 
-from verify.authoring import (Cases, Claim, Field, NetworkSpec, default_specs, draw_weights, exact_rank,
-                              output_polynomial, shifted, variable_index)
+from verify.authoring import Cases, Claim, shifted
+from verify.authoring.network import Field, NetworkSpec, draw_weights, output_polynomial, variable_index
+from verify.authoring.ranks import default_specs, exact_rank
 
 from ._common import REVISED, Source
 

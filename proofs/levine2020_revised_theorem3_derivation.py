@@ -3,7 +3,8 @@ and the step from that closed form to the theorem."""
 
 from math import prod
 
-from verify.authoring import Cases, Claim, default_specs, exact_rank, neighbour
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.ranks import default_specs, exact_rank
 
 from ._common import REVISED, Source
 

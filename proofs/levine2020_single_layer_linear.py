@@ -1,4 +1,5 @@
-from verify.authoring import Claim, Property, default_specs, exact_rank
+from verify.authoring import Claim, Property
+from verify.authoring.ranks import default_specs, exact_rank
 
 from ._common import MAIN, Source
 

@@ -1,7 +1,9 @@
 """Claim 2 (first supplement): grid tensors give lower bounds on the separation rank."""
 
-from verify.authoring import Claim, NetworkSpec, Property, default_template_count, shifted
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Claim, Property, shifted
+from verify.authoring.network import NetworkSpec
+from verify.authoring.ranks import default_template_count
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, Source
 

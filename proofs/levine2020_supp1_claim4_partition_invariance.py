@@ -1,5 +1,6 @@
-from verify.authoring import Claim, NetworkSpec, Property
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Claim, Property
+from verify.authoring.network import NetworkSpec
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import MAIN, Source
 from ._structure import partition_invariance

@@ -7,7 +7,9 @@ from math import comb, factorial, prod
 
 import flint
 
-from verify.authoring import Cases, Claim, compositions, neighbour, omega_rows
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import omega_rows
+from verify.authoring.network import compositions
 
 from ._common import MAIN, Source
 

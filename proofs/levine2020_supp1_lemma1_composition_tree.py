@@ -2,8 +2,9 @@
 
 import networkx as nx
 
-from verify.authoring import (DEFAULT_PRIME, Claim, Field, NetworkSpec, Property, draw_weights, reduced_polynomials,
-                              shifted)
+from verify.authoring import Claim, Property, shifted
+from verify.authoring.network import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
+from verify.authoring.ranks import reduced_polynomials
 
 from ._common import C, MAIN, L, Source
 

@@ -5,7 +5,8 @@ of y in X that the C(L) summed positions give, and the symmetry in the positions
 
 import random
 
-from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, forward, neighbour, output_coordinate
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.network import NetworkSpec, draw_weights, forward, output_coordinate
 
 from ._common import MAIN, Source
 

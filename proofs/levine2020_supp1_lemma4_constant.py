@@ -3,8 +3,9 @@
 
 from fractions import Fraction
 
-from verify.authoring import (Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, neighbour,
-                              proportional, unit_rows)
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.authoring.network import GaussianRational, I
 
 from ._common import MAIN, Source
 

@@ -4,8 +4,9 @@ Q(i) through the engine's eq. 3 network."""
 
 from fractions import Fraction
 
-from verify.authoring import (DEFECTS, Cases, Claim, GaussianRational, I, grid_submatrix, hadamard_target, neighbour,
-                              proportional, unit_rows)
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import DEFECTS, grid_submatrix, hadamard_target, proportional, unit_rows
+from verify.authoring.network import GaussianRational, I
 
 from ._common import MAIN, Source
 

@@ -1,6 +1,8 @@
 """The lower bound of Theorems 1-2, certified at one weight point and re-checked from the certificate."""
 
-from verify.authoring import Cases, Claim, NetworkSpec, certify, check_certificate, lower_bound, scaled
+from verify.authoring import Cases, Claim, scaled
+from verify.authoring.constructions import certify, check_certificate, lower_bound
+from verify.authoring.network import NetworkSpec
 
 from ._common import MAIN, Source
 
@@ -19,7 +21,7 @@ def _tripled(depth, width, heads):
 
     Only a proven upper bound on the generic rank can refute it (a rank at seeded weights is at most the
     generic one): the derivative-space bound (verify.rank.bound, B1/B3)."""
-    from verify.authoring import derivative_bound
+    from verify.authoring.ranks import derivative_bound
 
     m = lower_bound(depth, width, heads)
     upper = derivative_bound(NetworkSpec(depth=depth, width=width, heads=heads)).total

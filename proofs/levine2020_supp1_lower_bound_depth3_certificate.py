@@ -5,8 +5,9 @@ import random
 
 import flint
 
-from verify.authoring import (Cases, Claim, NetworkSpec, certify, draw_weights, grid_values, lower_bound,
-                              output_coordinate, scaled)
+from verify.authoring import Cases, Claim, scaled
+from verify.authoring.constructions import certify, grid_values, lower_bound
+from verify.authoring.network import NetworkSpec, draw_weights, output_coordinate
 
 from ._common import MAIN, Source
 
@@ -65,7 +66,7 @@ def _tripled(depth, width, heads):
 
     Only a proven upper bound on the generic rank can refute it (a rank at seeded weights is at most the
     generic one): the derivative-space bound (verify.rank.bound, B1/B3)."""
-    from verify.authoring import derivative_bound
+    from verify.authoring.ranks import derivative_bound
 
     m = lower_bound(depth, width, heads)
     upper = derivative_bound(NetworkSpec(depth=depth, width=width, heads=heads)).total

@@ -8,7 +8,8 @@ from math import comb
 
 import flint
 
-from verify.authoring import Cases, Claim, grid_submatrix, hadamard_target, proportional, shifted
+from verify.authoring import Cases, Claim, shifted
+from verify.authoring.constructions import grid_submatrix, hadamard_target, proportional
 
 from ._common import MAIN, Source
 

@@ -2,7 +2,8 @@
 
 from math import comb
 
-from verify.authoring import Cases, Claim, bad_omegas, exponent_matrix, hadamard_gram, neighbour, omega_rows
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import bad_omegas, exponent_matrix, hadamard_gram, omega_rows
 
 from ._common import MAIN, Source
 

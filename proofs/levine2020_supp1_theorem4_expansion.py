@@ -11,7 +11,8 @@ of Theorem 4 prints B^(c)_{r_c, beta_c}, which makes every M^(c) diagonal in r.
 import random
 from itertools import product
 
-from verify.authoring import Cases, Claim, NetworkSpec, draw_weights, neighbour, output_coordinate
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.network import NetworkSpec, draw_weights, output_coordinate
 
 from ._common import MAIN, Source
 

@@ -6,7 +6,8 @@ Rule 4 reread: this stays ambiguous, because the text itself uses 'degree' both 
 monomials by 'the powers' n_1 + ... + n_{d_x} = 2C(L) of the summed inputs' coordinates, the query coordinate
 x^(i)_{alpha_{C(L)+1}} summed separately: the degree it calls y's is 2C in the summed inputs (true)."""
 
-from verify.authoring import Claim, Field, NetworkSpec, Property, draw_weights, neighbour, output_polynomial
+from verify.authoring import Claim, Property, neighbour
+from verify.authoring.network import Field, NetworkSpec, draw_weights, output_polynomial
 
 from ._common import MAIN, Source
 

@@ -1,8 +1,10 @@
 """The conjecture on N with positional embeddings (vocabulary paper, section 4 after Theorem 2, and appendix
 B.2.2 before Corollary 2): decided on the cells the exact data cover (benchmarks/positional_cells.py)."""
 
-from verify.authoring import (Claim, NetworkSpec, Property, VocabularyEmbedding, conjecture_scale, counting_floor,
-                              draw_weights, lemma7_lower_bound, neighbour, sampled_minor_rank)
+from verify.authoring import Claim, Property, neighbour
+from verify.authoring.network import NetworkSpec, VocabularyEmbedding, draw_weights
+from verify.authoring.probe import conjecture_scale, lemma7_lower_bound
+from verify.authoring.ranks import counting_floor, sampled_minor_rank
 
 from ._common import WIES, Source
 

@@ -7,8 +7,10 @@ from functools import lru_cache
 from math import comb
 from types import SimpleNamespace
 
-from verify.authoring import (DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, default_partition, draw_weights,
-                              matrix_rank, scaled, token_rank, vocabulary_matrix)
+from verify.authoring import Cases, Claim, scaled
+from verify.authoring.constructions import matrix_rank, vocabulary_matrix
+from verify.authoring.network import DEFAULT_PRIME, Field, NetworkSpec, default_partition, draw_weights
+from verify.authoring.ranks import token_rank
 
 from ._common import WIES, Source
 from ._vocab import a_matrix, corrected_layout

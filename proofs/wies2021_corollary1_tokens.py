@@ -1,6 +1,7 @@
 """Corollary 1's lower bound against exact token ranks, and the N at which they reach it."""
 
-from verify.authoring import Cases, Claim, Property, corollary1_lower_bound, scaled
+from verify.authoring import Cases, Claim, Property, scaled
+from verify.authoring.probe import corollary1_lower_bound
 
 from ._common import WIES, Source
 from ._reach import gap_check

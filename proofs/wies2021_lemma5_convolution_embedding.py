@@ -1,7 +1,8 @@
 """Lemma 5 (vocabulary paper): a convolution kernel of rank <= r and templates whose embedding
 outputs are the vectors of eq. 15, carrying the rows of A."""
 
-from verify.authoring import Cases, Claim, convolution_embedding, neighbour
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import convolution_embedding
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,

@@ -4,7 +4,8 @@ coordinate beyond r is 0 -- but each head's constant coordinate alpha = h d_a is
 and alpha = d_x > r whenever r < d_x.  The clause is read as printed (rule 4): step (2) is an erratum, and dropping
 the clause (step (2) then being eq. 15, the lemma's own statement) is its correction."""
 
-from verify.authoring import Claim, Property, convolution_embedding, shifted
+from verify.authoring import Claim, Property, shifted
+from verify.authoring.constructions import convolution_embedding
 
 from ._common import WIES, Source
 from ._vocab import LEMMA56_CASES, a_matrix, corrected_layout, embedding_target

@@ -1,7 +1,8 @@
 """Lemma 6 (vocabulary paper): with V >= 2((n over 3^(L-2))) + 1 a rank-r vocabulary matrix M_V
 whose columns are the template vectors of eq. 15 carrying the rows of A."""
 
-from verify.authoring import Cases, Claim, neighbour, vocabulary_matrix
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import vocabulary_matrix
 
 from ._common import WIES, Source
 from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,

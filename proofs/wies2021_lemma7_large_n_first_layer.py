@@ -1,7 +1,8 @@
 """Lemma 7 (vocabulary paper): with V >= r and large N, the first self-attention layer sums the
 embeddings of sequences pi_P(j1), pi_Q(j2) into (sum_h W^O W^V) u, u carrying rows j1, j2 of A."""
 
-from verify.authoring import Cases, Claim, large_n_construction, neighbour
+from verify.authoring import Cases, Claim, neighbour
+from verify.authoring.constructions import large_n_construction
 
 from ._common import WIES, Source
 from ._vocab import Layout, a_matrix, capacity, random_value_output

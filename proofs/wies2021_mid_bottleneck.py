@@ -1,6 +1,8 @@
 """Section 4.2.3: width caps the internal attention dimension."""
 
-from verify.authoring import Cases, Claim, NetworkSpec, exact_rank, shifted
+from verify.authoring import Cases, Claim, shifted
+from verify.authoring.network import NetworkSpec
+from verify.authoring.ranks import exact_rank
 
 from ._common import WIES, Source
 

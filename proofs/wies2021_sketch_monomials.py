@@ -1,9 +1,9 @@
 """§4.1 (proof sketch of Theorem 1): y_p^i is a degree-3^L polynomial in the N d_x inputs, each layer
 multiplying the degree by 3, so sep is at most its number of monomials, at most (3^L + N d_x)^(N d_x)."""
 
-from verify.authoring import (DEFAULT_PRIME, Claim, Field, InequalityChain, NetworkSpec, Property, draw_weights,
-                              output_polynomial, shifted)
-from verify.authoring import rank_once as separation_rank  # one run at the given seed
+from verify.authoring import Claim, InequalityChain, Property, shifted
+from verify.authoring.network import DEFAULT_PRIME, Field, NetworkSpec, draw_weights, output_polynomial
+from verify.authoring.ranks import rank_once as separation_rank  # one run at the given seed
 
 from ._common import WIES, L, N, Source, d_x, multichoose
 

@@ -3,7 +3,9 @@ against exact token ranks (every other eq. 9 claim has r_e = 0)."""
 
 from functools import lru_cache
 
-from verify.authoring import DEFAULT_PRIME, Cases, Claim, Field, NetworkSpec, evaluate, probe_step, scaled
+from verify.authoring import Cases, Claim, evaluate, scaled
+from verify.authoring.network import DEFAULT_PRIME, Field, NetworkSpec
+from verify.authoring.probe import probe_step
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9

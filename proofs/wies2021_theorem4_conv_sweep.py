@@ -2,8 +2,9 @@
 
 from functools import lru_cache
 
-from verify.authoring import (DEFAULT_PRIME, Cases, Claim, ConvolutionEmbedding, Field, NetworkSpec,
-                              embedded_reduced_rank, evaluate, scaled)
+from verify.authoring import Cases, Claim, evaluate, scaled
+from verify.authoring.network import DEFAULT_PRIME, ConvolutionEmbedding, Field, NetworkSpec
+from verify.authoring.ranks import embedded_reduced_rank
 
 from ._common import WIES, L, Source, r, r_e
 from ._wies import EQ9

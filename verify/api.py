@@ -18,36 +18,31 @@ from pathlib import Path
 from .errors import InputError
 from .exact.fields import DEFAULT_PRIME, FAST_PRIME, as_field, parse_field
 from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
-from .rank.grid import DEFAULT_MAX_EVALUATIONS
-from .rank.memory import DEFAULT_MEMORY_GIB
 from .rank.certainty import format_bound
-from .rank.sep import SEP, separation_rank
+from .rank.memory import DEFAULT_MEMORY_GIB
 from .rank.routes import METHODS
+from .rank.sep import SEP, separation_rank
 from .sweeps.executor import SweepInterrupted
-from .report.probe_summary import probe_summary
-from .sweeps.progress import close_all
-from .sweeps.plan import plan_text
 from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
-from .sweeps.progress import Progress
+from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
-from .report.formats import (claims_table, export_csv, junit_xml, plot_probe, plot_table, require_matplotlib,
-                      table_csv, table_markdown)
-from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib, scheduler_address
+from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib
 
+#: The front door: what this module defines, and the defaults and types the command line shares with it.
+#: Output formats and prose are ``verify.report`` (``formats``, ``plan_text``, ``probe_summary``) and the
+#: argument checks ``verify.validate``, which the command line imports directly (issue 42).
 __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
            "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
-           "table_markdown", "claims_table", "plot_probe", "plot_table", "progress_bars",
-           # shared defaults and limits
-           "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
-           "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
-           "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
-           "MAX_CERTIFICATE_BYTES", "MONOMIALS", "MAX_COUNT", "MAX_TOKENS", "MAX_WIDTH", "validate_integer",
-           "memory_gib", "scheduler_address", "table_csv", "export_csv", "junit_xml", "format_bound",
-           "require_matplotlib"]
+           "progress_bars", "close_all",
+           # shared defaults, limits and types
+           "SEP", "PROBE", "TABLE", "MONOMIALS", "METHODS", "TASK_KINDS", "MAX_DEPTH", "MAX_CERTIFICATE_BYTES",
+           "DEFAULT_PRIME", "FAST_PRIME", "NetworkSpec", "SweepInterrupted", "parse_field", "default_store_path",
+           "format_bound"]
+
 
 @dataclass(frozen=True)
 class NetworkDefaults:

@@ -1,6 +1,6 @@
 """The one validation of the values a user gives, shared by the command line and the Python API.
 
-The parser's ``type`` functions (``verify.cli.checks``) and the API's entry points call the same
+The parser's ``type`` functions (``verify.cli.argtypes``) and the API's entry points call the same
 checks, so ``verify.probe_n(max_tokens=10**9)`` is refused with the message ``--max-tokens 10^9``
 gets, at once, before anything is allocated.  Each message names the value, the valid range and
 the option that sets it.

@@ -13,6 +13,7 @@ import verify
 from verify.claims import registry as registry_module
 from verify.claims.registry import ENVIRONMENT, GROUP, find_registry
 from verify.cli.main import main
+from verify.report import formats
 from verify.errors import InputError
 
 from toy_registry import TOY_BOUND
@@ -82,8 +83,8 @@ def test_the_table_reads_its_bound_columns_from_the_registry_it_is_given(toy, ca
     assert [(b["claim"], b["holds"]) for b in row["bounds"]] == [("toy_rank_at_most_three", True)]
     rows = verify.reviewers_table([1], [2], heads="1", registry=toy)["rows"]
     assert [b["claim"] for b in rows[0]["bounds"]] == ["toy_rank_at_most_three"]
-    assert "toy_rank_at_most_three" in verify.api.table_csv(rows, toy).splitlines()[0]
-    assert "toy_rank_at_most_three" in verify.api.table_markdown(rows, toy)
+    assert "toy_rank_at_most_three" in formats.table_csv(rows, toy).splitlines()[0]
+    assert "toy_rank_at_most_three" in formats.table_markdown(rows, toy)
 
 
 def test_an_unknown_registry_is_one_line_and_status_2(capsys, monkeypatch):

@@ -92,7 +92,7 @@ def test_the_api_refuses_what_the_command_line_refuses(call, phrase):
 def test_the_command_line_and_the_api_give_the_same_range():
     err_api = pytest.raises(InputError, verify.probe_n, depth=1, width=2, vocab=2, rank=2, max_tokens=1).value
     assert "from 2 to 10,000" in str(err_api)
-    from verify.cli.checks import int_range
+    from verify.cli.argtypes import int_range
 
     with pytest.raises(Exception, match="from 2 to 10,000"):
         int_range("--max-tokens", 2, 10**4)("1")

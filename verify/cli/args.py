@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..api import NetworkSpec, default_store_path
 from ..errors import InputError
-from .checks import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
+from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
 __all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
 
@@ -66,7 +66,7 @@ def add_sweep_args(p) -> None:
 def _scheduler(text: str) -> str:
     import argparse
 
-    from ..api import scheduler_address
+    from ..validate import scheduler_address
 
     try:
         return scheduler_address(text)

@@ -8,7 +8,7 @@ from .. import api
 from ..errors import printable
 from ..files import STDOUT, write_output
 from .args import add_output_args
-from .checks import MAX_DEPTH, MAX_WIDTH, int_range, writable_file
+from .argtypes import MAX_DEPTH, MAX_WIDTH, int_range, writable_file
 
 NAME = "certify"
 

@@ -6,9 +6,11 @@ import json
 import sys
 
 from .. import api
+from ..report import formats
+from ..report.plan_text import plan_text
 from ..errors import InputError, printable
 from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
-from .checks import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, plot_file
+from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, plot_file
 
 NAME = "probe-n"
 D = api.PROBE
@@ -50,7 +52,7 @@ def run(args) -> int:
                        args.residual, args.weight_range, args.max_memory_gib, store_path(args), args.scheduler,
                        args.workers, not (args.json or args.quiet), args.dry_run, args.device)
     if args.dry_run:
-        print(json.dumps(data) if args.json else api.plan_text(data) + data["note"] + "\n",
+        print(json.dumps(data) if args.json else plan_text(data) + data["note"] + "\n",
               end="\n" if args.json else "")
         return 0
     if args.json:
@@ -66,7 +68,7 @@ def run(args) -> int:
         print("\n" + probe_summary(data))
     sys.stdout.flush()
     if args.plot:
-        api.plot_probe(data, args.plot, field=data["field"], seed=args.seed)
+        formats.plot_probe(data, args.plot, field=data["field"], seed=args.seed)
         if not args.json:
             print(f"plot: {printable(args.plot)}")
     return 0
@@ -74,6 +76,6 @@ def run(args) -> int:
 
 def probe_summary(data: dict) -> str:
     """The probe's findings in whole sentences (``verify.report.probe_summary``)."""
-    summary = api.probe_summary
+    from ..report.probe_summary import probe_summary as summary
 
     return summary(data)

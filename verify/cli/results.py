@@ -6,10 +6,11 @@ import json
 import sys
 
 from .. import api
+from ..report import formats
 from ..errors import printable
 from ..files import STDOUT, write_output
 from .args import add_output_args, note
-from .checks import writable_file
+from .argtypes import writable_file
 
 NAME = "results"
 
@@ -31,7 +32,7 @@ def run(args) -> int:
     if args.json or args.format == "json":
         text = json.dumps({"store": path, "results": rows}) + "\n"
     elif args.format == "csv":
-        text = api.export_csv(rows)
+        text = formats.export_csv(rows)
     else:
         lines = [f"{'kind':<10} {'spec':<28} {'method':<10} {'field':<24} {'seed':>4}  value"]
         for row in rows:

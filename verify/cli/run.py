@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 from .. import api
+from ..report import formats
+from ..report.plan_text import plan_text
 from ..errors import printable
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
 from ..files import write_output
-from .checks import writable_dir, writable_file
+from .argtypes import writable_dir, writable_file
 
 NAME = "run"
 
@@ -45,16 +47,16 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(done))
         else:
-            print(api.plan_text(done) + f"Then {len(done['claims'])} claims would be checked, reports written "
+            print(plan_text(done) + f"Then {len(done['claims'])} claims would be checked, reports written "
                                         f"to {printable(done['out'])}.")
         return 0
     records, header, surprises = done["claims"], done["header"], done["unexpected"]
     if args.junit:  # written before printing: CI reads it even when stdout is closed
-        write_output(args.junit, api.junit_xml(records, header))
+        write_output(args.junit, formats.junit_xml(records, header))
     if args.json:
         print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
     else:
-        text, summary = api.claims_table(records)
+        text, summary = formats.claims_table(records)
         print(text)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +

@@ -6,7 +6,7 @@ import json
 
 from .. import api
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
-from .checks import MAX_COUNT, int_range
+from .argtypes import MAX_COUNT, int_range
 
 NAME = "sep"
 D = api.SEP

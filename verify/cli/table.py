@@ -6,10 +6,12 @@ import json
 import sys
 
 from .. import api
+from ..report import formats
+from ..report.plan_text import plan_text
 from ..errors import printable
 from ..files import write_output
 from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
-from .checks import MAX_COUNT, field_text, int_range, memory_limit, plot_file, writable_file
+from .argtypes import MAX_COUNT, field_text, int_range, memory_limit, plot_file, writable_file
 
 NAME = "table"
 D = api.TABLE
@@ -67,23 +69,23 @@ def run(args) -> int:
                                    args.registry, args.device)
     except api.SweepInterrupted as stop:  # print the rows already computed, then the one-line error
         if getattr(stop, "rows", None) and not args.json:  # --json promises one object, and only on success
-            print(api.table_markdown(stop.rows, args.registry), end="")
+            print(formats.table_markdown(stop.rows, args.registry), end="")
             print(f"\nInterrupted: {len(stop.rows)} of {stop.total} specs done; the rest resume from the store.",
                   flush=True)
         raise
     if args.dry_run:
-        print(json.dumps(data) if args.json else api.plan_text(data), end="\n" if args.json else "")
+        print(json.dumps(data) if args.json else plan_text(data), end="\n" if args.json else "")
         return 0
     rows, stats = data["rows"], data["sweep"]
     if args.json:  # printed first: a file that cannot be written must not lose the table
         print(json.dumps(data))
     else:
-        print(api.table_markdown(rows, args.registry), end="")
+        print(formats.table_markdown(rows, args.registry), end="")
     sys.stdout.flush()
     if args.csv:
-        write_output(args.csv, api.table_csv(rows, args.registry))
+        write_output(args.csv, formats.table_csv(rows, args.registry))
     if args.plot:
-        api.plot_table(rows, args.plot, title=f"field {data['field']}, seed {args.seed}")
+        formats.plot_table(rows, args.plot, title=f"field {data['field']}, seed {args.seed}")
     if not args.json:
         store = data["store"]
         print(f"\n{stats['total']} results: {stats['computed']} computed, {stats['reused']} from the store"

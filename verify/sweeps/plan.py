@@ -1,5 +1,5 @@
 """``--dry-run``: the plan of a sweep (tasks, estimated cost and memory of each, what is already
-stored) without computing anything."""
+stored) without computing anything; its text for a terminal is ``verify.report.plan_text``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 from ..model.spec import NetworkSpec
 from .store import Store, Task
 
-__all__ = ["sweep_plan", "plan_text", "probe_plan"]
+__all__ = ["sweep_plan", "probe_plan"]
 
 
 def _spec_name(task: Task) -> str:
@@ -54,35 +54,6 @@ def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None, limit_gi
         row["share_of_work"] = 0.0 if row["stored"] or not todo else round(row["cost"] / todo, 6)
     return {"dry_run": True, "tasks": rows, "to_compute": sum(not r["stored"] for r in rows),
             "stored": sum(r["stored"] for r in rows), "store": None if store.path is None else str(store.path)}
-
-
-def _size(gib: float | None) -> str:
-    """A size in GiB written with a readable unit (1.5 MiB, not 0.00146 GiB)."""
-    if gib is None:
-        return ""
-    for unit, scale in (("GiB", 1.0), ("MiB", 2**-10), ("KiB", 2**-20)):
-        if gib >= scale:
-            return f"{gib / scale:.3g} {unit}"
-    return "under 1 KiB"
-
-
-def plan_text(plan: dict) -> str:
-    """The plan as lines for a terminal."""
-    lines = [f"{'task':<10} {'spec':<44} {'memory':>12} {'work':>7}  status"]
-    for row in plan["tasks"]:
-        memory = _size(row["memory_gib"])
-        share = "" if row["stored"] else f"{100 * row['share_of_work']:.1f}%"
-        status = "stored" if row["stored"] else \
-            "over --max-memory-gib: refused" if row.get("over_limit") else "to compute"
-        memory = memory or ("beyond 1e300 B" if row.get("over_limit") else "")
-        lines.append(f"{row['kind']:<10} {row['name']:<44} {memory:>12} {share:>7}  {status}")
-    over = sum(bool(row.get("over_limit")) for row in plan["tasks"])
-    lines.append(f"\nDry run: {plan['to_compute']} tasks to compute"
-                 + (f" ({over} over --max-memory-gib, which the run would refuse)" if over else "")
-                 + f", {plan['stored']} already stored"
-                 + (f" in {plan['store']}" if plan["store"] else " (no store)")
-                 + "; work is each task's share of the estimated cost still to compute. Nothing was computed.")
-    return "\n".join(lines) + "\n"
 
 
 def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = None, rank: int | None = None,

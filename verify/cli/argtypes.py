@@ -9,8 +9,9 @@ import math
 from pathlib import Path
 
 from ..errors import InputError
-from ..api import DEFAULT_PRIME, MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, memory_gib, parse_field, validate_integer
+from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
 from ..files import STDOUT, check_output, is_stream, probe_folder
+from ..validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, integer as validate_integer, memory_gib
 
 __all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "MAX_DEPTH",
            "MAX_WIDTH", "MAX_TOKENS", "MAX_COUNT"]
@@ -93,7 +94,7 @@ def plot_file(path: str | None, option: str = "--plot") -> None:
     if not is_stream(path) and not path.lower().endswith(".png"):
         raise InputError(f"plot file {path!r} must end in .png; use e.g. {option} plot.png")
     check_output(path, option)
-    from ..api import require_matplotlib
+    from ..report.formats import require_matplotlib
     require_matplotlib()
 
 
