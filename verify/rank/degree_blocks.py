@@ -288,7 +288,7 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
                        uppers: list[int] | None = None, device=None, done=None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
-    ``moments`` looks up the moment values (``verify.moments``: ``count``, ``keys``, ``gather``);
+    ``moments`` looks up the moment values (``verify.rank.moments``: ``count``, ``keys``, ``gather``);
     ``seed`` is the run's seed, from which every random choice of ``block_rank`` is drawn.
     ``only``: rank just these degrees (a later run of the block-level repeats, ``verify.rank.repeat``);
     the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones.

@@ -11,7 +11,7 @@ import math
 
 from ..errors import InputError
 
-__all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib", "log2_comb", "log2_multichoose", "guard_log2"]
+__all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib", "log2_multichoose", "guard_log2"]
 
 #: Refuse computations estimated to need more than this many GiB unless told otherwise.
 DEFAULT_MEMORY_GIB = 16.0
@@ -43,17 +43,6 @@ def guard(estimate_bytes: float, limit_gib: float, what: str, fix: str) -> None:
     if estimate_bytes > limit_gib * 2**30:
         raise InputError(f"{what} needs about {gib(estimate_bytes)}, over the {limit_gib:g} GiB limit; "
                          f"{fix}, or raise --max-memory-gib")
-
-
-def log2_comb(n: float, k: float) -> float:
-    """log2 binom(n, k) for real n >= k >= 0 through lgamma (exact to float rounding).
-
-    >>> round(2 ** log2_comb(10, 3))
-    120
-    """
-    if k < 0 or n < k:
-        return -math.inf
-    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
 
 
 def log2_multichoose(log2_m: float, k: float) -> float:
