@@ -152,6 +152,8 @@ def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int, dev
     return rank_array(field, product, device=device)[0]
 
 
+# over 80 lines: one block's slice strategy (slice, null space, product, fallbacks), its steps sharing the
+# block's arrays and kernel; kept whole while issue 42's basement work (i40) routes it through kernel_for
 def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
                 max_memory_gib: float | None = None, upper: int | None = None, device=None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
@@ -283,6 +285,8 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
                        max_memory_gib, upper, device)
 
 
+# over 80 lines: the walk outward from the widest-to-tallest turn and its saturation shortcuts share the
+# per-block state; kept whole while issue 42's basement work (i40) routes it through kernel_for
 def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
                        max_memory_gib: float | None = None, only: list[int] | None = None,
                        uppers: list[int] | None = None, device=None, done=None) -> tuple[int, list[Block], list[str]]:

@@ -282,6 +282,7 @@ def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: i
     return Repeated(combined, runs, bound, exact, target, stopped)
 
 
+# over 80 lines: 27 of them are the numpydoc docstring of the public repeat loop; its code is 59
 def repeat_until(rank_once: Callable[[int, Field], SepResult], field: Field, seed: int = 0,
                  target: float = DEFAULT_TARGET, max_runs: int = DEFAULT_MAX_RUNS,
                  primes: Iterator[int] | None = None,

@@ -202,6 +202,8 @@ class SweepStats:
                 "refused": len(self.refused), "seconds": round(self.seconds, 3)}
 
 
+# over 80 lines: its closures start_progress and receive share the sweep's state (values, stats), and one
+# try block is the interrupt boundary that hands back what is done; split, each piece would take all of it
 def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, workers: int | None = None,
               progress: SweepProgress | None = None, cost=None) -> tuple[list[dict], SweepStats]:
     """Values of ``tasks`` in order: from the store where present, else computed and stored.
