@@ -202,14 +202,14 @@ class GramModel:
             g_left, g_right = self._layer_map(0, s_left), self._layer_map(0, s_right, identity=False)
         out = np.empty((len(left), len(right)), dtype=np.int64)
         wanted = self.compiled if self.compiled is not None else out.size >= COMPILED_MIN_PAIRS
-        kernel = _compiled_grid() if wanted else None
-        if kernel is not None and out.size:
+        loop = _compiled_grid() if wanted else None
+        if loop is not None and out.size:
             if not first:
                 g_left = g_right = np.zeros((1, d, d), dtype=np.int64)
             queries = self.queries[query]
 
             def band(part: slice) -> None:  # rows of ``part``: each band writes only its own rows of ``out``
-                kernel(s_left[part], s_right, g_left[part] if first else g_left, g_right, self._stacked_a,
+                loop(s_left[part], s_right, g_left[part] if first else g_left, g_right, self._stacked_a,
                        self._stacked_b, int(self.spec.residual), self.spec.output, queries[part], p, out[part])
 
             bands = [slice(i * len(left) // THREADS, (i + 1) * len(left) // THREADS) for i in range(THREADS)]
