@@ -1,2 +1,2 @@
 """The claims machinery: claim records and outcomes, the kinds of check, the spec sets bounds are
-compared against, and the reports. The claims themselves are data, in a registry package found by ``verify.claims.registry``."""
+compared against, coverage (the reports are ``verify.report``). The claims themselves are data, in a registry package found by ``verify.claims.registry``."""

@@ -1,2 +1,3 @@
 """Sweeps of independent computations: the executor (local processes or Dask), the SQLite results
-store, the reviewers' table, the probe of the conjecture on N, progress and plots."""
+store, dry-run plans, the reviewers' table, the probe of the conjecture on N, the N atlas (``atlas``) and
+progress (the plots are ``verify.report``)."""
