@@ -42,5 +42,6 @@ __all__ = [
 ]
 
 # the namespaces (``from verify.authoring.ranks import ...``) are submodules, not names of this module
-_guard.check_exports(__name__, __all__, {name for name in dir() if name[0] not in "_@" and name not in _guard.NAMESPACES})
+_guard.check_exports(__name__, __all__,
+                     {name for name in dir() if name[0] not in "_@" and name not in _guard.NAMESPACES})
 del _guard

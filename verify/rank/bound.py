@@ -51,6 +51,10 @@ embedded network of rank r (n = r(r + 1)/2 and r components).
 
   (width 4: four points, h = 4, 31,460 -> 31,456).  It bounds the generic rank, the largest rank
   any weights give, so it holds at every weight setting.  ``one_head_depth3_points`` gives h.
+
+The papers' own bounds the probe and the atlas compare ranks with live here too: the vocabulary paper's
+Corollary 1 (``corollary1_lower_bound``), Theorem 2's bound as its proof gives it for V = r
+(``lemma7_lower_bound``), and its conjectured scale r L / log3 r (``conjecture_scale``).
 """
 
 from __future__ import annotations
@@ -61,7 +65,8 @@ from math import comb
 
 from ..model.spec import NetworkSpec
 
-__all__ = ["corollary1_lower_bound", "lemma7_lower_bound", "conjecture_scale", "DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound",
+__all__ = ["corollary1_lower_bound", "lemma7_lower_bound", "conjecture_scale",
+           "DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound",
            "first_layer_kernel", "kernel_graded_bounds", "one_head_depth3_points", "BLOCK_LIST_CAP",
            "KERNEL_WORK_CAP"]
 
