@@ -31,11 +31,13 @@ def claims_table(records: list[dict]) -> tuple[str, str]:
     return table(records), summary(records)
 
 
-def junit_xml(records: list[dict], header: dict) -> str:
-    """JUnit XML of a claims run (``verify run --junit``): see ``verify.claims.junit``."""
+def junit_xml(records: list[dict], header: dict, testcase_properties: bool = False) -> str:
+    """JUnit XML of a claims run (``verify run --junit``): see ``verify.claims.junit``
+    (``testcase_properties``: also each claim's properties inside its testcase, which the
+    junit-10.xsd schema does not allow)."""
     from .claims.junit import junit_xml as write
 
-    return write(records, header, header.get("registry"))
+    return write(records, header, header.get("registry"), testcase_properties)
 
 
 def export_csv(rows: list[dict]) -> str:
