@@ -89,11 +89,12 @@ def pytest_configure(config) -> None:
 def _in_pytest_words(message: str, option: str, value=None) -> str:
     """A refusal of the command line's shared checks with its options named as this plugin's
     (``--store`` -> ``--verify-store``, ``--no-store`` -> ``--verify-store none``, ``--registry``
-    -> ``--verify-registry``), led by ``option`` (and ``value``) where it does not name it."""
+    -> ``--verify-registry``), led by ``option`` (and ``value``) where it names neither that option
+    nor the environment variable the value came from."""
     message = re.sub(r"(?<![\w-])--no-store\b", "--verify-store none", message)
     message = re.sub(r"(?<![\w-])--store\b", "--verify-store", message)
     message = re.sub(r"(?<![\w-])--registry\b", "--verify-registry", message)
-    if option not in message:
+    if option not in message and "VERIFY_REGISTRY" not in message:
         message = f"{option}{'' if value is None else f' {value}'}: {message}"
     return message
 

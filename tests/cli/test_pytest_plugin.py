@@ -7,6 +7,7 @@ finds it."""
 
 import importlib.metadata
 import os
+import re
 import sqlite3
 import xml.etree.ElementTree as ET
 
@@ -160,6 +161,8 @@ def refused(result, *phrases):
     assert "Traceback" not in err + result.stdout.str()
     for phrase in phrases:
         assert phrase in err, (phrase, err)
+    # the command line's option names would send the user to options pytest does not have
+    assert not re.search(r"(?<![\w-])--(no-store|store|registry)\b", err), err
 
 
 @pytest.fixture
