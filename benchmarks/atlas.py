@@ -13,7 +13,7 @@ priced again before it is computed (a cell past its budget is a row with its est
 printed cell by cell, and the total time at the end.  Files are written atomically: a full run writes
 each table to <table>.partial as its rows arrive and renames it over the table at the end (an interrupted
 run leaves the committed tables whole, and its rows in the .partial files); --cells replaces the named rows
-in the tables, rewriting each table atomically after each cell.  The engine is verify.sweeps.atlas_*; this
+in the tables, rewriting each table atomically after each cell.  The engine is verify.sweeps.atlas; this
 script parses, prints and writes.
 
 Run: python benchmarks/atlas.py --price          (the plan, each cell's estimate and the total; computes nothing)

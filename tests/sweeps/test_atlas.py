@@ -1,4 +1,4 @@
-"""The atlas of the conjecture on N (``verify.sweeps.atlas_*``; ``benchmarks/atlas.py`` is its driver): the
+"""The atlas of the conjecture on N (``verify.sweeps.atlas``; ``benchmarks/atlas.py`` is its driver): the
 quick run cross-checked cell by cell against enumeration of every token sequence (the literal forward
 pass), the bound cells against closed forms (Lemma 7's binomial by counting multisets, the counting floor,
 r L / log3 r), and the driver's files."""

@@ -1,7 +1,7 @@
 """The API's output formats, for the CLI and scripts: the reviewers' table as markdown or CSV, the claims'
 table, JUnit XML of a claims run, the store's CSV export and the plots. Each is a thin door onto the
-module that owns the format (``sweeps.table``, ``claims.report``, ``claims.junit``, ``sweeps.store``,
-``sweeps.plot``); ``verify.api`` re-exports them."""
+module that owns the format (``sweeps.table``, ``report.run_report``, ``report.junit``, ``sweeps.store``,
+``report.plot``); the command line imports this module directly."""
 
 from __future__ import annotations
 
@@ -31,11 +31,13 @@ def claims_table(records: list[dict]) -> tuple[str, str]:
     return table(records), summary(records)
 
 
-def junit_xml(records: list[dict], header: dict) -> str:
-    """JUnit XML of a claims run (``verify run --junit``): see ``verify.claims.junit``."""
+def junit_xml(records: list[dict], header: dict, testcase_properties: bool = False) -> str:
+    """JUnit XML of a claims run (``verify run --junit``): see ``verify.report.junit``
+    (``testcase_properties``: also each claim's properties inside its testcase, which the
+    junit-10.xsd schema does not allow)."""
     from .junit import junit_xml as write
 
-    return write(records, header, header.get("registry"))
+    return write(records, header, header.get("registry"), testcase_properties)
 
 
 def export_csv(rows: list[dict]) -> str:

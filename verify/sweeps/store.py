@@ -24,7 +24,7 @@ from ..version import __version__
 from ..errors import InputError, printable
 from ..model.spec import NetworkSpec
 
-__all__ = ["Task", "Store", "default_store_path", "identify"]
+__all__ = ["Task", "Store", "default_store_path", "identify", "refuse_read_only"]
 
 
 def _is_read_only(exc: Exception) -> bool:
@@ -49,13 +49,15 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
-def default_store_path() -> Path:
+def default_store_path(environ=None) -> Path:
     """``$VERIFY_STORE``, else ``verify/results.sqlite`` in ``$XDG_CACHE_HOME`` or ``~/.cache`` (a
     relative ``XDG_CACHE_HOME`` is ignored, as the XDG base-directory specification says, so the
-    store does not move with the working directory)."""
-    if os.environ.get("VERIFY_STORE"):
-        return Path(os.environ["VERIFY_STORE"])
-    xdg = os.environ.get("XDG_CACHE_HOME")
+    store does not move with the working directory).  ``environ`` (default ``os.environ``): the
+    environment to read, e.g. the pytest plugin's copy from before any conftest changed it."""
+    environ = os.environ if environ is None else environ
+    if environ.get("VERIFY_STORE"):
+        return Path(environ["VERIFY_STORE"])
+    xdg = environ.get("XDG_CACHE_HOME")
     cache = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
     return cache / "verify" / "results.sqlite"
 
@@ -107,6 +109,25 @@ def identify(path: Path) -> None:
         listed = ", ".join(printable(t) for t in sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
         raise InputError(f"--store {shown} is another application's SQLite database (tables: {listed}), not a "
                          f"verify results store; it is left untouched: {fix}")
+
+
+def refuse_read_only(path: Path) -> None:
+    """Refuse (``InputError``), writing nothing, a store a writable open would fail on for want of
+    permission: writing needs the file and (for SQLite's -wal and -shm files) its folder to be
+    writable, and a new store needs the nearest folder that exists on its path to be writable (the
+    rest is created there); otherwise SQLite says only "unable to open database file"."""
+    fix = "make it writable, pass another --store PATH, or use --no-store"
+    if path.exists() and not os.access(path, os.W_OK):
+        raise InputError(f"the results store {printable(path)} is read-only; {fix}")
+    folder = path.parent
+    if path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"the results store's folder {printable(folder)} is read-only (SQLite writes its journal "
+                         f"there); {fix}")
+    if not path.exists():
+        there = next((p for p in path.absolute().parents if p.exists()), None)
+        if there is not None and there.is_dir() and not os.access(there, os.W_OK | os.X_OK):
+            raise InputError(f"the results store {printable(path)} would be created in the folder "
+                             f"{printable(there)}, which is read-only; {fix}")
 
 
 @dataclass(frozen=True)
@@ -169,14 +190,7 @@ class Store:
                              f"choose another file with --store PATH") from None
 
     def _refuse_read_only(self) -> None:
-        """Writing needs the file and (for SQLite's -wal and -shm files) its folder to be writable."""
-        fix = "make it writable, pass another --store PATH, or use --no-store"
-        if self.path.exists() and not os.access(self.path, os.W_OK):
-            raise InputError(f"the results store {self.path} is read-only; {fix}")
-        folder = self.path.parent
-        if self.path.exists() and not os.access(folder, os.W_OK | os.X_OK):
-            raise InputError(f"the results store's folder {folder} is read-only (SQLite writes its journal "
-                             f"there); {fix}")
+        refuse_read_only(self.path)
 
     def _open_read_only(self) -> None:
         from urllib.parse import quote
