@@ -46,6 +46,14 @@ def test_every_relative_link_in_the_docs_resolves():
     assert broken == []
 
 
+def test_the_readme_has_no_link_a_package_index_page_cannot_follow():
+    """The README is the package's description on an index page, where a relative link (``docs/ci.md``)
+    points nowhere: every link is absolute or an anchor of the README itself."""
+    targets = re.findall(r"\]\(([^)]+)\)|<a [^>]*href=\"([^\"]+)\"", (ROOT / "README.md").read_text())
+    relative = [t for pair in targets for t in pair if t and "://" not in t and not t.startswith("#")]
+    assert relative == []
+
+
 def _readme_commands() -> set[str]:
     """The shell commands of the README's indented blocks."""
     return {line.strip() for line in (ROOT / "README.md").read_text().splitlines()
