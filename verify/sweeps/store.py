@@ -55,9 +55,9 @@ def default_store_path() -> Path:
     store does not move with the working directory)."""
     if os.environ.get("VERIFY_STORE"):
         return Path(os.environ["VERIFY_STORE"])
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    cache = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return cache / "verify" / "results.sqlite"
+    from ..files import cache_home
+
+    return cache_home() / "results.sqlite"
 
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
