@@ -5,6 +5,9 @@ drives the page in headless Chromium, for a maintainer.)"""
 
 import json
 import re
+import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -232,3 +235,17 @@ def test_the_reviewers_table_is_sorted_and_its_bound_ids_name_one_claim_everywhe
     assert {k: v for k, v in first.items() if v in shared} == {k: v for k, v in second.items() if v in shared}
     printed = [line for line in markdown(_plain_rows(large), bound_columns()).splitlines() if line.startswith("- B")]
     assert ids(printed) == second
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")),
+                    reason="no Chromium on this machine (tools/report_screenshot.py needs one)")
+def test_the_page_works_in_a_real_browser(report, tmp_path):
+    """tools/report_screenshot.py in headless Chromium on the toy report: the filter, the sort, the
+    layout and the atlas, worked by the page's own script."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "tools" / "report_screenshot.py"), str(report / "report.html"),
+                           "--out", str(tmp_path / "shot.png"), "--height", "1200"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "FAIL" not in done.stdout and (tmp_path / "shot.png").stat().st_size > 10_000

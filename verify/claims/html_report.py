@@ -61,6 +61,7 @@ border-left:3px solid #bbb;padding-left:.6em}code,.ev{font-family:ui-monospace,m
 white-space:pre-wrap;word-break:break-word}.muted{color:#666}figure{margin:1em 0}img{max-width:100%}
 #claims{width:100%;table-layout:fixed}#claims td{overflow-wrap:anywhere;font-size:13px}
 #claims .num{text-align:right;white-space:nowrap}.wide{overflow-x:auto;max-width:100%}
+#reviewers td,#reviewers th,#ranks td{white-space:nowrap;font-size:12px}
 th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;text-decoration:underline dotted}
 #atlas.full img{max-width:none}#atlas .wide{max-height:90vh;overflow:auto}
 @media print{#filters,th button::after,#atlas-size{display:none}section.claim{break-inside:avoid-page}
@@ -155,8 +156,10 @@ def _reviewers_section(grid: dict | None) -> str:
     rows by depth, width, heads; bound ids B<n> as in ``verify table``, each naming one claim)."""
     if not grid:
         return ""
+    named = dict(note.split(": ", 1) for note in grid.get("notes", []) if ": " in note)  # B<n> -> its claim
     out = ['<div class="wide"><table id="reviewers"><thead><tr>'
-           + "".join(f"<th>{_e(c)}</th>" for c in grid["columns"]) + "</tr></thead><tbody>"]
+           + "".join(f'<th title="{_e(named[c].split(",")[0])}">{_e(c)}</th>' if c in named else f"<th>{_e(c)}</th>"
+                     for c in grid["columns"]) + "</tr></thead><tbody>"]
     out += ["<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in grid["rows"]]
     out.append("</tbody></table></div><p class=\"muted\">Bounds on the log3 scale; \u2717 marks a bound the exact "
                "rank violates; \u00b7 not applicable (outside the bound's regime or condition).</p><ul>")
@@ -248,8 +251,8 @@ def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PN
                + '</select> <label><input type="checkbox" id="f-unexp"> unexpected only</label> &middot; '
                '<span id="shown"></span> shown; <i>margin</i> sorts by unit, then by value (smallest: closest to '
                'failing); claims without a margin stay last</p>')
-    out.append('<table id="claims"><colgroup><col style="width:22%"><col style="width:12%"><col style="width:8%">'
-               '<col style="width:8%"><col style="width:6%"><col style="width:9%"><col style="width:6%"><col>'
+    out.append('<table id="claims"><colgroup><col style="width:20%"><col style="width:13%"><col style="width:8%">'
+               '<col style="width:8%"><col style="width:7.5%"><col style="width:9%"><col style="width:6.5%"><col>'
                '</colgroup><thead><tr><th>claim</th><th>paper</th><th>outcome</th><th>expected</th>'
                '<th aria-sort="none"><button type="button" id="by-margin">margin \u21C5</button></th><th>unit</th>'
                '<th>refuted</th><th>closest to failing</th></tr></thead><tbody>')

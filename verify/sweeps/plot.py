@@ -148,10 +148,14 @@ def _table_figure(rows: list[dict], title: str | None):
 
     plt = _pyplot()
     widths = sorted({r["width"] for r in rows})
-    fig, axes = plt.subplots(1, len(widths), figsize=(3.6 * len(widths) + 3.2, 4.3), squeeze=False)
+    columns = min(3, len(widths))  # at most three panels a line: a page shows the figure at a readable size
+    lines = math.ceil(len(widths) / columns)
+    fig, axes = plt.subplots(lines, columns, figsize=(3.6 * columns + 3.2, 3.4 * lines + 0.9), squeeze=False)
+    for ax in axes.ravel()[len(widths):]:
+        ax.set_visible(False)
     handles = {}
     colors = {h: f"C{i}" for i, h in enumerate(sorted({r["heads"] for r in rows}))}  # one colour per H
-    for ax, width in zip(axes[0], widths):
+    for ax, width in zip(axes.ravel(), widths):
         mine = [r for r in rows if r["width"] == width]
         for what, heads, points in _series(mine):
             color = colors[heads[0]]
@@ -169,7 +173,7 @@ def _table_figure(rows: list[dict], title: str | None):
             drawn = ax.axvline(transition, color="gray", lw=0.8, ls="-")
             handles.setdefault("transition L = log3 d_x", drawn)
         ax.set_xlim(min(depths) - 0.3, max(depths) + 0.3)
-        _integer_axis(ax.xaxis)
+        ax.set_xticks(sorted(set(depths)))  # the depths computed: one tick each (one depth got 1.74, 1.80, ...)
         ax.set_title(f"width d_x = {width}", fontsize=10)
         ax.set_xlabel("depth L")
         ax.set_ylabel("log3 separation rank")
@@ -177,7 +181,7 @@ def _table_figure(rows: list[dict], title: str | None):
     fig.suptitle("Exact separation rank against depth" + (f" ({title})" if title else "") + "\nbounds drawn: "
                  + ("; ".join(drawn) if drawn else "none applies") + " (main text only; the table lists every "
                  "bound of the registry; equal series share one line)", fontsize=9)
-    right = 1 - 3.0 / (3.6 * len(widths) + 3.2)  # the panels end here; the legend sits beside them
+    right = 1 - 3.0 / (3.6 * columns + 3.2)  # the panels end here; the legend sits beside them
     fig.tight_layout(rect=(0, 0, right, 1))
     order = sorted(handles, key=lambda k: (k.startswith("transition"), k.split(":")[0], "exact" not in k, k))
     fig.legend([handles[k] for k in order], order, fontsize=7, loc="center left", bbox_to_anchor=(right, 0.5),
