@@ -13,8 +13,8 @@ works the page as a reader does and prints what it found, one line per check:
 * the margin sort, pressed twice (ascending, descending), keeps each unit together, orders the values
   within a unit, and leaves the claims without a margin last both times;
 * the page is no wider than the window (the claims table fits);
-* the atlas, scaled to the page, shows at its full size after its button, and the rank plot is there
-  (where the run used exact ranks; it needs matplotlib, the ``plot`` extra).
+* the atlas, scaled to the page, shows at its full size after its button; the rank plot is there
+  (where the run used exact ranks; it needs matplotlib, the ``plot`` extra) and has the same button.
 
 Exit status 0 when every check holds, 1 otherwise, 2 when no browser or no page is found.
 Chromium's own ``--screenshot`` and ``--dump-dom`` do the work: no driver library is needed.
@@ -56,6 +56,7 @@ var atlas=document.querySelector('#atlas img');
 if(atlas){out.atlas_natural=atlas.naturalWidth; out.atlas_scaled=atlas.clientWidth;
  document.getElementById('atlas-size').click(); out.atlas_full=atlas.clientWidth;}
 var plot=document.querySelector('#rank-plot img'); out.rank_plot=plot?plot.naturalWidth:0;
+if(plot){out.plot_scaled=plot.clientWidth; document.getElementById('plot-size').click(); out.plot_full=plot.clientWidth;}
 out.ranks=!!document.getElementById('ranks');
 var pre=document.createElement('pre'); pre.id='probe-result'; pre.textContent=JSON.stringify(out);
 document.body.appendChild(pre);
@@ -102,8 +103,10 @@ def checks(found: dict) -> list[tuple[str, bool, str]]:
          f"{found['page_width']} px in {found['window_width']} px"),
         ("atlas: full size after its button", full is not None and full == found["atlas_natural"],
          f"{found.get('atlas_scaled')} px scaled, {full} px after the button, {found.get('atlas_natural')} px natural"),
-        ("rank plot: drawn where the run used exact ranks", found["rank_plot"] > 0 or not found["ranks"],
-         f"{found['rank_plot']} px wide" if found["ranks"] else "no exact rank in this run"),
+        ("rank plot: drawn where the run used exact ranks, full size after its button",
+         (found["rank_plot"] > 0 and found.get("plot_full") == found["rank_plot"]) or not found["ranks"],
+         f"{found.get('plot_scaled')} px scaled, {found.get('plot_full')} px after the button, {found['rank_plot']} px"
+         f" natural" if found["ranks"] else "no exact rank in this run"),
     ]
 
 

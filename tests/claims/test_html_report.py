@@ -108,7 +108,7 @@ def test_the_atlas_ships_with_the_package_and_opens_at_full_size(report, tmp_pat
     page = parse(html_report(data["claims"], data["header"]))
     assert [v for t, k, v in page.links if t == "img"][0].startswith("data:image/png;base64,")
     assert {"atlas", "atlas-size"} <= page.ids and external(page) == []
-    assert "#atlas.full img{max-width:none}" in html_report([], {}) and "atlas-size" in _SCRIPT
+    assert "figure.full img{max-width:none}" in html_report([], {}) and "button.size" in _SCRIPT
     page = parse(html_report(data["claims"], data["header"], atlas=tmp_path / "absent.png"))
     assert "verify/data/n_atlas.png" in "".join(page.text) and external(page) == []
 
@@ -127,7 +127,7 @@ def test_the_rank_table_is_sorted_and_its_log3_column_is_log3():
 def test_the_rank_plot_is_embedded_or_its_absence_said():
     png = b"\x89PNG\r\n\x1a\n fake"
     page = parse(html_report([], {"rank_table": RANKS}, rank_plot=png))
-    assert "rank-plot" in page.ids and any(v.startswith("data:image/png;base64,") for t, k, v in page.links
+    assert {"rank-plot", "plot-size"} <= page.ids and any(v.startswith("data:image/png;base64,") for t, k, v in page.links
                                            if t == "img") and external(page) == []
     text = "".join(parse(html_report([], {"rank_table": RANKS}, rank_plot=None)).text)
     assert "No plot" in text and "seprank-verify[plot]" in text

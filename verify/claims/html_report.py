@@ -63,8 +63,8 @@ white-space:pre-wrap;word-break:break-word}.muted{color:#666}figure{margin:1em 0
 #claims .num{text-align:right;white-space:nowrap}.wide{overflow-x:auto;max-width:100%}
 #reviewers td,#reviewers th,#ranks td{white-space:nowrap;font-size:12px}
 th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;text-decoration:underline dotted}
-#atlas.full img{max-width:none}#atlas .wide{max-height:90vh;overflow:auto}
-@media print{#filters,th button::after,#atlas-size{display:none}section.claim{break-inside:avoid-page}
+figure.full img{max-width:none}figure .wide{max-height:90vh;overflow:auto}
+@media print{#filters,th button::after,button.size{display:none}section.claim{break-inside:avoid-page}
 tr.hidden{display:table-row!important}a{color:inherit;text-decoration:none}}
 tr.hidden{display:none}
 """
@@ -87,9 +87,9 @@ var s=(+x.dataset.scale)-(+y.dataset.scale);if(s)return s;if(x.dataset.margin===
 var d=parseFloat(x.dataset.margin)-parseFloat(y.dataset.margin);return up?d:-d;});
 th.setAttribute('aria-sort',up?'ascending':'descending');b.textContent='margin '+(up?'\\u25B2':'\\u25BC');up=!up;
 rows.forEach(function(r){t.tBodies[0].appendChild(r);});});
-var a=document.getElementById('atlas-size');if(a){a.addEventListener('click',function(){
-var f=document.getElementById('atlas');f.classList.toggle('full');
-a.textContent=f.classList.contains('full')?'fit to the page':'full size';});}
+[].forEach.call(document.querySelectorAll('button.size'),function(a){a.addEventListener('click',function(){
+var f=a.closest('figure');f.classList.toggle('full');
+a.textContent=f.classList.contains('full')?'fit to the page':'full size';});});
 apply();})();
 """
 
@@ -117,7 +117,7 @@ def _atlas_figure(atlas: Path | None) -> str:
     return (f'<figure id="atlas"><div class="wide"><img alt="N atlas: exact separation rank against sequence '
             f'length N" src="{_png_data(str(atlas), atlas.stat().st_mtime)}"></div><figcaption>The N atlas: exact '
             f'token-input ranks against N per (depth, vocabulary rank, heads); docs/conjecture_n.md reads it '
-            f'(published as results/n_atlas.png). <button type="button" id="atlas-size">full size</button>'
+            f'(published as results/n_atlas.png). <button type="button" class="size" id="atlas-size">full size</button>'
             f'</figcaption></figure>')
 
 
@@ -143,7 +143,8 @@ def _rank_section(rows: list[dict], plot: bytes | None) -> str:
         out.append('<figure id="rank-plot"><div class="wide"><img alt="log3 of the exact separation rank against '
                    'depth, one panel per width" src="data:image/png;base64,' + base64.b64encode(plot).decode("ascii")
                    + '"></div><figcaption>The plain networks\' exact ranks against depth, as <code>verify table '
-                   '--plot</code> draws them.</figcaption></figure>')
+                   '--plot</code> draws them. <button type="button" class="size" id="plot-size">full size</button>'
+                   '</figcaption></figure>')
     else:
         out.append('<p class="muted" id="rank-plot">No plot: it is drawn by matplotlib, which is not installed '
                    "here (the <code>plot</code> extra: <code>pip install 'seprank-verify[plot]'</code>); the "
