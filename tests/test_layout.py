@@ -145,13 +145,14 @@ def test_the_front_door_is_narrow():
 
 def test_tests_mirror_the_packages():
     """Each folder of tests/ is named after a sub-package of verify/; only cross-cutting tests
-    (layout, docs) and shared helpers stay at the top."""
+    (layout, docs, packaging) and shared helpers stay at the top."""
     tests = Path(__file__).resolve().parent
     subpackages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
     assert folders <= subpackages, f"tests/ folders with no verify sub-package: {sorted(folders - subpackages)}"
     top = {p.name for p in tests.glob("test_*.py")}
-    assert top <= {"test_layout.py", "test_docs.py"}, f"tests to move into a package folder: {sorted(top)}"
+    assert top <= {"test_layout.py", "test_docs.py", "test_packaging.py"}, \
+        f"tests to move into a package folder: {sorted(top)}"
 
 
 # --- the engine owns its decisions (issue 23) ---------------------------------------------------
@@ -243,9 +244,10 @@ def _registries() -> dict[str, Path]:
     """``{module: folder}`` of the registries the checkout's pyproject registers (``verify.registries``)."""
     import tomllib
 
-    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["project"]
-    modules = project["entry-points"]["verify.registries"].values()
-    return {module: PACKAGE.parent / module.replace(".", "/") for module in modules}
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    modules = config["project"]["entry-points"]["verify.registries"].values()
+    folders = config["tool"]["setuptools"].get("package-dir", {})  # seprank_proofs is installed from proofs/
+    return {module: PACKAGE.parent / folders.get(module, module.replace(".", "/")) for module in modules}
 
 
 def test_the_registry_is_registered_as_an_entry_point_and_shipped():

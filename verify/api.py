@@ -29,6 +29,7 @@ from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
+from .report.formats import ReviewersTable
 from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib
 
 #: The front door: what this module defines, and the defaults and types the command line shares with it.
@@ -166,9 +167,10 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
 
     Returns
     -------
-    dict
-        ``rows`` (``depth``, ``width``, ``heads``, ``sep_rank``, ``log3_sep``, ``regime``,
-        ``bounds``, ...), ``skipped`` and ``sweep`` (counts and seconds), as ``verify table --json``.
+    ReviewersTable
+        A dict: ``rows`` (``depth``, ``width``, ``heads``, ``sep_rank``, ``log3_sep``, ``regime``,
+        ``bounds``, ...), ``skipped`` and ``sweep`` (counts and seconds), as ``verify table --json``;
+        a notebook shows it as the table (``_repr_markdown_``, ``_repr_html_``).
 
     Examples
     --------
@@ -187,8 +189,9 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
     if real:
         validate_integer(templates, "templates", 1, MAX_COUNT)
         validate_integer(real_tokens, "real_tokens", 2, MAX_TOKENS)
-    return table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
+    data = table_sweep(depths, widths, heads, real, templates, real_tokens, field, seed, max_memory_gib, store,
                        scheduler, workers, progress, on_skipped, dry_run, registry, device)
+    return data if dry_run else ReviewersTable(data, registry)  # a dict, shown as the table in a notebook
 
 
 @contextmanager

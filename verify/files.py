@@ -33,6 +33,14 @@ __all__ = ["write_output", "write_atomic", "check_output", "probe_folder", "is_s
 STDOUT = "-"
 
 
+def cache_home(environ=None) -> Path:
+    """The user's cache folder for ``verify``: ``$XDG_CACHE_HOME/verify``, else ``~/.cache/verify`` (a
+    relative ``XDG_CACHE_HOME`` is ignored, as the XDG base-directory specification says, so nothing
+    moves with the working directory).  ``environ``: the environment to read (default ``os.environ``)."""
+    xdg = (os.environ if environ is None else environ).get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "verify"
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"

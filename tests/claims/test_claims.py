@@ -161,7 +161,7 @@ def test_run_one_claim_writes_reports(tmp_path, capsys):
 def test_run_exits_1_on_an_unexpected_outcome(tmp_path, capsys, monkeypatch):
     import verify.claims.record as claims_module
     surprise = _claim(False, None, expected="verified")
-    monkeypatch.setattr(claims_module, "load_claims", lambda package="proofs": [surprise])
+    monkeypatch.setattr(claims_module, "load_claims", lambda package="seprank_proofs": [surprise])
     assert main(["run", "--out", str(tmp_path), "--quiet"]) == 1
     assert "UNEXPECTED" in capsys.readouterr().out
 

@@ -198,7 +198,7 @@ def test_run_exits_0_when_a_not_decided_claim_is_expected_and_1_when_verified_wa
     import verify.claims.record as record
     for expected, code in (("not-decided", 0), ("verified", 1)):
         toy = _claim([Property(lambda: TRUE)], expected=expected)
-        monkeypatch.setattr(record, "load_claims", lambda package="proofs", toy=toy: [toy])
+        monkeypatch.setattr(record, "load_claims", lambda package="seprank_proofs", toy=toy: [toy])
         assert main(["run", "--claim", "toy_claim", "--out", str(tmp_path), "--json", "--quiet"]) == code
         data = json.loads(capsys.readouterr().out)
         assert data["claims"][0]["outcome"] == "not-decided" and data["claims"][0]["could_fail"] is False

@@ -21,7 +21,7 @@ def test_a_claim_run_leaves_the_precision_unchanged():
 
 
 def test_the_registry_helpers_scope_their_precision():
-    from proofs._conjecture_n import even_at_least  # log3 r irrational: decided at 200 bits
+    from seprank_proofs._conjecture_n import even_at_least  # log3 r irrational: decided at 200 bits
 
     with precision(70):
         assert even_at_least(1, 7, 3) == 2 * (int(7 * 3 * 1.0986122886681098 / 1.9459101090932196 / 2) + 1)

@@ -107,3 +107,20 @@ def test_several_or_no_entry_points_without_a_choice_are_refused(monkeypatch):
 def test_a_folder_without_init_is_refused(tmp_path):
     with pytest.raises(InputError, match="no __init__.py"):
         find_registry(tmp_path)
+
+
+def test_a_checkout_without_installed_metadata_finds_its_registry_folder(monkeypatch):
+    """No entry point installed (a checkout on PYTHONPATH): the checkout's pyproject table is read, and
+    the module it names, installed from proofs/ as seprank_proofs (package-dir), is that folder."""
+    import importlib.util
+
+    root = Path(registry_module.__file__).resolve().parents[2]
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    monkeypatch.setattr(registry_module.importlib.metadata, "entry_points", lambda group: [])
+    [(name, target)] = registry_module.registry_entry_points().items()
+    assert target == f"seprank_proofs={root / 'proofs'}"
+    spec = importlib.util.find_spec("seprank_proofs")
+    if spec is None or Path(spec.origin).resolve().parent != root / "proofs":
+        pytest.skip("seprank_proofs is imported from an installed copy here, not from this checkout")
+    found = find_registry()
+    assert (found.name, found.directory) == ("seprank_proofs", root / "proofs")

@@ -201,3 +201,70 @@ def test_a_read_only_file_is_refused_and_kept(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="read-only"):
         write_output(target, "new")
     assert target.read_text() == "old"
+
+
+#: A claim whose check searches with hypothesis (100 drawn points): enough for hypothesis to store the
+#: constants it reads from local source, which it did under ./.hypothesis/ of the working directory.
+CHAIN_CLAIM = '''
+from verify.authoring import Claim, InequalityChain, Source, n
+
+CLAIM = Claim(
+    id="toy_chain_claim",
+    source=Source("toy.md", "§1", "eq. 1"),
+    statement="n <= n + 1 for n in 1..50",
+    expected="not-decided",
+    checks=[InequalityChain([n, n + 1], ["<="], grid={n: [1, 2]}, search=100, search_ranges={n: (1, 50)})],
+)
+'''
+
+
+def test_hypothesis_stores_in_verify_s_cache_while_a_claim_searches(tmp_path, monkeypatch):
+    """Inside a claim's search hypothesis' storage folder is $XDG_CACHE_HOME/verify/hypothesis, not
+    ./.hypothesis of the working folder; outside it, and where the user chose a folder, theirs."""
+    import hypothesis.configuration as configuration
+    from hypothesis import strategies as st
+
+    from verify.claims.search import search
+
+    monkeypatch.setattr(configuration, "__hypothesis_home_directory", None)  # restored after the test
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
+    seen = []
+    search(st.integers(0, 3), lambda _: seen.append(configuration.storage_directory("x", intent_to_write=False).path),
+           2)
+    assert seen and all(path == tmp_path / "cache" / "verify" / "hypothesis" / "x" for path in seen)
+    default = getattr(configuration, "__hypothesis_home_directory_default")  # ./.hypothesis when imported
+    assert configuration.storage_directory("x", intent_to_write=False).path == default / "x"
+    seen.clear()  # hypothesis' default now resolved: still not where a claim's search stores
+    search(st.integers(0, 3), lambda _: seen.append(configuration.storage_directory("x", intent_to_write=False).path),
+           2)
+    assert seen and all(path == tmp_path / "cache" / "verify" / "hypothesis" / "x" for path in seen)
+    monkeypatch.setattr(configuration, "__hypothesis_home_directory", None)
+    monkeypatch.setenv("HYPOTHESIS_STORAGE_DIRECTORY", str(tmp_path / "mine"))
+    seen.clear()
+    search(st.integers(0, 3), lambda _: seen.append(configuration.storage_directory("x", intent_to_write=False).path),
+           2)
+    assert seen and all(path == tmp_path / "mine" / "x" for path in seen)
+
+
+@pytest.mark.slow
+def test_verify_run_leaves_nothing_in_the_working_folder_but_its_report(tmp_path):
+    """``verify run`` in a fresh folder: afterwards the folder holds verify-report/ and nothing else;
+    what hypothesis stores went to verify's cache folder ($XDG_CACHE_HOME/verify/hypothesis)."""
+    import subprocess
+    import sys
+
+    registry = tmp_path / "toy_chain_registry"
+    (registry / "coverage").mkdir(parents=True)
+    (registry / "__init__.py").write_text("")
+    (registry / "toy_chain_claim.py").write_text(CHAIN_CLAIM)
+    work, cache = tmp_path / "work", tmp_path / "cache"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("HYPOTHESIS_STORAGE_DIRECTORY", "VERIFY_REGISTRY")}
+    done = subprocess.run([sys.executable, "-m", "verify", "run", "--registry", str(registry), "--no-store",
+                           "--quiet"], cwd=work, env={**env, "XDG_CACHE_HOME": str(cache)}, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in work.iterdir()) == ["verify-report"]
+    assert any((cache / "verify" / "hypothesis").iterdir())  # hypothesis did store something, there

@@ -63,3 +63,33 @@ def test_a_worker_ends_on_sigterm_whatever_the_parent_installed():
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_log_gets_seldom_plain_lines_and_a_terminal_keeps_its_redrawn_bar(monkeypatch):
+    """stderr that is no terminal (a CI log): no carriage return, and 60 steps in 1.2 s give at most a
+    first and a last line (at most one line every PLAIN_SECONDS), the last saying 60/60; a terminal
+    still gets the bar redrawn in place."""
+    import time
+
+    monkeypatch.setenv("COLUMNS", "100")  # CI services set it; the stream is still no terminal
+    log = io.StringIO()
+    progress = Progress("claims", True, stream=log, unit="claim")
+    progress.bar.delay = 0
+    for done in range(1, 61):  # 1.2 s: past tqdm's own 0.5 s between redraws
+        time.sleep(0.02)
+        progress(done, 60)
+    text = log.getvalue()
+    assert "\r" not in text and 1 <= len(text.splitlines()) <= 2, repr(text)
+    assert text.splitlines()[-1].startswith("claims: 60/60 claims"), repr(text)
+    screen = _Terminal()
+    progress = Progress("claims", True, stream=screen, unit="claim")
+    progress.bar.delay = 0
+    progress(1, 2)
+    time.sleep(0.6)  # past tqdm's mininterval on a terminal
+    progress(2, 2)
+    assert "\r" in screen.getvalue()

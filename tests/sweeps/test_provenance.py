@@ -26,7 +26,7 @@ def out_of(capsys, *argv):
 def test_table_json_and_csv(tmp_path, capsys):
     data = json.loads(out_of(capsys, "table", "--depths", "1", "--widths", "2", "--heads", "1", "--no-store",
                              "--json", "--quiet"))
-    assert data["registry"] == "proofs" and data["version"] == __version__
+    assert data["registry"] == "seprank_proofs" and data["version"] == __version__
     [row] = data["rows"]
     assert PROVENANCE <= set(row)
     assert (row["sep_rank"], row["certainty"], row["probability_bound"], row["seed"]) == (3, "certified", 0.0, 0)
@@ -35,7 +35,7 @@ def test_table_json_and_csv(tmp_path, capsys):
            "--csv", str(tmp_path / "t.csv"))
     [line] = list(csv.DictReader(io.StringIO((tmp_path / "t.csv").read_text())))
     assert PROVENANCE | {"registry"} <= set(line)
-    assert (line["certainty"], line["registry"], line["version"], line["seed"]) == ("certified", "proofs",
+    assert (line["certainty"], line["registry"], line["version"], line["seed"]) == ("certified", "seprank_proofs",
                                                                                     __version__, "0")
 
 

@@ -148,6 +148,21 @@ class ClaimResult:
     def as_expected(self) -> bool:
         return self.outcome == self.claim.expected
 
+    def _repr_markdown_(self) -> str:
+        """A notebook's view: id, outcome (and the expected one when they differ), source, statement, evidence."""
+        c = self.claim
+        surprise = "" if self.as_expected else f" (expected **{c.expected}**)"
+        return (f"**{c.id}**: {self.outcome}{surprise} \u00b7 {c.source}\n\n> {c.statement}\n\n"
+                f"{self.evidence.replace('|', chr(92) + '|')}\n")
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        c = self.claim
+        surprise = "" if self.as_expected else f" (expected <b>{escape(c.expected)}</b>)"
+        return (f"<p><b>{escape(c.id)}</b>: {escape(self.outcome)}{surprise} &middot; {escape(str(c.source))}</p>"
+                f"<blockquote>{escape(c.statement)}</blockquote><p><code>{escape(self.evidence)}</code></p>")
+
     def as_dict(self) -> dict:
         c = self.claim
         return {

@@ -130,14 +130,19 @@ def registry_entry_points() -> dict[str, str]:
     if found or not _CHECKOUT.is_file():
         return found
     try:
-        project = tomllib.loads(_CHECKOUT.read_text(encoding="utf-8")).get("project", {})
+        config = tomllib.loads(_CHECKOUT.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError:
         return {}
-    return dict(project.get("entry-points", {}).get(GROUP, {}))
+    declared = dict(config.get("project", {}).get("entry-points", {}).get(GROUP, {}))
+    # a module installed from a folder of another name (package-dir) is that folder in the checkout
+    folders = config.get("tool", {}).get("setuptools", {}).get("package-dir", {})
+    return {name: f"{module}={_CHECKOUT.parent / folders[module]}" if module in folders else module
+            for name, module in declared.items()}
 
 
-def _from_folder(folder: Path, choice: str, origin: str) -> Registry:
-    """Import the package in ``folder`` under its folder name (its ``_``-helpers import relatively)."""
+def _from_folder(folder: Path, choice: str, origin: str, name: str | None = None) -> Registry:
+    """Import the package in ``folder`` under ``name`` (default: its folder name; its ``_``-helpers
+    import relatively)."""
     init = folder / "__init__.py"
     if not folder.is_dir():
         raise InputError(f"registry folder {printable(folder)!r} ({origin}) does not exist; give the folder of a "
@@ -146,7 +151,7 @@ def _from_folder(folder: Path, choice: str, origin: str) -> Registry:
         raise InputError(f"registry folder {printable(folder)!r} ({origin}) has no __init__.py; give the folder "
                          f"of a claims package{_unset(origin)}")
     _require_marker(folder, choice, origin)
-    name = folder.name
+    name = name or folder.name
     loaded = sys.modules.get(name)
     if loaded is not None:
         if Path(next(iter(getattr(loaded, "__path__", [""])))).resolve() == folder:
@@ -181,6 +186,9 @@ def _load(choice: str, entry_points: dict[str, str], origin: str) -> Registry:
     if os.sep in choice or (os.altsep and os.altsep in choice) or choice in (".", ".."):
         return _from_folder(folder.resolve(), choice, origin)
     target = entry_points.get(choice, choice)
+    if choice in entry_points and "=" in target:  # MODULE=FOLDER: the checkout's registry (registry_entry_points)
+        module, _, where = target.partition("=")
+        return _from_folder(Path(where).resolve(), choice, origin, module)
     try:
         spec = importlib.util.find_spec(target)  # a top-level name is found without running its code
     except (ImportError, ValueError):

@@ -3,12 +3,18 @@
 A check's domain is a hypothesis strategy; ``search`` draws at most ``max_examples`` examples
 with a derandomised generator and no example database, so ``verify run`` and CI see the same
 examples every time, and a counterexample is shrunk by hypothesis to its smallest before it is
-reported.
+reported.  What hypothesis still stores (its cache of the constants in the source it reads) goes to
+``hypothesis/`` in verify's cache folder, not to ``./.hypothesis/`` of the user's working directory;
+``HYPOTHESIS_STORAGE_DIRECTORY`` or a home folder set with ``set_hypothesis_home_dir`` is respected.
 """
 
 from __future__ import annotations
 
+import os
+from contextlib import contextmanager
 from typing import Callable
+
+import hypothesis.configuration as _configuration
 
 from hypothesis import HealthCheck, Verbosity, given, settings
 from hypothesis import strategies as st
@@ -19,6 +25,29 @@ __all__ = ["search", "integer_points"]
 
 class _Found(Exception):
     """Raised inside the hypothesis test to mark a counterexample (never escapes ``search``)."""
+
+
+#: hypothesis' own record of its home folder (None until first used or set; then the one chosen with
+#: ``set_hypothesis_home_dir`` or ``HYPOTHESIS_STORAGE_DIRECTORY``, or its default ./.hypothesis)
+_HOME, _DEFAULT = "__hypothesis_home_directory", "__hypothesis_home_directory_default"
+
+
+@contextmanager
+def _storage_in_cache():
+    """hypothesis' storage in verify's cache folder while a search runs, unless the user chose one;
+    hypothesis' own setting is restored afterwards."""
+    before = getattr(_configuration, _HOME, None)
+    if (before is not None and before != getattr(_configuration, _DEFAULT, None)) or os.environ.get(
+            "HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    from ..files import cache_home
+
+    _configuration.set_hypothesis_home_dir(cache_home() / "hypothesis")
+    try:
+        yield
+    finally:
+        setattr(_configuration, _HOME, before)
 
 
 def integer_points(ranges: dict):
@@ -63,7 +92,8 @@ def search(strategy, failure: Callable, max_examples: int):
             raise _Found
 
     try:
-        probe()
+        with _storage_in_cache():
+            probe()
     except (_Found, Flaky):
         pass  # hypothesis replays the shrunk example last: found[-1] is the smallest
     return found[-1] if found else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from ..rank.token.caps import count_caps
-from .plot import _pyplot, _save
+from .plot import _pyplot, _rank_axis, _save
 
 __all__ = ["plot_atlas"]
 
@@ -22,6 +22,7 @@ def _grid_panel(ax, rows: list[dict], depth: int) -> None:
 
     styles = {"0": "-", "1": "--", "2": "-."}
     heads = min(int(x["heads"]) for x in rows)
+    shown = []  # every value drawn: the rank axis is chosen from their span
     for r in (r for r in rows if int(r["depth"]) == depth and int(r["heads"]) == heads):
         points = _points(r["ranks"])
         if not points:
@@ -31,13 +32,17 @@ def _grid_panel(ax, rows: list[dict], depth: int) -> None:
         pos = str(r["pos_rank"]).split()[0]
         ax.plot(*zip(*points), styles.get(pos, ":"), color=color, marker=".", ms=3, lw=1,
                 label=f"V = r = {vocab}, R = {r['pos_rank']}")
+        shown += [p[1] for p in points]
         if pos in ("0", "1"):  # caps: multisets (R = 0), sequences (R >= 1), drawn once per V
             xs = list(range(2, max(p[0] for p in points) + 1, 2))
-            ax.plot(xs, [count_caps(vocab, n, pos != "0").cap for n in xs], color=color, lw=0.6, alpha=0.35)
+            caps = [count_caps(vocab, n, pos != "0").cap for n in xs]
+            ax.plot(xs, caps, color=color, lw=0.6, alpha=0.35)
+            shown += caps
         if pos == "0":
             ax.axvline(float(r["scale_rL_over_log3r"]), color=color, lw=0.8, ls=(0, (1, 3)))
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    # a log axis with ticks at 1, 2, 5 x 10^k where the values span a factor 10 or more, else a linear one
+    # with integer ticks (a log axis over 2..7 had one tick label: 10^0 and 10^1 lie outside)
+    _rank_axis(ax, shown)
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(f"depth L = {depth}", fontsize=10)

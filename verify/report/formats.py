@@ -6,7 +6,28 @@ module that owns the format (``sweeps.table``, ``report.run_report``, ``report.j
 from __future__ import annotations
 
 __all__ = ["table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe", "plot_table",
-           "require_matplotlib"]
+           "require_matplotlib", "ReviewersTable"]
+
+
+class ReviewersTable(dict):
+    """What ``verify.reviewers_table`` returns: the dict it always returned (``rows``, ``skipped``, ``sweep``,
+    ...; ``json.dumps`` takes it as it is), shown in a notebook as the table ``verify table`` prints:
+    Markdown (``_repr_markdown_``) or HTML (``_repr_html_``), bound ids B<n> as everywhere."""
+
+    def __init__(self, data: dict, registry=None):
+        super().__init__(data)
+        self.registry = registry
+
+    def _repr_markdown_(self) -> str:
+        return table_markdown(self["rows"], self.registry)
+
+    def _repr_html_(self) -> str:
+        from .html_report import _reviewers_section
+        from ..sweeps.table import _grid, bound_columns
+
+        head, body, used = _grid(self["rows"], bound_columns(registry=self.registry))
+        notes = [f"{col.id}: {col.claim_id}, {col.check.kind} bound, {col.source}" + col.note for col in used]
+        return _reviewers_section({"columns": head, "rows": body, "notes": notes})
 
 
 def table_markdown(rows: list[dict], registry=None) -> str:

@@ -5,8 +5,14 @@ One file, no external resource (styles, script and figures are inline; a figure 
 that filters by paper and outcome and sorts by margin (a few lines of inline script; without
 script the table is still complete); one section per claim with the passage quoted, the readings,
 the checks with their evidence, the corrected statement and what is left out; the reviewers'
-table of the exact ranks the bound checks used, with its plot; the N-atlas figure of
-``results/n_atlas.png`` where the checkout holds it (a note otherwise).
+table of the exact ranks the bound checks used, with its plot (drawn by matplotlib, the ``plot`` extra,
+by the caller: ``rank_plot``; a note without it); the N-atlas figure, shipped with the package
+(``verify/data/n_atlas.png``, a copy of the published ``results/n_atlas.png``), with a button that
+shows it at full size.
+
+Margins are sorted within one unit: a margin's scale (log3 units of a rank bound, rhs - lhs of an
+inequality chain, tolerance - |difference| of a quoted number) is its own column, the sort orders by
+scale first and by value within it, and claims without a margin stay last in either direction.
 
 Built with ``html.escape`` on every text taken from a record (the page is generated, not
 templated: no template library is a dependency here, and the page is one loop over records).
@@ -16,6 +22,7 @@ Modelled on coverage.py's HTML report: an index with sortable columns, one secti
 from __future__ import annotations
 
 import base64
+import importlib.resources
 import math
 from functools import lru_cache
 from html import escape
@@ -24,37 +31,66 @@ from pathlib import Path
 from ..files import write_output
 from .run_report import counts, strength
 
-__all__ = ["html_report", "write_html", "ATLAS_PNG", "rank_table_svg"]
+__all__ = ["html_report", "write_html", "ATLAS_PNG", "MARGIN_SCALES", "margin_scale"]
 
-#: The N atlas (``python benchmarks/atlas.py``), found in the checkout this engine runs from.
-ATLAS_PNG = Path(__file__).resolve().parents[2] / "results" / "n_atlas.png"
+#: The N atlas, package data of ``verify`` (a copy of ``results/n_atlas.png``, which
+#: ``python benchmarks/atlas.py --replot`` redraws): found wherever the package is installed.
+ATLAS_PNG = Path(str(importlib.resources.files("verify") / "data" / "n_atlas.png"))
+
+#: Short names of the margins' scales (``CheckResult.margin["scale"]``), in the order the sort groups them.
+MARGIN_SCALES = {"log3 units (float)": "log3 units", "rhs - lhs (float)": "rhs \u2212 lhs",
+                 "tolerance - |recomputed - printed| (float)": "tolerance \u2212 |difference|"}
+
+
+def margin_scale(margin: dict | None) -> tuple[int, str]:
+    """(rank of the scale in ``MARGIN_SCALES``, its short name) of a record's tightest margin; an unknown
+    scale sorts after the known ones under its own name, no margin last of all."""
+    if not margin:
+        return len(MARGIN_SCALES) + 1, ""
+    names = list(MARGIN_SCALES)
+    scale = margin.get("scale") or ""
+    return (names.index(scale), MARGIN_SCALES[scale]) if scale in MARGIN_SCALES else (len(names), scale)
 
 _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#111}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:.2em .45em;vertical-align:top}
-th{background:#eee}th.sort{cursor:pointer}.unexpected{background:#fdd}.o-verified{color:#060}
+th{background:#eee}.unexpected{background:#fdd}.o-verified{color:#060}
 .o-erratum{color:#a40}.o-violated{color:#b00;font-weight:bold}.o-gap,.o-ambiguous{color:#627}
 section.claim{border-top:1px solid #999;margin-top:1.2em}blockquote{margin:.4em 1em;color:#333;
 border-left:3px solid #bbb;padding-left:.6em}code,.ev{font-family:ui-monospace,monospace;font-size:12px;
 white-space:pre-wrap;word-break:break-word}.muted{color:#666}figure{margin:1em 0}img{max-width:100%}
-@media print{#filters,th.sort::after{display:none}section.claim{break-inside:avoid-page}
+#claims{width:100%;table-layout:fixed}#claims td{overflow-wrap:anywhere;font-size:13px}
+#claims .num{text-align:right;white-space:nowrap}.wide{overflow-x:auto;max-width:100%}
+#reviewers td,#reviewers th,#ranks td{white-space:nowrap;font-size:12px}
+th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;text-decoration:underline dotted}
+figure.full img{max-width:none}figure .wide{max-height:90vh;overflow:auto}
+@media print{#filters,th button::after,button.size{display:none}section.claim{break-inside:avoid-page}
 tr.hidden{display:table-row!important}a{color:inherit;text-decoration:none}}
 tr.hidden{display:none}
 """
 
+#: The filters and the sort. A row's ``data-unexpected`` is "1" when its outcome is not the expected one;
+#: its ``data-scale`` ranks the margin's unit (MARGIN_SCALES; no margin: last) and ``data-margin`` is the
+#: value: the sort orders by unit, then by value (ascending or descending), rows without a margin last.
 _SCRIPT = """
 (function(){
 var t=document.getElementById('claims'),rows=[].slice.call(t.tBodies[0].rows);
 var fp=document.getElementById('f-paper'),fo=document.getElementById('f-outcome'),fu=document.getElementById('f-unexp');
-function apply(){rows.forEach(function(r){var ok=(!fp.value||r.dataset.paper===fp.value)&&
-(!fo.value||r.dataset.outcome===fo.value)&&(!fu.checked||r.dataset.asExpected==='false');
-r.classList.toggle('hidden',!ok);});
-document.getElementById('shown').textContent=rows.filter(function(r){return !r.classList.contains('hidden');}).length;}
+function shown(r){return (!fp.value||r.dataset.paper===fp.value)&&(!fo.value||r.dataset.outcome===fo.value)&&
+(!fu.checked||r.dataset.unexpected==='1');}
+function apply(){rows.forEach(function(r){r.classList.toggle('hidden',!shown(r));});
+document.getElementById('shown').textContent=rows.filter(shown).length;}
 [fp,fo,fu].forEach(function(e){e.addEventListener('change',apply);});
-var up=true;document.getElementById('by-margin').addEventListener('click',function(){
-rows.sort(function(a,b){var x=parseFloat(a.dataset.margin),y=parseFloat(b.dataset.margin);
-x=isNaN(x)?Infinity:x;y=isNaN(y)?Infinity:y;return up?x-y:y-x;});up=!up;
-rows.forEach(function(r){t.tBodies[0].appendChild(r);});});apply();})();
+var b=document.getElementById('by-margin'),th=b.parentNode,up=true;
+b.addEventListener('click',function(){rows.sort(function(x,y){
+var s=(+x.dataset.scale)-(+y.dataset.scale);if(s)return s;if(x.dataset.margin===''||y.dataset.margin==='')return 0;
+var d=parseFloat(x.dataset.margin)-parseFloat(y.dataset.margin);return up?d:-d;});
+th.setAttribute('aria-sort',up?'ascending':'descending');b.textContent='margin '+(up?'\\u25B2':'\\u25BC');up=!up;
+rows.forEach(function(r){t.tBodies[0].appendChild(r);});});
+[].forEach.call(document.querySelectorAll('button.size'),function(a){a.addEventListener('click',function(){
+var f=a.closest('figure');f.classList.toggle('full');
+a.textContent=f.classList.contains('full')?'fit to the page':'full size';});});
+apply();})();
 """
 
 
@@ -75,75 +111,59 @@ def _png_data(path: str, mtime: float) -> str:
 
 def _atlas_figure(atlas: Path | None) -> str:
     if atlas is None or not atlas.is_file():
-        return ('<p class="muted">The N-atlas figure is not in this installation (it lives in the checkout\'s '
-                '<code>results/n_atlas.png</code>; <code>python benchmarks/atlas.py</code> regenerates it).</p>')
-    return (f'<figure><img alt="N atlas: exact separation rank against sequence length N" '
-            f'src="{_png_data(str(atlas), atlas.stat().st_mtime)}"><figcaption>The N atlas '
-            f'(results/n_atlas.png): exact token-input ranks against N per (depth, vocabulary rank, heads); '
-            f'docs/conjecture_n.md reads it.</figcaption></figure>')
+        return ('<p class="muted">The N-atlas figure is not in this installation (the package data '
+                '<code>verify/data/n_atlas.png</code> is missing; <code>python benchmarks/atlas.py --replot</code> '
+                'in the checkout draws <code>results/n_atlas.png</code>).</p>')
+    return (f'<figure id="atlas"><div class="wide"><img alt="N atlas: exact separation rank against sequence '
+            f'length N" src="{_png_data(str(atlas), atlas.stat().st_mtime)}"></div><figcaption>The N atlas: exact '
+            f'token-input ranks against N per (depth, vocabulary rank, heads); docs/conjecture_n.md reads it '
+            f'(published as results/n_atlas.png). <button type="button" class="size" id="atlas-size">full size</button>'
+            f'</figcaption></figure>')
 
 
-def rank_table_svg(rows: list[dict], width: int = 560, height: int = 300) -> str:
-    """Inline SVG: log3 of each exact rank against depth, one polyline per (width, heads) of the
-    plain networks (the reviewers' table's plot, drawn without matplotlib)."""
-    points = [(r["depth"], math.log(r["rank"], 3), (r["width"], r["heads"])) for r in rows
-              if r.get("rank") and not r.get("residual")]
-    if not points:
-        return ""
-    pad, top_y = 40, max(y for _, y, _ in points) or 1.0
-    depths = sorted({x for x, _, _ in points})
-    span = max(depths[-1] - depths[0], 1)
-
-    def xy(x, y):
-        return (pad + (x - depths[0]) / span * (width - 2 * pad), height - pad - y / top_y * (height - 2 * pad))
-
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="log3 separation rank against depth">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#000"/>',
-             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#000"/>',
-             f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle" font-size="12">depth L</text>',
-             f'<text x="12" y="{height / 2}" font-size="12" transform="rotate(-90 12 {height / 2})" '
-             f'text-anchor="middle">log3 sep</text>']
-    for d in depths:
-        x, _ = xy(d, 0)
-        parts.append(f'<text x="{x:.1f}" y="{height - pad + 14}" text-anchor="middle" font-size="11">{d}</text>')
-    parts.append(f'<text x="{pad - 4}" y="{pad + 4}" text-anchor="end" font-size="11">{top_y:.1f}</text>')
-    series: dict = {}
-    for x, y, key in points:
-        series.setdefault(key, []).append((x, y))
-    for i, (key, pts) in enumerate(sorted(series.items())):
-        colour = f"hsl({(i * 47) % 360},60%,40%)"
-        coords = " ".join("{:.1f},{:.1f}".format(*xy(x, y)) for x, y in sorted(pts))
-        parts.append(f'<polyline fill="none" stroke="{colour}" points="{coords}"><title>width {key[0]}, '
-                     f'heads {key[1]}</title></polyline>')
-        lx, ly = xy(*sorted(pts)[-1])
-        parts.append(f'<text x="{lx + 3:.1f}" y="{ly:.1f}" font-size="10" fill="{colour}">d{key[0]}h{key[1]}</text>')
-    return "".join(parts) + "</svg>"
+def _by_spec(row: dict) -> tuple:
+    return (bool(row.get("residual")), row["depth"], row["width"], row["heads"])
 
 
-def _rank_section(rows: list[dict]) -> str:
+def _rank_section(rows: list[dict], plot: bytes | None) -> str:
+    """The exact ranks used, by depth, width and heads, then the plot ``plot`` (PNG) or why there is none."""
     if not rows:
         return '<p class="muted">No exact rank was needed by the claims of this run.</p>'
-    out = ["<table><thead><tr><th>depth</th><th>width</th><th>heads</th><th>residual</th><th>exact rank</th>"
-           "<th>log3</th><th>certainty</th><th>probability bound</th><th>primes</th></tr></thead><tbody>"]
-    for r in rows:
+    out = ['<div class="wide"><table id="ranks"><thead><tr><th>depth</th><th>width</th><th>heads</th><th>residual</th>'
+           "<th>exact rank</th><th>log3</th><th>certainty</th><th>probability bound</th><th>primes</th></tr></thead>"
+           "<tbody>"]
+    for r in sorted(rows, key=_by_spec):
         log3 = f"{math.log(r['rank'], 3):.3f}" if r.get("rank") else ""
         out.append(f"<tr><td>{r['depth']}</td><td>{r['width']}</td><td>{r['heads']}</td><td>{_e(r['residual'])}</td>"
                    f"<td>{_e(r['rank'])}</td><td>{log3}</td><td>{_e(r.get('certainty'))}</td>"
                    f"<td>{_e(r.get('probability_bound'))}</td><td>{_e(' '.join(map(str, r.get('primes') or [])))}"
                    f"</td></tr>")
-    return "".join(out) + "</tbody></table>" + rank_table_svg(rows)
+    out.append("</tbody></table></div>")
+    if plot:
+        out.append('<figure id="rank-plot"><div class="wide"><img alt="log3 of the exact separation rank against '
+                   'depth, one panel per width" src="data:image/png;base64,' + base64.b64encode(plot).decode("ascii")
+                   + '"></div><figcaption>The plain networks\' exact ranks against depth, as <code>verify table '
+                   '--plot</code> draws them. <button type="button" class="size" id="plot-size">full size</button>'
+                   '</figcaption></figure>')
+    else:
+        out.append('<p class="muted" id="rank-plot">No plot: it is drawn by matplotlib, which is not installed '
+                   "here (the <code>plot</code> extra: <code>pip install 'seprank-verify[plot]'</code>); the "
+                   "table above holds every value.</p>")
+    return "".join(out)
 
 
 def _reviewers_section(grid: dict | None) -> str:
-    """The reviewers' table as ``verify table`` prints it (cells from ``sweeps.claim_run.reviewers_grid``)."""
+    """The reviewers' table as ``verify table`` prints it (cells from ``sweeps.claim_run.reviewers_grid``:
+    rows by depth, width, heads; bound ids B<n> as in ``verify table``, each naming one claim)."""
     if not grid:
         return ""
-    out = ['<table id="reviewers"><thead><tr>' + "".join(f"<th>{_e(c)}</th>" for c in grid["columns"])
-           + "</tr></thead><tbody>"]
+    named = dict(note.split(": ", 1) for note in grid.get("notes", []) if ": " in note)  # B<n> -> its claim
+    out = ['<div class="wide"><table id="reviewers"><thead><tr>'
+           + "".join(f'<th title="{_e(named[c].split(",")[0])}">{_e(c)}</th>' if c in named else f"<th>{_e(c)}</th>"
+                     for c in grid["columns"]) + "</tr></thead><tbody>"]
     out += ["<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in grid["rows"]]
-    out.append("</tbody></table><p class=\"muted\">Bounds on the log3 scale; \u2717 marks a bound the exact rank "
-               "violates; \u00b7 not applicable (outside the bound's regime or condition).</p><ul>")
+    out.append("</tbody></table></div><p class=\"muted\">Bounds on the log3 scale; \u2717 marks a bound the exact "
+               "rank violates; \u00b7 not applicable (outside the bound's regime or condition).</p><ul>")
     out += [f"<li>{_e(note)}</li>" for note in grid.get("notes", [])]
     return "".join(out) + "</ul>"
 
@@ -190,9 +210,26 @@ def _claim_section(rec: dict) -> str:
     return "".join(out)
 
 
-def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PNG) -> str:
+def _claim_row(rec: dict) -> str:
+    margin, refuted = strength(rec)
+    tightest = rec.get("tightest_margin")
+    rank, scale = margin_scale(tightest)
+    value = "" if not tightest or tightest.get("value") is None else repr(float(tightest["value"]))
+    unexpected = not rec["as_expected"]
+    return (f'<tr id="row-{_anchor(rec["id"])}" data-paper="{_e(rec["document"])}" data-outcome="{_e(rec["outcome"])}"'
+            f' data-unexpected="{int(unexpected)}" data-scale="{rank}" data-margin="{value}"'
+            + (' class="unexpected"' if unexpected else "")
+            + f'><td><a href="#{_anchor(rec["id"])}">{_e(rec["id"])}</a></td><td>{_e(rec["document"])}</td>'
+            f'<td class="o-{_e(rec["outcome"])}">{_e(rec["outcome"])}</td><td>{_e(rec["expected"])}</td>'
+            f'<td class="num">{_e(margin)}</td><td>{_e(scale)}</td><td class="num">{_e(refuted)}</td>'
+            f'<td>{_e(rec.get("closest") or "-")}</td></tr>')
+
+
+def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PNG,
+                rank_plot: bytes | None = None) -> str:
     """The page (text) of the claim ``records`` (report.json's ``claims``) and the run's ``header``
-    (its ``rank_table``, when present, is the reviewers' table of the exact ranks used)."""
+    (its ``rank_table``, when present, is the reviewers' table of the exact ranks used); ``rank_plot``
+    is the PNG of those ranks (``sweeps.claim_run.rank_plot``), None without matplotlib."""
     tally = counts(records)
     surprises = [r["id"] for r in records if not r["as_expected"]]
     papers = sorted({r["document"] for r in records})
@@ -206,39 +243,34 @@ def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PN
            '<h2 id="summary">Summary</h2><table id="counts"><tr><th>outcome</th><th>claims</th></tr>']
     out += [f'<tr><td>{_e(kind)}</td><td data-outcome="{_e(kind)}">{n}</td></tr>' for kind, n in tally.items()]
     out.append(f'<tr><th>all</th><th id="total">{len(records)}</th></tr></table>')
-    out.append("<p><b>" + (f"UNEXPECTED: {_e(', '.join(surprises))}" if surprises
-                           else "Every outcome is the expected one.") + "</b></p>")
+    out.append('<p id="verdict"><b>' + (f"UNEXPECTED: {_e(', '.join(surprises))}" if surprises
+                                        else "Every outcome is the expected one.") + "</b></p>")
     out.append('<h2>Claims</h2><p id="filters">paper <select id="f-paper"><option value="">all</option>'
                + "".join(f'<option value="{_e(p)}">{_e(p)}</option>' for p in papers)
                + '</select> outcome <select id="f-outcome"><option value="">all</option>'
                + "".join(f'<option value="{_e(k)}">{_e(k)}</option>' for k in tally)
                + '</select> <label><input type="checkbox" id="f-unexp"> unexpected only</label> &middot; '
-               '<span id="shown"></span> shown; click <i>margin</i> to sort (smallest margin: closest to failing)</p>')
-    out.append('<table id="claims"><thead><tr><th>claim</th><th>paper</th><th>outcome</th><th>expected</th>'
-               '<th class="sort" id="by-margin">margin &#x21C5;</th><th>refuted</th><th>closest to failing</th>'
-               "</tr></thead><tbody>")
-    for rec in records:
-        margin, refuted = strength(rec)
-        value = (rec.get("tightest_margin") or {}).get("value")
-        out.append(f'<tr id="row-{_anchor(rec["id"])}" data-paper="{_e(rec["document"])}" '
-                   f'data-outcome="{_e(rec["outcome"])}" data-as-expected="{str(bool(rec["as_expected"])).lower()}" '
-                   f'data-margin="{"" if value is None else repr(float(value))}"'
-                   + ("" if rec["as_expected"] else ' class="unexpected"')
-                   + f'><td><a href="#{_anchor(rec["id"])}">{_e(rec["id"])}</a></td><td>{_e(rec["document"])}</td>'
-                   f'<td class="o-{_e(rec["outcome"])}">{_e(rec["outcome"])}</td><td>{_e(rec["expected"])}</td>'
-                   f'<td>{_e(margin)}</td><td>{_e(refuted)}</td><td>{_e(rec.get("closest") or "-")}</td></tr>')
+               '<span id="shown"></span> shown; <i>margin</i> sorts by unit, then by value (smallest: closest to '
+               'failing); claims without a margin stay last</p>')
+    out.append('<table id="claims"><colgroup><col style="width:20%"><col style="width:13%"><col style="width:8%">'
+               '<col style="width:8%"><col style="width:7.5%"><col style="width:9%"><col style="width:6.5%"><col>'
+               '</colgroup><thead><tr><th>claim</th><th>paper</th><th>outcome</th><th>expected</th>'
+               '<th aria-sort="none"><button type="button" id="by-margin">margin \u21C5</button></th><th>unit</th>'
+               '<th>refuted</th><th>closest to failing</th></tr></thead><tbody>')
+    out += [_claim_row(rec) for rec in records]
     out.append("</tbody></table>")
     out.append("<h2 id=\"reviewers-table\">The reviewers' table: the exact ranks beside the bounds</h2>"
                + _reviewers_section(header.get("reviewers_table"))
-               + "<h3>What each exact rank certifies, and its plot</h3>" + _rank_section(header.get("rank_table") or []))
+               + "<h3>What each exact rank certifies, and its plot</h3>"
+               + _rank_section(header.get("rank_table") or [], rank_plot))
     out.append('<h2 id="n-atlas">The N atlas</h2>' + _atlas_figure(atlas))
     out.append('<h2 id="per-claim">Every claim</h2>' + "".join(_claim_section(rec) for rec in records))
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"
 
 
-def write_html(out_dir: Path, records: list[dict], header: dict) -> Path:
+def write_html(out_dir: Path, records: list[dict], header: dict, rank_plot: bytes | None = None) -> Path:
     """``report.html`` in ``out_dir``, replaced atomically (written beside ``report.write_reports``)."""
     path = out_dir / "report.html"
-    write_output(path, html_report(records, header))
+    write_output(path, html_report(records, header, rank_plot=rank_plot))
     return path

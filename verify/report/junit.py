@@ -53,7 +53,7 @@ def registry_label(name: str) -> str:
     """A registry in a classname and a node id: the name of the installed entry point of
     ``verify.registries`` that points to the package ``name`` (``levine-wies``), else the package
     name; dots, slashes and other separators as ``_`` (a dot would split the classname)."""
-    from .registry import registry_entry_points
+    from ..claims.registry import registry_entry_points
 
     named = sorted(ep for ep, module in registry_entry_points().items() if module == name)
     return re.sub(r"[^\w-]", "_", named[0] if named else name) or "registry"

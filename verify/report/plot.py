@@ -9,7 +9,8 @@ import io
 from ..errors import InputError
 from ..files import is_stream, write_output
 
-__all__ = ["cap_series", "plot_probe", "plot_table", "require_matplotlib", "PLOT_HINT"]
+__all__ = ["cap_series", "plot_probe", "plot_table", "table_png", "curves_drawn", "require_matplotlib",
+           "PLOT_HINT"]
 
 #: The install form of the plot extra (this package is installed from its checkout, not from PyPI).
 PLOT_HINT = "pip install -e '.[plot]' in the seprank-verify checkout"
@@ -120,54 +121,90 @@ _CURVES = {"levine2020_theorem1_upper": ("Levine et al. 2020, Thm 1 upper", "--"
            "levine2020_theorem2_lower": ("Levine et al. 2020, Thm 2 lower", ":")}
 
 
-def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
-    """log3 sep against depth, one panel per width and one line per head count, with the main-text
-    bounds of Theorems 1-2 (Levine et al. 2020) where they apply and the transition L = log3 d_x marked;
-    one legend beside the panels, a title naming the field and seed."""
+def _series(rows: list[dict]) -> list[tuple[tuple, list, list]]:
+    """The lines of one panel: (heads sharing it, depths, values) for the exact ranks and each curve of
+    ``_CURVES``, one line per distinct series: head counts whose points are equal share one line (drawn
+    once, labelled with all of them) instead of hiding each other."""
+    lines: dict[tuple, list] = {}
+    for heads in sorted({r["heads"] for r in rows}):
+        line = sorted((r for r in rows if r["heads"] == heads and r["log3_sep"] is not None), key=lambda r: r["depth"])
+        series = [("exact rank", tuple((r["depth"], r["log3_sep"]) for r in line))]
+        series += [(claim, tuple((r["depth"], b["log3_value"]) for r in line for b in r["bounds"]
+                                 if b["claim"] == claim and b["log3_value"] is not None)) for claim in _CURVES]
+        for what, points in series:
+            if points:
+                lines.setdefault((what, points), []).append(heads)
+    return [(what, tuple(heads), points) for (what, points), heads in lines.items()]
+
+
+def curves_drawn(rows: list[dict]) -> list[str]:
+    """The names of the main-text bounds ``plot_table`` draws for ``rows`` (those that apply somewhere)."""
+    found = {b["claim"] for r in rows for b in r["bounds"] if b["log3_value"] is not None}
+    return [name for claim, (name, _) in _CURVES.items() if claim in found]
+
+
+def _table_figure(rows: list[dict], title: str | None):
     import math
 
-    _check_png(path, "table.png")
     plt = _pyplot()
     widths = sorted({r["width"] for r in rows})
-    fig, axes = plt.subplots(1, len(widths), figsize=(3.6 * len(widths) + 3.2, 4.0), squeeze=False)
+    columns = min(3, len(widths))  # at most three panels a line: a page shows the figure at a readable size
+    lines = math.ceil(len(widths) / columns)
+    fig, axes = plt.subplots(lines, columns, figsize=(3.6 * columns + 3.2, 3.4 * lines + 0.9), squeeze=False)
+    for ax in axes.ravel()[len(widths):]:
+        ax.set_visible(False)
     handles = {}
     colors = {h: f"C{i}" for i, h in enumerate(sorted({r["heads"] for r in rows}))}  # one colour per H
-    for ax, width in zip(axes[0], widths):
+    for ax, width in zip(axes.ravel(), widths):
         mine = [r for r in rows if r["width"] == width]
-        for heads in sorted({r["heads"] for r in mine}):
-            line = sorted((r for r in mine if r["heads"] == heads and r["log3_sep"] is not None),
-                          key=lambda r: r["depth"])
-            color = colors[heads]
-            drawn, = ax.plot([r["depth"] for r in line], [r["log3_sep"] for r in line], "o-", color=color)
-            handles.setdefault(f"H = {heads}: exact rank", drawn)
-            for claim, (name, style) in _CURVES.items():
-                points = [(r["depth"], b["log3_value"]) for r in line for b in r["bounds"]
-                          if b["claim"] == claim and b["log3_value"] is not None]
-                if points:
-                    drawn, = ax.plot(*zip(*points), style, marker="x", color=color, alpha=0.7)
-                    handles.setdefault(f"H = {heads}: {name}", drawn)
+        for what, heads, points in _series(mine):
+            color = colors[heads[0]]
+            who = "H = " + ", ".join(map(str, heads))
+            if what == "exact rank":
+                drawn, = ax.plot(*zip(*points), "o-", color=color)
+                handles.setdefault(f"{who}: exact rank", drawn)
+            else:
+                name, style = _CURVES[what]
+                drawn, = ax.plot(*zip(*points), style, marker="x", color=color, alpha=0.7)
+                handles.setdefault(f"{who}: {name}", drawn)
         depths = [r["depth"] for r in mine]
         transition = math.log(width, 3)
         if min(depths) - 0.5 <= transition <= max(depths) + 0.5:
             drawn = ax.axvline(transition, color="gray", lw=0.8, ls="-")
             handles.setdefault("transition L = log3 d_x", drawn)
         ax.set_xlim(min(depths) - 0.3, max(depths) + 0.3)
-        _integer_axis(ax.xaxis)
+        ax.set_xticks(sorted(set(depths)))  # the depths computed: one tick each (one depth got 1.74, 1.80, ...)
         ax.set_title(f"width d_x = {width}", fontsize=10)
         ax.set_xlabel("depth L")
         ax.set_ylabel("log3 separation rank")
-    fig.suptitle("Exact separation rank against depth" + (f" ({title})" if title else ""), fontsize=11)
-    right = 1 - 3.0 / (3.6 * len(widths) + 3.2)  # the panels end here; the legend sits beside them
+    drawn = curves_drawn(rows)
+    fig.suptitle("Exact separation rank against depth" + (f" ({title})" if title else "") + "\nbounds drawn: "
+                 + ("; ".join(drawn) if drawn else "none applies") + " (main text only; the table lists every "
+                 "bound of the registry; equal series share one line)", fontsize=9)
+    right = 1 - 3.0 / (3.6 * columns + 3.2)  # the panels end here; the legend sits beside them
     fig.tight_layout(rect=(0, 0, right, 1))
     order = sorted(handles, key=lambda k: (k.startswith("transition"), k.split(":")[0], "exact" not in k, k))
     fig.legend([handles[k] for k in order], order, fontsize=7, loc="center left", bbox_to_anchor=(right, 0.5),
                frameon=False)
+    return fig, plt
+
+
+def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
+    """log3 sep against depth, one panel per width and one line per head count (head counts with equal
+    values share a line), with the main-text bounds of Theorems 1-2 (Levine et al. 2020) where they apply,
+    named in the title, and the transition L = log3 d_x marked; one legend beside the panels."""
+    _check_png(path, "table.png")
+    fig, plt = _table_figure(rows, title)
     _save(fig, plt, path, layout=False)
 
 
-def _save(fig, plt, path: str, layout: bool = True) -> None:
-    """Render the figure to PNG bytes, then write them with ``write_output``; a path that cannot be
-    written raises InputError."""
+def table_png(rows: list[dict], title: str | None = None) -> bytes:
+    """``plot_table``'s figure as PNG bytes (report.html embeds them)."""
+    fig, plt = _table_figure(rows, title)
+    return _png(fig, plt, layout=False)
+
+
+def _png(fig, plt, layout: bool = True) -> bytes:
     try:
         if layout:
             fig.tight_layout()
@@ -175,4 +212,10 @@ def _save(fig, plt, path: str, layout: bool = True) -> None:
         fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)
-    write_output(path, buffer.getvalue())
+    return buffer.getvalue()
+
+
+def _save(fig, plt, path: str, layout: bool = True) -> None:
+    """Render the figure to PNG bytes, then write them with ``write_output``; a path that cannot be
+    written raises InputError."""
+    write_output(path, _png(fig, plt, layout))

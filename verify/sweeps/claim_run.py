@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import InputError
 
-__all__ = ["select_claims", "prefetch_tasks", "bound_specs", "run_registry"]
+__all__ = ["select_claims", "prefetch_tasks", "bound_specs", "run_registry", "rank_plot"]
 
 
 def select_claims(registry: list, ids: list[str] | str | None) -> list:
@@ -106,18 +106,40 @@ def reviewers_grid(pairs: list[tuple], registry=None) -> dict | None:
     """The reviewers' table of the plain specs among ``pairs`` (as ``verify table`` prints it: the
     exact rank beside every applicable bound of the registry, log3 scale), as cells for the HTML
     report: ``columns``, ``rows`` and ``notes`` (which claim each bound column B1, B2, ... is)."""
-    from .table import _grid, bound_columns, build_rows
+    from .table import _grid, bound_columns
 
-    plain = [(spec, value) for spec, value in pairs if not spec.residual]
-    if not plain:
+    rows = _plain_rows(pairs, registry)
+    if not rows:
         return None
-    columns = bound_columns(registry=registry)
-    rows = build_rows([s for s, _ in plain], [v for _, v in plain], None, columns)
-    head, body, used = _grid(rows, columns)
-    notes = [f"B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
-             + col.note
-             for i, col in enumerate(used)]
+    head, body, used = _grid(rows, bound_columns(registry=registry))
+    notes = [f"{col.id}: {col.claim_id}, {col.check.kind} bound, {col.source}" + col.note for col in used]
     return {"columns": head, "rows": body, "notes": notes}
+
+
+def _plain_rows(pairs: list[tuple], registry=None) -> list[dict]:
+    """The reviewers' table's rows of the plain specs among ``pairs``, by depth, width, heads."""
+    from .table import bound_columns, build_rows
+
+    plain = sorted(((spec, value) for spec, value in pairs if not spec.residual),
+                   key=lambda pair: (pair[0].depth, pair[0].width, pair[0].heads))
+    if not plain:
+        return []
+    return build_rows([s for s, _ in plain], [v for _, v in plain], None, bound_columns(registry=registry))
+
+
+def rank_plot(pairs: list[tuple], registry=None) -> bytes | None:
+    """The PNG of the plain specs' exact ranks with the main-text bounds (``verify table --plot``'s
+    figure) for report.html; None when there is none or matplotlib cannot be imported (the ``plot`` extra)."""
+    from ..errors import InputError
+    from ..report.plot import table_png
+
+    rows = _plain_rows(pairs, registry)
+    if not rows:
+        return None
+    try:
+        return table_png(rows, "the ranks of this run")
+    except (InputError, ImportError):  # no matplotlib, or one that cannot be imported: the report says so
+        return None
 
 
 def provenance(source, values: list[dict], registry: str) -> dict:
@@ -177,6 +199,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     # when another check first asks for a rank, so a registry without ranks computes none
     pairs = _prefetch_ranks(source, store, scheduler, workers, progress, bound_specs(found, extended))
     grid = reviewers_grid(pairs, registry) if pairs else None
+    figure = {"plot": rank_plot(pairs, registry), "ranks": len(pairs)}
     source.on_missing = lambda missing: pairs.extend(_prefetch_ranks(missing, store, scheduler, workers, progress))
     tick = Progress("claims", progress, unit="claim")
     records = []
@@ -192,8 +215,10 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         header["seconds"] = time.perf_counter() - start
         if len(pairs) != header["ranks"]:  # ranks a check asked for after the start
             header.update(provenance(source, rank_rows(pairs), registry_name))
+        if len(pairs) != figure["ranks"]:
+            figure.update(plot=rank_plot(pairs, registry), ranks=len(pairs))
         write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
-        write_html(out_dir, records, header)
+        write_html(out_dir, records, header, figure["plot"])
         tick(i + 1, len(found))
 
     run_claims_with(found, source, record)

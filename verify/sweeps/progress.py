@@ -7,7 +7,8 @@ time; it gives no rate and no time left, because its steps differ in cost by ord
 (one degree block dominates a rank).  A sweep counts work, each task weighted by its estimated
 cost, so the time left follows the work still to do rather than the number of tasks.  Nothing
 shows for work that ends within a second, and a bar is redrawn at least every ``REFRESH_SECONDS``
-while a long step runs.
+while a long step runs.  Where stderr is no terminal (a CI log, a file), there is no bar redrawn
+with carriage returns: plain lines, at most one every ``PLAIN_SECONDS``, and the last state at the end.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import weakref
 
 from tqdm import tqdm
 
-__all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "close_all"]
+__all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "PLAIN_SECONDS", "close_all"]
 
 #: A running bar is redrawn at least this often (elapsed time keeps moving during one long step).
 REFRESH_SECONDS = 2.0
 #: Bars appear only for work still running after this many seconds.
 DELAY_SECONDS = 1.0
+#: Where stderr is no terminal: one plain progress line at most this often (a CI log stays readable).
+PLAIN_SECONDS = 15.0
 
 
 _OPEN: "weakref.WeakSet[_Bar]" = weakref.WeakSet()
@@ -41,6 +44,13 @@ def _columns(stream) -> int | None:
         return None
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 class _Stream:
     """What tqdm writes to: the real stream, and
 
@@ -53,13 +63,16 @@ class _Stream:
 
     def __init__(self, stream, plain: bool):
         self.stream, self.plain, self.open_line, self.broken = stream, plain, False, False
+        self.last = None  # the last plain line: the same state is not written twice
 
     def write(self, text: str) -> None:
         if self.broken or not text:
             return
         if self.plain:
             lines = [line.strip() for line in text.replace("\r", "\n").split("\n")]
-            text = "".join(line + "\n" for line in lines if line)
+            lines = [line for line in lines if line and line != self.last]
+            self.last = lines[-1] if lines else self.last
+            text = "".join(line + "\n" for line in lines)
         else:
             tail = text.replace("\r", "\n").rsplit("\n", 1)[-1]
             self.open_line = bool(tail.strip()) or (self.open_line and "\n" not in text and "\r" not in text)
@@ -106,16 +119,20 @@ class _Bar:
         if not self.enabled or self.bar is not None:
             return
         columns = _columns(self.stream)
-        plain = columns is not None and columns < 20  # no room to redraw a bar: one plain line per update
+        # no terminal (a log keeps every \r redraw), or no room to redraw a bar: plain lines, seldom
+        plain = columns is None or columns < 20 or not _is_terminal(self.stream)
         self._out = _Stream(self.stream, plain)
+        self._interval = PLAIN_SECONDS if plain else REFRESH_SECONDS
         self.bar = tqdm(total=total, initial=initial, desc=self.label, unit=self.unit, file=self._out,
-                        delay=DELAY_SECONDS, mininterval=0.5, dynamic_ncols=not plain, leave=True,
-                        ncols=80 if plain else None, bar_format=self.bar_format)
+                        delay=DELAY_SECONDS, mininterval=PLAIN_SECONDS if plain else 0.5, dynamic_ncols=not plain,
+                        leave=True, ncols=80 if plain else None, bar_format=self.bar_format)
         _OPEN.add(self)
         threading.Thread(target=self._tick, daemon=True).start()
 
     def _tick(self) -> None:
-        while not self._stop.wait(REFRESH_SECONDS):
+        wait = REFRESH_SECONDS  # the first redraw soon (a log learns the work is alive), then every interval
+        while not self._stop.wait(wait):
+            wait = self._interval
             if self.bar is None:
                 return
             try:
@@ -133,7 +150,10 @@ class _Bar:
         _OPEN.discard(self)
         if self.bar is not None:
             try:
-                self.bar.close()
+                bar = self.bar
+                if self._out.plain and bar._time() - bar.start_t >= bar.delay:  # a log gets the last state
+                    bar.refresh()
+                bar.close()
             except (ValueError, OSError):  # pragma: no cover - stream closed
                 pass
             self._out.end_line()

@@ -57,9 +57,9 @@ def default_store_path(environ=None) -> Path:
     environ = os.environ if environ is None else environ
     if environ.get("VERIFY_STORE"):
         return Path(environ["VERIFY_STORE"])
-    xdg = environ.get("XDG_CACHE_HOME")
-    cache = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return cache / "verify" / "results.sqlite"
+    from ..files import cache_home
+
+    return cache_home(environ) / "results.sqlite"
 
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -217,7 +217,9 @@ class BoundColumn:
     source: str
     check: object
     outcome: str  #: the claim's expected outcome in the registry
+    number: int = 0  #: its place in the registry's bounds: B<number> is one bound in every table and report
     erratum = property(lambda self: self.outcome == "erratum")
+    id = property(lambda self: f"B{self.number}")
 
     @property
     def note(self) -> str:
@@ -242,7 +244,8 @@ def bound_columns(residual: bool = False, registry=None) -> list[BoundColumn]:
             if isinstance(check, RankBound) and check.residual == residual:
                 short = claim.id.replace("levine2020_", "L:").replace("wies2021_", "W:")
                 label = short + ("" if short.endswith(check.kind) else f" ({check.kind})")
-                columns.append(BoundColumn(label, claim.id, str(claim.source), check, claim.expected))
+                columns.append(BoundColumn(label, claim.id, str(claim.source), check, claim.expected,
+                                           len(columns) + 1))
     return columns
 
 
@@ -327,7 +330,7 @@ def _grid(rows: list[dict], columns: list[BoundColumn]) -> tuple[list[str], list
     real = any("real_rank" in r for r in rows)
     if real:
         header.append("real rank (numeric)")
-    header += [f"B{i + 1}" for i in range(len(used))]
+    header += [col.id for col in used]
     body = []
     for r in rows:
         line = [str(r["depth"]), str(r["width"]), str(r["heads"]), str(r["sep_rank"]),
@@ -349,9 +352,8 @@ def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
     lines.append("")
     lines.append("Bounds are on the log3 scale; ✗ marks a bound the exact rank violates; · not applicable "
                  "(outside the bound's regime or condition).")
-    for i, col in enumerate(used):
-        lines.append(f"- B{i + 1}: {col.claim_id}, {col.check.kind} bound, {col.source}"
-                     + col.note)
+    for col in used:
+        lines.append(f"- {col.id}: {col.claim_id}, {col.check.kind} bound, {col.source}" + col.note)
     if any("real_rank" in r for r in rows):
         first = next(r["real"] for r in rows if "real" in r)
         lines.append(f"- real rank: NUMERIC grid rank of the seeded BERT network (eqs. 1-2), N = {first['tokens']}, "
