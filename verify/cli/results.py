@@ -6,10 +6,10 @@ import json
 import sys
 
 from .. import api
-from ..errors import printable
+from ..errors import InputError, printable
 from ..files import STDOUT, write_output
 from .args import add_output_args, note
-from .checks import writable_file
+from .checks import distinct_outputs, store_files, writable_file
 
 NAME = "results"
 
@@ -26,6 +26,10 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if args.store is not None and not args.store.strip():
+        raise InputError(f"--store {args.store!r} is an empty path; give the store's file path")
+    if args.out and args.out != STDOUT:  # the export must not replace the store it reads
+        distinct_outputs([("--out", args.out), *store_files(args.store or str(api.default_store_path()))])
     writable_file(args.out, "--out")
     path, rows = api.stored_results(args.store, args.kind)
     if args.json or args.format == "json":

@@ -1,0 +1,80 @@
+"""The new-user trial's cases (issue 43), rerun from the suite: each is (argv, expected exit status,
+a fragment the one-line message must hold), run in-process through ``verify.cli.main.main``; ``{tmp}``
+in an argument is the test's own folder. Cases that need a signal or a second process are below
+the table, one test each.
+
+What the table covers: outputs that cannot collide (item 2), refusals that used to be "internal
+error", a wrong hint or a silent default (items 3 and 5)."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import toy_registry
+from verify.cli.main import main
+
+#: (argv, exit status, fragment of the error line); every case is refused before any work.
+REFUSED = [
+    # item 2: two outputs of one run in one place
+    (["run", "--out", "{tmp}/D", "--junit", "{tmp}/D/report.json", "--no-store"], 2,
+     "--junit and --out (report.json) name one file"),
+    (["run", "--out", "{tmp}/D", "--claim", "x", "--junit", "{tmp}/D/partial/report.md", "--no-store"], 2,
+     "--junit and --out (report.md) name one file"),
+    (["run", "--out", "{tmp}/D", "--junit", "-", "--json", "--no-store"], 2, "--junit and --json would both go to stdout"),
+    (["run", "--out", "{tmp}/D", "--junit", "{tmp}/s.sqlite", "--store", "{tmp}/s.sqlite"], 2,
+     "--junit and --store name one file"),
+    (["table", "--depths", "1", "--widths", "2", "--csv", "-", "--plot", "-", "--no-store"], 2,
+     "--csv and --plot would both go to stdout"),
+    (["table", "--depths", "1", "--widths", "2", "--csv", "{tmp}/t.csv", "--store", "{tmp}/t.csv"], 2,
+     "--csv and --store name one file"),
+    (["table", "--depths", "1", "--widths", "2", "--csv", "-", "--json", "--no-store"], 2,
+     "--csv and --json would both go to stdout"),
+    (["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--plot", "-", "--json",
+      "--no-store"], 2, "--plot and --json would both go to stdout"),
+    (["results", "--store", "{tmp}/s.sqlite", "--out", "{tmp}/s.sqlite"], 2, "--out and --store name one file"),
+    # empty paths are not "a folder" and not the default
+    (["run", "--out", "", "--no-store"], 2, "--out '' is an empty path"),
+    (["run", "--out", "{tmp}/D", "--junit", "", "--no-store"], 2, "--junit '' is an empty path"),
+    (["run", "--out", "{tmp}/D", "--store", ""], 2, "--store '' is an empty path"),
+    (["table", "--depths", "1", "--widths", "2", "--csv", "", "--no-store"], 2, "--csv '' is an empty path"),
+    (["results", "--store", ""], 2, "--store '' is an empty path"),
+    (["certify", "--depth", "2", "--width", "10", "--out", ""], 2, "--out '' is an empty path"),
+]
+
+
+def _argv(argv, tmp):
+    return [a.replace("{tmp}", str(tmp)) for a in argv]
+
+
+@pytest.mark.parametrize("argv, status, fragment", REFUSED, ids=[" ".join(c[0])[:60] for c in REFUSED])
+def test_each_trial_case_is_one_line_with_its_exit_status(argv, status, fragment, tmp_path, capsys):
+    assert main(_argv(argv, tmp_path)) == status
+    out, err = capsys.readouterr()
+    assert fragment in err, err
+    assert err.startswith("verify: error: ") and len(err.strip().splitlines()) == 1, err
+    assert out == ""
+    assert not (tmp_path / "D").exists() and not (tmp_path / "s.sqlite").exists()  # nothing made before refusing
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    monkeypatch.delenv("VERIFY_REGISTRY", raising=False)
+    folder = toy_registry.make(tmp_path)
+    yield folder
+    toy_registry.forget(folder)
+
+
+def test_junit_on_stdout_leaves_stdout_pure_xml_and_the_table_on_stderr(toy, tmp_path, capfd):
+    from junitparser import JUnitXml
+
+    assert main(["run", "--registry", str(toy), "--out", str(tmp_path / "r"), "--junit", "-", "--quiet",
+                 "--no-store"]) == 1  # the toy registry's one planted claim is unexpected
+    out, err = capfd.readouterr()
+    assert out.startswith("<?xml") and out.rstrip().endswith(">"), out[-300:]
+    (tmp_path / "ci.xml").write_text(out)
+    [suite] = list(JUnitXml.fromfile(str(tmp_path / "ci.xml")))
+    assert {case.name for case in suite} == set(toy_registry.CLAIMS)
+    assert "toy_planted" in err and "JUnit: -" in err
