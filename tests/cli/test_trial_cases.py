@@ -78,3 +78,50 @@ def test_junit_on_stdout_leaves_stdout_pure_xml_and_the_table_on_stderr(toy, tmp
     [suite] = list(JUnitXml.fromfile(str(tmp_path / "ci.xml")))
     assert {case.name for case in suite} == set(toy_registry.CLAIMS)
     assert "toy_planted" in err and "JUnit: -" in err
+
+
+def test_probe_n_with_a_one_token_vocabulary_is_rank_one(capsys):
+    # was "internal error (ValueError: cannot reshape array of size 0)"; V = 1: one sequence, rank 1
+    # (tests/rank/test_token_route.py checks it against enumeration and the naive forward pass)
+    assert main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "1", "--rank", "1", "--no-store", "--json",
+                 "--quiet", "--max-tokens", "6"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [row["rank"] for row in data["ranks"]] == [1, 1, 1]
+
+
+# -- a damaged store row is "the store is damaged", whatever the damage -----------------------------
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """A store holding a sep run's degree blocks (sep --store) and a table's sep row."""
+    path = tmp_path_factory.mktemp("damage") / "s.sqlite"
+    assert main(["sep", "--depth", "2", "--width", "2", "--store", str(path), "--quiet", "--json"]) == 0
+    assert main(["table", "--depths", "1", "--widths", "2", "--heads", "1", "--store", str(path), "--quiet",
+                 "--workers", "1", "--json"]) == 0
+    return path
+
+
+@pytest.mark.parametrize("kind, change, fragment", [
+    ("degree_block", "json_set(value, '$.rank', 999)", "rank 999 above its rows"),
+    ("degree_block", "json_set(value, '$.rank', -1)", "rank -1 is not a non-negative integer"),
+    ("degree_block", "json_set(value, '$.colour', 1)", "unknown fields ['colour']"),
+    ("degree_block", "json_remove(value, '$.cols')", "missing fields ['cols']"),
+    ("sep", "json_set(value, '$.rank', 999)", "rank 999 above its upper_bound"),
+    ("sep", "'[1, 2]'", "not a JSON object"),
+])
+def test_a_damaged_row_is_the_store_damaged_not_the_engine_wrong(stored, tmp_path, capsys, kind, change, fragment):
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "s.sqlite"
+    shutil.copy(stored, path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute(f"UPDATE results SET value = {change} WHERE kind = ?", (kind,)).rowcount > 0
+    conn.close()
+    argv = (["sep", "--depth", "2", "--width", "2"] if kind == "degree_block" else
+            ["table", "--depths", "1", "--widths", "2", "--heads", "1", "--workers", "1"])
+    capsys.readouterr()
+    assert main(argv + ["--store", str(path), "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert "is damaged" in err and fragment in err and "engine" not in err, err
+    assert len(err.strip().splitlines()) == 1 and out == ""

@@ -11,7 +11,11 @@ device is not in the key: a rank is exact on either, so a run started on a GPU m
 
 from __future__ import annotations
 
+from dataclasses import fields
+
+from ..errors import InputError
 from ..model.spec import NetworkSpec
+from ..rank.blocks import Block
 from .store import Store, Task
 
 __all__ = ["BLOCK_KIND", "BlockRows"]
@@ -31,10 +35,28 @@ class _RunRows:
         return Task(BLOCK_KIND, self.spec, "reduced", self.field, self.seed, params=params)
 
     def get(self, a: int, alone: bool) -> dict | None:
-        return self.store.get(self._task(a, alone))
+        value = self.store.get(self._task(a, alone))
+        if value is not None:
+            problem = block_row_problem(value)
+            if problem:
+                raise InputError(f"the results store {self.store.path} is damaged (the row of degree block {a}: "
+                                 f"{problem}); delete or move it, pass another --store PATH, or drop --store")
+        return value
 
     def put(self, a: int, alone: bool, value: dict, seconds: float) -> None:
         self.store.put(self._task(a, alone), value, seconds)
+
+
+def block_row_problem(value: dict) -> str | None:
+    """A stored degree-block row that ``verify.rank.blocks.Block`` cannot hold (``Store.get`` has
+    checked its counts): an unknown or a missing field."""
+    names = {f.name for f in fields(Block)}
+    unknown, missing = sorted(set(value) - names), sorted({"rows", "cols", "rank"} - set(value))
+    if unknown:
+        return f"unknown fields {unknown}"
+    if missing:
+        return f"missing fields {missing}"
+    return None
 
 
 class BlockRows:

@@ -132,6 +132,31 @@ class Task:
                            "version": __version__}, sort_keys=True)
 
 
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def value_problem(value) -> str | None:
+    """What makes a stored result impossible, so that it cannot have come from a run, or None: not a
+    JSON object, a rank that is not a non-negative integer, or a rank above the row's own ``rows``,
+    ``cols``, ``compressed_to`` or proven ``upper_bound`` (a rank is at most each of them)."""
+    if not isinstance(value, dict):
+        return "not a JSON object"
+    if "rank" not in value or value["rank"] is None:
+        return None  # e.g. a sep row over several partitions with different ranks
+    if not _count(value["rank"]):
+        return f"rank {value['rank']!r} is not a non-negative integer"
+    for name in ("rows", "cols", "compressed_to", "upper_bound"):
+        limit = value.get(name)
+        if limit is None:
+            continue
+        if not _count(limit):
+            return f"{name} {limit!r} is not a non-negative integer"
+        if value["rank"] > limit:
+            return f"rank {value['rank']} above its {name} {limit}"
+    return None
+
+
 class Store:
     """An SQLite file of results; ``Store(None)`` keeps nothing (every lookup misses).
 
@@ -214,9 +239,13 @@ class Store:
             return None
         try:
             row = self._conn.execute("SELECT value FROM results WHERE key = ?", (task.key(),)).fetchone()
-            return None if row is None else json.loads(row[0])
+            value = None if row is None else json.loads(row[0])
         except (sqlite3.DatabaseError, ValueError) as exc:
             raise self._damaged(exc) from None
+        problem = None if value is None else value_problem(value)
+        if problem:
+            raise self._damaged(ValueError(f"a {task.kind} row: {problem}"))
+        return value
 
     def put(self, task: Task, value: dict, seconds: float) -> None:
         """Write one result in its own transaction (committed before this returns)."""
