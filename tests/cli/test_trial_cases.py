@@ -125,3 +125,27 @@ def test_a_damaged_row_is_the_store_damaged_not_the_engine_wrong(stored, tmp_pat
     out, err = capsys.readouterr()
     assert "is damaged" in err and fragment in err and "engine" not in err, err
     assert len(err.strip().splitlines()) == 1 and out == ""
+
+
+# -- a matplotlib that is found but does not import is refused before the work ----------------------
+
+@pytest.mark.parametrize("argv", [
+    ["table", "--depths", "1", "--widths", "2", "--csv", "{tmp}/t.csv", "--plot", "{tmp}/t.png", "--store",
+     "{tmp}/s.sqlite"],
+    ["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--plot", "{tmp}/p.png", "--store",
+     "{tmp}/s.sqlite"],
+])
+def test_a_broken_matplotlib_is_refused_up_front(argv, tmp_path, capsys, monkeypatch):
+    import verify.sweeps.executor as executor
+
+    fake = tmp_path / "site" / "matplotlib"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('libfoo.so: cannot open shared object file')\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(executor, "run_sweep", lambda *a, **k: pytest.fail("work started before the check"))
+    assert main(_argv(argv, tmp_path)) == 2
+    out, err = capsys.readouterr()
+    assert "installed but does not import" in err and "libfoo.so" in err and len(err.strip().splitlines()) == 1
+    assert out == "" and not (tmp_path / "s.sqlite").exists()
