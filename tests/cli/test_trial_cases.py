@@ -149,3 +149,59 @@ def test_a_broken_matplotlib_is_refused_up_front(argv, tmp_path, capsys, monkeyp
     out, err = capsys.readouterr()
     assert "installed but does not import" in err and "libfoo.so" in err and len(err.strip().splitlines()) == 1
     assert out == "" and not (tmp_path / "s.sqlite").exists()
+
+
+# -- benchmarks/atlas.py behaves like a command -------------------------------------------------------
+
+def _atlas():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("atlas_script", Path(__file__).resolve().parents[2] / "benchmarks"
+                                                  / "atlas.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ATLAS_REFUSED = [
+    (["--cells", "99,99,99,99", "--out", "{tmp}/o"], "need 1 <= L <= 6, 2 <= V <= 16"),
+    (["--cells", "3,3,1,7", "--out", "{tmp}/o"], "grid cells take R = 0, 1, 2 or full"),
+    (["--cells", "bound:4,8,1,full", "--out", "{tmp}/o"], "bound cells take R = 0, 1 or 2"),
+    (["--cells", "2,2,9,0", "--out", "{tmp}/o"], "1 <= H <= V + 1"),
+    (["--quick"], "give --out DIR"),
+    (["--quick", "--out", ""], "--out '' is an empty path"),
+    (["--quick", "--out", "{tmp}/file"], "is an existing file, not a folder"),
+    (["--quick", "--out", "{tmp}/file/sub"], "cannot write in"),
+    (["--quick", "--jobs", "0", "--out", "{tmp}/o"], "--jobs must be an integer from 1"),
+    (["--quick", "--seed", "-1", "--out", "{tmp}/o"], "--seed must be an integer from 0"),
+    (["--quick", "--max-minutes", "nan", "--out", "{tmp}/o"], "--max-minutes must be a number above 0"),
+    (["--cells", "2,3,1,1", "--max-minutes", "1e-9", "--out", "{tmp}/o"], "pass --force to run it"),
+]
+
+
+@pytest.mark.parametrize("argv, fragment", ATLAS_REFUSED, ids=[" ".join(c[0])[:50] for c in ATLAS_REFUSED])
+def test_the_atlas_script_refuses_before_any_work(argv, fragment, tmp_path, capsys, monkeypatch):
+    atlas = _atlas()
+    monkeypatch.setattr(atlas, "run_cells", lambda *a, **k: pytest.fail("work started before the check"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "file").write_text("not a folder")
+    assert atlas.main(_argv(argv, tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("atlas: error: ") and fragment in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "results").exists()  # never the current folder's results/
+    if "pass --force" not in fragment:
+        assert not (tmp_path / "o").exists()
+
+
+def test_the_atlas_prices_a_grid_cell_with_no_committed_seconds(tmp_path, capsys):
+    # the cell's ceiling: the limit's budget, the loop's and one last step past it, at 2 / L from depth 3
+    from verify.sweeps.atlas_plan import GRIDS, Cell, grid_ceiling
+
+    full = GRIDS["full"]["budget"]
+    assert grid_ceiling(Cell("grid", 2, 3, 1, 1)) == full.limit_evaluations + full.loop_evaluations + \
+        full.step_evaluations
+    assert grid_ceiling(Cell("grid", 4, 3, 1, 0)) == full.limit_evaluations // 2 + full.loop_entries + \
+        full.matrix_entries
+    assert _atlas().main(["--cells", "2,3,1,1", "--out", str(tmp_path), "--price"]) == 0
+    out = capsys.readouterr().out
+    assert "not priced" not in out and f"at most {grid_ceiling(Cell('grid', 2, 3, 1, 1)):,} evaluations" in out
