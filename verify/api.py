@@ -202,10 +202,14 @@ def block_store(path: str, spec: NetworkSpec):
     as a row of the results store at ``path`` (``verify.sweeps.block_rows``), so a killed run resumes
     with the same call; the store is closed on leaving the ``with``."""
     from .sweeps.block_rows import BlockRows
-    from .sweeps.store import Store
+    from .sweeps.store import Store, identify
 
-    with Store(path) as store:
-        yield BlockRows(store, spec)
+    identify(Path(path))  # a folder or another application's file refused now; nothing is created yet
+    rows = BlockRows(lambda: Store(path), spec)  # opened at the first block: a refused run leaves no file
+    try:
+        yield rows
+    finally:
+        rows.close()
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,

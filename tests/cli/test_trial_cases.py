@@ -205,3 +205,72 @@ def test_the_atlas_prices_a_grid_cell_with_no_committed_seconds(tmp_path, capsys
     assert _atlas().main(["--cells", "2,3,1,1", "--out", str(tmp_path), "--price"]) == 0
     out = capsys.readouterr().out
     assert "not priced" not in out and f"at most {grid_ceiling(Cell('grid', 2, 3, 1, 1)):,} evaluations" in out
+
+
+# -- verify sep --store: what an interrupt keeps, what a refusal creates, a full disk -----------------
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_an_interrupted_sep_store_says_the_finished_blocks_are_kept_and_the_command_resumes(
+        signal_name, tmp_path, capsys, monkeypatch):
+    # the signal handler of verify.cli.faults raises Terminated in the main thread; raised here after the
+    # first stored block, as the handler would on a signal arriving then
+    from verify.errors import Terminated
+    from verify.sweeps import block_rows
+
+    real = block_rows._RunRows.put
+
+    def put_then_signal(self, *args):
+        real(self, *args)
+        raise Terminated(signal_name)
+    monkeypatch.setattr(block_rows._RunRows, "put", put_then_signal)
+    path = tmp_path / "s.sqlite"
+    argv = ["sep", "--depth", "2", "--width", "2", "--store", str(path), "--quiet", "--json"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"interrupted ({signal_name}); 1 degree block finished in this run is kept in the results store" in err
+    assert "the same command resumes where it stopped" in err and len(err.strip().splitlines()) == 1
+    monkeypatch.setattr(block_rows._RunRows, "put", real)
+    assert main(argv) == 0 and json.loads(capsys.readouterr().out)["rank"] == 18  # resumed: the known rank
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--depth", "4", "--width", "6", "--max-memory-gib", "0.001"], "raise --max-memory-gib"),
+    (["--depth", "2", "--width", "2", "--device", "gpu"], "--device gpu needs cupy"),
+    (["--depth", "1", "--width", "2", "--tokens", "2", "--method", "coefficients"],
+     "the coefficients route has none; drop --store"),
+    (["--depth", "2", "--width", "2", "--templates", "3"], "--templates applies to the grid route only"),
+])
+def test_sep_store_creates_nothing_before_a_refusal(extra, fragment, tmp_path, capsys, monkeypatch):
+    from verify.exact import device as devices
+
+    monkeypatch.setattr(devices, "gpu_device", lambda: "cupy is not installed")
+    assert main(["sep", *extra, "--store", str(tmp_path / "new" / "s.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_store_on_a_full_disk_is_named_full_and_leaves_no_half_made_files(tmp_path, monkeypatch):
+    # SQLite answers a disk too full for its -wal and -shm files with "disk I/O error" after making them:
+    # played here by a connect that makes them and fails so, on a disk statvfs reports with 4 KiB free
+    import sqlite3
+    from types import SimpleNamespace
+
+    from verify.errors import InputError
+    from verify.sweeps import store as stores
+
+    path = tmp_path / "s.sqlite"
+
+    def connect(target, *args, **kwargs):
+        for tail in ("", "-wal", "-shm"):
+            Path(f"{target}{tail}").write_bytes(b"")
+        raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(stores.sqlite3, "connect", connect)
+    monkeypatch.setattr(stores.os, "statvfs", lambda folder: SimpleNamespace(f_bavail=1, f_frsize=4096))
+    with pytest.raises(InputError, match="the disk holding the results store .* is full"):
+        stores.Store(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    monkeypatch.setattr(stores.os, "statvfs", lambda folder: SimpleNamespace(f_bavail=10**6, f_frsize=4096))
+    with pytest.raises(InputError) as caught:  # room on the disk: not called full
+        stores.Store(path)
+    assert "is full" not in str(caught.value) and sorted(p.name for p in tmp_path.iterdir()) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import api
+from ..errors import InputError
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .checks import MAX_COUNT, int_range
 
@@ -49,8 +50,14 @@ def run(args) -> int:
     spec = spec_of(args)
     if args.store is None:
         return _run(args, spec, None)
+    if not args.store.strip():
+        raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or drop --store")
     with api.block_store(args.store, spec) as resume:
-        return _run(args, spec, resume)
+        try:
+            return _run(args, spec, resume)
+        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: say what is kept and how to resume
+            stop.kept_blocks = (args.store, resume.kept)
+            raise
 
 
 def _run(args, spec, resume) -> int:

@@ -14,15 +14,14 @@ __all__ = ["probe_sweep", "probe_device"]
 def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
     """The ``Device`` of a probe.  Only the --continuous limit (the reduced route, ``verify.rank.sep.device_for``,
     priced there before any allocation) can use a GPU; the token routes, their limit included, rank with
-    FLINT on the CPU, so ``gpu`` is refused for them (after the install hint where there is no GPU) and
-    ``auto`` is the CPU."""
+    FLINT on the CPU, so ``gpu`` is refused for them (saying so, never advising to install cupy for a route
+    that would not use it) and ``auto`` is the CPU."""
     from ..exact.device import resolve_device
     from ..rank.sep import device_for
 
     if continuous:
         return device_for(spec, "reduced", device, field)
     if device == "gpu":
-        resolve_device("gpu")  # no GPU: the install hint first
         raise InputError("--device gpu serves probe-n's --continuous limit (the reduced route) only: the token "
                          "routes rank on the CPU; use --device auto or cpu, or --continuous")
     return resolve_device("cpu" if device in (None, "auto") else device)

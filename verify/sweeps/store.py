@@ -32,6 +32,26 @@ def _is_read_only(exc: Exception) -> bool:
     text = str(exc).lower().replace("-", "").replace(" ", "")
     return "readonly" in text or getattr(exc, "errno", None) in (13, 30)  # EACCES, EROFS
 
+#: Free space below which a failed write is put down to a full disk: SQLite reports a disk too full for its
+#: -wal and -shm files as "disk I/O error", not as SQLITE_FULL.
+FULL_DISK_BYTES = 1 << 20
+
+
+def _is_disk_full(exc: Exception, folder: Path) -> bool:
+    """SQLite's "database or disk is full", ENOSPC, or any failure on a disk with under ``FULL_DISK_BYTES`` free."""
+    if "disk is full" in str(exc).lower() or getattr(exc, "errno", None) == 28:  # ENOSPC
+        return True
+    try:
+        found = os.statvfs(folder)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < FULL_DISK_BYTES
+
+
+#: The files SQLite keeps beside a store in WAL mode (and the rollback journal).
+COMPANIONS = ("-wal", "-shm", "-journal")
+
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     key TEXT PRIMARY KEY,
@@ -180,6 +200,8 @@ class Store:
             self._open_read_only()
             return
         self._refuse_read_only()
+        files = [self.path] + [Path(f"{self.path}{tail}") for tail in COMPANIONS]
+        new = [f for f in files if not f.exists()]  # what a failed open must not leave behind
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, timeout=60)
@@ -188,7 +210,15 @@ class Store:
             self._conn.commit()
         except (OSError, sqlite3.DatabaseError) as exc:
             self.close()
+            if self.path in new:  # a store this call was making: none of its files stays half-made
+                for made in new:
+                    try:
+                        made.unlink()
+                    except OSError:
+                        pass
             if _is_read_only(exc):
+                raise self._fault(exc) from None
+            if _is_disk_full(exc, self.path.parent):
                 raise self._fault(exc) from None
             raise InputError(f"cannot open the results store {self.path}: {exc}; "
                              f"choose another file with --store PATH") from None
@@ -225,7 +255,10 @@ class Store:
         self.close()
 
     def _fault(self, exc: Exception) -> InputError:
-        """A read-only store is said to be read-only; anything else SQLite refuses is damage."""
+        """A read-only store is said to be read-only, a full disk full; anything else SQLite refuses is damage."""
+        if _is_disk_full(exc, self.path.parent):
+            return InputError(f"the disk holding the results store {self.path} is full ({exc}); free some space, or "
+                              f"pass --store PATH on another disk (or --no-store); nothing half-made was left there")
         if _is_read_only(exc):
             return InputError(f"the results store {self.path} is read-only ({exc}); make it writable, pass another "
                               f"--store PATH, or use --no-store")
