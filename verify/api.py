@@ -31,6 +31,7 @@ from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
 from .sweeps.progress import Progress
 from .sweeps.store import default_store_path
+from .sweeps.block_rows import BLOCK_KIND
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
 from .formats import (claims_table, export_csv, junit_xml, plot_probe, plot_table, require_matplotlib,
@@ -44,7 +45,7 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            # shared defaults and limits
            "SEP", "PROBE", "TABLE", "METHODS", "TASK_KINDS", "MAX_DEPTH", "DEFAULT_PRIME", "FAST_PRIME",
            "DEFAULT_MEMORY_GIB", "DEFAULT_MAX_EVALUATIONS", "DEFAULT_WEIGHT_RANGE", "NetworkSpec", "InputError",
-           "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
+           "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "BLOCK_KIND", "Progress",
            "MAX_CERTIFICATE_BYTES", "MONOMIALS", "MAX_COUNT", "MAX_TOKENS", "MAX_WIDTH", "validate_integer",
            "memory_gib", "scheduler_address", "table_csv", "export_csv", "junit_xml", "format_bound",
            "require_matplotlib"]

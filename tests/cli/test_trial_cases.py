@@ -274,3 +274,14 @@ def test_a_store_on_a_full_disk_is_named_full_and_leaves_no_half_made_files(tmp_
     with pytest.raises(InputError) as caught:  # room on the disk: not called full
         stores.Store(path)
     assert "is full" not in str(caught.value) and sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_results_lists_and_filters_the_degree_block_rows_it_shows(tmp_path, capsys):
+    path = tmp_path / "s.sqlite"
+    assert main(["sep", "--depth", "2", "--width", "2", "--store", str(path), "--quiet", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["results", "--store", str(path), "--kind", "degree_block", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    # depth 2 width 2: blocks 2 and 3 ranked (6 + 6), the others implied (eq. of docs/mathematics.md §2)
+    assert rows and {r["kind"] for r in rows} == {"degree_block"}
+    assert all(r["value"]["rank"] <= min(r["value"]["rows"], r["value"]["cols"]) for r in rows)

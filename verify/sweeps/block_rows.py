@@ -15,7 +15,6 @@ from dataclasses import fields
 
 from ..errors import InputError
 from ..model.spec import NetworkSpec
-from ..rank.blocks import Block
 from .store import Store, Task
 
 __all__ = ["BLOCK_KIND", "BlockRows"]
@@ -27,6 +26,8 @@ BLOCK_KIND = "degree_block"
 def block_row_problem(value: dict) -> str | None:
     """A stored degree-block row that ``verify.rank.blocks.Block`` cannot hold (``Store.get`` has
     checked its counts): an unknown or a missing field."""
+    from ..rank.blocks import Block  # here: the store's users need not import the rank engine
+
     names = {f.name for f in fields(Block)}
     unknown, missing = sorted(set(value) - names), sorted({"rows", "cols", "rank"} - set(value))
     if unknown:
