@@ -42,6 +42,23 @@ REFUSED = [
     (["table", "--depths", "1", "--widths", "2", "--csv", "", "--no-store"], 2, "--csv '' is an empty path"),
     (["results", "--store", ""], 2, "--store '' is an empty path"),
     (["certify", "--depth", "2", "--width", "10", "--out", ""], 2, "--out '' is an empty path"),
+    # item 5: hints that name what the command has, and values shown by their start
+    (["certify", "--depth", "2", "--width", "10", "--heads", "3"], 2,
+     ("choose --heads among [1, 2, 5, 10]", "--attn-dim")),
+    (["sep", "--depth", "1", "--width", "2", "--field", "gf:" + "1" * 5000], 2,
+     ("field modulus 11111111111111111111... has 5,000 digits", "1" * 100)),
+    (["sep", "--dépth", "1", "--width", "2"], 2, ("unknown option --dépth (did you mean --depth?)", "required")),
+    (["probe-n", "--dpth", "2", "--width", "3"], 2, "unknown option --dpth (did you mean --depth?)"),
+    (["coverage", "--dir", "{tmp}/file"], 2, "is a file, not a folder"),
+    (["coverage", "--dir", "{tmp}/empty"], 1, "no *.toml index file, so no statement is covered"),
+    (["probe-n", "--depth", "2", "--width", "3", "--vocab", "2", "--rank", "1", "--no-store", "--field", "gf:7"], 2,
+     "--field gf:7 is too small for the token route"),
+    (["sep", "--depth", "1", "--width", "2", "--max-memory-gib", "0"], 2, "--max-memory-gib must be a number above 0"),
+    # --device gpu where no GPU would serve: no advice to install cupy (cupy is absent in these tests)
+    (["probe-n", "--depth", "2", "--width", "2", "--vocab", "2", "--rank", "2", "--no-store", "--device", "gpu"], 2,
+     ("the token routes rank on the CPU", "cupy")),
+    (["sep", "--depth", "1", "--width", "2", "--tokens", "2", "--method", "coefficients", "--device", "gpu"], 2,
+     ("serves the reduced route only", "cupy")),
 ]
 
 
@@ -50,10 +67,20 @@ def _argv(argv, tmp):
 
 
 @pytest.mark.parametrize("argv, status, fragment", REFUSED, ids=[" ".join(c[0])[:60] for c in REFUSED])
-def test_each_trial_case_is_one_line_with_its_exit_status(argv, status, fragment, tmp_path, capsys):
+def test_each_trial_case_is_one_line_with_its_exit_status(argv, status, fragment, tmp_path, capsys, monkeypatch):
+    from verify.exact import device as devices
+
+    monkeypatch.setattr(devices, "gpu_device", lambda: "cupy is not installed")
+    (tmp_path / "file").write_text("not a folder")
+    (tmp_path / "empty").mkdir()
+    present, absent = fragment if isinstance(fragment, tuple) else (fragment, None)
     assert main(_argv(argv, tmp_path)) == status
     out, err = capsys.readouterr()
-    assert fragment in err, err
+    assert present in (err if status == 2 else out), err
+    assert absent is None or absent not in err, err
+    if status == 1:  # a verdict, not a refusal: printed on stdout
+        assert "INDEX INCOMPLETE" in out, out
+        return
     assert err.startswith("verify: error: ") and len(err.strip().splitlines()) == 1, err
     assert out == ""
     assert not (tmp_path / "D").exists() and not (tmp_path / "s.sqlite").exists()  # nothing made before refusing
@@ -285,3 +312,44 @@ def test_results_lists_and_filters_the_degree_block_rows_it_shows(tmp_path, caps
     # depth 2 width 2: blocks 2 and 3 ranked (6 + 6), the others implied (eq. of docs/mathematics.md §2)
     assert rows and {r["kind"] for r in rows} == {"degree_block"}
     assert all(r["value"]["rank"] <= min(r["value"]["rows"], r["value"]["cols"]) for r in rows)
+
+
+def test_a_certificate_with_a_key_given_twice_is_refused(tmp_path, capsys):
+    assert main(["certify", "--depth", "2", "--width", "10", "--out", str(tmp_path / "c.json"), "--quiet"]) == 0
+    text = (tmp_path / "c.json").read_text()
+    (tmp_path / "d.json").write_text(text.replace("{", '{"depth": 9, ', 1))  # json.loads would keep the last
+    capsys.readouterr()
+    assert main(["check-certificate", str(tmp_path / "c.json")]) == 0
+    assert main(["check-certificate", str(tmp_path / "d.json")]) == 2
+    assert "gives the key 'depth' twice" in capsys.readouterr().err
+
+
+def test_coverage_claims_as_a_string_is_a_format_problem_not_claim_ids_by_character(tmp_path, capsys):
+    (tmp_path / "a.toml").write_text('document = "d"\npart = "p"\ncitation = "c"\n[[entry]]\nid = "x"\n'
+                                     'place = "s1"\nkind = "theorem"\nstatement = "s"\nclaims = "nope"\n')
+    assert main(["coverage", "--dir", str(tmp_path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["unknown_claims"] == [] and data["entries"][0]["claims"] == []  # not n, o, p, e
+    assert any("claims must be a list of claim ids" in p for p in data["format_problems"])
+
+
+def test_the_api_refuses_what_it_would_ignore_or_hang_on_before_any_work(monkeypatch):
+    import verify
+    from verify import NetworkSpec
+    from verify.errors import InputError
+    from verify.rank import sep
+    from verify.validate import memory_gib
+
+    with pytest.raises(InputError, match="depth must be at most 64"):
+        NetworkSpec(depth=2**70, width=2)
+    monkeypatch.setattr(sep, "repeated_ranks", lambda *a, **k: pytest.fail("work started before the check"))
+    with pytest.raises(TypeError, match="resume must be a callable"):
+        verify.separation_rank(NetworkSpec(depth=1, width=2), resume="x")
+    with pytest.raises(TypeError, match="templates must be a count"):
+        verify.separation_rank(NetworkSpec(depth=1, width=2), templates="x")
+    with pytest.raises(InputError, match="--templates applies to the grid route only"):
+        verify.separation_rank(NetworkSpec(depth=1, width=2), templates=3)
+    for value in (0, 0.0, -1, float("nan")):  # VA02: a limit of 0 GiB would refuse nothing sensible
+        with pytest.raises(InputError, match="above 0"):
+            memory_gib(value)
+    assert memory_gib(1e-9) == 1e-9

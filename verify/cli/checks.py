@@ -71,8 +71,9 @@ def field_text(text: str) -> str:
         return text
     try:
         field = parse_field(text)
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(f"--field {text!r}: {exc}") from None
+    except InputError as exc:  # a long value is shown by its start: the message stays one readable line
+        shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text):,} characters)"
+        raise argparse.ArgumentTypeError(f"--field {shown}: {exc}") from None
     if field.modulus is not None and field.modulus >= 2**63:
         raise argparse.ArgumentTypeError(f"--field modulus {field.modulus} is above 2^63; the exact routes hold "
                                          f"residues in 64-bit words, so use a prime below 2^63, e.g. "

@@ -304,6 +304,18 @@ def entry_degree(spec: NetworkSpec) -> int:
     return spec.weight_degree + 6 * spec.layer_degree + 2
 
 
+def limit_bound_below_one(spec: NetworkSpec, vocab: int, positional_rank: int, p: int,
+                          weight_range: int = DEFAULT_WEIGHT_RANGE) -> bool:
+    """Whether a token limit mod ``p`` that stops below its proven bound can carry a probability bound below 1
+    (``token_limit``'s own ``against_upper_bound``, at the largest such rank, upper - 1): over a small prime the
+    Schwartz-Zippel bound is 1 or more, which proves nothing."""
+    upper = derivative_upper_bound(spec.layer_degree, free_variables(spec, vocab, positional_rank), vocab)
+    if upper <= 1:  # a rank below 1 is 0: only an all-zero network, certified by its own value
+        return True
+    sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
+    return against_upper_bound(upper - 1, upper, entry_degree(spec), sample, p)[1] < 1
+
+
 def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int, seed: int = 0,
                 weight_range: int = DEFAULT_WEIGHT_RANGE,
                 max_evaluations: int = MAX_LIMIT_EVALUATIONS) -> TokenLimit:
