@@ -340,7 +340,7 @@ def test_the_api_refuses_what_it_would_ignore_or_hang_on_before_any_work(monkeyp
     from verify.rank import sep
     from verify.validate import memory_gib
 
-    with pytest.raises(InputError, match="depth must be at most 64"):
+    with pytest.raises(InputError, match="depth must be at most 1,000"):
         NetworkSpec(depth=2**70, width=2)
     monkeypatch.setattr(sep, "repeated_ranks", lambda *a, **k: pytest.fail("work started before the check"))
     with pytest.raises(TypeError, match="resume must be a callable"):

@@ -10,7 +10,7 @@ import random
 from dataclasses import asdict, dataclass, replace
 
 from ..errors import InputError
-from ..validate import MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, flag, integer
+from ..validate import MAX_SPEC_DEPTH, MAX_TOKENS, MAX_WIDTH, flag, integer
 
 __all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "divisors", "DEFAULT_WEIGHT_RANGE"]
 
@@ -59,7 +59,7 @@ class NetworkSpec:
             if isinstance(value, bool):  # True is an int to Python, never a depth
                 raise InputError(f"{name} must be an integer, got {value!r}; e.g. NetworkSpec(depth=2, width=3)")
         flag(self.residual, "residual")
-        limits = {"depth": MAX_DEPTH, "width": MAX_WIDTH, "heads": MAX_WIDTH, "attn_dim": MAX_WIDTH,
+        limits = {"depth": MAX_SPEC_DEPTH, "width": MAX_WIDTH, "heads": MAX_WIDTH, "attn_dim": MAX_WIDTH,
                   "tokens": MAX_TOKENS}
         for name, high in limits.items():  # before 3^depth or a width-sized allocation is ever attempted
             value = getattr(self, name)
