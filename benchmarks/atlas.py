@@ -42,12 +42,9 @@ from pathlib import Path
 
 from verify.errors import InputError
 from verify.files import probe_folder, write_output
-from verify.sweeps.atlas_bound import bound_estimate
-from verify.sweeps.atlas_csv import SECTIONS, csv_text, merge_rows, read_rows, row_key
-from verify.sweeps.atlas_grid import grid_estimate
 from verify.sweeps.atlas_plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
                                       parse_cell)
-from verify.sweeps.atlas_run import run_cells
+# the rest of the engine (numba kernels: seconds to load) is imported once the arguments are checked (_engine)
 
 #: The repository's committed tables (read by --price without --out; written only with --out naming them).
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -90,6 +87,15 @@ def check_out(path: str) -> Path:
         raise InputError(f"--out {path} is an existing file, not a folder; give a folder for the tables")
     probe_folder(out, f"--out {path}")
     return out
+
+
+def _engine():
+    """The engine beyond the plan, loaded after the arguments are checked, so a refusal is immediate."""
+    global SECTIONS, bound_estimate, csv_text, grid_estimate, merge_rows, read_rows, row_key, run_cells
+    from verify.sweeps.atlas_bound import bound_estimate
+    from verify.sweeps.atlas_csv import SECTIONS, csv_text, merge_rows, read_rows, row_key
+    from verify.sweeps.atlas_grid import grid_estimate
+    from verify.sweeps.atlas_run import run_cells
 
 
 def committed(out: Path) -> dict:
@@ -185,6 +191,7 @@ def _main(argv) -> int:
     out = RESULTS if args.out is None else Path(args.out)
     if not args.price:
         check_out(args.out)  # before any work: a finished run must not be lost to an unwritable folder
+    _engine()
     try:
         tables = committed(out) if (args.cells or args.price or args.replot or not args.quick) else {}
     except OSError as exc:

@@ -9,7 +9,6 @@ ones (``separation_rank``, ``list_claims``, ``run_claims``, ``reviewers_table``,
 
 from __future__ import annotations
 
-import json
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -280,24 +279,13 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
         raise InputError("the token route ranks modulo a prime below 2^31 (its Gram matrices are 64-bit words), so "
                          "--field qq cannot apply to token inputs; give --field gf:P (P < 2^31 is used as is), "
                          "or --continuous for exact rationals")
-    _token_prime_large_enough(spec, as_field(field), continuous, vocab, rank, positional_rank, weight_range)
+    if not continuous:
+        from .sweeps.probe_sweep import check_token_prime
+
+        check_token_prime(spec, as_field(field), vocab, rank, positional_rank, weight_range)
     return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
                        progress, dry_run, device)
-
-
-def _token_prime_large_enough(spec, field, continuous, vocab, rank, positional_rank, weight_range) -> None:
-    """Refuse a token-route prime so small that a limit below its proven bound would be certified only
-    'unless an event of probability <= 1' (a bound of 1 or more says nothing), before any work."""
-    from .rank.token_gram import TOKEN_PRIME
-    from .rank.token_route import limit_bound_below_one
-
-    if continuous or vocab is None or rank is None or field.modulus is None or field.modulus >= 2**31:
-        return  # the token route then ranks mod TOKEN_PRIME, 2^31 - 1
-    if not limit_bound_below_one(spec, vocab, positional_rank, field.modulus, weight_range):
-        raise InputError(f"--field gf:{field.modulus} is too small for the token route: there the N-independent "
-                         f"limit, if below its proven bound, would hold only unless an event of probability 1 or more "
-                         f"occurred, which proves nothing; use a larger prime, e.g. gf:{TOKEN_PRIME}")
 
 
 def _sweep_options(workers, **flags) -> None:
@@ -355,33 +343,12 @@ def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: boo
 
 def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str]:
     """``verify check-certificate``: read a certificate file (refusing what cannot be one) and re-check it."""
-    from .constructions.certificate import check_certificate
-
+    from .constructions.certificate import check_certificate, parse_certificate
     from .files import read_text
 
     fix = "give the path 'verify certify --out' wrote"
     text = read_text(file, MAX_CERTIFICATE_BYTES, "certificate file", fix)  # sized before it is read
-    def unique(pairs):  # json keeps the last of two equal keys: a certificate must say each thing once
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise InputError(f"{file!r} gives the key {key[:40]!r} twice, so which value it certifies is "
-                                 f"ambiguous; give a file written by 'verify certify'")
-            seen.add(key)
-        return dict(pairs)
-
-    try:
-        data = json.loads(text, object_pairs_hook=unique)
-    except InputError:
-        raise
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
-    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise InputError(f"{file!r} holds an integer of over 4,300 digits, too long for a certificate; give a file "
-                         f"written by 'verify certify'") from None
-    except RecursionError:
-        raise InputError(f"{file!r} nests too deeply to be a certificate; give a file written by "
-                         f"'verify certify'") from None
+    data = parse_certificate(text, file)
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 

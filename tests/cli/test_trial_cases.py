@@ -7,7 +7,7 @@ What the table covers: outputs that cannot collide (item 2), refusals that used 
 error", a wrong hint or a silent default (items 3 and 5)."""
 
 import json
-import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,9 +68,14 @@ def _argv(argv, tmp):
 
 @pytest.mark.parametrize("argv, status, fragment", REFUSED, ids=[" ".join(c[0])[:60] for c in REFUSED])
 def test_each_trial_case_is_one_line_with_its_exit_status(argv, status, fragment, tmp_path, capsys, monkeypatch):
+    from verify.constructions import certificate
     from verify.exact import device as devices
+    from verify.rank import sep
+    from verify.sweeps import executor
 
     monkeypatch.setattr(devices, "gpu_device", lambda: "cupy is not installed")
+    for module, name in ((executor, "run_sweep"), (sep, "repeated_ranks"), (certificate, "certify")):
+        monkeypatch.setattr(module, name, lambda *a, **k: pytest.fail("work started before the refusal"))
     (tmp_path / "file").write_text("not a folder")
     (tmp_path / "empty").mkdir()
     present, absent = fragment if isinstance(fragment, tuple) else (fragment, None)
@@ -180,47 +185,45 @@ def test_a_broken_matplotlib_is_refused_up_front(argv, tmp_path, capsys, monkeyp
 
 # -- benchmarks/atlas.py behaves like a command -------------------------------------------------------
 
-def _atlas():
-    import importlib.util
+ATLAS = Path(__file__).resolve().parents[2] / "benchmarks" / "atlas.py"
 
-    spec = importlib.util.spec_from_file_location("atlas_script", Path(__file__).resolve().parents[2] / "benchmarks"
-                                                  / "atlas.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+#: The cell names the engine refuses (verify.sweeps.atlas_plan.parse_cell), each with its message.
+BAD_CELLS = [("99,99,99,99", "need 1 <= L <= 6, 2 <= V <= 16"), ("3,3,1,7", "grid cells take R = 0, 1, 2 or full"),
+             ("bound:4,8,1,full", "bound cells take R = 0, 1 or 2"), ("2,2,9,0", "1 <= H <= V + 1")]
 
 
+@pytest.mark.parametrize("name, fragment", BAD_CELLS)
+def test_the_atlas_refuses_a_cell_outside_its_grid(name, fragment):
+    from verify.errors import InputError
+    from verify.sweeps.atlas_plan import parse_cell
+
+    with pytest.raises(InputError, match=fragment.replace("+", r"\+")):
+        parse_cell(name)
+
+
+#: The script run as a user runs it (tests never import a benchmark script): refused before any work,
+#: one line, exit 2, nothing written anywhere (never the current folder's results/).
 ATLAS_REFUSED = [
-    (["--cells", "99,99,99,99", "--out", "{tmp}/o"], "need 1 <= L <= 6, 2 <= V <= 16"),
-    (["--cells", "3,3,1,7", "--out", "{tmp}/o"], "grid cells take R = 0, 1, 2 or full"),
-    (["--cells", "bound:4,8,1,full", "--out", "{tmp}/o"], "bound cells take R = 0, 1 or 2"),
-    (["--cells", "2,2,9,0", "--out", "{tmp}/o"], "1 <= H <= V + 1"),
+    (["--cells", "99,99,99,99", "--out", "{tmp}/o"], "need 1 <= L <= 6"),
     (["--quick"], "give --out DIR"),
-    (["--quick", "--out", ""], "--out '' is an empty path"),
     (["--quick", "--out", "{tmp}/file"], "is an existing file, not a folder"),
-    (["--quick", "--out", "{tmp}/file/sub"], "cannot write in"),
-    (["--quick", "--jobs", "0", "--out", "{tmp}/o"], "--jobs must be an integer from 1"),
-    (["--quick", "--seed", "-1", "--out", "{tmp}/o"], "--seed must be an integer from 0"),
-    (["--quick", "--max-minutes", "nan", "--out", "{tmp}/o"], "--max-minutes must be a number above 0"),
-    (["--cells", "2,3,1,1", "--max-minutes", "1e-9", "--out", "{tmp}/o"], "pass --force to run it"),
+    (["--quick", "--out", "{tmp}/file/sub", "--jobs", "2"], "cannot write in"),
 ]
 
 
 @pytest.mark.parametrize("argv, fragment", ATLAS_REFUSED, ids=[" ".join(c[0])[:50] for c in ATLAS_REFUSED])
-def test_the_atlas_script_refuses_before_any_work(argv, fragment, tmp_path, capsys, monkeypatch):
-    atlas = _atlas()
-    monkeypatch.setattr(atlas, "run_cells", lambda *a, **k: pytest.fail("work started before the check"))
-    monkeypatch.chdir(tmp_path)
+def test_the_atlas_script_refuses_before_any_work(argv, fragment, tmp_path):
     (tmp_path / "file").write_text("not a folder")
-    assert atlas.main(_argv(argv, tmp_path)) == 2
-    err = capsys.readouterr().err
+    done = subprocess.run([sys.executable, str(ATLAS), *_argv(argv, tmp_path)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2, done.stdout[-500:]
+    err = done.stderr
     assert err.startswith("atlas: error: ") and fragment in err and len(err.strip().splitlines()) == 1, err
-    assert not (tmp_path / "results").exists()  # never the current folder's results/
-    if "pass --force" not in fragment:
-        assert not (tmp_path / "o").exists()
+    assert "[1/" not in done.stdout  # no cell was computed
+    assert not (tmp_path / "results").exists() and not list(tmp_path.glob("o/*.csv"))
 
 
-def test_the_atlas_prices_a_grid_cell_with_no_committed_seconds(tmp_path, capsys):
+def test_the_atlas_prices_a_grid_cell_with_no_committed_seconds_and_refuses_a_plan_above_its_minutes(tmp_path):
     # the cell's ceiling: the limit's budget, the loop's and one last step past it, at 2 / L from depth 3
     from verify.sweeps.atlas_plan import GRIDS, Cell, grid_ceiling
 
@@ -229,9 +232,13 @@ def test_the_atlas_prices_a_grid_cell_with_no_committed_seconds(tmp_path, capsys
         full.step_evaluations
     assert grid_ceiling(Cell("grid", 4, 3, 1, 0)) == full.limit_evaluations // 2 + full.loop_entries + \
         full.matrix_entries
-    assert _atlas().main(["--cells", "2,3,1,1", "--out", str(tmp_path), "--price"]) == 0
-    out = capsys.readouterr().out
-    assert "not priced" not in out and f"at most {grid_ceiling(Cell('grid', 2, 3, 1, 1)):,} evaluations" in out
+    # priced, then refused above --max-minutes without --force, before any cell is computed
+    done = subprocess.run([sys.executable, str(ATLAS), "--cells", "2,3,1,1", "--out", str(tmp_path / "o"),
+                           "--max-minutes", "1e-9"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "pass --force to run it" in done.stderr, done.stderr
+    assert "not priced" not in done.stdout and "[1/" not in done.stdout
+    assert f"at most {grid_ceiling(Cell('grid', 2, 3, 1, 1)):,} evaluations" in done.stdout
+    assert not list(tmp_path.glob("o/*.csv"))
 
 
 # -- verify sep --store: what an interrupt keeps, what a refusal creates, a full disk -----------------

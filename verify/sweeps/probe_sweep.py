@@ -8,7 +8,21 @@ from ..exact.fields import Field
 from ..model.spec import NetworkSpec
 from .probe import PROBE, probe_plan, probe_tokens
 
-__all__ = ["probe_sweep", "probe_device"]
+__all__ = ["probe_sweep", "probe_device", "check_token_prime"]
+
+
+def check_token_prime(spec: NetworkSpec, field: Field, vocab, rank, positional_rank: int, weight_range: int) -> None:
+    """Refuse, before any work, a token-route prime so small that a limit below its proven bound would be
+    certified only 'unless an event of probability <= 1' (a bound of 1 or more proves nothing)."""
+    from ..rank.token_gram import TOKEN_PRIME
+    from ..rank.token_route import limit_bound_below_one
+
+    if vocab is None or rank is None or field.modulus is None or field.modulus >= 2**31:
+        return  # the token route then ranks mod TOKEN_PRIME, 2^31 - 1
+    if not limit_bound_below_one(spec, vocab, positional_rank, field.modulus, weight_range):
+        raise InputError(f"--field gf:{field.modulus} is too small for the token route: there the N-independent "
+                         f"limit, if below its proven bound, would hold only unless an event of probability 1 or more "
+                         f"occurred, which proves nothing; use a larger prime, e.g. gf:{TOKEN_PRIME}")
 
 
 def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
