@@ -116,11 +116,12 @@ def is_stdout(path: str | os.PathLike | None) -> bool:
 def _identity(path: str | os.PathLike) -> tuple:
     """What two output paths share when they name one file: the inode of an existing file, else the
     absolute path with symlinks and ``..`` resolved."""
+    resolved = os.path.realpath(path)  # as write_output resolves it: DIR/new/../x is DIR/x
     try:
-        status = os.stat(path)
+        status = os.stat(resolved)
         return ("inode", status.st_dev, status.st_ino)
     except OSError:
-        return ("path", os.path.realpath(path))
+        return ("path", resolved)
 
 
 def distinct_outputs(outputs) -> None:

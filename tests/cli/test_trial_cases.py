@@ -35,6 +35,8 @@ REFUSED = [
     (["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--plot", "-", "--json",
       "--no-store"], 2, "--plot and --json would both go to stdout"),
     (["results", "--store", "{tmp}/s.sqlite", "--out", "{tmp}/s.sqlite"], 2, "--out and --store name one file"),
+    (["run", "--out", "{tmp}/D", "--junit", "{tmp}/s.sqlite-wal", "--store", "{tmp}/s.sqlite"], 2,
+     "--junit and --store (s.sqlite-wal) name one file"),
     # empty paths are not "a folder" and not the default
     (["run", "--out", "", "--no-store"], 2, "--out '' is an empty path"),
     (["run", "--out", "{tmp}/D", "--junit", "", "--no-store"], 2, "--junit '' is an empty path"),
@@ -89,6 +91,44 @@ def test_each_trial_case_is_one_line_with_its_exit_status(argv, status, fragment
     assert err.startswith("verify: error: ") and len(err.strip().splitlines()) == 1, err
     assert out == ""
     assert not (tmp_path / "D").exists() and not (tmp_path / "s.sqlite").exists()  # nothing made before refusing
+
+
+def test_two_outputs_are_one_file_by_inode_or_resolved_path_and_devices_may_take_several(tmp_path):
+    from verify.errors import InputError
+    from verify.files import distinct_outputs
+
+    (tmp_path / "a.csv").write_text("x")
+    (tmp_path / "link.csv").symlink_to(tmp_path / "a.csv")
+    (tmp_path / "sub").mkdir()
+    for other in (tmp_path / "link.csv", tmp_path / "sub" / ".." / "a.csv", tmp_path / "new" / ".." / "a.csv"):
+        with pytest.raises(InputError, match="name one file"):
+            distinct_outputs([("--csv", tmp_path / "a.csv"), ("--junit", other)])
+    with pytest.raises(InputError, match="name one file"):  # neither exists yet
+        distinct_outputs([("--csv", tmp_path / "b.csv"), ("--junit", tmp_path / "sub" / ".." / "b.csv")])
+    with pytest.raises(InputError, match="both go to stdout"):
+        distinct_outputs([("--csv", "-"), ("--plot", "-")])
+    distinct_outputs([("--csv", "/dev/null"), ("--plot", "/dev/null"), ("--junit", None), ("--json", "-")])
+    distinct_outputs([("--csv", tmp_path / "a.csv"), ("--junit", tmp_path / "b.csv")])
+
+
+def test_the_file_stdout_is_redirected_to_counts_as_stdout(tmp_path, monkeypatch):
+    # verify run --junit /dev/stdout > ci.xml: /dev/stdout is then ci.xml itself
+    from verify.errors import InputError
+    from verify.files import distinct_outputs, is_stdout
+
+    with open(tmp_path / "ci.xml", "w") as redirected:
+        monkeypatch.setattr(sys, "stdout", redirected)
+        assert is_stdout(tmp_path / "ci.xml") and is_stdout("-") and not is_stdout(tmp_path / "other.xml")
+        with pytest.raises(InputError, match="both go to stdout"):
+            distinct_outputs([("--junit", tmp_path / "ci.xml"), ("--json", "-")])
+
+
+def test_a_plot_on_stdout_leaves_stdout_to_the_png_and_the_table_on_stderr(capsysbinary):
+    pytest.importorskip("matplotlib")
+    assert main(["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--max-tokens", "4",
+                 "--patience", "1", "--no-store", "--quiet", "--plot", "-"]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out.startswith(b"\x89PNG") and b"rank" in err
 
 
 @pytest.fixture
@@ -161,18 +201,19 @@ def test_a_damaged_row_is_the_store_damaged_not_the_engine_wrong(stored, tmp_pat
 
 # -- a matplotlib that is found but does not import is refused before the work ----------------------
 
-@pytest.mark.parametrize("argv", [
-    ["table", "--depths", "1", "--widths", "2", "--csv", "{tmp}/t.csv", "--plot", "{tmp}/t.png", "--store",
-     "{tmp}/s.sqlite"],
-    ["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--plot", "{tmp}/p.png", "--store",
-     "{tmp}/s.sqlite"],
+@pytest.mark.parametrize("argv, broken", [
+    (["table", "--depths", "1", "--widths", "2", "--csv", "{tmp}/t.csv", "--plot", "{tmp}/t.png", "--store",
+      "{tmp}/s.sqlite"], "__init__.py"),
+    (["probe-n", "--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--plot", "{tmp}/p.png", "--store",
+      "{tmp}/s.sqlite"], "pyplot.py"),
 ])
-def test_a_broken_matplotlib_is_refused_up_front(argv, tmp_path, capsys, monkeypatch):
+def test_a_broken_matplotlib_is_refused_up_front(argv, broken, tmp_path, capsys, monkeypatch):
     import verify.sweeps.executor as executor
 
     fake = tmp_path / "site" / "matplotlib"
     fake.mkdir(parents=True)
-    (fake / "__init__.py").write_text("raise ImportError('libfoo.so: cannot open shared object file')\n")
+    (fake / "__init__.py").write_text("def use(backend):\n    pass\n")  # found, imports; pyplot may not
+    (fake / broken).write_text("raise ImportError('libfoo.so: cannot open shared object file')\n")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.delitem(sys.modules, name)
