@@ -52,12 +52,18 @@ def run(args) -> int:
         return _run(args, spec, None)
     if not args.store.strip():
         raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or drop --store")
-    with api.block_store(args.store, spec) as resume:
-        try:
-            return _run(args, spec, resume)
-        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: say what is kept and how to resume
-            stop.kept_blocks = (args.store, resume.kept)
+    try:
+        with api.block_store(args.store, spec) as resume:
+            try:
+                return _run(args, spec, resume)
+            except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: say what is kept and how to resume
+                stop.kept_blocks = (args.store, resume.kept)
+                raise
+    except InputError as exc:  # the store's messages offer the sweeps' --no-store, which sep does not have
+        text = str(exc)
+        if "--no-store" not in text:
             raise
+        raise InputError(text.replace("use --no-store", "drop --store").replace("--no-store", "drop --store")) from None
 
 
 def _run(args, spec, resume) -> int:
