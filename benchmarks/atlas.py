@@ -16,10 +16,20 @@ run leaves the committed tables whole, and its rows in the .partial files); --ce
 in the tables, rewriting each table atomically after each cell.  The engine is verify.sweeps.atlas; this
 script parses, prints and writes.
 
+It behaves like a command: every argument is checked before any work (a cell is L,V,H,R with
+1 <= L <= 6, 2 <= V <= 16, 1 <= H <= V + 1 and R 0, 1, 2 or full; bound cells R 0, 1 or 2), --out must be a
+folder it can write, and every cell is priced before the run: a cell with committed seconds by them, any
+other by the most its budget lets it spend (grid) or its work at the counting floor (bound cells), at the
+rate of F measured here.  A plan priced above --max-minutes (default 15) on its --jobs workers is refused
+unless --force.
+Nothing is written unless --out names the folder: the committed tables are the repository's results/, so
+``--out results`` from the checkout regenerates them in place (--price without --out reads them there).
+Errors are one line on stderr and exit status 2.
+
 Run: python benchmarks/atlas.py --price          (the plan, each cell's estimate and the total; computes nothing)
-     python benchmarks/atlas.py --jobs 2         (the whole atlas on two worker processes)
+     python benchmarks/atlas.py --jobs 2 --out results  (the whole atlas on two worker processes, in place)
      python benchmarks/atlas.py --quick --out DIR  (a few small cells, seconds; what tests/sweeps/test_atlas.py runs)
-     python benchmarks/atlas.py --cells 3,3,1,1 bound:4,12,2,1   (rerun named rows in place)
+     python benchmarks/atlas.py --cells 3,3,1,1 bound:4,12,2,1 --out results  (rerun named rows in place)
 """
 
 from __future__ import annotations
@@ -31,12 +41,61 @@ import time
 from pathlib import Path
 
 from verify.errors import InputError
-from verify.files import write_output
-from verify.sweeps.atlas.bound import bound_estimate
-from verify.sweeps.atlas.csv_rows import SECTIONS, csv_text, merge_rows, read_rows, row_key
+from verify.files import probe_folder, write_output
 from verify.sweeps.atlas.plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
                                       parse_cell)
-from verify.sweeps.atlas.run import run_cells
+# the rest of the engine (numba kernels: seconds to load) is imported once the arguments are checked (_engine)
+
+#: The repository's committed tables (read by --price without --out; written only with --out naming them).
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, as the verify command
+        raise InputError(f"{message} (see 'atlas.py --help')")
+
+
+def _count(option: str, low: int = 0, high: int = 2**62):
+    """An argparse type: an integer in [low, high], the message naming the option and the range."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{option} must be an integer from {low} to {high:,}, got {text[:40]!r}")
+        return value
+    return parse
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 10**6:
+        raise argparse.ArgumentTypeError(f"--max-minutes must be a number above 0, got {text[:40]!r}")
+    return value
+
+
+def check_out(path: str) -> Path:
+    """--out: a folder this script can write (made if missing), refused before any work."""
+    if not path.strip():
+        raise InputError(f"--out {path!r} is an empty path; give a folder, e.g. --out results")
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {path} is an existing file, not a folder; give a folder for the tables")
+    probe_folder(out, f"--out {path}")
+    return out
+
+
+def _engine():
+    """The engine beyond the plan, loaded after the arguments are checked, so a refusal is immediate."""
+    global SECTIONS, bound_estimate, csv_text, grid_estimate, merge_rows, read_rows, row_key, run_cells
+    from verify.sweeps.atlas.bound import bound_estimate
+    from verify.sweeps.atlas.csv_rows import SECTIONS, csv_text, merge_rows, read_rows, row_key
+    from verify.sweeps.atlas.grid import grid_estimate
+    from verify.sweeps.atlas.run import run_cells
 
 
 def committed(out: Path) -> dict:
@@ -57,14 +116,18 @@ def summary(cell, row) -> str:
 
 
 def price(cells, tables, which: str, seed: int, bound_budget: int | None) -> dict:
-    """Prints each cell's estimate and the total; returns Cell -> seconds (for the workers' order): the
-    committed seconds, else (bound cells) the priced work at the rate measured here."""
+    """Prints each cell's estimate and the total; returns Cell -> seconds (for the workers' order and the
+    --max-minutes check): the committed seconds, else the priced work at the rate measured here (grid: the
+    most its budget lets it spend; bound cells: its work at the counting floor)."""
     rows = {row_key(s, r): r for s, section_rows in tables.items() for r in section_rows}
     known, unknown = estimate_seconds(cells, rows)
     budget = BOUND_CELLS[which]["budget"] if bound_budget is None else bound_budget
     for cell in unknown:
         if cell.section == "grid":
-            print(f"  {cell.name}: no committed seconds, not priced")
+            work, seconds = grid_estimate(cell, which, seed)
+            known[cell] = seconds
+            print(f"  {cell.name}: no committed seconds; at most {work:,} evaluations of F under its budget, "
+                  f"about {seconds:.0f} s at the rate measured here", flush=True)
             continue
         work, seconds = bound_estimate(cell, budget, seed)
         known[cell] = seconds
@@ -75,8 +138,7 @@ def price(cells, tables, which: str, seed: int, bound_budget: int | None) -> dic
     for cell in (c for c in cells if c.section == "grid" and budget_for(c, which) != GRIDS[which]["budget"]):
         print(f"  {cell.name}: budget raised (verify.sweeps.atlas.plan.RAISED); its committed seconds may predate that")
     total = sum(known.values())
-    print(f"priced: {len(cells)} cells, {total:.0f} s in all ({total / 60:.1f} min one after another; "
-          f"{len(cells) - len(known)} not priced)")
+    print(f"priced: {len(cells)} cells, {total:.0f} s in all ({total / 60:.1f} min one after another)")
     for cell, seconds in sorted(known.items(), key=lambda kv: -kv[1])[:8]:
         print(f"  {cell.name}: {seconds:.0f} s ({100 * seconds / max(total, 1e-9):.0f}%)")
     return known
@@ -87,44 +149,67 @@ def write_table(out: Path, section: str, rows: list[dict], suffix: str = "") -> 
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    try:
+        return _main(argv)
+    except InputError as exc:
+        print(f"atlas: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _main(argv) -> int:
+    parser = _Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few small cells with small budgets (seconds)")
-    parser.add_argument("--out", default="results", help="folder of the tables and the figure (default results)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; 2 on a 2-core machine)")
+    parser.add_argument("--out", default=None, help="folder of the tables and the figure; required for a run "
+                        "(--out results from the checkout: the committed ones); --price without it reads "
+                        "the repository's results/")
+    parser.add_argument("--seed", type=_count("--seed"), default=0)
+    parser.add_argument("--jobs", type=_count("--jobs", 1, 256), default=1,
+                        help="worker processes (default 1; 2 on a 2-core machine)")
     parser.add_argument("--section", choices=("all", "grid", "bound"), default="all")
     parser.add_argument("--cells", nargs="+", metavar="NAME", default=None,
                         help="rerun only these cells and replace their rows: L,V,H,R (grid; R 0, 1, 2 or full) or "
                              "bound:L,V,H,R (bound cells)")
     parser.add_argument("--price", action="store_true", help="print the plan and its estimate; compute nothing")
+    parser.add_argument("--max-minutes", type=_minutes, default=15.0,
+                        help="refuse a plan priced above this many minutes (default 15) unless --force")
+    parser.add_argument("--force", action="store_true", help="run a plan priced above --max-minutes")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--replot", action="store_true", help="only redraw n_atlas.png from the tables in --out")
-    parser.add_argument("--limit-evaluations", type=int, default=None, help="with --cells: the limit's budget")
-    parser.add_argument("--step-evaluations", type=int, default=None, help="with --cells: one N's budget")
-    parser.add_argument("--bound-evaluations", type=int, default=None, help="with --cells: a bound cell's budget")
+    parser.add_argument("--limit-evaluations", type=_count("--limit-evaluations"), default=None,
+                        help="with --cells: the limit's budget")
+    parser.add_argument("--step-evaluations", type=_count("--step-evaluations"), default=None,
+                        help="with --cells: one N's budget")
+    parser.add_argument("--bound-evaluations", type=_count("--bound-evaluations"), default=None,
+                        help="with --cells: a bound cell's budget")
     args = parser.parse_args(argv)
-    out = Path(args.out)
     which = "quick" if args.quick else "full"
+    cells = [parse_cell(name) for name in args.cells] if args.cells else grid_cells(which) + bound_cells(which)
+    cells = [c for c in cells if args.section in ("all", c.section)]
+    if args.out is None and not args.price:
+        raise InputError(f"give --out DIR for the tables and the figure (nothing is written by default; "
+                         f"--out {RESULTS} regenerates the committed ones)")
+    out = RESULTS if args.out is None else Path(args.out)
+    if not args.price:
+        check_out(args.out)  # before any work: a finished run must not be lost to an unwritable folder
+    _engine()
     try:
-        if args.jobs < 1:
-            raise InputError(f"--jobs must be at least 1, got {args.jobs}")
-        cells = [parse_cell(name) for name in args.cells] if args.cells else grid_cells(which) + bound_cells(which)
-        cells = [c for c in cells if args.section in ("all", c.section)]
         tables = committed(out) if (args.cells or args.price or args.replot or not args.quick) else {}
-    except (InputError, OSError) as exc:
-        print(f"atlas: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        raise InputError(f"cannot read the tables in {out}: {exc.strerror or exc}") from None
     if args.replot:
         return draw(out, tables["grid"], tables["bound"])
     print(f"atlas: {len(cells)} cells ({which}), seed {args.seed}, {args.jobs} worker(s), out {out}", flush=True)
-    estimate = price(cells, tables, which, args.seed, args.bound_evaluations) if tables else {}
+    estimate = price(cells, tables, which, args.seed, args.bound_evaluations)
     if args.price:
         return 0
+    wall = sum(estimate.values()) / min(args.jobs, max(len(cells), 1))  # the workers share the cells
+    if wall > 60 * args.max_minutes and not args.force:
+        raise InputError(f"the plan is priced at {wall / 60:.1f} min on {args.jobs} worker(s), above --max-minutes "
+                         f"{args.max_minutes:g}; pass --force to run it, or name fewer --cells")
     raised = {k: v for k, v in (("limit_evaluations", args.limit_evaluations),
                                 ("step_evaluations", args.step_evaluations),
                                 ("loop_evaluations", args.step_evaluations and 4 * args.step_evaluations),
                                 ("bound_evaluations", args.bound_evaluations)) if v is not None}
-    out.mkdir(parents=True, exist_ok=True)
     order = {"grid": grid_cells(which), "bound": bound_cells(which)}
     new = {"grid": {}, "bound": {}}
     known = {}

@@ -9,7 +9,6 @@ ones (``separation_rank``, ``list_claims``, ``run_claims``, ``reviewers_table``,
 
 from __future__ import annotations
 
-import json
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
 from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
+from .sweeps.block_rows import BLOCK_KIND
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
 from .report.formats import ReviewersTable
@@ -38,7 +38,7 @@ from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validat
 __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
            "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
-           "progress_bars", "close_all",
+           "progress_bars", "close_all", "BLOCK_KIND",
            # shared defaults, limits and types
            "SEP", "PROBE", "TABLE", "MONOMIALS", "METHODS", "TASK_KINDS", "MAX_DEPTH", "MAX_CERTIFICATE_BYTES",
            "DEFAULT_PRIME", "FAST_PRIME", "NetworkSpec", "SweepInterrupted", "parse_field", "default_store_path",
@@ -200,10 +200,14 @@ def block_store(path: str, spec: NetworkSpec):
     as a row of the results store at ``path`` (``verify.sweeps.block_rows``), so a killed run resumes
     with the same call; the store is closed on leaving the ``with``."""
     from .sweeps.block_rows import BlockRows
-    from .sweeps.store import Store
+    from .sweeps.store import Store, identify
 
-    with Store(path) as store:
-        yield BlockRows(store, spec)
+    identify(Path(path))  # a folder or another application's file refused now; nothing is created yet
+    rows = BlockRows(lambda: Store(path), spec)  # opened at the first block: a refused run leaves no file
+    try:
+        yield rows
+    finally:
+        rows.close()
 
 
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,
@@ -273,6 +277,10 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
         raise InputError("the token route ranks modulo a prime below 2^31 (its Gram matrices are 64-bit words), so "
                          "--field qq cannot apply to token inputs; give --field gf:P (P < 2^31 is used as is), "
                          "or --continuous for exact rationals")
+    if not continuous:
+        from .sweeps.probe_sweep import check_token_prime
+
+        check_token_prime(spec, as_field(field), vocab, rank, positional_rank, weight_range)
     return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
                        progress, dry_run, device)
@@ -313,6 +321,11 @@ def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: boo
     ``layout`` "one-slot": for sep >= ((floor((d_x - 1)/2) over 3^(L-2))) by the one-slot construction."""
     from .constructions.certificate import certify as find
 
+    if isinstance(width, int) and isinstance(heads, int) and heads >= 1 and width % heads:
+        from .model.spec import divisors  # certificates fix d_a = d_x / H: there is no --attn-dim to give
+
+        raise InputError(f"width {width} is not divisible by heads {heads}, and a certificate's attention dimension "
+                         f"is d_x/H; choose --heads among {divisors(width)}")
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
     if layout == "one-slot":
         start = time.perf_counter()
@@ -328,22 +341,12 @@ def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: boo
 
 def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str]:
     """``verify check-certificate``: read a certificate file (refusing what cannot be one) and re-check it."""
-    from .constructions.certificate import check_certificate
-
+    from .constructions.certificate import check_certificate, parse_certificate
     from .files import read_text
 
     fix = "give the path 'verify certify --out' wrote"
     text = read_text(file, MAX_CERTIFICATE_BYTES, "certificate file", fix)  # sized before it is read
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{file!r} is not JSON ({exc.msg}); give a file written by 'verify certify'") from None
-    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise InputError(f"{file!r} holds an integer of over 4,300 digits, too long for a certificate; give a file "
-                         f"written by 'verify certify'") from None
-    except RecursionError:
-        raise InputError(f"{file!r} nests too deeply to be a certificate; give a file written by "
-                         f"'verify certify'") from None
+    data = parse_certificate(text, file)
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["write_output", "write_atomic", "check_output", "probe_folder", "is_stream", "read_text", "STDOUT"]
+__all__ = ["write_output", "write_atomic", "check_output", "probe_folder", "is_stream", "is_stdout", "distinct_outputs",
+           "read_text", "STDOUT"]
 
 #: The output path that means standard output.
 STDOUT = "-"
@@ -87,6 +88,8 @@ def check_output(path: str | os.PathLike | None, option: str) -> None:
     """
     if path is None or str(path) == STDOUT:
         return
+    if not str(path).strip():
+        raise InputError(f"{option} {str(path)!r} is an empty path; give a file name, or - for stdout")
     target, status = _resolve(path)
     shown = f"{option} {path}"
     if status is not None:
@@ -101,6 +104,62 @@ def check_output(path: str | os.PathLike | None, option: str) -> None:
             raise InputError(f"{shown} is {_kind(mode)}; give a regular file, a new path, /dev/null or -")
         _refuse_read_only(target, path)
     probe_folder(target.parent, shown)
+
+
+def is_stdout(path: str | os.PathLike | None) -> bool:
+    """Whether writing ``path`` would land in this process's stdout: ``-``, or the regular file or pipe
+    stdout is (``/dev/stdout`` under a redirection). A terminal or ``/dev/null`` is a device both may
+    share, so it does not count."""
+    if path is None:
+        return False
+    if str(path) == STDOUT:
+        return True
+    try:
+        here, there = os.fstat(sys.stdout.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # stdout replaced (tests) or closed; a new path
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino) and not stat.S_ISCHR(there.st_mode)
+
+
+def _identity(path: str | os.PathLike) -> tuple:
+    """What two output paths share when they name one file: the inode of an existing file, else the
+    absolute path with symlinks and ``..`` resolved."""
+    resolved = os.path.realpath(path)  # as write_output resolves it: DIR/new/../x is DIR/x
+    try:
+        status = os.stat(resolved)
+        return ("inode", status.st_dev, status.st_ino)
+    except OSError:
+        return ("path", resolved)
+
+
+def distinct_outputs(outputs) -> None:
+    """Refuse, before any work, two outputs of one command that would land in one place, which would
+    leave only the last one written (e.g. ``verify run --out DIR --junit DIR/report.json``).
+
+    ``outputs``: (what, path) pairs, ``what`` naming the option (``"--junit"``, ``"--out (report.md)"``);
+    a None path is no output. Stdout (``-``, or the file or pipe it is) holds at most one of them;
+    devices such as ``/dev/null`` or a terminal may take several.
+    """
+    seen: dict[tuple, str] = {}
+    for what, path in outputs:
+        if path is None:
+            continue
+        if is_stdout(path):
+            key = ("stdout",)
+        else:
+            try:
+                if stat.S_ISCHR(os.stat(path).st_mode):
+                    continue
+            except OSError:
+                pass
+            key = _identity(path)
+        if key in seen:
+            if key == ("stdout",):
+                raise InputError(f"{seen[key]} and {what} would both go to stdout, one garbling the other; write "
+                                 f"one of them to a file")
+            raise InputError(f"{seen[key]} and {what} name one file ({path}), so writing one would replace the "
+                             f"other; give them different paths")
+        seen[key] = what
 
 
 def probe_folder(folder: str | os.PathLike, shown: str) -> None:

@@ -12,7 +12,13 @@ import math
 
 from .errors import InputError
 
-__all__ = ["integer", "flag", "memory_gib", "seed", "scheduler_address", "MAX_WIDTH", "MAX_COUNT", "MAX_TOKENS", "MAX_MEMORY_GIB"]
+__all__ = ["integer", "flag", "memory_gib", "seed", "scheduler_address", "MAX_SPEC_DEPTH", "MAX_WIDTH", "MAX_COUNT",
+           "MAX_TOKENS", "MAX_MEMORY_GIB"]
+
+#: Largest depth a ``NetworkSpec`` takes: 3^L then has 478 digits, still computed at once by the closed-form
+#: bounds and estimates, while 3^L at L = 2^70 could not even be written down (the command line and the
+#: sweeps stop far earlier, at ``verify.sweeps.table.MAX_DEPTH``).
+MAX_SPEC_DEPTH = 1000
 
 #: Largest width accepted (the estimates refuse far smaller ones at any depth).
 MAX_WIDTH = 10**6

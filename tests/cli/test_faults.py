@@ -235,7 +235,7 @@ def test_gf_accepts_the_forms_help_uses(capsys, text):
 @pytest.mark.parametrize("argv, phrase", [
     (["sep", "--depth", "1", "--width", "2", "--field", "gf:2"], "GF(2)"),
     (["sep", "--depth", "1", "--width", "2", "--field", "gf:2^99999999"], "2^64"),
-    (["sep", "--depth", "1", "--width", "2", "--field", "gf:" + "9" * 5000], "not an integer"),
+    (["sep", "--depth", "1", "--width", "2", "--field", "gf:" + "9" * 5000], "has 5,000 digits"),
     (["sep", "--depth", "1", "--width", "2", "--max-memory-gib", "1e300"], "at most 2^40"),
     (["sep", "--depth", "2", "--width", "3", "--attn-dim", "1000000", "--max-memory-gib", "1"], "--attn-dim"),
     (["probe-n", "--depth", "2", "--width", "3", "--attn-dim", "1000000", "--max-memory-gib", "1", "--vocab", "2",

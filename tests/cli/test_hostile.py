@@ -58,10 +58,15 @@ def test_the_block_estimate_answers_for_any_depth_in_a_millisecond():
     from verify.errors import InputError
     from verify.rank.reduced import check_memory
 
-    for depth, width, residual in [(100, 2, False), (10**20, 2, False), (2, 10**5, False), (50, 3, True)]:
+    for depth, width, residual in [(100, 2, False), (2, 10**5, False), (50, 3, True)]:
         start = time.perf_counter()
         with pytest.raises(InputError, match="GiB limit"):
             check_memory(NetworkSpec(depth=depth, width=width, residual=residual), 16.0)
+        assert time.perf_counter() - start < 0.05
+    for depth in (1001, 10**20):  # past the largest depth: refused by the spec itself, as fast (issue 43)
+        start = time.perf_counter()
+        with pytest.raises(InputError, match="depth must be at most 1,000"):
+            NetworkSpec(depth=depth, width=2)
         assert time.perf_counter() - start < 0.05
 
 

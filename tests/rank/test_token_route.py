@@ -190,3 +190,22 @@ def test_limb_products_against_python_integers():
         a2, b2 = a % small, b % small
         assert _mm(a2, b2, small).tolist() == [[[sum(int(a2[n, i, k]) * int(b2[n, k, j]) for k in range(d)) % small
                                                  for j in range(d)] for i in range(d)] for n in range(30)]
+
+
+@pytest.mark.parametrize("pos_rank", [0, 1])
+def test_one_token_vocabulary_is_rank_one_by_enumeration_and_the_naive_forward_pass(pos_rank):
+    # V = 1 (issue 43): every sequence is w w ... w, so the matrix is 1 x 1 and the rank is 1 exactly when
+    # y at that sequence is non-zero, read here from the naive eq. 3 (tests/naive.py), not from the routes
+    from naive import naive_forward
+
+    from verify.rank.token.gram import GramModel
+    from verify.rank.token.route import count_rank
+
+    spec = NetworkSpec(depth=2, width=3)
+    every, gram, weights, embedding = _enumerated(spec, 1, 1, pos_rank, 6)
+    inputs = [[GF31.scalar(v) for v in x] for x in embedding.embed([0] * 6)]
+    value = naive_forward(spec.with_tokens(6), weights, inputs)[spec.position][spec.output]
+    assert int(value) % TOKEN_PRIME != 0
+    assert every == gram == 1
+    if not pos_rank:
+        assert count_rank(GramModel(spec, weights, embedding, TOKEN_PRIME), 6)[0] == 1

@@ -73,10 +73,17 @@ def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], 
         found (a missing field, an unknown kind, a duplicate id), one line each.
     """
     directory = Path(directory) if directory is not None else default_directory()
+    fix = "give --dir with the registry's coverage folder"
+    if directory.exists() and not directory.is_dir():
+        raise InputError(f"coverage directory {str(directory)!r} is a file, not a folder; {fix}")
     if not directory.is_dir():
-        raise InputError(f"coverage directory {str(directory)!r} does not exist; give --dir with the registry's coverage folder")
+        raise InputError(f"coverage directory {str(directory)!r} does not exist; {fix}")
+    files = sorted(directory.glob("*.toml"))
     parts, entries, problems = [], [], []
-    for path in sorted(directory.glob("*.toml")):
+    if not files:  # an empty index covers nothing: incomplete, not complete
+        problems.append(f"{directory}: no *.toml index file, so no statement is covered; add the index files "
+                        f"(one per document part), or {fix}")
+    for path in files:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
@@ -88,11 +95,23 @@ def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], 
             if not data.get(key):
                 problems.append(f"{stem}: no {key}")
         seen = set()
-        for i, raw in enumerate(data.get("entry", [])):
+        raws = data.get("entry", [])
+        if not isinstance(raws, list):
+            problems.append(f"{stem}: entry must be an array of tables ([[entry]]), got {type(raws).__name__}")
+            raws = []
+        for i, raw in enumerate(raws):
+            if not isinstance(raw, dict):
+                problems.append(f"{stem}: entry #{i + 1} is not a table ([[entry]])")
+                continue
+            claims = raw.get("claims", []) or []
+            bad_claims = not isinstance(claims, list) or not all(isinstance(c, str) for c in claims)
             entry = Entry(stem, data.get("document", ""), str(raw.get("id", "")), str(raw.get("place", "")),
                           str(raw.get("kind", "")), str(raw.get("statement", "")),
-                          tuple(raw.get("claims", []) or []), str(raw.get("reason", "") or ""))
+                          () if bad_claims else tuple(claims), str(raw.get("reason", "") or ""))
             where = f"{stem}:{entry.id or f'entry #{i + 1}'}"
+            if bad_claims:  # a string would be read character by character as claim ids
+                problems.append(f"{where}: claims must be a list of claim ids, e.g. claims = [\"an_id\"], "
+                                f"got {claims!r:.60}")
             for key in ("id", "place", "kind", "statement"):
                 if not getattr(entry, key):
                     problems.append(f"{where}: no {key}")

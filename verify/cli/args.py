@@ -76,7 +76,11 @@ def _scheduler(text: str) -> str:
 
 def store_path(args) -> str | None:
     """The store the sweep arguments name: None with --no-store, else --store or the default path."""
-    return None if args.no_store else (args.store or str(default_store_path()))
+    if args.no_store:
+        return None
+    if args.store is not None and not args.store.strip():
+        raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or --no-store")
+    return args.store or str(default_store_path())
 
 
 def spec_of(args) -> NetworkSpec:

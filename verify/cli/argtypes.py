@@ -10,10 +10,11 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
-from ..files import STDOUT, check_output, is_stream, probe_folder
+from ..files import STDOUT, check_output, distinct_outputs, is_stream, probe_folder
 from ..validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, integer as validate_integer, memory_gib
 
-__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file", "MAX_DEPTH",
+__all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file",
+           "distinct_outputs", "store_files", "MAX_DEPTH",
            "MAX_WIDTH", "MAX_TOKENS", "MAX_COUNT"]
 
 #: MAX_DEPTH, the largest depth the parser accepts, is the engine's (``verify.sweeps.table``); the
@@ -71,8 +72,9 @@ def field_text(text: str) -> str:
         return text
     try:
         field = parse_field(text)
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(f"--field {text!r}: {exc}") from None
+    except InputError as exc:  # a long value is shown by its start: the message stays one readable line
+        shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text):,} characters)"
+        raise argparse.ArgumentTypeError(f"--field {shown}: {exc}") from None
     if field.modulus is not None and field.modulus >= 2**63:
         raise argparse.ArgumentTypeError(f"--field modulus {field.modulus} is above 2^63; the exact routes hold "
                                          f"residues in 64-bit words, so use a prime below 2^63, e.g. "
@@ -101,6 +103,8 @@ def plot_file(path: str | None, option: str = "--plot") -> None:
 def writable_dir(path: str, option: str) -> None:
     """Refuse an output folder that is a file or could not be created or written."""
     target = Path(path)
+    if not path.strip():
+        raise InputError(f"{option} {path!r} is an empty path; give a folder name, e.g. {option} verify-report")
     if path == STDOUT:
         raise InputError(f"{option} - (stdout) cannot hold the report files; give a folder name, e.g. "
                          f"{option} verify-report (--json prints the report on stdout)")
@@ -108,3 +112,12 @@ def writable_dir(path: str, option: str) -> None:
         raise InputError(f"{option} {path} is an existing file, not a folder; give a folder name for the reports, "
                          f"e.g. {option} verify-report")
     probe_folder(target, f"{option} {path}")
+
+
+def store_files(store: str | None) -> list[tuple[str, str | None]]:
+    """The results store and the files SQLite keeps beside it, as ``distinct_outputs`` pairs: another
+    output written there would replace the store."""
+    if store is None:
+        return []
+    return [("--store", store)] + [(f"--store ({Path(store).name}{tail})", f"{store}{tail}")
+                                   for tail in ("-journal", "-wal", "-shm")]

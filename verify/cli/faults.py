@@ -93,6 +93,12 @@ def _interrupt_message(exc: KeyboardInterrupt) -> str:
             return (f"interrupted ({name}); {done} new result{'s were' if done != 1 else ' was'} computed and kept in "
                     f"the results store {exc.store_path}, so the same command resumes where it stopped")
         return f"interrupted ({name}); with --no-store nothing computed was kept, so a rerun starts again"
+    kept = getattr(exc, "kept_blocks", None)  # verify sep --store
+    if kept is not None:
+        path, count = kept
+        return (f"interrupted ({name}); {count} degree block{'s' if count != 1 else ''} finished in this run "
+                f"{'are' if count != 1 else 'is'} kept in the results store {path}, with any kept before, so the "
+                f"same command resumes where it stopped; no output file was left half-written")
     return f"interrupted ({name}) before the command finished; no output file was left half-written"
 
 

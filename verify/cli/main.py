@@ -21,7 +21,30 @@ COMMANDS = [sep, monomials, claims, run, certify, check_certificate, probe_n, ta
 
 
 class _Parser(argparse.ArgumentParser):
+    def parse_known_args(self, args=None, namespace=None):
+        self._given = list(sys.argv[1:] if args is None else args)  # for error(): what was typed
+        return super().parse_known_args(args, namespace)
+
+    def _unknown_option(self) -> str | None:
+        """The first option typed that this parser does not know (``--dépth``), or None."""
+        for arg in getattr(self, "_given", []):
+            if arg == "--":
+                return None
+            if not arg.startswith("-") or arg == "-" or arg in self._option_string_actions:
+                continue
+            found = self._parse_optional(arg)
+            found = found[0] if isinstance(found, list) and found else found  # Python 3.12 returns a list
+            if isinstance(found, tuple) and found[0] is None and not self._negative_number_matcher.match(arg):
+                return arg.split("=", 1)[0]
+        return None
+
     def error(self, message):  # one line, exit 2, no usage dump
+        unknown = self._unknown_option() if message.startswith("the following arguments are required") else None
+        if unknown is not None:  # argparse names the missing option first; the typo is the problem
+            import difflib
+
+            close = difflib.get_close_matches(unknown, list(self._option_string_actions), n=1)
+            message = f"unknown option {unknown}" + (f" (did you mean {close[0]}?)" if close else "")
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 

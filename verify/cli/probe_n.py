@@ -9,8 +9,9 @@ from .. import api
 from ..report import formats
 from ..report.plan_text import plan_text
 from ..errors import InputError, printable
+from ..files import is_stdout
 from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
-from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, int_range, plot_file
+from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, distinct_outputs, int_range, plot_file, store_files
 
 NAME = "probe-n"
 D = api.PROBE
@@ -34,7 +35,7 @@ def add_parser(sub):
                        help=f"stop once the rank has been constant for this many steps (default {D.patience})")
     probe.add_argument("--continuous", action="store_true",
                        help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
-    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds")
+    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds (- : on stdout, the table then on stderr)")
     probe.add_argument("--dry-run", action="store_true",
                        help="print the plan (each N, its estimated memory, what is stored) and compute nothing")
     add_device_arg(probe, D.device, "the --continuous limit's eliminations (the reduced route)",
@@ -46,31 +47,37 @@ def add_parser(sub):
 def run(args) -> int:
     if args.tokens is not None:
         raise InputError("probe-n chooses N itself; drop --tokens and set --max-tokens")
+    store = store_path(args)
+    if not args.dry_run:
+        distinct_outputs([("--plot", args.plot), ("--json", "-" if args.json else None), *store_files(store)])
     plot_file(args.plot, "--plot")  # also matplotlib, before any work (--attn-dim is priced by the engine)
     data = api.probe_n(args.depth, args.width, args.heads, args.vocab, args.rank, args.pos_rank, args.continuous,
                        args.max_tokens, args.patience, args.field, args.seed, args.attn_dim, args.output,
-                       args.residual, args.weight_range, args.max_memory_gib, store_path(args), args.scheduler,
+                       args.residual, args.weight_range, args.max_memory_gib, store, args.scheduler,
                        args.workers, not (args.json or args.quiet), args.dry_run, args.device)
     if args.dry_run:
         print(json.dumps(data) if args.json else plan_text(data) + data["note"] + "\n",
               end="\n" if args.json else "")
         return 0
+    shown = sys.stderr if is_stdout(args.plot) else sys.stdout  # a plot on stdout has stdout to itself
     if args.json:
         print(json.dumps(data))
     else:
         capped = data["mode"] == "tokens"
         labelled = any("label" in row for row in data["ranks"])
-        print(f"{'N':>4}  rank" + ("  count_cap" if capped else "") + ("  label (eq. 7.4 bound)" if labelled else ""))
+        print(f"{'N':>4}  rank" + ("  count_cap" if capped else "") + ("  label (eq. 7.4 bound)" if labelled else ""),
+              file=shown)
         for row in data["ranks"]:
             note = "  (cap decides)" if row.get("cap_decides") else ""
             label = f"  {row['label_text']}" if "label" in row else ""
-            print(f"{row['tokens']:>4}  {row['rank']}" + (f"  {row['count_cap']}{note}" if capped else "") + label)
-        print("\n" + probe_summary(data))
-    sys.stdout.flush()
+            print(f"{row['tokens']:>4}  {row['rank']}" + (f"  {row['count_cap']}{note}" if capped else "") + label,
+                  file=shown)
+        print("\n" + probe_summary(data), file=shown)
+    shown.flush()
     if args.plot:
         formats.plot_probe(data, args.plot, field=data["field"], seed=args.seed)
         if not args.json:
-            print(f"plot: {printable(args.plot)}")
+            print(f"plot: {printable(args.plot)}", file=shown)
     return 0
 
 

@@ -7,10 +7,10 @@ import sys
 
 from .. import api
 from ..report import formats
-from ..errors import printable
+from ..errors import InputError, printable
 from ..files import STDOUT, write_output
 from .args import add_output_args, note
-from .argtypes import writable_file
+from .argtypes import distinct_outputs, store_files, writable_file
 
 NAME = "results"
 
@@ -18,7 +18,8 @@ NAME = "results"
 def add_parser(sub):
     results = sub.add_parser("results", help="list or export the results store", description=(
         "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
-    results.add_argument("--kind", default=None, choices=list(api.TASK_KINDS), help="only this kind of result")
+    results.add_argument("--kind", default=None, choices=[*api.TASK_KINDS, api.BLOCK_KIND],
+                         help=f"only this kind of result ({api.BLOCK_KIND}: a verify sep --store run's finished blocks)")
     results.add_argument("--format", default="table", choices=["table", "csv", "json"],
                          help="table (default), csv or json")
     results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced atomically; a symlink is written through, /dev/null or a FIFO streamed to; - is stdout)")
@@ -27,6 +28,10 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if args.store is not None and not args.store.strip():
+        raise InputError(f"--store {args.store!r} is an empty path; give the store's file path")
+    if args.out and args.out != STDOUT:  # the export must not replace the store it reads
+        distinct_outputs([("--out", args.out), *store_files(args.store or str(api.default_store_path()))])
     writable_file(args.out, "--out")
     path, rows = api.stored_results(args.store, args.kind)
     if args.json or args.format == "json":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from .. import api
@@ -11,7 +12,8 @@ from ..report.plan_text import plan_text
 from ..errors import printable
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
 from ..files import write_output
-from .argtypes import writable_dir, writable_file
+from ..files import is_stdout
+from .argtypes import distinct_outputs, store_files, writable_dir, writable_file
 
 NAME = "run"
 
@@ -31,17 +33,28 @@ def add_parser(sub):
                      help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
     run.add_argument("--junit", default=None, metavar="FILE",
                      help="also write JUnit XML (one testcase per claim, classname the paper; an unexpected outcome "
-                          "is a failure, a check that raised an error) for CI test reports")
+                          "is a failure, a check that raised an error) for CI test reports; - writes it on stdout "
+                          "and the claims table on stderr")
     add_registry_arg(run)
     add_sweep_args(run)
     add_output_args(run)
 
 
+def report_folder(args) -> Path:
+    """Where ``run_registry`` writes the reports: --out, or its partial/ folder with --claim."""
+    return Path(args.out) / "partial" if args.claim else Path(args.out)
+
+
 def run(args) -> int:
-    if not args.dry_run:
-        writable_dir(args.out, "--out")  # before any work: a typo must not cost a finished run
+    store = store_path(args)
+    if not args.dry_run:  # before any work: a typo must not cost a finished run
+        folder = report_folder(args)
+        distinct_outputs([("--junit", args.junit), ("--json", "-" if args.json else None),
+                          *[(f"--out ({name})", folder / name) for name in ("report.md", "report.json", "report.html")],
+                          *store_files(store)])
         writable_file(args.junit, "--junit")
-    done = api.run_registry(args.claim, args.out, args.extended, args.dry_run, store_path(args), args.scheduler,
+        writable_dir(args.out, "--out")
+    done = api.run_registry(args.claim, args.out, args.extended, args.dry_run, store, args.scheduler,
                             args.workers, not (args.json or args.quiet), args.registry)
     if args.dry_run:
         if args.json:
@@ -55,11 +68,12 @@ def run(args) -> int:
         write_output(args.junit, formats.junit_xml(records, header))
     if args.json:
         print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
-    else:
+    else:  # with --junit on stdout, stdout holds only the XML and the table goes to stderr
+        shown = sys.stderr if is_stdout(args.junit) else sys.stdout
         text, summary = formats.claims_table(records)
-        print(text)
+        print(text, file=shown)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
               f"\nreports: {printable(Path(done['out']) / 'report.md')}, {printable(Path(done['out']) / 'report.json')}, "
-              f"{printable(Path(done['out']) / 'report.html')}" + (f"; JUnit: {printable(args.junit)}" if args.junit else ""))
+              f"{printable(Path(done['out']) / 'report.html')}" + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
     return 1 if surprises else 0

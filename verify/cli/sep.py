@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import api
+from ..errors import InputError
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .argtypes import MAX_COUNT, int_range
 
@@ -49,8 +50,20 @@ def run(args) -> int:
     spec = spec_of(args)
     if args.store is None:
         return _run(args, spec, None)
-    with api.block_store(args.store, spec) as resume:
-        return _run(args, spec, resume)
+    if not args.store.strip():
+        raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or drop --store")
+    try:
+        with api.block_store(args.store, spec) as resume:
+            try:
+                return _run(args, spec, resume)
+            except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: say what is kept and how to resume
+                stop.kept_blocks = (args.store, resume.kept)
+                raise
+    except InputError as exc:  # the store's messages offer the sweeps' --no-store, which sep does not have
+        text = str(exc)
+        if "--no-store" not in text:
+            raise
+        raise InputError(text.replace("use --no-store", "drop --store").replace("--no-store", "drop --store")) from None
 
 
 def _run(args, spec, resume) -> int:

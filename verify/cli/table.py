@@ -9,9 +9,10 @@ from .. import api
 from ..report import formats
 from ..report.plan_text import plan_text
 from ..errors import printable
-from ..files import write_output
+from ..files import is_stdout, write_output
 from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
-from .argtypes import MAX_COUNT, field_text, int_range, memory_limit, plot_file, writable_file
+from .argtypes import (MAX_COUNT, distinct_outputs, field_text, int_range, memory_limit, plot_file, store_files,
+                     writable_file)
 
 NAME = "table"
 D = api.TABLE
@@ -40,7 +41,7 @@ def add_parser(sub):
                             "1e-9), or gf:P / qq for one run there")
     table.add_argument("--max-memory-gib", type=memory_limit, default=D.max_memory_gib,
                        help=f"skip specs whose largest block is estimated above this (default {D.max_memory_gib:g})")
-    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV")
+    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (- : on stdout, the markdown table then on stderr)")
     table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")
     table.add_argument("--dry-run", action="store_true",
                        help="print the plan (tasks, estimated memory and work, what is stored) and compute nothing")
@@ -59,19 +60,25 @@ def _print_skipped(skipped: list) -> None:
 
 
 def run(args) -> int:
+    store = store_path(args)
+    if not args.dry_run:
+        distinct_outputs([("--csv", args.csv), ("--plot", args.plot), ("--json", "-" if args.json else None),
+                          *store_files(store)])
     writable_file(args.csv, "--csv")  # before any work: a typo must not cost a finished table
     plot_file(args.plot, "--plot")  # also matplotlib, before any work
+    # a file written on stdout has stdout to itself: the markdown table and the summary go to stderr
+    shown = sys.stderr if is_stdout(args.csv) or is_stdout(args.plot) else sys.stdout
     quiet = args.json or args.quiet
     try:
         data = api.reviewers_table(args.depths, args.widths, args.heads, args.field, args.seed, args.max_memory_gib,
-                                   args.workers, store_path(args), args.scheduler, args.real, args.templates,
+                                   args.workers, store, args.scheduler, args.real, args.templates,
                                    args.real_tokens, not quiet, None if quiet else _print_skipped, args.dry_run,
                                    args.registry, args.device)
     except api.SweepInterrupted as stop:  # print the rows already computed, then the one-line error
         if getattr(stop, "rows", None) and not args.json:  # --json promises one object, and only on success
-            print(formats.table_markdown(stop.rows, args.registry), end="")
+            print(formats.table_markdown(stop.rows, args.registry), end="", file=shown)
             print(f"\nInterrupted: {len(stop.rows)} of {stop.total} specs done; the rest resume from the store.",
-                  flush=True)
+                  flush=True, file=shown)
         raise
     if args.dry_run:
         print(json.dumps(data) if args.json else plan_text(data), end="\n" if args.json else "")
@@ -80,8 +87,8 @@ def run(args) -> int:
     if args.json:  # printed first: a file that cannot be written must not lose the table
         print(json.dumps(data))
     else:
-        print(formats.table_markdown(rows, args.registry), end="")
-    sys.stdout.flush()
+        print(formats.table_markdown(rows, args.registry), end="", file=shown)
+    shown.flush()
     if args.csv:
         write_output(args.csv, formats.table_csv(rows, args.registry))
     if args.plot:
@@ -91,5 +98,5 @@ def run(args) -> int:
         print(f"\n{stats['total']} results: {stats['computed']} computed, {stats['reused']} from the store"
               f"{' (' + printable(store) + ')' if store else ''}"
               + (f", {stats['refused']} refused" if stats["refused"] else "") + f", {stats['seconds']:.1f}s"
-              + (f"; CSV: {printable(args.csv)}" if args.csv else "") + (f"; plot: {printable(args.plot)}" if args.plot else ""))
+              + (f"; CSV: {printable(args.csv)}" if args.csv else "") + (f"; plot: {printable(args.plot)}" if args.plot else ""), file=shown)
     return 0

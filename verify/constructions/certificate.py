@@ -138,6 +138,35 @@ def _int_matrix(value) -> bool:
     return isinstance(value, list) and all(isinstance(r, list) and all(_is_int(x) for x in r) for r in value)
 
 
+def parse_certificate(text: str, file) -> dict:
+    """The JSON of a certificate file (``file`` names it in the messages), refused (``InputError``) when it is
+    not JSON, holds a key twice (``json`` keeps the last: a certificate must say each thing once), an
+    integer of over 4,300 digits or nesting Python cannot follow."""
+    import json
+
+    fix = "give a file written by 'verify certify'"
+
+    def unique(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InputError(f"{file!r} gives the key {key[:40]!r} twice, so which value it certifies is "
+                                 f"ambiguous; {fix}")
+            seen.add(key)
+        return dict(pairs)
+
+    try:
+        return json.loads(text, object_pairs_hook=unique)
+    except InputError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{file!r} is not JSON ({exc.msg}); {fix}") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise InputError(f"{file!r} holds an integer of over 4,300 digits, too long for a certificate; {fix}") from None
+    except RecursionError:
+        raise InputError(f"{file!r} nests too deeply to be a certificate; {fix}") from None
+
+
 def validate_certificate(data) -> None:
     """Check the structure of a certificate: every field present with its type, no other field.
 

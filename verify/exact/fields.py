@@ -125,6 +125,9 @@ def _modulus(body: str) -> int:
     e.g. ``2^63-25``); the power is computed only when it has at most 70 bits (larger is refused anyway)."""
     import math
 
+    if len(body) > 40 and body.isdigit() and body.isascii():
+        raise InputError(f"field modulus {body[:20]}... has {len(body):,} digits, far above 2^64; use a word-size "
+                         f"prime such as gf:2^63-25")
     match = _MODULUS.fullmatch(body.replace("_", "").replace(" ", "")) if len(body) <= 40 else None
     if match is None:
         raise InputError(f"field modulus {body[:40]!r} is not an integer; use --field gf:P with P prime, written "

@@ -10,7 +10,7 @@ import random
 from dataclasses import asdict, dataclass, replace
 
 from ..errors import InputError
-from ..validate import flag, integer
+from ..validate import MAX_SPEC_DEPTH, MAX_TOKENS, MAX_WIDTH, flag, integer
 
 __all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "divisors", "DEFAULT_WEIGHT_RANGE"]
 
@@ -59,6 +59,13 @@ class NetworkSpec:
             if isinstance(value, bool):  # True is an int to Python, never a depth
                 raise InputError(f"{name} must be an integer, got {value!r}; e.g. NetworkSpec(depth=2, width=3)")
         flag(self.residual, "residual")
+        limits = {"depth": MAX_SPEC_DEPTH, "width": MAX_WIDTH, "heads": MAX_WIDTH, "attn_dim": MAX_WIDTH,
+                  "tokens": MAX_TOKENS}
+        for name, high in limits.items():  # before 3^depth or a width-sized allocation is ever attempted
+            value = getattr(self, name)
+            if isinstance(value, int) and value > high:
+                shown = f"{value:,}" if value < 10**30 else f"about 10^{len(str(value)) - 1}"
+                raise InputError(f"{name} must be at most {high:,}, got {shown}; e.g. NetworkSpec(depth=2, width=3)")
         if not isinstance(self.depth, int) or self.depth < 1:
             raise InputError(f"depth must be an integer >= 1, got {self.depth!r}; use --depth 1 or more")
         if not isinstance(self.width, int) or self.width < 1:

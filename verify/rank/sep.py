@@ -189,8 +189,7 @@ def device_for(spec: NetworkSpec, method: str, device, field: Field | None):
     if device in (None, "cpu") or not isinstance(device, str):
         return resolve_device(device)
     if method != "reduced":
-        if device == "gpu":
-            resolve_device("gpu")  # no GPU: the install hint first
+        if device == "gpu":  # said whether or not a GPU is present: installing cupy would not help
             raise InputError(f"--device gpu serves the reduced route only, not the {method} route; "
                              "use --method reduced (no --tokens below the threshold), or --device cpu")
         return resolve_device("cpu")
@@ -199,6 +198,27 @@ def device_for(spec: NetworkSpec, method: str, device, field: Field | None):
     if spec.depth <= 600 and not spec.residual:
         side = largest_slice_short(spec.width * (spec.width + 1) // 2, spec.layer_degree, spec.width)
     return resolve_device(device, need, side, "the largest degree-block slice")
+
+
+def _check_resume_and_templates(resume, templates, method: str) -> None:
+    """Refused up front, before any work: a ``resume`` that is not the callable ``separation_rank`` takes,
+    or one on a route with no degree blocks to keep; ``templates`` not a count or a list, or given to a
+    route other than the grid (which alone uses them), so neither is silently ignored."""
+    if resume is not None:
+        if not callable(resume):
+            raise TypeError(f"resume must be a callable (field name, seed, weight range) -> rows, such as "
+                            f"verify.sweeps.block_rows.BlockRows, or None; got {type(resume).__name__}")
+        if method != "reduced":
+            raise InputError(f"--store keeps the reduced route's degree blocks, and the {method} route has none; "
+                             f"drop --store, or use --method reduced (no --tokens, or --tokens at least 2(d_x + 1))")
+    if templates is None:
+        return
+    if isinstance(templates, bool) or not isinstance(templates, (int, list, tuple)):
+        raise TypeError(f"templates must be a count (int) or a list of template vectors, got "
+                        f"{type(templates).__name__}")
+    if method != "grid":
+        raise InputError(f"--templates applies to the grid route only, not the {method} route; drop it, or use "
+                         f"--method grid")
 
 
 # over 80 lines: 59 of them are the numpydoc docstring of the public entry point; its code is 31
@@ -269,6 +289,7 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         partition = _partition(partition, spec.tokens)  # a tuple is checked as its text would be
     explicit_partition = partition is not None or all_partitions
     method, notes = choose_method(spec, method, explicit_partition)
+    _check_resume_and_templates(resume, templates, method)
     n = spec.tokens
     weights_size(spec, max_memory_gib)  # --attn-dim priced before any weight is drawn
     if all_partitions and n is not None and comb(n - 1, n // 2 - 1) > MAX_PARTITIONS:

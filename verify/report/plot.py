@@ -17,7 +17,10 @@ PLOT_HINT = "pip install -e '.[plot]' in the seprank-verify checkout"
 
 
 def require_matplotlib() -> None:
-    """Refuse (InputError) when matplotlib cannot be imported: checked before any work starts."""
+    """Refuse (InputError) when matplotlib cannot be imported: checked before any work starts.
+
+    Found is not enough: a broken install (a missing compiled part, a wrong version of a dependency)
+    is found and then raises on import, so pyplot is imported here, with the backend the plots use."""
     import importlib.util
 
     try:
@@ -27,6 +30,14 @@ def require_matplotlib() -> None:
     if not found:
         raise InputError(f"--plot needs matplotlib, which is not installed; install it with {PLOT_HINT}, "
                          f"or drop --plot")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401 - the import is the check
+    except Exception as exc:  # noqa: BLE001 - whatever a broken install raises, the plot cannot be drawn
+        first = (str(exc).splitlines() or [""])[0][:200]
+        raise InputError(f"--plot needs matplotlib, which is installed but does not import ({type(exc).__name__}: "
+                         f"{first}); reinstall it with {PLOT_HINT}, or drop --plot") from None
 
 
 def _check_png(path: str, example: str) -> None:

@@ -11,6 +11,9 @@ device is not in the key: a rank is exact on either, so a run started on a GPU m
 
 from __future__ import annotations
 
+from dataclasses import fields
+
+from ..errors import InputError
 from ..model.spec import NetworkSpec
 from .store import Store, Task
 
@@ -20,28 +23,68 @@ __all__ = ["BLOCK_KIND", "BlockRows"]
 BLOCK_KIND = "degree_block"
 
 
+def block_row_problem(value: dict) -> str | None:
+    """A stored degree-block row that ``verify.rank.blocks.Block`` cannot hold (``Store.get`` has
+    checked its counts): an unknown or a missing field."""
+    from ..rank.blocks import Block  # here: the store's users need not import the rank engine
+
+    names = {f.name for f in fields(Block)}
+    unknown, missing = sorted(set(value) - names), sorted({"rows", "cols", "rank"} - set(value))
+    if unknown:
+        return f"unknown fields {unknown}"
+    if missing:
+        return f"missing fields {missing}"
+    return None
+
+
 class _RunRows:
     """The rows of one run (field, seed, weight range): ``get(a, alone)`` and ``put(a, alone, value, seconds)``."""
 
-    def __init__(self, store: Store, spec: NetworkSpec, field: str, seed: int, weight_range: int):
-        self.store, self.spec, self.field, self.seed, self.weight_range = store, spec, field, seed, weight_range
+    def __init__(self, rows: "BlockRows", field: str, seed: int, weight_range: int):
+        self.rows, self.spec, self.field, self.seed, self.weight_range = rows, rows.spec, field, seed, weight_range
 
     def _task(self, a: int, alone: bool) -> Task:
         params = (("alone", bool(alone)), ("degree", int(a)), ("weight_range", int(self.weight_range)))
         return Task(BLOCK_KIND, self.spec, "reduced", self.field, self.seed, params=params)
 
     def get(self, a: int, alone: bool) -> dict | None:
-        return self.store.get(self._task(a, alone))
+        store = self.rows.store
+        value = store.get(self._task(a, alone))
+        if value is not None:
+            problem = block_row_problem(value)
+            if problem:
+                raise InputError(f"the results store {store.path} is damaged (the row of degree block {a}: "
+                                 f"{problem}); delete or move it, pass another --store PATH, or drop --store")
+        return value
 
     def put(self, a: int, alone: bool, value: dict, seconds: float) -> None:
-        self.store.put(self._task(a, alone), value, seconds)
+        self.rows.store.put(self._task(a, alone), value, seconds)
+        self.rows.kept += 1
 
 
 class BlockRows:
-    """``resume`` for ``verify.separation_rank``: (field name, seed, weight range) -> that run's rows."""
+    """``resume`` for ``verify.separation_rank``: (field name, seed, weight range) -> that run's rows.
 
-    def __init__(self, store: Store, spec: NetworkSpec):
-        self.store, self.spec = store, spec.with_tokens(None)
+    ``store``: an open ``Store``, or a callable that opens one, called when the first block is looked up,
+    so a run refused before its first block (the memory estimate, ``--device gpu``) creates no file.
+    ``kept``: how many blocks this object stored (what an interrupted ``verify sep --store`` reports)."""
+
+    def __init__(self, store, spec: NetworkSpec):
+        self._store, self.spec, self.kept = store, spec.with_tokens(None), 0
+
+    @property
+    def store(self) -> Store:
+        if not isinstance(self._store, Store):
+            self._store = self._store()
+        return self._store
+
+    @property
+    def opened(self) -> bool:
+        return isinstance(self._store, Store)
+
+    def close(self) -> None:
+        if self.opened:
+            self._store.close()
 
     def __call__(self, field: str, seed: int, weight_range: int) -> _RunRows:
-        return _RunRows(self.store, self.spec, field, seed, weight_range)
+        return _RunRows(self, field, seed, weight_range)

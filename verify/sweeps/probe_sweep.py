@@ -9,21 +9,34 @@ from ..model.spec import NetworkSpec
 from .plan import probe_plan
 from .probe import PROBE, probe_tokens
 
-__all__ = ["probe_sweep", "probe_device"]
+__all__ = ["probe_sweep", "probe_device", "check_token_prime"]
+
+
+def check_token_prime(spec: NetworkSpec, field: Field, vocab, rank, positional_rank: int, weight_range: int) -> None:
+    """Refuse, before any work, a token-route prime so small that a limit below its proven bound would be
+    certified only 'unless an event of probability <= 1' (a bound of 1 or more proves nothing)."""
+    from ..rank.token.gram import TOKEN_PRIME
+    from ..rank.token.limit import limit_bound_below_one
+
+    if vocab is None or rank is None or field.modulus is None or field.modulus >= 2**31:
+        return  # the token route then ranks mod TOKEN_PRIME, 2^31 - 1
+    if not limit_bound_below_one(spec, vocab, positional_rank, field.modulus, weight_range):
+        raise InputError(f"--field gf:{field.modulus} is too small for the token route: there the N-independent "
+                         f"limit, if below its proven bound, would hold only unless an event of probability 1 or more "
+                         f"occurred, which proves nothing; use a larger prime, e.g. gf:{TOKEN_PRIME}")
 
 
 def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
     """The ``Device`` of a probe.  Only the --continuous limit (the reduced route, ``verify.rank.sep.device_for``,
     priced there before any allocation) can use a GPU; the token routes, their limit included, rank with
-    FLINT on the CPU, so ``gpu`` is refused for them (after the install hint where there is no GPU) and
-    ``auto`` is the CPU."""
+    FLINT on the CPU, so ``gpu`` is refused for them (saying so, never advising to install cupy for a route
+    that would not use it) and ``auto`` is the CPU."""
     from ..exact.device import resolve_device
     from ..rank.sep import device_for
 
     if continuous:
         return device_for(spec, "reduced", device, field)
     if device == "gpu":
-        resolve_device("gpu")  # no GPU: the install hint first
         raise InputError("--device gpu serves probe-n's --continuous limit (the reduced route) only: the token "
                          "routes rank on the CPU; use --device auto or cpu, or --continuous")
     return resolve_device("cpu" if device in (None, "auto") else device)

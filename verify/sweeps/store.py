@@ -32,6 +32,26 @@ def _is_read_only(exc: Exception) -> bool:
     text = str(exc).lower().replace("-", "").replace(" ", "")
     return "readonly" in text or getattr(exc, "errno", None) in (13, 30)  # EACCES, EROFS
 
+#: Free space below which a failed write is put down to a full disk: SQLite reports a disk too full for its
+#: -wal and -shm files as "disk I/O error", not as SQLITE_FULL.
+FULL_DISK_BYTES = 1 << 20
+
+
+def _is_disk_full(exc: Exception, folder: Path) -> bool:
+    """SQLite's "database or disk is full", ENOSPC, or any failure on a disk with under ``FULL_DISK_BYTES`` free."""
+    if "disk is full" in str(exc).lower() or getattr(exc, "errno", None) == 28:  # ENOSPC
+        return True
+    try:
+        found = os.statvfs(folder)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < FULL_DISK_BYTES
+
+
+#: The files SQLite keeps beside a store in WAL mode (and the rollback journal).
+COMPANIONS = ("-wal", "-shm", "-journal")
+
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     key TEXT PRIMARY KEY,
@@ -153,6 +173,31 @@ class Task:
                            "version": __version__}, sort_keys=True)
 
 
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def value_problem(value) -> str | None:
+    """What makes a stored result impossible, so that it cannot have come from a run, or None: not a
+    JSON object, a rank that is not a non-negative integer, or a rank above the row's own ``rows``,
+    ``cols``, ``compressed_to`` or proven ``upper_bound`` (a rank is at most each of them)."""
+    if not isinstance(value, dict):
+        return "not a JSON object"
+    if "rank" not in value or value["rank"] is None:
+        return None  # e.g. a sep row over several partitions with different ranks
+    if not _count(value["rank"]):
+        return f"rank {value['rank']!r} is not a non-negative integer"
+    for name in ("rows", "cols", "compressed_to", "upper_bound"):
+        limit = value.get(name)
+        if limit is None:
+            continue
+        if not _count(limit):
+            return f"{name} {limit!r} is not a non-negative integer"
+        if value["rank"] > limit:
+            return f"rank {value['rank']} above its {name} {limit}"
+    return None
+
+
 class Store:
     """An SQLite file of results; ``Store(None)`` keeps nothing (every lookup misses).
 
@@ -176,6 +221,8 @@ class Store:
             self._open_read_only()
             return
         self._refuse_read_only()
+        files = [self.path] + [Path(f"{self.path}{tail}") for tail in COMPANIONS]
+        new = [f for f in files if not f.exists()]  # what a failed open must not leave behind
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, timeout=60)
@@ -184,7 +231,15 @@ class Store:
             self._conn.commit()
         except (OSError, sqlite3.DatabaseError) as exc:
             self.close()
+            if self.path in new:  # a store this call was making: none of its files stays half-made
+                for made in new:
+                    try:
+                        made.unlink()
+                    except OSError:
+                        pass
             if _is_read_only(exc):
+                raise self._fault(exc) from None
+            if _is_disk_full(exc, self.path.parent):
                 raise self._fault(exc) from None
             raise InputError(f"cannot open the results store {self.path}: {exc}; "
                              f"choose another file with --store PATH") from None
@@ -214,7 +269,10 @@ class Store:
         self.close()
 
     def _fault(self, exc: Exception) -> InputError:
-        """A read-only store is said to be read-only; anything else SQLite refuses is damage."""
+        """A read-only store is said to be read-only, a full disk full; anything else SQLite refuses is damage."""
+        if _is_disk_full(exc, self.path.parent):
+            return InputError(f"the disk holding the results store {self.path} is full ({exc}); free some space, or "
+                              f"pass --store PATH on another disk (or --no-store); nothing half-made was left there")
         if _is_read_only(exc):
             return InputError(f"the results store {self.path} is read-only ({exc}); make it writable, pass another "
                               f"--store PATH, or use --no-store")
@@ -228,9 +286,13 @@ class Store:
             return None
         try:
             row = self._conn.execute("SELECT value FROM results WHERE key = ?", (task.key(),)).fetchone()
-            return None if row is None else json.loads(row[0])
+            value = None if row is None else json.loads(row[0])
         except (sqlite3.DatabaseError, ValueError) as exc:
             raise self._damaged(exc) from None
+        problem = None if value is None else value_problem(value)
+        if problem:
+            raise self._damaged(ValueError(f"a {task.kind} row: {problem}"))
+        return value
 
     def put(self, task: Task, value: dict, seconds: float) -> None:
         """Write one result in its own transaction (committed before this returns)."""

@@ -20,7 +20,8 @@ from ..certainty import against_upper_bound, residue_sample_size
 from .gram import GramModel
 from .route import derivative_upper_bound, free_variables, rank_mod_p
 
-__all__ = ["LimitOutOfReach", "token_limit", "TokenLimit", "entry_degree", "MAX_LIMIT_EVALUATIONS"]
+__all__ = ["LimitOutOfReach", "token_limit", "TokenLimit", "entry_degree", "MAX_LIMIT_EVALUATIONS",
+           "limit_bound_below_one"]
 
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
@@ -114,6 +115,18 @@ def entry_degree(spec: NetworkSpec) -> int:
     (S is quadratic in E = P Q), the random points and K0 C each."""
     return spec.weight_degree + 6 * spec.layer_degree + 2
 
+
+
+def limit_bound_below_one(spec: NetworkSpec, vocab: int, positional_rank: int, p: int,
+                          weight_range: int = DEFAULT_WEIGHT_RANGE) -> bool:
+    """Whether a token limit mod ``p`` that stops below its proven bound can carry a probability bound below 1
+    (``token_limit``'s own ``against_upper_bound``, at the largest such rank, upper - 1): over a small prime the
+    Schwartz-Zippel bound is 1 or more, which proves nothing."""
+    upper = derivative_upper_bound(spec.layer_degree, free_variables(spec, vocab, positional_rank), vocab)
+    if upper <= 1:  # a rank below 1 is 0: only an all-zero network, certified by its own value
+        return True
+    sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
+    return against_upper_bound(upper - 1, upper, entry_degree(spec), sample, p)[1] < 1
 
 
 def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int, seed: int = 0,

@@ -104,9 +104,10 @@ def count_rank(model: GramModel, tokens: int) -> tuple[int, int, int, int]:
         if w < m:
             shift[w] = 1
         points = (rows + shift)[:, None, :] + cols[None, :, :]
-        keys = points.reshape(-1, m) @ weights
+        flat = points.reshape(len(rows) * len(cols), m)  # not -1: with V = 1, m = 0 and -1 is ambiguous
+        keys = flat @ weights
         unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        free = points.reshape(-1, m)[first]
+        free = flat[first]
         z = np.zeros((len(free), vocab), dtype=np.int64)
         z[:, :m] = free
         z[:, m] = (tokens - free.sum(axis=1)) % p

@@ -35,10 +35,10 @@ from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.limit import LimitOutOfReach, token_limit
 from ...rank.token.route import count_rank, derivative_upper_bound, free_variables, sequence_rank
 from ...rank.token.tokens import positional_bounds
-from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
+from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, grid_ceiling, step_cost
 
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
-           "split_exceptions"]
+           "split_exceptions", "grid_estimate"]
 
 COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
            "limit", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
@@ -107,6 +107,17 @@ def skip_reason(cell: Cell, finished: dict) -> str | None:
             return (f"not attempted: the limit of L={other.depth} V={other.vocab} H={other.heads} "
                     f"R={other.positional_rank} was beyond reach (priced by it)")
     return None
+
+
+def grid_estimate(cell: Cell, which: str = "full", seed: int = 0) -> tuple[int, float]:
+    """(the most evaluations of F the cell can spend, ``grid_ceiling``; their seconds at the rate measured
+    here for this cell's network, the model ``grid_row`` builds): a cell with no committed seconds priced
+    from above before the run."""
+    width = cell.vocab + 1
+    spec = NetworkSpec(depth=cell.depth, width=width, heads=cell.heads, attn_dim=max(1, width // cell.heads))
+    embedding = VocabularyEmbedding(width, cell.vocab, cell.vocab, cell.positional_rank, seed)
+    work = grid_ceiling(cell, which)
+    return work, work * calibrate(GramModel(spec, draw_weights(spec, seed), embedding, TOKEN_PRIME))
 
 
 def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int | None, scale: float) -> dict:

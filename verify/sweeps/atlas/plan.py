@@ -25,12 +25,15 @@ from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
            "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "estimate_seconds",
-           "budget_for"]
+           "budget_for", "grid_ceiling", "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
 
 #: The constants c of the conjectured scale c r L / log3 r the grid records the counting cap at.
 CONSTANTS = (1, 2, 4)
 #: Positional rank R = d_x (every position vector free).
 FULL = "full"
+#: The largest depth and vocabulary a named cell may have: the atlas's own reach (L <= 5, V <= 12) and a
+#: margin; beyond them building the network alone outlasts any budget.
+MAX_CELL_DEPTH, MAX_CELL_VOCAB = 6, 16
 
 
 @dataclass(frozen=True)
@@ -126,11 +129,25 @@ def parse_cell(text: str) -> Cell:
         positional = FULL if parts[3] == FULL else int(parts[3])
     except ValueError:
         raise InputError(f"cell {text!r} is not a cell name; {form}") from None
-    if depth < 1 or vocab < 2 or heads < 1 or (positional != FULL and positional < 0):
-        raise InputError(f"cell {text!r}: need L >= 1, V >= 2, H >= 1, R >= 0; {form}")
-    if section == "bound" and positional == FULL:
-        raise InputError(f"cell {text!r}: bound cells take R = 0, 1 or 2; {form}")
+    if not (1 <= depth <= MAX_CELL_DEPTH and 2 <= vocab <= MAX_CELL_VOCAB and 1 <= heads <= vocab + 1):
+        raise InputError(f"cell {text!r}: need 1 <= L <= {MAX_CELL_DEPTH}, 2 <= V <= {MAX_CELL_VOCAB} and "
+                         f"1 <= H <= V + 1 (d_x = V + 1); {form}")
+    if positional not in (0, 1, 2) + ((FULL,) if section == "grid" else ()):
+        raise InputError(f"cell {text!r}: " + ("grid cells take R = 0, 1, 2 or full" if section == "grid" else
+                                               "bound cells take R = 0, 1 or 2") + f"; {form}")
     return Cell(section, depth, vocab, heads, positional)
+
+
+def grid_ceiling(cell: Cell, which: str = "full") -> int:
+    """The most evaluations of F a grid cell can spend under its budget (``atlas.grid.grid_row`` stops at
+    it): the limit's budget, the loop's, and the last N's step past it (a count-matrix entry priced as one
+    evaluation without positions, an upper estimate as in ``atlas_bound.bound_estimate``)."""
+    budget = budget_for(cell, which)
+    if cell.positional_rank:
+        steps = budget.evaluations("loop_evaluations", cell.depth) + budget.evaluations("step_evaluations", cell.depth)
+    else:
+        steps = budget.loop_entries + budget.matrix_entries
+    return budget.evaluations("limit_evaluations", cell.depth) + steps
 
 
 def budget_for(cell: Cell, which: str = "full") -> Budget:
