@@ -37,8 +37,12 @@ def check_certificate(rc: Recheck, where: str, data: dict) -> None:
         rc.check(where, f"claimed_rank {m}", m == expect and m >= 1,
                  f"(({(width - heads if layout == 'per-head' else width - 1) // 2} over 3^{depth - 2})) "
                  "([L20] eqs. 6-7; docs/mathematics.md §8)", f"the bound is {expect}")
-    rc.check(where, f"prime {p}", 2 <= p < 2**64 and flint.fmpz(p).is_prime(), "a prime (FLINT's primality test)",
-             "not a prime below 2^64")
+    prime = isinstance(p, int) and 2 <= p < 2**64 and bool(flint.fmpz(p).is_prime())
+    rc.check(where, f"prime {p}", prime, "a prime (FLINT's primality test)", "not a prime below 2^64")
+    if not prime:  # nothing mod a composite proves a rank; FLINT's nmod_mat needs a prime
+        rc.add(where, f"determinant_mod_prime {data['determinant_mod_prime']}", CONTRADICTED,
+               "a determinant modulo a number that is not a prime proves no rank")
+        return
     weights = data["weights"]
     seeded = arith.seeded_weights(depth, width, heads, data["attn_dim"], weights["seed"], weights["weight_range"])
     if layout == "per-head":

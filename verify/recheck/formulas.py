@@ -214,7 +214,7 @@ def union_probability(depth: int, vocab: int, positional_rank: int, tokens: int,
     """Eq. 7.4 with H at random positions is below eq. 7.4 with the generic H only if some H_X(j), j = 1..C, on
     either side dropped: a nonzero H x H minor of monomials of degree <= j in pi, of degree <= j cap_X(j),
     vanished (Schwartz-Zippel over |S| = residue_sample(2^21 + 1, p)); k is read off the same pi, so the union
-    runs over every j on both sides (docs/mathematics.md §10; /work/coord/schema-39.md 1a)."""
+    runs over every j on both sides (docs/mathematics.md §7, the positional bound; issue 39 item 1)."""
     c, half = layer_degree(depth), tokens // 2
     total = Fraction(0)
     for size in (half, half - 1):
@@ -229,13 +229,13 @@ def _token_sample(weight_range: int, p: int) -> Fraction:
 
 def every_sequence_probability(proven: int, depth: int, weight_range: int, p: int) -> Fraction:
     """Every sequence kept: the rank at the weights is below the generic one only if a nonzero minor of size
-    <= proven, of degree <= proven * entry_degree, vanished (Schwartz-Zippel; schema-39 1b)."""
+    <= proven, of degree <= proven * entry_degree, vanished (Schwartz-Zippel; docs/mathematics.md §7, every sequence kept)."""
     return Fraction(proven * entry_degree(depth)) / _token_sample(weight_range, p)
 
 
 def limit_probability(upper: int, depth: int, weight_range: int, p: int) -> Fraction:
     """The computed N-independent limit: upper * entry_degree / |S'| + upper / p (the minor at the random
-    points, and the random mixing; docs/mathematics.md §7, schema-39 1c)."""
+    points, and the random mixing; docs/mathematics.md §7, docs/mathematics.md §7, the limit)."""
     return Fraction(upper * entry_degree(depth)) / _token_sample(weight_range, p) + Fraction(upper, p)
 
 

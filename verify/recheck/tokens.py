@@ -3,12 +3,12 @@ results/n_positional_cells.csv and the store's ``probe_step`` rows.
 
 Per rank: recomputed as the rank of the whole token matrix at the seeded weights mod p (``network``; or, where
 that is priced beyond ``--max-seconds``, of a random k x k part of it, a lower bound).  Per label, its argument
-(docs/mathematics.md §7 and §10; the exact formulas of /work/coord/schema-39.md):
+(docs/mathematics.md §7; issue 39 items 1-2):
 
 - "certified exact": the rank equals the smallest bound proven at every weight: the counting cap, eq. 7.4
   with the caps (a)-(c), the derivative bound, the limit where it is certified;
 - "probabilistic(X)": the rank meets eq. 7.4 with H at the positions (X = the union over every j on both
-  sides, schema-39 1a), a computed limit (1c) or every sequence was kept (1b); X is the smallest of those
+  sides, issue 39 item 1), a computed limit (1c) or every sequence was kept (1b); X is the smallest of those
   it meets, rounded up to 3 significant digits;
 - "lower bound" (lb-S): the rank is below the smallest bound on offer by S.
 """
@@ -20,10 +20,18 @@ from fractions import Fraction
 from . import arith, formulas, network
 from .core import BEYOND, CONFIRMED, CONTRADICTED, Recheck
 
-__all__ = ["Cell", "check_token_rank", "check_limit", "row_certainty"]
+__all__ = ["Cell", "usable_prime", "check_token_rank", "check_limit", "row_certainty"]
 
-#: The exact text schema-39 §2 puts on every probabilistic statement over GF(p).
-PRIME_CONDITION = "unless p divides the content of every witness minor"
+#: The prime condition every probabilistic statement over GF(p) states (issue 39 item 2): a certainty label reads
+#: "... unless p divides the content of every witness minor", a sentence "... or p divides the content ...".
+PRIME_CONDITION = "p divides the content of every witness minor"
+
+
+def usable_prime(p) -> bool:
+    """A prime 2 < p < 2^31 (FLINT's primality test)."""
+    import flint
+
+    return isinstance(p, int) and 2 < p < 2**31 and bool(flint.fmpz(p).is_prime())
 
 
 class Cell:
@@ -33,7 +41,10 @@ class Cell:
                  p=arith.TOKEN_PRIME, limit=None, limit_certified=None, limit_upper=None, output=0, position=0):
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim or width // heads
         self.vocab, self.rank, self.positional_rank = vocab, rank, positional_rank
-        self.seed, self.weight_range, self.p = seed, weight_range, p
+        self.seed, self.weight_range = seed, weight_range
+        # ranks need a prime below 2^31 (int64 exactness, FLINT's nmod_mat); a stated modulus that is not one is
+        # reported by its own line, and the values are recomputed mod 2^31 - 1 instead
+        self.p = p if usable_prime(p) else arith.TOKEN_PRIME
         self.limit, self.limit_certified, self.limit_upper = limit, limit_certified, limit_upper
         self.output, self.position = output, position
         self._net = None
@@ -115,9 +126,9 @@ def _offers(cell: Cell, tokens: int, rank: int, at_positions, every) -> list[tup
 
 
 def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probability) -> tuple[str, float | None]:
-    """schema-39 §4: a row's own certainty and probability_bound, from its label (positional rows) or from
+    """issue 39 item 5: a row's own certainty and probability_bound, from its label (positional rows) or from
     the cap and the limit (rows without positions)."""
-    whp = f"certified lower bound; equal to generic w.h.p. {PRIME_CONDITION}"
+    whp = f"certified lower bound; equal to generic w.h.p. unless {PRIME_CONDITION}"
     if label is not None:
         if label == "certified exact":
             return "certified", 0.0
@@ -229,7 +240,7 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool) 
 def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
                 ranks: dict | None = None) -> None:
     """The N-independent limit: its upper bound is the derivative bound (docs/mathematics.md §7), certified
-    exactly when it meets it, else its probability is schema-39 1c; a rank that reaches it confirms it as a
+    exactly when it meets it, else its probability is docs/mathematics.md §7, the limit; a rank that reaches it confirms it as a
     lower bound (every rank is at most the limit when it is certified)."""
     bound = formulas.derivative_bound(cell.depth, cell.width, cell.vocab, cell.positional_rank)
     if upper is not None:
@@ -246,8 +257,8 @@ def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, pr
     if probability is not None and not certified:
         exact = formulas.limit_probability(bound, cell.depth, cell.weight_range, cell.p)
         rc.check(where, f"limit probability {probability}", _same_bound(probability, exact),
-                 "upper * entry_degree / |S'| + upper / p (schema-39 1c)",
-                 f"the proof gives {formulas.round_up(exact)} (schema-39 1c)")
+                 "upper * entry_degree / |S'| + upper / p (docs/mathematics.md §7, the limit)",
+                 f"the proof gives {formulas.round_up(exact)} (docs/mathematics.md §7, the limit)")
     if ranks:
         above = [n for n, r in ranks.items() if r > limit]
         if certified:
