@@ -77,3 +77,10 @@ def test_hilbert_at_positions_against_brute_force_and_four_points_in_a_plane():
 def test_theorem2_proof_bound_is_the_docs_table(r, depth, heads, bound):
     # docs/conjecture_n.md, "The first data where Theorem 2's bound has content"
     assert formulas.thm2_proof_bound(r, depth, heads) == bound
+
+
+def test_limit_probability_has_the_minor_and_the_mixing_terms():
+    # docs/mathematics.md §7: an entry has degree 2(3^L - 1) + 6C + 2 (42 at L = 2) in the random values, drawn
+    # from 2^21 + 1 integers (the embedding's range is the smaller set); §3: plus upper / p for the random mixing
+    p = 2**31 - 1
+    assert formulas.limit_probability(25, 2, 2**31, p) == Fraction(25 * 42, 2**21 + 1) + Fraction(25, p)

@@ -116,6 +116,10 @@ PLANTS = [
     ("table.json", lambda d: d["rows"][7].update(sep_rank=d["rows"][7]["sep_rank"] + 1), "rank 44"),
     ("table.json", lambda d: d["rows"][7].update(sep_rank=d["rows"][7]["sep_rank"] - 1), "rank 42"),
     ("table.json", lambda d: d["rows"][2].update(probability_bound=0.01), "probability_bound 0.01"),
+    # a rank below the generic one, labelled consistently: only the recomputed grid (43) catches it
+    ("table.json", lambda d: d["rows"][7].update(sep_rank=42, certified_exact=False, probability_bound=0.01,
+                                                 certainty="certified lower bound; equal to generic w.h.p."),
+     "rank 42", "1"),
     ("table.json", lambda d: d["rows"][2].update(certainty="certified lower bound"), "certainty 'certified lower"),
     # report.json
     ("report.json", lambda d: d["header"]["rank_table"][3].update(rank=5), "rank 5"),
