@@ -79,8 +79,10 @@ def test_theorem2_proof_bound_is_the_docs_table(r, depth, heads, bound):
     assert formulas.thm2_proof_bound(r, depth, heads) == bound
 
 
-def test_limit_probability_has_the_minor_and_the_mixing_terms():
+def test_limit_probability_is_the_union_over_every_doubling():
     # docs/mathematics.md §7: an entry has degree 2(3^L - 1) + 6C + 2 (42 at L = 2) in the random values, drawn
-    # from 2^21 + 1 integers (the embedding's range is the smaller set); §3: plus upper / p for the random mixing
+    # from 2^21 + 1 integers (the embedding's range is the smaller set), plus min(k, upper) / p for the random
+    # mixing; the doubling stops at a k read off the same draws, so every k in 8, 16, 26 (= upper + 1) enters
     p = 2**31 - 1
-    assert formulas.limit_probability(25, 2, 2**31, p) == Fraction(25 * 42, 2**21 + 1) + Fraction(25, p)
+    terms = [(k, Fraction(k * 42, 2**21 + 1) + Fraction(k, p)) for k in (8, 16, 25)]
+    assert formulas.limit_probability(25, 2, 2**31, p) == sum(t for _, t in terms)

@@ -30,5 +30,7 @@ def test_the_positions_offer_needs_the_rank_to_meet_eq74_at_the_positions():
 def test_a_computed_limit_offers_its_own_probability_and_a_certified_one_is_proven():
     computed = _cell(limit=70, limit_certified=False, limit_upper=75)
     (value, what), = tokens._offers(computed, 16, 70, None, False)
-    assert what == "the computed limit" and value == Fraction(75 * 132, 2**21 + 1) + Fraction(75, P)
+    # the union over the doubling's k = 8, 16, 32, 64, 76 (each term with min(k, upper = 75))
+    assert what == "the computed limit"
+    assert value == sum(Fraction(k * 132, 2**21 + 1) + Fraction(k, P) for k in (8, 16, 32, 64, 75))
     assert _cell(limit=70, limit_certified=True).proven(16) == (70, "the certified limit")

@@ -234,9 +234,20 @@ def every_sequence_probability(proven: int, depth: int, weight_range: int, p: in
 
 
 def limit_probability(upper: int, depth: int, weight_range: int, p: int) -> Fraction:
-    """The computed N-independent limit: upper * entry_degree / |S'| + upper / p (the minor at the random
-    points, and the random mixing; docs/mathematics.md §7, docs/mathematics.md §7, the limit)."""
-    return Fraction(upper * entry_degree(depth)) / _token_sample(weight_range, p) + Fraction(upper, p)
+    """The computed N-independent limit (docs/mathematics.md §7): it doubles k = 8, 16, ... (at most upper + 1)
+    until the rank of the V k x k matrix at random points stops short of k or meets ``upper``; the k where it stops
+    is read off the same draws, so the union runs over every k the doubling can reach: each matrix falls below its
+    generic rank min(k, Lambda) only if a minor of size <= min(k, upper), of degree <= that times entry_degree,
+    vanished (Schwartz-Zippel over |S'|), or the elimination's random mixing failed (min(k, upper) / p)."""
+    steps, k = [], min(8, upper + 1)
+    while True:
+        steps.append(k)
+        if k >= upper + 1:
+            break
+        k = min(2 * k, upper + 1)
+    sample = _token_sample(weight_range, p)
+    return sum((Fraction(min(k, upper) * entry_degree(depth)) / sample + Fraction(min(k, upper), p) for k in steps),
+               Fraction(0))
 
 
 def round_up(value: Fraction, digits: int = 3) -> float:

@@ -284,18 +284,20 @@ def _probe_lists(rc, where, data, cell, ranks):
     positional = cell.positional_rank > 0
     limit = data.get("limit_rank")
     caps = {n: formulas.count_cap(cell.vocab, n, positional) for n in ranks}
-    sampled = {row["tokens"] for row in data["ranks"] if row.get("sampled")}
     rc.check(where, f"cap_decides {data.get('cap_decides')}",
              data.get("cap_decides") == [n for n in ranks if ranks[n] == caps[n]], "the N where rank == cap",
              f"it is {[n for n in ranks if ranks[n] == caps[n]]}")
-    top = {n: caps[n] if limit is None else min(caps[n], limit) for n in ranks}
-    below = [n for n in ranks if ranks[n] < top[n] and n not in sampled]
+    # a sampled rank labelled certified exact or probabilistic met a bound, so it is the rank at these weights; only a
+    # sample that met none (label "lower bound", or none) is undetermined (issue 39); no limit, no lists
+    undetermined = {row["tokens"] for row in data["ranks"] if row.get("sampled")
+                    and row.get("label", "lower bound") == "lower bound"}
+    below = [n for n in ranks if limit is not None and ranks[n] < min(caps[n], limit) and n not in undetermined]
     rc.check(where, f"below_min_of_cap_and_limit {data.get('below_min_of_cap_and_limit')}",
              data.get("below_min_of_cap_and_limit") == below, "the exact ranks below min(cap, limit)", f"it is {below}")
-    sbelow = [n for n in ranks if ranks[n] < top[n] and n in sampled]
+    sbelow = [n for n in ranks if limit is not None and ranks[n] < min(caps[n], limit) and n in undetermined]
     if "sampled_below_min_of_cap_and_limit" in data:
         rc.check(where, f"sampled_below_min_of_cap_and_limit {data['sampled_below_min_of_cap_and_limit']}",
-                 data["sampled_below_min_of_cap_and_limit"] == sbelow, "the sampled ranks below min(cap, limit)",
+                 data["sampled_below_min_of_cap_and_limit"] == sbelow, "the undetermined ranks below min(cap, limit)",
                  f"it is {sbelow}")
     above = [n for n in ranks if limit is not None and ranks[n] > limit]
     rc.check(where, f"above_limit {data.get('above_limit')}", data.get("above_limit") == above,
@@ -314,6 +316,11 @@ def _probe_top(rc, where, data, certainties, p):
                  f"the ranks were computed mod {modulus} (issue 39 item 5: field is gf:<modulus>)")
         rc.check(where, f"primes {data.get('primes')}", data.get("primes") == [modulus], "[modulus]",
                  f"the ranks were computed mod {modulus} only")
+    limit = data.get("limit") or {}
+    if limit.get("rank") is not None:  # the limit is a value of the export too (issue 39)
+        certainties = certainties + [("certified", 0.0) if limit.get("certified_exact") else
+                                     (f"certified lower bound; equal to generic w.h.p. unless {PRIME_CONDITION}",
+                                      limit.get("probability_bound"))]
     if "certainty" in data:
         labels = [c for c, _ in certainties]
         if "certified lower bound" in labels:
