@@ -228,3 +228,14 @@ def test_json_output_counts_the_findings(capsys, tmp_path):
     data = json.loads(capsys.readouterr().out)
     assert data["counts"]["contradicted"] == 0 and data["counts"]["confirmed"] == len(data["findings"])
     assert data["files"] == [{"path": str(path), "kind": "certificate"}]
+
+
+def test_a_numerical_rank_in_a_store_is_counted_not_rechecked(capsys, tmp_path):
+    def add_real_rank(rows):
+        row = list(rows[0])
+        key = json.loads(row[0])
+        key.update(kind="real_rank", method="bert")
+        row[0], row[1], row[3], row[8] = json.dumps(key, sort_keys=True), "real_rank", "bert", json.dumps({"rank": 7})
+        rows.append(row)
+    code, out, _ = _run(capsys, _store(tmp_path, add_real_rank), "0")
+    assert code == 0 and "1 numerical values (no exact route) not rechecked" in out.splitlines()[-1]

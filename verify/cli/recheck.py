@@ -36,6 +36,7 @@ def run(args) -> int:
     counts = rc.counts()
     if args.json:
         print(json.dumps({"files": [{"path": p, "kind": k} for p, k in rc.files], "counts": counts,
+                          "not_rechecked_numerical": rc.skipped,
                           "max_seconds": rc.max_seconds, "priced_seconds": round(rc.spent, 3),
                           "wall_seconds": round(rc.wall_seconds, 3),
                           "findings": [f.as_dict() for f in rc.findings]}))
@@ -46,5 +47,6 @@ def run(args) -> int:
         kinds = ", ".join(f"{p} ({k})" for p, k in rc.files)
         print(f"recheck of {kinds}: {counts[CONFIRMED]} confirmed, {counts[CONTRADICTED]} contradicted, "
               f"{counts['beyond the budget']} beyond the budget (--max-seconds {rc.max_seconds:g}; "
-              f"{rc.spent:.1f} s priced, {rc.wall_seconds:.1f} s wall)")
+              f"{rc.spent:.1f} s priced, {rc.wall_seconds:.1f} s wall)"
+              + (f"; {rc.skipped} numerical values (no exact route) not rechecked" if rc.skipped else ""))
     return 1 if counts[CONTRADICTED] else 0

@@ -55,6 +55,7 @@ class Recheck:
     spent: float = 0.0
     files: list = field(default_factory=list)
     wall_seconds: float = 0.0
+    skipped: int = 0  # values with no exact route (numerical ranks): not rechecked, counted in the summary
 
     def add(self, where: str, value: str, status: str, detail: str, proven: bool = True) -> Finding:
         finding = Finding(where, value, status, detail, proven)

@@ -221,7 +221,9 @@ def _store(rc, path):
                 _field_primes(rc, where, field, value_d["primes"])
         elif kind == "probe_step" and not params_d.get("continuous"):
             _store_probe_step(rc, where, spec_d, field, seed, params_d, value_d)
-        elif kind == "probe_step":
+        elif kind != "probe_step":  # real_rank: a numerical rank of a float network, no exact route to recompute
+            rc.skipped += 1
+        else:  # a continuous probe step
             check_sep_row(rc, where, {
                 "depth": spec_d["depth"], "width": spec_d["width"], "heads": spec_d["heads"],
                 "attn_dim": spec_d.get("attn_dim"), "residual": spec_d.get("residual", False),
