@@ -100,6 +100,7 @@ PLANTS = [
     ("probe_tokens.json", lambda d: d["limit"].update(upper_bound=6), "limit upper bound 6"),
     ("probe_tokens.json", lambda d: d.update(field="gf:9223372036854775783"), "field gf:9223372036854775783"),
     ("probe_tokens.json", lambda d: d.update(certainty="certified lower bound"), "certainty 'certified lower bound'"),
+    ("probe_tokens.json", lambda d: d.update(meaning=d["meaning"].split(";")[0]), "meaning names the prime condition"),
     # probe-n --json with positions
     ("probe_positions.json", lambda d: _probe_row(d, 8).update(rank=13), "rank 13"),
     ("probe_positions.json", lambda d: _probe_row(d, 8).update(bound_eq74_at_positions=11),
@@ -121,6 +122,9 @@ PLANTS = [
                                                  certainty="certified lower bound; equal to generic w.h.p."),
      "rank 42", "1"),
     ("table.json", lambda d: d["rows"][2].update(certainty="certified lower bound"), "certainty 'certified lower"),
+    ("table.json", lambda d: d["rows"][7].update(certified_exact=False, probability_bound=0.01,
+                                                 certainty="certified lower bound; equal to generic w.h.p."),
+     "names the prime condition"),
     # report.json
     ("report.json", lambda d: d["header"]["rank_table"][3].update(rank=5), "rank 5"),
     ("report.json", lambda d: d["header"].update(ranks_certified_exact=7), "ranks_certified_exact 7"),

@@ -15,6 +15,10 @@ import math
 from . import arith, formulas, network
 from .core import BEYOND, CONFIRMED, CONTRADICTED, Recheck
 
+#: The prime condition every probability over GF(p) states (issue 39 item 2): a certainty label reads "... unless
+#: p divides the content of every witness minor", a sentence "... or p divides the content ...".
+PRIME_CONDITION = "p divides the content of every witness minor"
+
 __all__ = ["check_sep_row", "SepRow"]
 
 #: Rows and columns added to the grid beyond the stated rank (a random k x k grid of rank v needs k >= v).
@@ -75,6 +79,9 @@ def check_sep_row(rc: Recheck, where: str, row: dict) -> None:
         ok = certainty == "certified" if exact else certainty.startswith("certified lower bound")
         rc.check(where, f"certainty '{certainty}'", ok, "agrees with certified_exact",
                  f"disagrees with certified_exact = {exact}")
+        if ok and not exact and "w.h.p." in certainty:
+            rc.check(where, f"certainty '{certainty}' names the prime condition", PRIME_CONDITION in certainty,
+                     "it does", f"a probability over GF(p) without '{PRIME_CONDITION}' (issue 39 item 2)")
     if row.get("log3") is not None:
         log3 = math.log(rank) / math.log(3) if rank > 0 else None
         rc.check(where, f"log3_sep {row['log3']}", log3 is not None and abs(row["log3"] - log3) <= 1e-9 * max(1, log3),

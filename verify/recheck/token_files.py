@@ -276,6 +276,9 @@ def probe(rc, path, data):
             rc.check(rw, f"probability_bound {pb}", (pb is None and expect[1] is None) or
                      (pb is not None and expect[1] is not None and float(pb) == float(expect[1])),
                      "the row's own (issue 39 item 5)", f"the row's label gives {expect[1]}")
+    if "meaning" in data:
+        rc.check(where, "meaning names the prime condition", PRIME_CONDITION in data["meaning"], "it does",
+                 f"the probe's meaning states no prime condition ('{PRIME_CONDITION}', issue 39 item 2)")
     _probe_lists(rc, where, data, cell, ranks)
     _probe_top(rc, where, data, certainties, p)
 

@@ -19,12 +19,9 @@ from fractions import Fraction
 
 from . import arith, formulas, network
 from .core import BEYOND, CONFIRMED, CONTRADICTED, Recheck
+from .sep import PRIME_CONDITION
 
 __all__ = ["Cell", "usable_prime", "check_token_rank", "check_limit", "row_certainty"]
-
-#: The prime condition every probabilistic statement over GF(p) states (issue 39 item 2): a certainty label reads
-#: "... unless p divides the content of every witness minor", a sentence "... or p divides the content ...".
-PRIME_CONDITION = "p divides the content of every witness minor"
 
 
 def usable_prime(p) -> bool:
