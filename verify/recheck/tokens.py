@@ -182,10 +182,12 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
             rc.add(where, f"label probabilistic({probability})", CONTRADICTED,
                    "the rank meets no bound on offer (eq. 7.4 at the positions, a computed limit, every sequence)")
         else:
+            # the row's probability is the smallest offer it meets; where the file does not record whether every
+            # sequence was kept (the atlas), the smallest of the offers it provably meets is accepted too
             best = min(offers, key=lambda o: o[0])
             known = [o for o in offers if "does not record" not in o[1]]
-            fits = [o for o in ([min(known, key=lambda o: o[0])] if known else []) + offers
-                    if probability is not None and _same_bound(probability, o[0])]
+            allowed = [best] + ([min(known, key=lambda o: o[0])] if known and len(known) < len(offers) else [])
+            fits = [o for o in allowed if probability is not None and _same_bound(probability, o[0])]
             if probability is not None and fits:
                 rc.add(where, f"probability {probability}", CONFIRMED,
                        f"the bound for '{fits[0][1]}' is {float(fits[0][0]):.4g}")
