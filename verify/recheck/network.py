@@ -114,13 +114,15 @@ class TokenNetwork:
         rows, cols = self.sides(tokens)
         return arith.nmod_rank(self.matrix(rows, cols), self.p)
 
-    def sample_seconds(self, tokens: int, k: int) -> float:
-        return k * k * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(k, k)
+    def sample_seconds(self, tokens: int, k: int, every_column: bool = False) -> float:
+        cols = self.side_counts(tokens)[1] if every_column else k
+        return k * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
+            + rank_seconds(k, cols)
 
-    def sampled_rank(self, tokens: int, k: int, seed: str = "") -> int:
-        """Rank of the token matrix on k distinct random rows and k distinct random columns (a certified lower
-        bound on the rank at these weights); the recheck's own draw."""
+    def sampled_rank(self, tokens: int, k: int, seed: str = "", every_column: bool = False) -> int:
+        """Rank of the token matrix on k distinct random rows and k distinct random columns, or every column (a
+        certified lower bound on the rank at these weights; rows against every column lose only what the rows
+        lose, a square sample loses on both sides: docs/mathematics.md §7); the recheck's own draw."""
         rows, cols = self.side_counts(tokens)
         all_rows, all_cols = self.sides(tokens)
         rng = random.Random(f"recheck-sample:{seed}:{tokens}:{k}")
@@ -134,6 +136,8 @@ class TokenNetwork:
         else:
             r = all_rows[sorted(rng.sample(range(rows), min(k, rows)))]
             c = all_cols[sorted(rng.sample(range(cols), min(k, cols)))]
+        if every_column:
+            c = all_cols
         return arith.nmod_rank(self.matrix(r, c), self.p)
 
 

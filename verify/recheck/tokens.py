@@ -224,16 +224,18 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool) 
     k = rank + 4
     count = min(cell.net.side_counts(tokens))
     k = min(k, count)
+    every_column = cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows against every column first
 
     def run_sample():
-        found = cell.net.sampled_rank(tokens, k, where)
-        how = f"a random {k} x {k} part of the token matrix, mod {cell.p}: rank {found}"
+        found = cell.net.sampled_rank(tokens, k, where, every_column)
+        part = f"{k} random rows against every column" if every_column else f"a random {k} x {k} part"
+        how = f"{part} of the token matrix, mod {cell.p}: rank {found}"
         if found > rank and exact_type:
             return CONTRADICTED, how + ", a certified lower bound above a rank labelled exact at these weights"
         if found >= rank:
             return CONFIRMED, how + " (a lower bound at these weights, at least the stated rank)"
         return BEYOND, how + f" < {rank}; the whole matrix is priced at {full:.3g} s, beyond the budget"
-    rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k), run_sample)
+    rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample)
 
 
 def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
