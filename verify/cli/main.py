@@ -12,12 +12,12 @@ import sys
 
 from ..version import __version__
 from ..errors import InputError
-from . import certify, check_certificate, claims, coverage, monomials, probe_n, results, run, sep, table
+from . import certify, check_certificate, claims, coverage, monomials, probe_n, recheck, results, run, sep, table
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The subcommands, in the order ``verify --help`` lists them.
-COMMANDS = [sep, monomials, claims, run, certify, check_certificate, probe_n, table, results, coverage]
+COMMANDS = [sep, monomials, claims, run, certify, check_certificate, probe_n, table, results, coverage, recheck]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,160 @@
+"""Token and continuous grid matrices, evaluated one whole sequence at a time by the literal forward pass.
+
+A token matrix (docs/mathematics.md §7) has one row per token assignment a of the A side (positions
+0..N/2 - 1, the output position 0 among them) and one column per assignment b of the B side; its entry is
+y_p^0 of the sequence a || b, here computed by ``arith.forward_output`` on the whole sequence (no Gram sums,
+no count points, no principal lattice).  Its rank is sep at N exactly at these weights (the grid over
+every token sequence is the function itself).  Without positional embeddings eq. 3 treats the positions
+other than the output one alike (S is a sum over positions, the scores (x^j)^T B x^i permute with them),
+so rows that differ only by a permutation of positions 1..N/2 - 1 are equal, as are columns that differ
+by a permutation of the B side: one representative each (sorted tokens) leaves the rank unchanged.
+
+A continuous grid (docs/mathematics.md §2, route 2) has rows at random A-side inputs and columns at random
+B-side inputs: its rank mod p is a certified lower bound on sep (the rank at one point never exceeds the
+generic rank, [L20] supplement Claims 2-3), equal to it unless the random inputs hit a zero of a nonzero
+minor (Schwartz-Zippel).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+
+from . import arith
+
+__all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence"]
+
+#: Sequences evaluated in one numpy batch (memory: a few (batch, N, N) int64 arrays).
+BATCH = 4096
+#: Measured cost of one elementwise step of the forward pass, in seconds (2-core test machine, with slack):
+#: the price of a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
+SECONDS_PER_STEP = 2e-8
+#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this) and of converting its entries (n^2 * that).
+RANK_RATE = 2e9
+CONVERT = 4e-7
+
+
+def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> int:
+    """Elementwise products of one sequence's forward pass (``arith.forward_output``): per layer and head
+    the three projections and the output (4 d_x d_a N) and the scores and their use (2 d_a N^2)."""
+    return depth * heads * (4 * width * attn_dim * tokens + 2 * attn_dim * tokens * tokens) + depth * width * tokens
+
+
+def seconds_per_sequence(depth, width, heads, attn_dim, tokens) -> float:
+    return SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
+
+
+def rank_seconds(rows: int, cols: int) -> float:
+    n = min(rows, cols)
+    return rows * cols * n / RANK_RATE + rows * cols * CONVERT
+
+
+class TokenNetwork:
+    """The seeded network and embedding of a token export (``arith``'s documented draws), mod p."""
+
+    def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed, weight_range,
+                 p=arith.TOKEN_PRIME, output=0, position=0):
+        self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim
+        self.vocab, self.positional_rank, self.seed, self.p = vocab, positional_rank, seed, p
+        self.output, self.position = output, position
+        self.layers = arith.seeded_weights(depth, width, heads, attn_dim, seed, weight_range)
+        self.columns = np.array([[c % p for c in col] for col in arith.embedding_columns(width, vocab, rank, seed)],
+                                dtype=np.int64)  # (V, d_x)
+        self._positions = {}
+
+    def positions(self, tokens: int) -> np.ndarray:
+        if tokens not in self._positions:
+            vectors = arith.positional_vectors(self.width, self.positional_rank, self.seed, tokens)
+            self._positions[tokens] = np.array([[c % self.p for c in v] for v in vectors], dtype=np.int64).T
+        return self._positions[tokens]  # (d_x, N)
+
+    def evaluate(self, sequences: np.ndarray) -> np.ndarray:
+        """y_output^position mod p of each token sequence (rows of ``sequences``), in batches."""
+        tokens = sequences.shape[1]
+        pos = self.positions(tokens)
+        out = []
+        for start in range(0, len(sequences), BATCH):
+            chunk = sequences[start:start + BATCH]
+            x = (np.transpose(self.columns[chunk], (0, 2, 1)) + pos[None]) % self.p  # (B, d_x, N)
+            out.append(arith.forward_output(self.layers, x, self.p, self.output, self.position))
+        return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+
+    def matrix(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The token matrix on the given A-side rows and B-side columns (each a (k, N/2) token array)."""
+        pairs = np.concatenate([np.repeat(rows, len(cols), axis=0), np.tile(cols, (len(rows), 1))], axis=1)
+        return self.evaluate(pairs).reshape(len(rows), len(cols))
+
+    def sides(self, tokens: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every distinct row and column of the token matrix at N (module doc: representatives without positions)."""
+        half, v = tokens // 2, self.vocab
+        if self.positional_rank:
+            every = np.array(list(itertools.product(range(v), repeat=half)), dtype=np.int64)
+            return every, every
+        rows = [(w,) + rest for w in range(v) for rest in itertools.combinations_with_replacement(range(v), half - 1)]
+        cols = list(itertools.combinations_with_replacement(range(v), half))
+        return np.array(rows, dtype=np.int64).reshape(len(rows), half), np.array(cols, dtype=np.int64)
+
+    def side_counts(self, tokens: int) -> tuple[int, int]:
+        from math import comb
+
+        half, v = tokens // 2, self.vocab
+        if self.positional_rank:
+            return v**half, v**half
+        return v * comb(half - 1 + v - 1, v - 1), comb(half + v - 1, v - 1)
+
+    def full_rank_seconds(self, tokens: int) -> float:
+        rows, cols = self.side_counts(tokens)
+        return rows * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
+            + rank_seconds(rows, cols)
+
+    def full_rank(self, tokens: int) -> int:
+        """sep at N mod p at these weights: the rank of the whole token matrix (FLINT)."""
+        rows, cols = self.sides(tokens)
+        return arith.nmod_rank(self.matrix(rows, cols), self.p)
+
+    def sample_seconds(self, tokens: int, k: int, every_column: bool = False) -> float:
+        cols = self.side_counts(tokens)[1] if every_column else k
+        return k * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
+            + rank_seconds(k, cols)
+
+    def sampled_rank(self, tokens: int, k: int, seed: str = "", every_column: bool = False) -> int:
+        """Rank of the token matrix on k distinct random rows and k distinct random columns, or every column (a
+        certified lower bound on the rank at these weights; rows against every column lose only what the rows
+        lose, a square sample loses on both sides: docs/mathematics.md §7); the recheck's own draw."""
+        rows, cols = self.side_counts(tokens)
+        all_rows, all_cols = self.sides(tokens)
+        rng = random.Random(f"recheck-sample:{seed}:{tokens}:{k}")
+        if self.positional_rank:
+            half, v = tokens // 2, self.vocab
+
+            def pick(count):
+                chosen = rng.sample(range(v**half), min(k, count))
+                return np.array([[(x // v ** (half - 1 - j)) % v for j in range(half)] for x in chosen], dtype=np.int64)
+            r, c = pick(rows), pick(cols)
+        else:
+            r = all_rows[sorted(rng.sample(range(rows), min(k, rows)))]
+            c = all_cols[sorted(rng.sample(range(cols), min(k, cols)))]
+        if every_column:
+            c = all_cols
+        return arith.nmod_rank(self.matrix(r, c), self.p)
+
+
+def continuous_grid_seconds(depth, width, heads, attn_dim, tokens, k) -> float:
+    return k * k * seconds_per_sequence(depth, width, heads, attn_dim, tokens) + rank_seconds(k, k)
+
+
+def continuous_grid_rank(layers, width: int, tokens: int, k: int, p: int, output: int, position: int,
+                         residual: bool, seed: str) -> int:
+    """Rank mod p of y_output^position on k random A-side inputs (positions 0..N/2 - 1) against k random
+    B-side inputs (the rest): a certified lower bound on sep at N (module doc)."""
+    rng = np.random.default_rng(random.Random(f"recheck-grid:{seed}").getrandbits(63))
+    half = tokens // 2
+    a = rng.integers(0, p, size=(k, width, half), dtype=np.int64)
+    b = rng.integers(0, p, size=(k, width, tokens - half), dtype=np.int64)
+    values = []
+    for i in range(k):
+        x = np.concatenate([np.repeat(a[i:i + 1], k, axis=0), b], axis=2)
+        values.append(arith.forward_output(layers, x, p, output, position, residual))
+    return arith.nmod_rank(np.array(values), p)
