@@ -21,7 +21,7 @@ from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .rank.grid import DEFAULT_MAX_EVALUATIONS
 from .rank.memory import DEFAULT_MEMORY_GIB
 from .rank.certainty import format_bound
-from .rank.sep import SEP, separation_rank
+from .rank.sep import SEP, plan_separation_rank, separation_rank
 from .rank.routes import METHODS
 from .sweeps.executor import SweepInterrupted
 from .sweeps.probe import probe_summary
@@ -37,7 +37,7 @@ from .formats import (claims_table, export_csv, junit_xml, plot_probe, plot_tabl
                       table_csv, table_markdown)
 from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib, scheduler_address
 
-__all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
+__all__ = ["separation_rank", "plan_separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
            "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
            "table_markdown", "claims_table", "plot_probe", "plot_table", "progress_bars",
