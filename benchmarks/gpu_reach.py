@@ -52,7 +52,8 @@ def main():
     parser.add_argument("--out", default="gpu_reach.json")
     parser.add_argument("--n", type=int, default=40000, help="size of the speed test (0: skip)")
     parser.add_argument("--widths", default="2048", help="block widths of the speed test")
-    parser.add_argument("--leaf-width", type=int, default=2048, help="width of the diagonal block the leaf stage inverts")
+    parser.add_argument("--leaf-width", type=int, default=2048,
+                        help="width of the diagonal block the leaf stage inverts (0: skip the stage)")
     parser.add_argument("--specs", nargs="*", default=["4,3,1", "6,2,2", "4,3,3", "3,5,1"], help="depth,width,heads")
     parser.add_argument("--device", default="gpu", choices=["gpu", "cpu"])
     parser.add_argument("--budget-s", type=float, default=460, help="skip a stage once less than 30 s is left")
@@ -124,7 +125,8 @@ class _Keeper:
 
     def _block(self, field, a, value, seconds, resumed=False):
         self.entry.setdefault("blocks", []).append({
-            "field": field, "degree": a, "rank": value.get("rank"), "rows": value.get("rows"), "cols": value.get("cols"),
+            "field": field, "degree": a, "rank": value.get("rank"), "rows": value.get("rows"),
+            "cols": value.get("cols"),
             "elimination": value.get("elimination"), "plan": value.get("plan"), "phases": value.get("seconds"),
             "seconds": None if seconds is None else round(seconds, 3), "resumed": resumed})
         self.save()
@@ -174,7 +176,8 @@ def run(args):
         entry = results.setdefault("specs", {}).setdefault(text, {})
         spec = NetworkSpec(depth=depth, width=width, heads=heads)
         try:
-            entry["plan"] = api.plan_separation_rank(spec, device=args.device, max_memory_gib=args.max_memory_gib).as_dict()
+            entry["plan"] = api.plan_separation_rank(spec, device=args.device,
+                                                     max_memory_gib=args.max_memory_gib).as_dict()
             save()
             with (api.block_store(args.store, spec) if args.store else contextlib.nullcontext()) as stored:
                 found = separation_rank(spec, method="reduced", device=args.device, max_memory_gib=args.max_memory_gib,

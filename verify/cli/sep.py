@@ -100,7 +100,8 @@ def _dry_run(args, spec) -> int:
           f"{'GiB':>8} {'seconds':>9}")
     for b in plan["blocks"]:
         print(f"{b['degree']:>4} {b['rows']:>10,} {b['cols']:>10,} {b['slice'][0]:>8,}x{b['slice'][1]:<8,} "
-              f"{b['kernel']:>18} {b['device']:>6} {b['leaf'] or '-':>6} {b['bytes'] / 2**30:>8.3g} {b['seconds']:>9.2f}")
+              f"{b['kernel']:>18} {b['device']:>6} {b['leaf'] or '-':>6} {b['bytes'] / 2**30:>8.3g} "
+              f"{b['seconds']:>9.2f}")
     return 0
 
 

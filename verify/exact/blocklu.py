@@ -49,7 +49,8 @@ import numpy as np
 
 from . import tuning
 from .floatmod import ModArith
-from .leaves import LEAF_PRIME, ROUTES, array_leaf_inverse, default_route, host_inverse, kernel_leaf_inverse, leaf_inverse
+from .leaves import (LEAF_PRIME, ROUTES, array_leaf_inverse, default_route, host_inverse, kernel_leaf_inverse,
+                     leaf_inverse)
 from .phases import phase
 
 __all__ = ["BlockLU", "BLOCK_LU", "LEAF_PRIME", "VECTORS", "leaf_inverse", "array_leaf_inverse",
@@ -257,7 +258,8 @@ def rank(matrix, ar: ModArith, width: int | None = None, seed: int = 0, check: b
     """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
     Schur complement S left is ranked by ``fallback`` (default: the engine's pivoting elimination
     ``verify.exact.elimination.rank_mod_p`` on the same array module; ``fallback(int64 matrix) -> int``)
-    if its sides are at most ``small`` (default ``tuning.SMALL``; ``width`` default ``tuning.BLOCK_WIDTH``).  A larger S gets, with ``project``, the rank of U S V for seeded
+    if its sides are at most ``small`` (default ``tuning.SMALL``; ``width`` default ``tuning.BLOCK_WIDTH``).
+    A larger S gets, with ``project``, the rank of U S V for seeded
     random U (project x rows) and V (cols x project): a lower bound on rank(S), equal to it unless a
     minor vanishes at U, V (Schwartz-Zippel) or rank(S) >= project; ``exact`` is then False and
     ``rank`` a lower bound.

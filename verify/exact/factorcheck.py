@@ -206,7 +206,8 @@ def sketch(ar, matrix, left: bool = False) -> Sketch:
     fold = (2**53 - ar.p) // (bound * ar.h)  # rows of z^T A summed exactly before a reduction
     plain = fold >= tuning.PLAIN_MIN_CHUNK
     # bands of more rows where a band's A x takes several inner chunks (or digits): fewer small products
-    entries = tuning.DEVICE_READ_BAND if xp is not np else tuning.READ_BAND if plain and fold >= n else tuning.DIGIT_READ_BAND
+    entries = (tuning.DEVICE_READ_BAND if xp is not np else tuning.READ_BAND if plain and fold >= n
+               else tuning.DIGIT_READ_BAND)
     step = max(1, min(entries // max(1, n), fold if plain else m))
     if left:
         out.z = _random(ar, (k, m), seed + [1])

@@ -187,8 +187,9 @@ def array_leaf_inverse(ar: ModArith, block):
 
 @njit(cache=True)
 def _twin_gauss_jordan(a, m, out, ok, p, pinv):  # pragma: no cover - compiled; tested through twin_leaf_inverse
-    """The CPU twin of ``verify.exact.leaf_cuda.gauss_jordan``: for each leaf b of the stack ``a`` (batch x w x w), [A | I]
-    in ``m`` (batch x w x 2w) to [I | A^-1], the inverse to ``out[b]``, ok[b] = 0 if singular."""
+    """The CPU twin of ``verify.exact.leaf_cuda.gauss_jordan``: for each leaf b of the stack ``a``
+    (batch x w x w), [A | I] in ``m`` (batch x w x 2w) to [I | A^-1], the inverse to ``out[b]``, ok[b] = 0
+    if singular."""
     w = a.shape[1]
     for b in range(a.shape[0]):
         for i in range(w):
@@ -269,8 +270,10 @@ def _launch(xp, a, m, out, ok, p: int) -> None:
     from numba import cuda
 
     threads = min(1024, max(32, 2 * a.shape[1]))
-    with cuda.external_stream(xp.cuda.get_current_stream().ptr) as stream:
-        cuda_kernel()[a.shape[0], threads, stream](a, m, out, ok, p, 1.0 / p)
+    stream = cuda.external_stream(xp.cuda.get_current_stream().ptr)  # cupy's stream: ordered with its work
+    # views of cupy's memory without numba's synchronisation on the exporting stream (the launch is on it)
+    args = [cuda.as_cuda_array(x, sync=False) for x in (a, m, out, ok)]
+    cuda_kernel()[a.shape[0], threads, stream](*args, p, 1.0 / p)
 
 
 def kernel_leaf_inverse(ar: ModArith, blocks, ok=None):

@@ -164,7 +164,8 @@ def _complement_rank(plan: RunPlan, left: np.ndarray, rest_lines, count: int) ->
 
 
 def _slice_rank(plan: RunPlan, moments, row_keys, col_keys, take: int, seed: str,
-                max_memory_gib: float | None = None, upper: int | None = None, degree: int | None = None) -> Block | None:
+                max_memory_gib: float | None = None, upper: int | None = None,
+                degree: int | None = None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
 
     With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
