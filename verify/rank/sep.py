@@ -34,8 +34,8 @@ from .result import SepResult
 from .routes import METHODS, ROUTES, rank_once, weights_size
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
-__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separation_rank", "device_for", "repeated_ranks", "combined", "choose_method",
-           "weight_range_for", "METHODS", "MAX_PARTITIONS"]
+__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separation_rank", "device_for", "repeated_ranks",
+           "combined", "choose_method", "weight_range_for", "METHODS", "MAX_PARTITIONS"]
 
 #: Balanced partitions ``all_partitions`` may visit.
 MAX_PARTITIONS = 10**4
@@ -211,9 +211,9 @@ def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Fie
     without computing anything (closed form; refusals as the run's).  Later runs use other primes on the
     same device (``repeat``): their plans differ only where a prime changes the kernel.
 
-    >>> plan = plan_separation_rank(NetworkSpec(depth=2, width=2), device="cpu")
+    >>> plan = plan_separation_rank(NetworkSpec(depth=2, width=2), device="cpu")  # block a: C(a+2, 2) x 2 C(6-a, 2)
     >>> [(b.rows, b.cols, b.kernel.name) for b in plan.blocks][:2], plan.field.name
-    ([(1, 12, 'flint'), (3, 6, 'flint')], 'gf:1048573')
+    ([(1, 30, 'flint'), (3, 20, 'flint')], 'gf:1048573')
     """
     from .reduced import check_memory
 
