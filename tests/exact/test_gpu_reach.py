@@ -60,4 +60,5 @@ def test_gpu_reach_keeps_its_blocks_in_a_store_and_a_second_call_reads_them(tmp_
             {k: v for k, v in first["specs"][spec].items() if k not in ("seconds", "blocks")}
         # the second call computed nothing: every block it reports was read back from the store
         assert all(b["resumed"] for b in second["specs"][spec]["blocks"])
-        assert [b["degree"] for b in second["specs"][spec]["blocks"]] == [b["degree"] for b in first["specs"][spec]["blocks"]]
+        degrees = [[b["degree"] for b in call["specs"][spec]["blocks"]] for call in (first, second)]
+        assert degrees[0] == degrees[1]
