@@ -115,11 +115,12 @@ def seconds(family: str, side: int) -> float:
     """Seconds to rank a matrix of short side ``side`` in ``family`` ("float" or "flint"): log-log
     interpolation in ``SECONDS``, extended beyond its ends along the end segments.
 
-    >>> round(seconds("flint", 4000), 3), round(seconds("float", 2828), 2)
-    (12.675, 1.06)
+    >>> round(seconds("flint", 4000), 3), round(seconds("float", 2828), 2), seconds("float", 10**300)
+    (12.675, 1.06, inf)
     """
     points = [(math.log(n), math.log(s)) for n, s in SECONDS[family]]
     x = math.log(max(side, 1))
     index = min(max(1, sum(1 for point in points if point[0] < x)), len(points) - 1)
     (x0, y0), (x1, y1) = points[index - 1], points[index]
-    return math.exp(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    log_seconds = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return math.exp(log_seconds) if log_seconds < 700 else math.inf  # a shape far past any reach: no price
