@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "verify"
 LAYERS = {
     "errors": 0, "version": 0, "files": 0, "validate": 0, "recheck": 0,
     "api": 6, "authoring": 6,
-    "exact": 1,
+    "exact": 1, "testing": 1,
     "model": 2,
     "rank": 3, "constructions": 3,
     "claims": 4,
@@ -82,6 +82,13 @@ def test_imports_point_down_the_flow():
     upward = [(a, b) for a, b in _graph().edges
               if b != "verify" and not b.startswith(a + ".") and _layer(b) > _layer(a)]
     assert upward == []
+
+
+def test_no_engine_module_imports_the_test_doubles():
+    """``verify.testing`` holds stand-ins for tests and benchmarks (the strict fake cupy): the engine
+    never imports them, so a double cannot stand in for a real device in a user's run."""
+    users = sorted(a for a, b in _graph().edges if b.startswith("verify.testing") and not a.startswith("verify.testing"))
+    assert users == []
 
 
 def test_every_subpackage_is_a_known_layer():

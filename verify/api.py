@@ -20,7 +20,7 @@ from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .rank.certainty import format_bound
 from .rank.memory import DEFAULT_MEMORY_GIB
 from .rank.routes import METHODS
-from .rank.sep import SEP, separation_rank
+from .rank.sep import SEP, plan_separation_rank, separation_rank
 from .sweeps.executor import SweepInterrupted
 from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
@@ -32,15 +32,18 @@ from .sweeps.tasks import TASK_KINDS
 from .report.formats import ReviewersTable
 from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib
 
+#: What a results-store row can be: a task kind, or a ``verify sep --store`` run's finished degree block.
+RESULT_KINDS = (*TASK_KINDS, BLOCK_KIND)
+
 #: The front door: what this module defines, and the defaults and types the command line shares with it.
 #: Output formats and prose are ``verify.report`` (``formats``, ``plan_text``, ``probe_summary``) and the
 #: argument checks ``verify.validate``, which the command line imports directly (issue 42).
-__all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
+__all__ = ["separation_rank", "plan_separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
            "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
-           "progress_bars", "close_all", "BLOCK_KIND",
+           "progress_bars", "close_all",
            # shared defaults, limits and types
-           "SEP", "PROBE", "TABLE", "MONOMIALS", "METHODS", "TASK_KINDS", "MAX_DEPTH", "MAX_CERTIFICATE_BYTES",
+           "SEP", "PROBE", "TABLE", "MONOMIALS", "METHODS", "RESULT_KINDS", "MAX_DEPTH", "MAX_CERTIFICATE_BYTES",
            "DEFAULT_PRIME", "FAST_PRIME", "NetworkSpec", "SweepInterrupted", "parse_field", "default_store_path",
            "format_bound"]
 

@@ -1,5 +1,5 @@
 """``verify probe-n --device``: only the --continuous limit (the reduced route) can use a GPU; the token
-routes rank on the CPU.  The GPU is the strict fake cupy (verify.exact.fake_cupy) put where
+routes rank on the CPU.  The GPU is the strict fake cupy (verify.testing.fake_cupy) put where
 the device loader imports cupy, or made to look missing."""
 
 import json
@@ -7,10 +7,11 @@ import json
 import pytest
 
 import verify
+from verify.exact import tuning
 from verify.cli.main import main
 from verify.errors import InputError
 from verify.exact import device as devices
-from verify.exact import fake_cupy, kernels
+from verify.testing import fake_cupy
 from verify.sweeps import probe as probe_module
 
 CONTINUOUS = ["probe-n", "--depth", "2", "--width", "2", "--continuous", "--max-tokens", "6", "--patience", "1",
@@ -32,7 +33,7 @@ def test_gpu_without_cupy_is_one_line_naming_the_extra_only_where_a_gpu_would_se
     assert code == 2 and out == "" and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
     if argv is CONTINUOUS:
-        assert "pip install 'seprank-verify[gpu]'" in err
+        assert "pip install 'seprank-verify[gpu-cuda1" in err
     else:  # the token routes never use a GPU: installing cupy would not help (issue 43)
         assert "cupy" not in err and "pip install" not in err and "rank on the CPU" in err
 
@@ -47,13 +48,13 @@ def test_the_token_routes_refuse_gpu_saying_they_rank_on_the_cpu(capsys):
 def test_the_continuous_limit_runs_on_the_device_with_the_cpus_result(capsys, monkeypatch):
     """The limit of depth 2 width 2 is the reduced route's 18 (verify.separation_rank's example); the
     strict device takes it when asked, with every eliminated slice on the device's kernels."""
-    monkeypatch.setattr(kernels, "FLOAT_MIN", 4)  # slices this small go to the float kernels (on the device)
+    monkeypatch.setattr(tuning, "FLOAT_MIN", 4)  # slices this small go to the float kernels (on the device)
     seen = []
     real = probe_module.rank_once
 
     def spy(spec, method, **kwargs):  # the limit's call (the steps rank by the coefficient route)
         if method == "reduced":
-            seen.append(kwargs.get("device"))
+            seen.append(kwargs.get("placement"))
         return real(spec, method, **kwargs)
     monkeypatch.setattr(probe_module, "rank_once", spy)
     found = {}

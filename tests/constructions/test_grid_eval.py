@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verify.exact import tuning
 from verify import NetworkSpec
 from verify.constructions.grid_eval import fits, grid_values, largest_fitting_prime
 from verify.model.network import output_coordinate
@@ -37,9 +38,8 @@ def test_batched_grid_equals_pointwise_forward_pass(depth, width, heads, attn_di
 
 
 def test_batched_grid_spans_several_blocks_and_reports_progress(monkeypatch):
-    import verify.constructions.grid_eval as grid_eval
 
-    monkeypatch.setattr(grid_eval, "BLOCK_POINTS", 6)  # 2 rows of 3 columns per block: 3 blocks for 5 rows
+    monkeypatch.setattr(tuning, "GRID_BLOCK_POINTS", 6)  # 2 rows of 3 columns per block: 3 blocks for 5 rows
     spec = NetworkSpec(depth=2, width=4, heads=2, tokens=2, residual=True, output=1)
     weights, p = draw_weights(spec, 7, 50), largest_fitting_prime(4, 2)
     rng = random.Random(1)
@@ -66,14 +66,14 @@ def test_fits_is_the_float64_exactness_bound():
 
 @pytest.mark.parametrize("p", [5, 101, 1048573])
 def test_float64_reduction_is_exact_up_to_the_fits_bound(p):
-    from verify.constructions.grid_eval import _mod
+    from verify.exact.modp import floor_mod
 
     top = 2**53 - p  # the largest value a layer can form below the fits bound is under this
     rng = random.Random(p)
     values = [0, 1, p - 1, p, p + 1, top - 1, top] + [k * p + e for k in (2**20, top // p - 1, top // p)
                                                        for e in (-1, 0, 1) if 0 <= k * p + e <= top]
     values += [rng.randrange(top) for _ in range(200)]
-    got = _mod(np.array(values, dtype=np.float64), p)
+    got = floor_mod(np.array(values, dtype=np.float64), p)
     assert [int(v) for v in got] == [v % p for v in values]  # Python integers: the independent route
 
 

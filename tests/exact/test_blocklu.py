@@ -17,7 +17,7 @@ def flint_rank(a: np.ndarray) -> int:
     return flint.nmod_mat([[int(x) for x in row] for row in a], P).rank()
 
 
-@pytest.mark.parametrize("leaf", ["array", "compiled"])
+@pytest.mark.parametrize("leaf", ["array", "host", "kernel"])
 @pytest.mark.parametrize("rows, cols, rank, width", [(300, 300, 300, 128), (300, 260, 200, 128),
                                                       (260, 300, 259, 256), (400, 400, 130, 1024)])
 def test_rank_matches_flint(rows, cols, rank, width, leaf):
@@ -29,7 +29,7 @@ def test_rank_matches_flint(rows, cols, rank, width, leaf):
     assert found["rank"] == flint_rank(a) == rank
 
 
-@pytest.mark.parametrize("leaf", ["array", "compiled"])
+@pytest.mark.parametrize("leaf", ["array", "host", "kernel"])
 def test_singular_leading_block_goes_to_the_fallback(leaf):
     rng = np.random.default_rng(5)
     a = rng.integers(0, P, (300, 300))
@@ -42,7 +42,7 @@ def test_singular_leading_block_goes_to_the_fallback(leaf):
     assert seen and found["pivots"] < 299 and found["exact"]
 
 
-@pytest.mark.parametrize("leaf", ["array", "compiled"])
+@pytest.mark.parametrize("leaf", ["array", "host", "kernel"])
 def test_singular_block_halves_before_it_stops(leaf):
     """A singular 256-wide diagonal block whose leading 128-wide half is invertible: the loop halves
     the block and takes the half; the next block's leading half is then singular (its Schur column
@@ -59,7 +59,7 @@ def test_singular_block_halves_before_it_stops(leaf):
     assert blocklu.rank(ar.from_ints(a.copy()), ar, width=256, leaf=leaf)["rank"] == flint_rank(a) == 400
 
 
-@pytest.mark.parametrize("leaf", ["array", "compiled"])
+@pytest.mark.parametrize("leaf", ["array", "host", "kernel"])
 def test_a_wrong_leaf_inverse_is_caught(monkeypatch, leaf):
     """The diagonal block's own check (A11 A11^-1 v = v) catches one wrong entry of a leaf's inverse."""
     rng = np.random.default_rng(9)
@@ -75,6 +75,20 @@ def test_a_wrong_leaf_inverse_is_caught(monkeypatch, leaf):
     monkeypatch.setattr(blocklu.BlockLU, "_leaf", off_by_one)
     with pytest.raises(RuntimeError, match="diagonal block at 0 is wrong"):
         blocklu.rank(ar.from_ints(a.copy()), ar, width=128, leaf=leaf)
+
+
+@pytest.mark.parametrize("leaf", ["host", "kernel"])
+@pytest.mark.parametrize("rows, cols", [(129, 129), (129, 200), (257, 256)])
+def test_one_row_left_below_a_block_gets_its_l21_and_schur_update(rows, cols, leaf):
+    """Issue 43's BL06: exactly one row below a diagonal block (129 rows in 128-wide blocks) must still
+    get L21 and its Schur update; skipping them leaves that row unreduced, so the factorization check
+    fails or the rank comes out wrong (FLINT's rank of the same matrix is the independent route)."""
+    rng = np.random.default_rng(rows * cols)
+    a = rng.integers(0, P, (rows, cols))
+    a[-1] = (3 * a[0] + 5 * a[1]) % P  # the last row depends on rows 0 and 1: rank rows - 1
+    ar = ModArith(P, np)
+    found = blocklu.rank(ar.from_ints(a.copy()), ar, width=128, fallback=lambda s: rank_mod_p(s, P), leaf=leaf)
+    assert found["rank"] == flint_rank(a) == min(rows - 1, cols)
 
 
 def test_one_limb_only():

@@ -10,6 +10,7 @@ import flint
 import numpy as np
 import pytest
 
+from verify.exact import tuning
 from verify import NetworkSpec
 from verify.cli.main import main
 from verify.errors import InputError
@@ -62,7 +63,20 @@ def test_gpu_without_cupy_or_cuda_names_the_extra(monkeypatch, why):
     with pytest.raises(InputError) as err:
         resolve_device("gpu")
     text = str(err.value)
-    assert why in text and "pip install 'seprank-verify[gpu]'" in text and "\n" not in text
+    assert why in text and "pip install 'seprank-verify[gpu-cuda1" in text and "\n" not in text
+
+
+@pytest.mark.parametrize("major, extra", [(12, "gpu-cuda12"), (13, "gpu-cuda13"), (None, "gpu-cuda12")])
+def test_the_refusal_names_the_extra_for_the_drivers_cuda(monkeypatch, major, extra):
+    """A CUDA 13 driver (the H200 of issue 40) is told cupy-cuda13x's extra, a CUDA 12 one cupy-cuda12x's;
+    with no driver to ask, both, each with its CUDA version."""
+    no_gpu(monkeypatch, "cupy is not installed")
+    monkeypatch.setattr(devices, "driver_cuda_major", lambda: major)
+    with pytest.raises(InputError) as err:
+        resolve_device("gpu")
+    text = str(err.value)
+    assert f"seprank-verify[{extra}]" in text
+    assert ("gpu-cuda13" in text) == (major != 12) and ("gpu-cuda12" in text) == (major != 13)
 
 
 def test_auto_without_a_gpu_is_the_cpu(monkeypatch):
@@ -79,15 +93,15 @@ def test_gpu_memory_is_priced_before_anything_is_allocated(monkeypatch):
 
 def test_auto_takes_the_gpu_only_where_it_pays_and_fits(monkeypatch):
     gpu = a_gpu(monkeypatch, free=2**30)
-    assert resolve_device("auto", 2**20, devices.GPU_MIN) is gpu
-    assert resolve_device("auto", 2**20, devices.GPU_MIN - 1) is CPU  # too small to pay
-    assert resolve_device("auto", 2**30 + 1, devices.GPU_MIN) is CPU  # would not fit
+    assert resolve_device("auto", 2**20, tuning.GPU_MIN) is gpu
+    assert resolve_device("auto", 2**20, tuning.GPU_MIN - 1) is CPU  # too small to pay
+    assert resolve_device("auto", 2**30 + 1, tuning.GPU_MIN) is CPU  # would not fit
 
 
 def test_the_registry_picks_block_lu_for_large_ranks_on_a_gpu():
     field = Field(1048573)
     gpu = FakeGPU()
-    big = devices.GPU_MIN
+    big = tuning.GPU_MIN
     assert kernels.kernel_for(field, big, big, device=gpu).name == "float64-block-lu"
     assert kernels.kernel_for(field, big, big).name == "float64-blas-pluq"  # the CPU: unchanged
     assert kernels.kernel_for(field, big - 1, big, device=gpu).name == "float64-blas-pluq"
@@ -110,10 +124,10 @@ def test_degree_blocks_on_the_gpu_path_give_the_cpus_ranks(monkeypatch):
     """Depth 3, width 3 over GF(1048573), its slices (462 lines and more) ranked on the stand-in GPU
     with the block LU first (the kernel registry's choice there once GPU_MIN is lowered) and stopped at
     the proven bounds: the same rank, blocks and certainty as on the CPU."""
-    monkeypatch.setattr(kernels, "GPU_MIN", 256)
+    monkeypatch.setattr(tuning, "GPU_MIN", 256)
     spec, field = NetworkSpec(depth=3, width=3, heads=1), Field(1048573)
     on_cpu = reduced_separation_rank(spec, field, seed=1)
-    on_gpu = reduced_separation_rank(spec, field, seed=1, device=FakeGPU())
+    on_gpu = reduced_separation_rank(spec, field, seed=1, placement=FakeGPU())
     assert on_gpu.rank == on_cpu.rank
     assert [b.rank for b in on_gpu.blocks] == [b.rank for b in on_cpu.blocks]
     assert on_gpu.certainty.certified_exact == on_cpu.certainty.certified_exact
@@ -134,7 +148,7 @@ def test_cli_gpu_without_cupy_exits_2_with_one_line(capsys, monkeypatch, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and err.startswith("verify: error:")
-    assert "seprank-verify[gpu]" in err and "Traceback" not in err
+    assert "seprank-verify[gpu-cuda1" in err and "Traceback" not in err
 
 
 def test_cli_gpu_refuses_a_slice_past_the_gpus_memory(capsys, monkeypatch):

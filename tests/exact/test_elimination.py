@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verify.exact.elimination import BASE, rank_mod_p
+from verify.exact.elimination import rank_mod_p
+from verify.exact.tuning import BASE
 from verify.exact.floatmod import ModArith
 
 #: One prime per product split: one limb (chunk 512), one limb forced at p near 2^26 (chunk 7,

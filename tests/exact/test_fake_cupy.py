@@ -1,4 +1,4 @@
-"""The strict stand-in for cupy (verify.exact.fake_cupy) and the device kernels run under it.
+"""The strict stand-in for cupy (verify.testing.fake_cupy) and the device kernels run under it.
 
 Its rules are cupy's own (module notes); these tests pin each rule, then run the block LU, its array
 leaf and the PLUQ through it: the leaf never reads back to the host, ``take`` with a 0-d device index
@@ -8,7 +8,8 @@ import flint
 import numpy as np
 import pytest
 
-from verify.exact import blocklu, fake_cupy, kernels, leaves
+from verify.exact import blocklu, kernels, leaves
+from verify.testing import fake_cupy
 from verify.exact.device import Device
 from verify.exact.elimination import rank_mod_p
 from verify.exact.fields import Field
@@ -79,24 +80,26 @@ def test_the_array_leaf_never_reads_back_to_the_host():
     assert ((ar.to_ints(inverse).get() - want) % P == 0).all()
 
 
-def test_a_diagonal_block_is_read_back_once():
+@pytest.mark.parametrize("leaf", ["array", "kernel"])
+def test_a_diagonal_block_is_read_back_once(leaf):
     ar = ModArith(P, cp)
-    lu = blocklu.BlockLU(ar, 512, leaf="array")
+    lu = blocklu.BlockLU(ar, 512, leaf=leaf)
     block = ar.from_ints(cp.asarray(np.random.default_rng(4).integers(0, P, (512, 512))))
     fake_cupy.reset()
-    assert lu.inverse(block) is not None and fake_cupy.STATS == {"syncs": 1, "gets": 0}
+    assert lu.inverse(block) is not None and (fake_cupy.STATS["syncs"], fake_cupy.STATS["gets"]) == (1, 0)
 
 
+@pytest.mark.parametrize("leaf", ["array", "kernel"])  # the host leaf under the fake: test_launch_budget
 @pytest.mark.parametrize("rank, dependent, pivots", [(300, None, 300), (300, 1, 0), (300, 200, 128),
                                                      (211, None, 128), (211, 150, 128)])
-def test_block_lu_under_the_strict_module_ranks_as_flint(rank, dependent, pivots):
+def test_block_lu_under_the_strict_module_ranks_as_flint(rank, dependent, pivots, leaf):
     """Blocks of 256 (leaves of 128): a singular 256-block is halved, its first 128 columns eliminated
     (a Schur update), and the next block that is singular down to a leaf ends the elimination; the
     fallback ranks the Schur complement.  ``pivots``: where that happens, by this rule, for a matrix
     whose leading minors are nonzero up to the rank except those holding column ``dependent``."""
     a, want = _deficient(rank, rank, dependent)
     ar = ModArith(P, cp)
-    found = blocklu.rank(ar.from_ints(cp.asarray(a)), ar, width=256, leaf="array")
+    found = blocklu.rank(ar.from_ints(cp.asarray(a)), ar, width=256, leaf=leaf)
     assert (found["rank"], found["pivots"]) == (want, pivots)
 
 

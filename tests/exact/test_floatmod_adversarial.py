@@ -19,8 +19,9 @@ import itertools
 import numpy as np
 import pytest
 
-from verify.exact import floatmod
-from verify.exact.floatmod import MAX_PRIME, MIN_CHUNK, ModArith
+from verify.exact import tuning
+from verify.exact.floatmod import MAX_PRIME, ModArith
+from verify.exact.tuning import MIN_CHUNK
 
 #: (prime, forced limbs or None, expected limbs): one-limb/two-limb and two-limb/three-limb
 #: thresholds from both sides, with the chunk lengths the plan is known to give (``PLANS``).
@@ -275,7 +276,7 @@ def test_limbed_products_in_many_tiles_equal_python_integers(monkeypatch, p):
     """With a tiny tile the multi-limb products (four products, three limbs, and the four-product plan
     forced at a Karatsuba prime) run in many column blocks of b and row blocks of a, across chunks:
     C - A B still equals Python's on every entry."""
-    monkeypatch.setattr(floatmod, "TILE_ENTRIES", 256)
+    monkeypatch.setattr(tuning, "TILE_ENTRIES", 256)
     ar = ModArith(p, limbs=2, karatsuba=False) if p == 2**40 - 87 else ModArith(p)
     assert ar.limbs > 1 and not ar.karatsuba
     rng = np.random.default_rng(p % 1000)

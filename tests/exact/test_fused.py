@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from verify.exact import fused, karatsuba
+from verify.exact import tuning
+from verify.exact import fused
 from verify.exact.floatmod import ModArith
 
 PRIMES = [2**40 - 87, 4398046511093, 31988991918047]
@@ -137,7 +138,7 @@ def test_a_transposed_target_is_updated_in_place():
 def test_products_in_many_tiles_equal_python_integers(monkeypatch):
     """With a tiny scratch limit every Karatsuba product runs in several column blocks of b and row
     blocks of a (scratch reused across them): C - A B still equals Python's on every entry."""
-    monkeypatch.setattr(karatsuba, "KARATSUBA_TILE", 64)
+    monkeypatch.setattr(tuning, "KARATSUBA_TILE", 64)
     p = PRIMES[0]
     rng = np.random.default_rng(5)
     a, b, c = rng.integers(0, p, (23, 9)), rng.integers(0, p, (9, 31)), rng.integers(0, p, (23, 31))

@@ -12,6 +12,7 @@ import flint
 import numpy as np
 import pytest
 
+from verify.exact import tuning
 from verify.exact.elimination import rank_mod_p
 from fractions import Fraction
 
@@ -177,9 +178,8 @@ def test_thin_products_and_a_one_row_last_block_equal_python_integers(monkeypatc
     """One-row and one-column products (an elimination's last Schur row), and with a 64-entry tile a
     22-row product whose last row block (height 64 // 9 = 7) has one row: every entry of C - A B is
     Python's.  An off-by-one in the row-block loop passed every other test of the Karatsuba product."""
-    from verify.exact import karatsuba
 
-    monkeypatch.setattr(karatsuba, "KARATSUBA_TILE", 64)
+    monkeypatch.setattr(tuning, "KARATSUBA_TILE", 64)
     p = PRIMES[0]
     rng = np.random.default_rng(rows * 100 + cols)
     a, b, c = rng.integers(0, p, (rows, inner)), rng.integers(0, p, (inner, cols)), rng.integers(0, p, (rows, cols))

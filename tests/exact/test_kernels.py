@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from verify.exact.fields import Field
-from verify.exact.kernels import FLOAT_MIN, FlintKernel, FloatKernel, kernel_for
+from verify.exact.kernels import FlintKernel, FloatKernel, kernel_for
+from verify.exact.tuning import FLOAT_MIN
 
 PRIMES = [1048573, 8388593, 2**46 - 21, 2**63 - 25]
 

@@ -100,5 +100,5 @@ def test_the_folded_callers_use_the_layer():
     from verify.rank.token import gram as token_gram
 
     assert token_gram._mm is modp.int64_product and token_gram._reduce is modp.reduce_int64
-    assert grid_eval._mod is modp.floor_mod
+    assert grid_eval.floor_mod is modp.floor_mod  # by its own name: no private alias (issue 42)
     assert kernels.three_limb_product is modp.three_limb_product

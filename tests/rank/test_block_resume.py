@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from verify.exact import tuning
 from verify import NetworkSpec, separation_rank
 from verify.cli.main import main
-from verify.exact import fake_cupy, kernels
+from verify.testing import fake_cupy
 from verify.exact.device import Device
 from verify.rank import degree_blocks
 from verify.sweeps.block_rows import BLOCK_KIND, BlockRows
@@ -58,7 +59,7 @@ def run(path, device="cpu"):
 
 
 def _device(name):
-    """cpu; the GPU's code path with numpy; or with the strict fake cupy (verify.exact.fake_cupy) and the
+    """cpu; the GPU's code path with numpy; or with the strict fake cupy (verify.testing.fake_cupy) and the
     float kernels from 8 a side, so that its slices are gathered and eliminated on that device."""
     if name == "cpu":
         return "cpu"
@@ -70,7 +71,7 @@ def _device(name):
 def test_killed_run_resumes_with_the_same_result(tmp_path, monkeypatch, first_device, second_device):
     seen, gather_xp = [], degree_blocks._gather_xp
     if "strict gpu" in (first_device, second_device):
-        monkeypatch.setattr(kernels, "FLOAT_MIN", 8)
+        monkeypatch.setattr(tuning, "FLOAT_MIN", 8)
         monkeypatch.setattr(degree_blocks, "_gather_xp", lambda field, kernel: seen.append(kernel.device.name)
                             or gather_xp(field, kernel))
     whole = counting(monkeypatch)
@@ -111,3 +112,22 @@ def test_cli_sep_store_resumes(tmp_path, capsys, monkeypatch):
     assert main(argv) == 0
     second = json.loads(capsys.readouterr().out)
     assert calls == [] and second["rank"] == first["rank"] and second["certified_exact"] == first["certified_exact"]
+
+
+def test_each_stored_block_keeps_its_plan_and_its_seconds_by_phase(tmp_path):
+    """Issue 40: a finished block's row holds the plan it ran by (kernel, device, slice) and its seconds
+    split into gather, products, leaves and check, adding up to the row's seconds; the JSON's blocks too."""
+    path = tmp_path / "store.sqlite"
+    result = run(path)
+    with Store(path) as store:
+        rows = [r for r in store.rows() if r["kind"] == BLOCK_KIND]
+    assert len(rows) >= 3
+    for row in rows:
+        value = row["value"] if isinstance(row["value"], dict) else json.loads(row["value"])
+        phases = value["seconds"]
+        assert set(phases) == {"gather", "products", "leaves", "check"} and min(phases.values()) >= 0
+        assert abs(sum(phases.values()) - row["seconds"]) <= 0.01 + 0.01 * row["seconds"]
+        assert value["plan"]["device"] == "cpu" and value["plan"]["rows"] == value["rows"]
+        assert value["plan"]["kernel"] in ("flint", "float64-blas-pluq")
+    ranked = [b for b in result.as_dict()["blocks"] if b["implied_by"] is None]
+    assert all(set(b["seconds"]) == {"gather", "products", "leaves", "check"} for b in ranked)

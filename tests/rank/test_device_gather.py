@@ -1,4 +1,4 @@
-"""The degree blocks on a device (verify.rank.degree_blocks with verify.exact.fake_cupy, cupy's rules on
+"""The degree blocks on a device (verify.rank.degree_blocks with verify.testing.fake_cupy, cupy's rules on
 the CPU): a slice is gathered on the device from the moment tables' device copy, and the ranks, labels
 and certainty are the CPU's; ``verify sep --device gpu`` runs the same path through the device loader."""
 
@@ -7,10 +7,13 @@ import json
 import numpy as np
 import pytest
 
+from verify.exact import tuning
 from verify import NetworkSpec
 from verify.cli.main import main
-from verify.exact import fake_cupy, kernels
+from verify.exact import kernels
+from verify.testing import fake_cupy
 from verify.exact.device import Device
+from verify.rank.block_plan import RunPlan
 from verify.exact.fields import Field
 from verify.rank import degree_blocks
 from verify.rank.moments import DenseMoments
@@ -73,13 +76,13 @@ def _summary(result):
 def test_degree_blocks_on_the_strict_device_give_the_cpus_ranks(monkeypatch):
     """Depth 3, width 3 over GF(1048573): slices of 462 lines and more go to the block LU (GPU_MIN
     lowered to 256), gathered on the device, and stop at the proven bounds."""
-    monkeypatch.setattr(kernels, "GPU_MIN", 256)
+    monkeypatch.setattr(tuning, "GPU_MIN", 256)
     spec, field = NetworkSpec(depth=3, width=3, heads=1), Field(P)
     on_cpu = reduced_separation_rank(spec, field, seed=1)
     seen = []
     real = degree_blocks._gather_xp
     monkeypatch.setattr(degree_blocks, "_gather_xp", lambda f, k: seen.append(real(f, k)) or seen[-1])
-    on_gpu = reduced_separation_rank(spec, field, seed=1, device=GPU)
+    on_gpu = reduced_separation_rank(spec, field, seed=1, placement=GPU)
     assert _summary(on_gpu) == _summary(on_cpu)
     assert cp in seen  # some slice was gathered on the device
 
@@ -89,8 +92,8 @@ def test_degree_blocks_on_the_strict_device_give_the_cpus_ranks(monkeypatch):
 def test_probe_slices_and_null_spaces_on_the_strict_device_give_the_cpus_ranks(monkeypatch, seed, forms, bounded):
     """No bounds, PROBE_MIN 16, FLOAT_MIN 8 and GPU_MIN 32: the probe, the slices' null spaces (PLUQ and block LU)
     and the complements run with device slices; the ranks are the host run's."""
-    monkeypatch.setattr(kernels, "GPU_MIN", 32)
-    monkeypatch.setattr(kernels, "FLOAT_MIN", 8)
+    monkeypatch.setattr(tuning, "GPU_MIN", 32)
+    monkeypatch.setattr(tuning, "FLOAT_MIN", 8)
     monkeypatch.setattr(degree_blocks, "PROBE_MIN", 16)
     moments, _ = _table(seed, nvars=5, degree=8, forms=forms)
     field = Field(P)
@@ -107,7 +110,7 @@ def test_probe_slices_and_null_spaces_on_the_strict_device_give_the_cpus_ranks(m
         return real(self, array, overwrite)
     monkeypatch.setattr(kernels.BlockLUKernel, "rank", spy)
     host = degree_blocks.degree_block_ranks(field, moments, 5, 8, seed=seed, uppers=uppers)
-    device = degree_blocks.degree_block_ranks(field, moments, 5, 8, seed=seed, uppers=uppers, device=GPU)
+    device = degree_blocks.degree_block_ranks(RunPlan(field, GPU), moments, 5, 8, seed=seed, uppers=uppers)
     if bounded:
         on_device = [overwrite for here, overwrite in calls if here]  # (a complement's product is a host array)
         assert on_device and all(on_device)  # a device slice is eliminated in its own memory: one copy held
@@ -118,7 +121,7 @@ def test_probe_slices_and_null_spaces_on_the_strict_device_give_the_cpus_ranks(m
 
 
 def test_verify_sep_device_gpu_through_the_loader(capsys, monkeypatch):
-    monkeypatch.setattr(kernels, "GPU_MIN", 256)
+    monkeypatch.setattr(tuning, "GPU_MIN", 256)
     found = []
     for device in ("cpu", "gpu"):
         with fake_cupy.install():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.exact import floatmod, karatsuba
+from verify.exact import tuning
+from verify.exact import floatmod
 from verify.rank.reduced_memory import OVERHEAD_BYTES
 
 
@@ -12,7 +13,7 @@ def test_the_overhead_holds_the_karatsuba_scratch_and_a_gather_chunk():
     """Nine Karatsuba scratch arrays of at most KARATSUBA_TILE float64 entries (limbs of a row block
     of a and a column block of b, their sums, the three products: 288 MiB) and one gather chunk of
     2^22 int64 entries fit in the fixed allowance."""
-    scratch = 9 * karatsuba.KARATSUBA_TILE * 8
+    scratch = 9 * tuning.KARATSUBA_TILE * 8
     assert scratch == 288 * 2**20
     assert scratch + 2**22 * 8 <= OVERHEAD_BYTES
 
@@ -23,4 +24,4 @@ def test_karatsuba_scratch_stays_within_its_tile_on_a_wide_product():
     rng = np.random.default_rng(0)
     c = ar.from_ints(rng.integers(0, ar.p, (40, 3000)))
     ar.submul(c, ar.from_ints(rng.integers(0, ar.p, (40, 3000))), ar.from_ints(rng.integers(0, ar.p, (3000, 3000))))
-    assert ar._scratch and max(a.size for a in ar._scratch.values()) <= karatsuba.KARATSUBA_TILE
+    assert ar._scratch and max(a.size for a in ar._scratch.values()) <= tuning.KARATSUBA_TILE

@@ -36,7 +36,7 @@ def add_network_args(p, defaults, tokens_required=False, field_help=None, weight
 def add_device_arg(p, default: str = "auto", what: str = "the reduced route's eliminations", extra: str = "") -> None:
     """``--device auto|cpu|gpu`` (``verify.exact.device``); ``extra``: a sentence on what never uses it."""
     p.add_argument("--device", choices=["auto", "cpu", "gpu"], default=default,
-                   help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu]'); "
+                   help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu-cuda12]' or '[gpu-cuda13]'); "
                         f"auto takes the GPU when one is present and the largest slice pays for it (default {default})"
                         + (f". {extra}" if extra else ""))
 

@@ -35,6 +35,9 @@ def add_parser(sub):
     sep.add_argument("--max-evaluations", type=int_range("--max-evaluations", 1, 10**12), default=D.max_evaluations,
                      help=f"grid: refuse grids with more evaluations (default {D.max_evaluations:,})")
     add_device_arg(sep, D.device)
+    sep.add_argument("--dry-run", action="store_true",
+                     help="reduced route: print the block plan of the first run (each degree block's shape, slice, "
+                          "kernel, device, leaf route, bytes and estimated seconds) and compute nothing")
     sep.add_argument("--store", default=None, metavar="PATH",
                      help="reduced route: keep each finished degree block in this results store, so that a killed "
                           "run resumes where it stopped with the same command (on either device)")
@@ -48,6 +51,8 @@ def add_parser(sub):
 
 def run(args) -> int:
     spec = spec_of(args)
+    if args.dry_run:
+        return _dry_run(args, spec)
     if args.store is None:
         return _run(args, spec, None)
     if not args.store.strip():
@@ -91,6 +96,25 @@ def _run(args, spec, resume) -> int:
     rows += certainty_rows(out) + [("blocks", len(out["blocks"])), ("seconds", out["seconds"])]
     rows += [("note", n) for n in out["notes"]]
     print(pairs_table(rows))
+    return 0
+
+
+def _dry_run(args, spec) -> int:
+    """``--dry-run``: the plan (``api.plan_separation_rank``), printed; nothing computed, nothing stored."""
+    plan = api.plan_separation_rank(spec, method=args.method, field=args.field, device=args.device,
+                                    max_memory_gib=args.max_memory_gib).as_dict()
+    if args.json:
+        print(json.dumps(plan))
+        return 0
+    print(f"plan of the first run over {plan['field']} on the {plan['device']}: {len(plan['blocks'])} degree blocks, "
+          f"ranked from block {plan['turn']} outward until one is full; the largest slice holds "
+          f"{plan['bytes'] / 2**30:.3g} GiB; at most {plan['seconds']:,.1f} s (every block's price added up)")
+    print(f"{'a':>4} {'rows':>10} {'cols':>10} {'slice':>17} {'kernel':>18} {'device':>6} {'leaf':>6} "
+          f"{'GiB':>8} {'seconds':>9}")
+    for b in plan["blocks"]:
+        print(f"{b['degree']:>4} {b['rows']:>10,} {b['cols']:>10,} {b['slice'][0]:>8,}x{b['slice'][1]:<8,} "
+              f"{b['kernel']:>18} {b['device']:>6} {b['leaf'] or '-':>6} {b['bytes'] / 2**30:>8.3g} "
+              f"{b['seconds']:>9.2f}")
     return 0
 
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..exact import tuning
-from ..exact.modp import floor_mod as _mod, residues
+from ..exact.modp import floor_mod, residues
 
 __all__ = ["fits", "head_maps", "grid_values", "largest_fitting_prime"]
 
-#: Grid points evaluated per numpy block: a few MiB of float64 per array at d_x = 30.
-BLOCK_POINTS = tuning.GRID_BLOCK_POINTS
+# ``tuning.GRID_BLOCK_POINTS``: grid points evaluated per numpy block (a few MiB of float64 per array at d_x = 30).
 
 
 def fits(width: int, heads: int, prime: int) -> bool:
@@ -59,17 +58,17 @@ def head_maps(weights: dict, p: int) -> list[list[tuple[np.ndarray, np.ndarray]]
 def _layer(xs, heads, p: int, residual: bool):
     """One layer (eq. 3) on a block: ``xs`` = [x_1, x_2], each (points x d_x) residues as float64."""
     ys = []
-    kxs = [[_mod(x @ kq.T, p) for x in xs] for _, kq in heads]  # KQ_h x_i, per head and position
+    kxs = [[floor_mod(x @ kq.T, p) for x in xs] for _, kq in heads]  # KQ_h x_i, per head and position
     for i in range(2):
         total = None
         for (ov, _), kx in zip(heads, kxs):
-            c = [_mod(np.einsum("ij,ij->i", xs[j], kx[i]), p)[:, None] for j in range(2)]
-            z = _mod(xs[0] * c[0] + xs[1] * c[1], p)
+            c = [floor_mod(np.einsum("ij,ij->i", xs[j], kx[i]), p)[:, None] for j in range(2)]
+            z = floor_mod(xs[0] * c[0] + xs[1] * c[1], p)
             term = z @ ov.T
             total = term if total is None else total + term
         if residual:
             total = total + xs[i]
-        ys.append(_mod(total, p))
+        ys.append(floor_mod(total, p))
     return ys
 
 
@@ -104,7 +103,7 @@ def grid_values(weights: dict, rows, cols, p: int, output: int, residual: bool, 
     b = np.mod(np.array(cols, dtype=object), p).astype(np.float64)
     m_a, m_b = len(rows), len(cols)
     out = np.empty((m_a, m_b), dtype=np.int64)
-    step = max(1, BLOCK_POINTS // max(m_b, 1))
+    step = max(1, tuning.GRID_BLOCK_POINTS // max(m_b, 1))
     for start in range(0, m_a, step):
         stop = min(m_a, start + step)
         xs = [np.repeat(a[start:stop], m_b, axis=0), np.tile(b, (stop - start, 1))]

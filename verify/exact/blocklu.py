@@ -10,16 +10,15 @@ LU without pivoting meets the rank):
     M = [A11 A12; A21 A22] = [I 0; L21 I] [A11 A12; 0 A22 - L21 A12],   L21 = A21 A11^{-1},
 
 applied block after block while the w x w diagonal block A11 of the current Schur complement is
-invertible.  Its inverse: the 2 x 2 block formula, recursively, down to ``LEAF`` x ``LEAF``
-leaves inverted by Gauss-Jordan.  Two leaf routes, one contract (``leaf_inverse``):
-
-* ``"array"`` (``array_leaf_inverse``): fraction-free Gauss-Jordan written in array operations
-  of the array module, so on a GPU the leaves stay on the device: a zero pivot is replaced by
-  adding the first row below with a nonzero entry in its column (an invertible row operation,
-  found by ``argmax`` on the device), and whether every pivot was nonzero is a device flag read
-  once per diagonal block, not once per leaf.  The default on a GPU; CI runs it with numpy.
-* ``"compiled"`` (``leaf_inverse``): Gauss-Jordan with row swaps on the host, compiled by
-  numba; the default with numpy (a 128 x 128 leaf in about 1 ms).
+invertible.  Its inverse: the 2 x 2 block formula, recursively, down to ``tuning.LEAF`` x ``tuning.LEAF``
+leaves inverted by Gauss-Jordan, by one of the leaf routes of ``verify.exact.leaves`` (one contract,
+``leaf_inverse``): ``"kernel"`` (one launch a leaf: a numba.cuda kernel on a GPU, its compiled CPU
+twin with numpy), ``"host"`` (copied to the host, compiled Gauss-Jordan, copied back) and ``"array"``
+(Gauss-Jordan in array operations: about 15 launches per column).  The kernel and array routes leave
+their singular flags on the device, read once per diagonal block; the host route knows at once.  The
+default is ``leaves.default_route``: the host leaf with numpy; on a GPU the measured winner
+(``tuning.LEAF_ROUTE``) or, until one is measured, the route with the fewest launches.  The leaves
+of one diagonal block cannot be batched: each Schur complement's leaf needs the inverse before it.
 
 If a diagonal block is singular the block is halved (down to a leaf) and tried again; when a
 leaf-sized block is singular the loop stops and returns the Schur complement:
@@ -50,35 +49,39 @@ import numpy as np
 
 from . import tuning
 from .floatmod import ModArith
-from .leaves import LEAF_PRIME, array_leaf_inverse, host_inverse, leaf_inverse
+from .leaves import (LEAF_PRIME, ROUTES, array_leaf_inverse, default_route, host_inverse, kernel_leaf_inverse,
+                     leaf_inverse)
+from .phases import phase
 
-__all__ = ["BlockLU", "BLOCK_LU", "LEAF", "LEAF_PRIME", "VECTORS", "leaf_inverse", "array_leaf_inverse",
-           "host_inverse", "rank"]
+__all__ = ["BlockLU", "BLOCK_LU", "LEAF_PRIME", "VECTORS", "leaf_inverse", "array_leaf_inverse",
+           "kernel_leaf_inverse", "host_inverse", "rank"]
 
 #: How results name this kernel.
 BLOCK_LU = "float64-block-lu"
 #: Random vectors of the factorization check.
 VECTORS = 4
-#: The tuned sizes (``verify.exact.tuning``): leaves up to LEAF are inverted by Gauss-Jordan; the largest
-#: temporary of one product band; the default width of the diagonal blocks; Schur complements up to SMALL go
-#: to the pivoting elimination, larger ones (with ``project``) to a random projection (a lower bound).
-LEAF, BAND_ENTRIES, WIDTH, SMALL = tuning.LEAF, tuning.BLOCK_BAND_ENTRIES, tuning.BLOCK_WIDTH, tuning.SMALL
+# The tuned sizes, read where used (``verify.exact.tuning``): ``LEAF`` (leaves up to it are inverted by
+# Gauss-Jordan), ``BLOCK_BAND_ENTRIES`` (the largest temporary of one product band), ``BLOCK_WIDTH`` (the
+# default width of the diagonal blocks), ``SMALL`` (Schur complements up to it go to the pivoting
+# elimination, larger ones, with ``project``, to a random projection: a lower bound).
 
 
 class BlockLU:
     """Block LU without pivoting of a reduced float64 matrix over GF(p) (module ``ar.xp``).
 
-    ``leaf``: ``"array"`` (the device route, ``array_leaf_inverse``) or ``"compiled"`` (numba on the
-    host, ``leaf_inverse``); by default compiled with numpy and array otherwise."""
+    ``leaf``: a route of ``verify.exact.leaves.ROUTES`` (``"kernel"``, ``"host"``, ``"array"``); by
+    default ``leaves.default_route`` for the array module (module notes)."""
 
-    def __init__(self, ar: ModArith, width: int = WIDTH, seed: int = 0, leaf: str | None = None):
+    def __init__(self, ar: ModArith, width: int | None = None, seed: int = 0, leaf: str | None = None):
         if ar.limbs != 1:
             raise ValueError(f"block LU needs one-limb products (p below about 2^23.5), not p = {ar.p}")
         if leaf is None:
-            leaf = "compiled" if ar.xp is np else "array"
-        if leaf not in ("array", "compiled"):
-            raise ValueError(f"leaf must be 'array' or 'compiled', not {leaf!r}")
+            leaf = default_route(ar.xp)
+        if leaf not in ROUTES:
+            raise ValueError(f"leaf must be one of {', '.join(ROUTES)}, not {leaf!r}")
+        width = tuning.BLOCK_WIDTH if width is None else width
         self.ar, self.xp, self.p, self.width, self.leaf = ar, ar.xp, ar.p, width, leaf
+        self._sync = getattr(getattr(ar.xp, "cuda", None), "Device", None)
         self.rng = random.Random(f"blocklu:{seed}")
         self.flops = 0.0
 
@@ -94,7 +97,7 @@ class BlockLU:
         return out if out is not None else xp.zeros((a.shape[0], b.shape[1]), dtype=xp.float64)
 
     def submul(self, c, a, b) -> None:
-        """c <- c - a @ b reduced, in row bands (the temporary stays under BAND_ENTRIES)."""
+        """c <- c - a @ b reduced, in row bands (the temporary stays under ``tuning.BLOCK_BAND_ENTRIES``)."""
         xp, ar = self.xp, self.ar
         if c.shape[0] == 0 or c.shape[1] == 0 or a.shape[1] == 0:
             return
@@ -102,33 +105,43 @@ class BlockLU:
             for k in range(0, a.shape[1], ar.chunk):
                 self.submul(c, a[:, k:k + ar.chunk], b[k:k + ar.chunk])
             return
-        band = max(1, BAND_ENTRIES // c.shape[1])
+        band = max(1, tuning.BLOCK_BAND_ENTRIES // c.shape[1])
         buf = xp.empty((min(band, c.shape[0]), c.shape[1]), dtype=xp.float64)
         for r in range(0, c.shape[0], band):
             part = c[r:r + band]
             tmp = buf[:part.shape[0]]
             xp.matmul(a[r:r + band], b, out=tmp)
             part -= tmp
-            ar._reduce(part, tmp)  # |part| <= h + k h^2 <= LIMIT: exact, then reduced
+            ar.reduce_in_place(part, tmp)  # |part| <= h + k h^2 <= LIMIT: exact, then reduced
         self.flops += 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
 
     # ------------------------------------------------------------------ inverse of a diagonal block
     def inverse(self, a):
         """Reduced inverse of the reduced square ``a``, or None if a block on the way is singular."""
-        if self.leaf == "compiled":
-            return self._inverse(a, None)
-        flags = []
-        out = self._inverse(a, flags)
-        ok = flags[0]
-        for flag in flags[1:]:
-            ok = self.xp.logical_and(ok, flag)
-        return out if bool(ok) else None  # one read back per diagonal block
+        with phase("leaves", self.synchronize):
+            if self.leaf == "host":
+                return self._inverse(a, None)
+            flags = []
+            out = self._inverse(a, flags)
+            ok = flags[0]
+            for flag in flags[1:]:
+                ok = self.xp.logical_and(ok, flag)
+            return out if bool(ok) else None  # one read back per diagonal block
+
+    def synchronize(self) -> None:
+        """Wait for the device's queued work (for the phases' seconds); nothing with numpy."""
+        if self._sync is not None:
+            self._sync().synchronize()
 
     def _leaf(self, a, flags):
-        if flags is None:
+        if self.leaf == "host":
             host = a.get() if hasattr(a, "get") else np.asarray(a)
             inv = leaf_inverse(np.ascontiguousarray(host, dtype=np.float64), self.p)
             return None if inv is None else self.xp.asarray(inv)
+        if self.leaf == "kernel":
+            inv, ok = kernel_leaf_inverse(self.ar, a[None])
+            flags.append(ok[0])
+            return inv[0]
         inv, ok = array_leaf_inverse(self.ar, a)
         flags.append(ok)
         return inv
@@ -137,7 +150,7 @@ class BlockLU:
         """The recursion of ``inverse``; with ``flags`` (a list) the leaves append their device flags
         instead of returning None (the result is then meaningless unless every flag is True)."""
         xp, w = self.xp, a.shape[0]
-        if w <= LEAF:
+        if w <= tuning.LEAF:
             return self._leaf(a, flags)
         h = w // 2
         p11, p12, p21, p22 = a[:h, :h], a[:h, h:], a[h:, :h], a[h:, h:]
@@ -162,9 +175,12 @@ class BlockLU:
 
     # ------------------------------------------------------------------ the factorization
     def random(self, rows: int, cols: int):
-        """A seeded uniform random matrix over GF(p), reduced."""
+        """A seeded uniform random matrix over GF(p), reduced: drawn and centred on the host, then copied
+        (no read back from the device, as ``ModArith.from_ints`` would need for its range check)."""
         gen = np.random.default_rng([self.rng.randrange(2**63), rows, cols])
-        return self.ar.from_ints(self.xp.asarray(gen.integers(0, self.p, size=(rows, cols), dtype=np.int64)))
+        values = gen.integers(0, self.p, size=(rows, cols), dtype=np.int64)
+        values -= self.p * (values > self.p // 2)  # |x| <= (p - 1)/2 <= h: reduced
+        return self.xp.asarray(values.astype(np.float64))
 
     def factor(self, m, check: bool = True) -> tuple[int, list[int]]:
         """Eliminate ``m`` (reduced float64, overwritten with the factors) block by block.
@@ -175,22 +191,24 @@ class BlockLU:
         rows, cols = m.shape
         xs = ys = None
         if check:
-            xs = self.random(cols, VECTORS)
-            ys = self.matmul(m, xs)
+            with phase("check", self.synchronize):
+                xs = self.random(cols, VECTORS)
+                ys = self.matmul(m, xs)
         k0, widths, w = 0, [], self.width
         while k0 < min(rows, cols):
             w = min(w, rows - k0, cols - k0)
             a11 = m[k0:k0 + w, k0:k0 + w]
             inv = self.inverse(xp.ascontiguousarray(a11))
             if inv is None:
-                if w > LEAF:
+                if w > tuning.LEAF:
                     w //= 2  # a smaller diagonal block may still be invertible
                     continue
                 break
             if check:  # A11 A11^-1 = I on a random vector
-                v = self.random(w, 1)
-                if not bool((ar.reduce(self.matmul(a11, self.matmul(inv, v)) - v) == 0).all()):
-                    raise RuntimeError(f"block LU: the inverse of the diagonal block at {k0} is wrong")
+                with phase("check", self.synchronize):
+                    v = self.random(w, 1)
+                    if not bool((ar.reduce(self.matmul(a11, self.matmul(inv, v)) - v) == 0).all()):
+                        raise RuntimeError(f"block LU: the inverse of the diagonal block at {k0} is wrong")
             if k0 + w < rows:
                 lower = self.matmul(xp.ascontiguousarray(m[k0 + w:, k0:k0 + w]), inv)  # L21
                 m[k0 + w:, k0:k0 + w] = lower
@@ -201,7 +219,8 @@ class BlockLU:
             k0 += w
             w = self.width  # back to full blocks after a halving
         if check:
-            self._check(m, k0, widths, xs, ys)
+            with phase("check", self.synchronize):
+                self._check(m, k0, widths, xs, ys)
         return k0, widths
 
     def _check(self, m, k0: int, widths: list[int], xs, ys) -> None:
@@ -234,12 +253,13 @@ def _engine_rank(xp, p: int):
     return lambda s: rank_mod_p(s, p, xp=xp)
 
 
-def rank(matrix, ar: ModArith, width: int = WIDTH, seed: int = 0, check: bool = True, fallback=None,
-         small: int = SMALL, project: int = 0, leaf: str | None = None) -> dict:
+def rank(matrix, ar: ModArith, width: int | None = None, seed: int = 0, check: bool = True, fallback=None,
+         small: int | None = None, project: int = 0, leaf: str | None = None) -> dict:
     """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
     Schur complement S left is ranked by ``fallback`` (default: the engine's pivoting elimination
     ``verify.exact.elimination.rank_mod_p`` on the same array module; ``fallback(int64 matrix) -> int``)
-    if its sides are at most ``small``.  A larger S gets, with ``project``, the rank of U S V for seeded
+    if its sides are at most ``small`` (default ``tuning.SMALL``; ``width`` default ``tuning.BLOCK_WIDTH``).
+    A larger S gets, with ``project``, the rank of U S V for seeded
     random U (project x rows) and V (cols x project): a lower bound on rank(S), equal to it unless a
     minor vanishes at U, V (Schwartz-Zippel) or rank(S) >= project; ``exact`` is then False and
     ``rank`` a lower bound.
@@ -250,6 +270,7 @@ def rank(matrix, ar: ModArith, width: int = WIDTH, seed: int = 0, check: bool = 
     2
     """
     start = time.perf_counter()
+    small = tuning.SMALL if small is None else small
     if fallback is None:
         fallback = _engine_rank(ar.xp, ar.p)
     lu = BlockLU(ar, width, seed, leaf)

@@ -13,7 +13,7 @@ between them: synchronising for timings, freeing the memory pool, and how much m
   for the copies and kernel launches (its largest matrix has a side of at least ``GPU_MIN``);
   else the CPU.
 
-cupy is optional (``pip install 'seprank-verify[gpu]'``); nothing here imports it unless a GPU is
+cupy is optional (``pip install 'seprank-verify[gpu-cuda12]'`` or ``[gpu-cuda13]``, for the driver's CUDA); nothing here imports it unless a GPU is
 asked for, and no test needs it.
 """
 
@@ -24,14 +24,44 @@ import numpy as np
 from ..errors import InputError
 from . import tuning
 
-__all__ = ["Device", "CPU", "DEVICES", "GPU_MIN", "GPU_EXTRA", "resolve_device", "gpu_device"]
+__all__ = ["Device", "CPU", "DEVICES", "GPU_EXTRA", "GPU_EXTRAS", "gpu_extra", "driver_cuda_major", "resolve_device", "gpu_device"]
 
 #: What ``--device`` and ``device=`` accept.
 DEVICES = ("auto", "cpu", "gpu")
-#: The optional extra that installs cupy.
-GPU_EXTRA = "pip install 'seprank-verify[gpu]'"
-#: Shortest side of the largest matrix from which ``auto`` takes the GPU (``verify.exact.tuning``).
-GPU_MIN = tuning.GPU_MIN
+#: The optional extras that install cupy and numba-cuda, by the CUDA major version of the driver.
+GPU_EXTRAS = {12: "pip install 'seprank-verify[gpu-cuda12]'", 13: "pip install 'seprank-verify[gpu-cuda13]'"}
+#: The extra named when the driver's CUDA cannot be read.
+GPU_EXTRA = (f"{GPU_EXTRAS[12]} (CUDA 12) or {GPU_EXTRAS[13]} (CUDA 13; nvidia-smi shows the driver's "
+             "CUDA Version)")
+
+
+def driver_cuda_major() -> int | None:
+    """The CUDA major version the installed NVIDIA driver supports (``cuDriverGetVersion`` of libcuda), or
+    None without a driver.  Read through ctypes: it needs neither cupy nor a device."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL("libcuda.so.1")
+        version = ctypes.c_int()
+        if lib.cuDriverGetVersion(ctypes.byref(version)) != 0:
+            return None
+    except (OSError, AttributeError):
+        return None
+    return version.value // 1000
+
+
+def gpu_extra(major: int | None = None) -> str:
+    """The install line for the GPU extra that matches the driver (``driver_cuda_major``), else both.
+
+    >>> gpu_extra(13)
+    "pip install 'seprank-verify[gpu-cuda13]'"
+    >>> gpu_extra(12), gpu_extra(14)
+    ("pip install 'seprank-verify[gpu-cuda12]'", "pip install 'seprank-verify[gpu-cuda13]'")
+    """
+    major = driver_cuda_major() if major is None else major
+    if major is None or major < 12:
+        return GPU_EXTRA
+    return GPU_EXTRAS[min(major, 13)]
 
 
 class Device:
@@ -125,7 +155,7 @@ def resolve_device(choice: str | Device | None = "cpu", need_bytes: float | None
     if choice == "gpu":
         if isinstance(found, str):
             raise InputError(f"--device gpu needs cupy and a CUDA device ({found}); install the GPU extra with "
-                             f"{GPU_EXTRA}, or use --device cpu")
+                             f"{gpu_extra()}, or use --device cpu")
         free = found.free_bytes()
         if need_bytes is not None and free is not None and need_bytes > free:
             raise InputError(f"{what} needs about {_gib(need_bytes)} of GPU memory, more than the {_gib(free)} free "
@@ -136,6 +166,6 @@ def resolve_device(choice: str | Device | None = "cpu", need_bytes: float | None
     free = found.free_bytes()
     if need_bytes is not None and free is not None and need_bytes > free:
         return CPU
-    if largest_side is not None and largest_side < GPU_MIN:
+    if largest_side is not None and largest_side < tuning.GPU_MIN:
         return CPU
     return found

@@ -28,10 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .factorcheck import CHECK, check_factorization, sketch
-from .floatmod import TILE_ENTRIES, ModArith
-from .tuning import BASE, TRSM_BASE
+from . import tuning
+from .floatmod import ModArith
+from .phases import phase
 
-__all__ = ["ELIMINATION", "CHECK", "BASE", "PivotRank", "rank_mod_p", "factor", "plan"]
+__all__ = ["ELIMINATION", "CHECK", "PivotRank", "rank_mod_p", "factor", "plan"]
 
 #: How results name this elimination.
 ELIMINATION = "float64-blas-pluq"
@@ -186,7 +187,7 @@ class _Pluq:
         Up to ``TRSM_BASE`` rows: L^{-1} B = B - (I - L^{-1}) B, one exact product (``submul``)
         with the small inverse, instead of r - 1 rank-one passes over B's rows."""
         ar, a = self.ar, self.a
-        if r <= TRSM_BASE:
+        if r <= tuning.TRSM_BASE:
             rhs = a[r0:r0 + r, cs:ce]
             if pend:
                 ar.reduce(rhs)
@@ -206,7 +207,7 @@ class _Pluq:
         a = self.a
         if r0 >= a.shape[0] or c0 >= c1:
             return 0
-        if c1 - c0 <= BASE:
+        if c1 - c0 <= tuning.BASE:
             return self._base(r0, c0, c1, pend)
         mid = c0 + (c1 - c0) // 2
         r1 = self.run(r0, c0, mid, pend)
@@ -216,7 +217,7 @@ class _Pluq:
         r2 = self.run(r0 + r1, mid, c1, pend)
         if r2 and mid - c0 > r1:  # move the right half's pivot columns next to the left half's
             moved = list(range(mid, mid + r2)) + list(range(c0 + r1, mid))
-            band = max(1, TILE_ENTRIES // len(moved))
+            band = max(1, tuning.TILE_ENTRIES // len(moved))
             for r in range(0, a.shape[0], band):  # in row bands: the temporary stays small
                 a[r:r + band, c0 + r1:mid + r2] = a[r:r + band, moved]
             self.colperm[c0 + r1:mid + r2] = [self.colperm[c] for c in moved]
@@ -242,13 +243,15 @@ def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = 
         raise ValueError("rank_mod_p needs a 2-D matrix")
     rows, cols = matrix.shape
     # drawn from the caller's integers by the check's own reduction, before from_ints (which may overwrite them)
-    found = sketch(ar, matrix, left) if rows and cols else None
+    with phase("check"):
+        found = sketch(ar, matrix, left) if rows and cols else None
     a = ar.from_ints(matrix, overwrite)
     rowperm, colperm = list(range(rows)), list(range(cols))
     if found is None:
         return ar, a, rowperm, colperm, 0, None
     rank = _Pluq(ar, a, rowperm, colperm).run(0, 0, cols)
-    check_factorization(ar, a, rowperm, colperm, rank, found)
+    with phase("check"):
+        check_factorization(ar, a, rowperm, colperm, rank, found)
     return ar, a, rowperm, colperm, rank, found
 
 

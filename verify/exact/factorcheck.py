@@ -45,7 +45,7 @@ from math import ceil, log2
 
 import numpy as np
 
-from .tuning import BAND, DEVICE_READ_BAND, DIGIT_READ_BAND, PLAIN_MIN_CHUNK, READ_BAND
+from . import tuning
 
 __all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "digit_plan", "sketch", "check_factorization",
            "check_null_rows"]
@@ -135,7 +135,7 @@ def _subtract_product(ar, c, a, b, a_bound: int | None = None, b_bound: int | No
     thinner; every prime whose products need limbs is among them, its k at most 1)."""
     a_bound, b_bound = a_bound or ar.h, b_bound or ar.h
     step = (2**53 - ar.p) // (a_bound * b_bound)
-    if step < PLAIN_MIN_CHUNK:
+    if step < tuning.PLAIN_MIN_CHUNK:
         if a.size < b.size:
             _subtract_digits(ar, c.T, b.T, a.T, b_bound)
         else:
@@ -204,9 +204,10 @@ def sketch(ar, matrix, left: bool = False) -> Sketch:
     out = Sketch(x, xp.zeros((m, k), dtype=xp.float64), vectors=k, prime=ar.p)
     bound = ar.p - 1  # of the residues read (_residues), not centred
     fold = (2**53 - ar.p) // (bound * ar.h)  # rows of z^T A summed exactly before a reduction
-    plain = fold >= PLAIN_MIN_CHUNK
+    plain = fold >= tuning.PLAIN_MIN_CHUNK
     # bands of more rows where a band's A x takes several inner chunks (or digits): fewer small products
-    entries = DEVICE_READ_BAND if xp is not np else READ_BAND if plain and fold >= n else DIGIT_READ_BAND
+    entries = (tuning.DEVICE_READ_BAND if xp is not np else tuning.READ_BAND if plain and fold >= n
+               else tuning.DIGIT_READ_BAND)
     step = max(1, min(entries // max(1, n), fold if plain else m))
     if left:
         out.z = _random(ar, (k, m), seed + [1])
@@ -256,13 +257,13 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
             raise _fail("U diagonal", a.shape, ar.p)
     xq = found.x[xp.asarray(np.asarray(colperm, dtype=np.int64))]  # Q^T x
     neg_ux = xp.zeros((r, found.vectors), dtype=xp.float64)  # -(U Q^T x), band by band
-    for i0 in range(0, r, BAND):
-        i1 = min(r, i0 + BAND)
+    for i0 in range(0, r, tuning.BAND):
+        i1 = min(r, i0 + tuning.BAND)
         _subtract_product(ar, neg_ux[i0:i1], xp.triu(a[i0:i1, i0:i1]), xq[i0:i1])
         _subtract_product(ar, neg_ux[i0:i1], a[i0:i1, i1:], xq[i1:])
     lux = xp.zeros((m, found.vectors), dtype=xp.float64)  # L U Q^T x = -(L (-(U Q^T x)))
-    for i0 in range(0, m, BAND):
-        i1 = min(m, i0 + BAND)
+    for i0 in range(0, m, tuning.BAND):
+        i1 = min(m, i0 + tuning.BAND)
         left = min(i0, r)
         _subtract_product(ar, lux[i0:i1], a[i0:i1, :left], neg_ux[:left])
         if i0 < r:  # the diagonal square: strictly lower part of the band, plus the identity

@@ -35,7 +35,7 @@ from .karatsuba import KaratsubaProducts
 # MIN_CHUNK: fewest inner indices per BLAS call (fewer limbs preferred while their chunk is that long);
 # TILE_ENTRIES: largest product temporary; BAND_ENTRIES: row bands of the elementwise passes on numpy
 # (the array module's own loop on a GPU).  Tuned values, measured where ``verify.exact.tuning`` says.
-from .tuning import BAND_ENTRIES, MIN_CHUNK, TILE_ENTRIES
+from . import tuning
 
 __all__ = ["ModArith", "MAX_PRIME", "small_prime_windows"]
 
@@ -107,7 +107,7 @@ class ModArith(KaratsubaProducts):
         self.pinv = 1.0 / p
         plans = {w: _limb_plan(self.h, self.limit, w) for w in (1, 2, 3)}
         if limbs is None:
-            limbs = next((w for w in (1, 2, 3) if plans[w][2] >= MIN_CHUNK), 3)
+            limbs = next((w for w in (1, 2, 3) if plans[w][2] >= tuning.MIN_CHUNK), 3)
         if plans[limbs][2] < 1:
             raise ValueError(f"{limbs} limb(s) cannot hold an exact product mod {p}")
         self.limbs = limbs
@@ -116,7 +116,7 @@ class ModArith(KaratsubaProducts):
         self.karatsuba = False
         self.fused = None
         if limbs == 2 and karatsuba is not False:
-            self._plan_karatsuba(karatsuba, fused, MIN_CHUNK)
+            self._plan_karatsuba(karatsuba, fused, tuning.MIN_CHUNK)
         #: products of two reduced values are exact in float64 (no uint64 correction needed)
         self.small = self.h * self.h + self.h <= self.limit
         #: rank-one updates x - l u (|l|, |u| <= h) that may pile up on a reduced x before
@@ -148,7 +148,7 @@ class ModArith(KaratsubaProducts):
             out = xp.empty(matrix.shape, dtype=xp.float64)
         if out.size == 0:
             return out
-        band = TILE_ENTRIES if xp is not np else 4 * BAND_ENTRIES  # numpy: bands that stay in cache
+        band = tuning.TILE_ENTRIES if xp is not np else 4 * tuning.BAND_ENTRIES  # numpy: bands that stay in cache
         step = max(1, band // max(1, matrix.shape[-1]))
         for r in range(0, matrix.shape[0], step):  # row bands: temporaries (and host-to-device copies) stay small
             values = matrix[r:r + step]
@@ -177,13 +177,14 @@ class ModArith(KaratsubaProducts):
     def _bands(self, x):
         """Row bands (slices) of a large 2-D numpy ``x`` for the elementwise passes; None for
         small arrays and on a GPU (one pass over the whole array)."""
-        if self.xp is not np or x.ndim != 2 or x.size <= 2 * BAND_ENTRIES:
+        if self.xp is not np or x.ndim != 2 or x.size <= 2 * tuning.BAND_ENTRIES:
             return None
-        band = max(1, BAND_ENTRIES // x.shape[1])
+        band = max(1, tuning.BAND_ENTRIES // x.shape[1])
         return [slice(r, r + band) for r in range(0, x.shape[0], band)]
 
-    def _reduce(self, x, q):
-        """Reduce ``x`` in place with ``q`` (x's shape, not overlapping it) for the quotient."""
+    def reduce_in_place(self, x, q) -> None:
+        """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h in one pass, with ``q`` (x's shape, not
+        overlapping it) for the quotient: no temporary, no bands (the caller's band is the unit)."""
         xp = self.xp
         xp.multiply(x, self.pinv, out=q)
         xp.rint(q, out=q)
@@ -204,10 +205,10 @@ class ModArith(KaratsubaProducts):
             scratch = self.xp.empty((bands[0].stop - bands[0].start, x.shape[1]), dtype=x.dtype)
             for band in bands:
                 part = x[band]
-                self._reduce(part, scratch[:part.shape[0]])
+                self.reduce_in_place(part, scratch[:part.shape[0]])
         else:
             for band in bands:
-                self._reduce(x[band], scratch[band])
+                self.reduce_in_place(x[band], scratch[band])
         return x
 
     def subtract(self, x, y, reduce: bool) -> None:
@@ -217,7 +218,7 @@ class ModArith(KaratsubaProducts):
             part = x[band]
             part -= y[band]
             if reduce:
-                self._reduce(part, y[band])
+                self.reduce_in_place(part, y[band])
 
     def nonzero(self, x):
         """Boolean mask of entries that are nonzero mod p (h < p for p >= 5: a sign test suffices)."""
@@ -293,8 +294,8 @@ class ModArith(KaratsubaProducts):
         wide operand, as in the factorization check, included)."""
         (m, n), inner, w = c.shape, a.shape[1], self.limbs
         depth = min(inner, self.chunk)
-        width = max(1, min(n, TILE_ENTRIES // (w * depth)))
-        step = max(1, TILE_ENTRIES // (w * w * max(width, depth)))
+        width = max(1, min(n, tuning.TILE_ENTRIES // (w * depth)))
+        step = max(1, tuning.TILE_ENTRIES // (w * w * max(width, depth)))
         for j in range(0, n, width):
             for r in range(0, m, step):
                 tile = c[r:r + step, j:j + width]
@@ -318,7 +319,7 @@ class ModArith(KaratsubaProducts):
             (self._karatsuba_submul if self.karatsuba else self._limbed_submul)(c, a, b)
             return 0
         delayed = pending is not None and self.delay > 0
-        step = max(1, TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
+        step = max(1, tuning.TILE_ENTRIES // (self.limbs * self.limbs * c.shape[1]))
         # one contiguous buffer for every chunk's product: no temporary per chunk
         buf = self.xp.empty((min(step, c.shape[0]), c.shape[1]), dtype=c.dtype)
         out = 0

@@ -40,11 +40,11 @@ import numpy as np
 
 from . import tuning
 
-__all__ = ["KaratsubaProducts", "KARATSUBA_TILE", "shift_output"]
+__all__ = ["KaratsubaProducts", "shift_output"]
 
-#: Largest scratch array (entries) of a Karatsuba product: its nine (limbs of a row block of a and a
-#: column block of b, their sums, the three products) hold at most 9 x 8 x 2^22 bytes = 288 MiB.
-KARATSUBA_TILE = tuning.KARATSUBA_TILE
+# ``tuning.KARATSUBA_TILE``: the largest scratch array (entries) of a Karatsuba product: its nine (limbs of
+# a row block of a and a column block of b, their sums, the three products) hold at most 9 x 8 x 2^22
+# bytes = 288 MiB.
 
 
 def shift_output(p: int, bits: int, bound: int) -> int | None:
@@ -87,7 +87,7 @@ def _karatsuba_plan(p: int, h: int, limit: int) -> tuple[int, int, int, tuple[in
 
 class KaratsubaProducts:
     """The Karatsuba products of ``ModArith`` (a mixin: it uses the host's ``p``, ``h``, ``limit``,
-    ``pinv``, ``xp``, ``_bands`` and ``_reduce``)."""
+    ``pinv``, ``xp``, ``_bands`` and ``reduce_in_place``)."""
 
     def _plan_karatsuba(self, karatsuba: bool | None, fused: bool | None, min_chunk: int) -> None:
         """Switch two limbs to Karatsuba where its chunk is at least ``min_chunk`` (or ``karatsuba``
@@ -173,12 +173,12 @@ class KaratsubaProducts:
         kept scratch, and the splits and the combination run row band by row band, in cache."""
         xp = self.xp
         (m, n), k = c.shape, a.shape[1]
-        width = max(1, min(n, KARATSUBA_TILE // k))
+        width = max(1, min(n, tuning.KARATSUBA_TILE // k))
         for j in range(0, n, width):
             w = min(width, n - j)
             b0, b1, bs = (self._workspace(name, k, w) for name in ("b0", "b1", "bs"))
             self._split_sum(b[:, j:j + w], b0, b1, bs)
-            height = max(1, min(m, KARATSUBA_TILE // max(k, w)))
+            height = max(1, min(m, tuning.KARATSUBA_TILE // max(k, w)))
             for r in range(0, m, height):
                 s = min(height, m - r)
                 a0, a1, as_ = (self._workspace(name, s, k) for name in ("a0", "a1", "as"))
@@ -209,4 +209,4 @@ class KaratsubaProducts:
             self._shift(mid, qb, tb)  # 2^b Y mod p = 2^b X + 2^2b H mod p
             tile -= mid
             tile -= lo  # |.| <= h + shift_output + k l0^2 <= LIMIT (checked by the plan)
-            self._reduce(tile, qb)
+            self.reduce_in_place(tile, qb)

@@ -34,20 +34,20 @@ from fractions import Fraction
 import numpy as np
 
 from .blocklu import BLOCK_LU, VECTORS
-from .device import CPU, GPU_MIN
+from . import tuning
+from .device import CPU
 from .elimination import CHECK, ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
 from .modp import product, three_limb_product
 from .nullspace import null_space
-from .tuning import FLINT_BYTES, FLOAT_BYTES, FLOAT_MIN, seconds
 
-__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product", "FLINT", "FLOAT_MIN",
-           "FLOAT_BYTES", "FLINT_BYTES", "kernel_again", "large_bytes_per_entry", "factorization_check"]
+__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product", "FLINT",
+           "kernel_again", "large_bytes_per_entry", "factorization_check"]
 
 #: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q): the field's own.
 FLINT = "flint"
-# FLOAT_MIN (shortest side of the float elimination), FLOAT_BYTES and FLINT_BYTES (bytes an entry, for
-# the estimates) are tuned values: ``verify.exact.tuning`` says what measured them.
+# ``tuning.FLOAT_MIN`` (shortest side of the float elimination), ``tuning.FLOAT_BYTES`` and
+# ``tuning.FLINT_BYTES`` (bytes an entry, for the estimates): ``verify.exact.tuning`` says what measured them.
 
 
 class Kernel:
@@ -88,7 +88,7 @@ class Kernel:
     def seconds(self, rows: int, cols: int) -> float:
         """Seconds to rank a rows x cols matrix, priced at its short side from the measured table of the
         kernel's family (``verify.exact.tuning.SECONDS``).  Only ratios between kernels are used."""
-        return seconds(self.family, min(rows, cols))
+        return tuning.seconds(self.family, min(rows, cols))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name}, GF({self.field.modulus}))"
@@ -98,7 +98,7 @@ class FloatKernel(Kernel):
     """GF(p), p < 2^50: the float64 BLAS PLUQ, factorization checked."""
 
     name = ELIMINATION
-    bytes_per_entry = FLOAT_BYTES
+    bytes_per_entry = tuning.FLOAT_BYTES
     check = CHECK
     family = "float"
     device_arrays = True
@@ -122,6 +122,8 @@ class BlockLUKernel(FloatKernel):
     name = BLOCK_LU
     rank_first = True
     check = "block LU: L (U x) = M x and A11^-1 A11 x = x"
+    #: The leaf route (``verify.exact.leaves.ROUTES``); None: the device's default (``leaves.default_route``).
+    leaf: str | None = None
 
     @classmethod
     def check_bound(cls, p: int) -> tuple[Fraction, str]:
@@ -140,7 +142,7 @@ class BlockLUKernel(FloatKernel):
         ar = ModArith(self.field.modulus, self.device.xp)
         # a numpy input goes to the device in row bands, straight into the float64 array eliminated
         # (never a whole int64 copy there); the input itself is not modified unless ``overwrite``
-        found = block_lu_rank(ar.from_ints(array, overwrite=overwrite), ar, small=max(array.shape))
+        found = block_lu_rank(ar.from_ints(array, overwrite=overwrite), ar, small=max(array.shape), leaf=self.leaf)
         return found["rank"]
 
 
@@ -151,7 +153,7 @@ class _FlintNullSpace:
         self.cols = matrix.ncols()
         self.basis, self.nullity = matrix.nullspace()
         self.rank = self.cols - self.nullity
-        self.modulus = matrix.modulus()
+        self.modulus = matrix.modulus() if hasattr(matrix, "modulus") else None  # None over Q
 
     def rows(self, mix: np.ndarray | None = None) -> np.ndarray:
         """Null vectors as rows: the basis (t = nullity) or the basis times ``mix`` (nullity x t)."""
@@ -173,9 +175,13 @@ class FlintKernel(Kernel):
     """FLINT: GF(p) for any word-size p (nmod_mat), and Q."""
 
     name = FLINT
-    bytes_per_entry = FLINT_BYTES
+    bytes_per_entry = tuning.FLINT_BYTES
 
     def rank(self, array, overwrite: bool = False) -> int:
+        """Rank of a numpy array, or of a matrix already in FLINT (``nmod_mat``/``fmpz_mat``/``fmpq_mat``: a
+        sparse fill or a FLINT product, ranked where it is)."""
+        if not hasattr(array, "shape"):
+            return array.rank()
         return self.field.from_rows(np.ascontiguousarray(array)).rank()
 
     def null_space(self, array, overwrite: bool = False):
@@ -211,8 +217,8 @@ def kernel_for(field, rows: int, cols: int, device=CPU, kernel: str | None = Non
         if kernel == "flint" or not floats or (kernel == "block-lu" and not _one_limb(field.modulus)):
             return FlintKernel(field)
         return KERNELS[kernel](field, device)
-    if floats and min(rows, cols) >= FLOAT_MIN:
-        if device.is_gpu and min(rows, cols) >= GPU_MIN and _one_limb(field.modulus):
+    if floats and min(rows, cols) >= tuning.FLOAT_MIN:
+        if device.is_gpu and min(rows, cols) >= tuning.GPU_MIN and _one_limb(field.modulus):
             return BlockLUKernel(field, device)
         return FloatKernel(field, device)
     return FlintKernel(field)
@@ -266,4 +272,4 @@ def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlie
 def large_bytes_per_entry(field, device=CPU) -> int:
     """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
     estimates: shortest side ``FLOAT_MIN`` and beyond)."""
-    return kernel_for(field, FLOAT_MIN, FLOAT_MIN, device=device).bytes_per_entry
+    return kernel_for(field, tuning.FLOAT_MIN, tuning.FLOAT_MIN, device=device).bytes_per_entry

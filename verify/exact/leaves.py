@@ -1,12 +1,22 @@
 """Inverses of small diagonal blocks ("leaves") over GF(p), for the block LU (``verify.exact.blocklu``).
 
-Two routes with one contract: reduced float64 in, reduced float64 inverse out (|x| <= h = (p-1)/2 + 2,
-``verify.exact.floatmod``), or "singular".
+Three routes (``ROUTES``) with one contract: reduced float64 in, reduced float64 inverse out
+(|x| <= h = (p-1)/2 + 2, ``verify.exact.floatmod``), or "singular".
 
-* ``array_leaf_inverse``: fraction-free Gauss-Jordan in array operations of the array module, so on
-  a GPU a leaf never goes back to the host (the block LU's ``"array"`` leaf).
-* ``leaf_inverse``: Gauss-Jordan with row swaps compiled by numba on the host (``"compiled"``), and
-  FLINT (``host_inverse``) for p >= ``LEAF_PRIME``.
+* ``"kernel"`` (``kernel_leaf_inverse``): Gauss-Jordan with row swaps as *one* kernel launch per leaf
+  (or per batch of independent leaves): a ``numba.cuda`` kernel (``leaf_cuda.gauss_jordan``, one thread
+  block a leaf, threads over columns) on a GPU; its CPU twin ``_twin_gauss_jordan`` (numba on the
+  host, the same steps in the same order) with numpy.  Its singular flags stay on the device.
+* ``"host"`` (``leaf_inverse``): the leaf copied to the host, Gauss-Jordan with row swaps compiled by
+  numba, copied back (two copies and one host read per leaf); FLINT (``host_inverse``) for
+  p >= ``LEAF_PRIME``.
+* ``"array"`` (``array_leaf_inverse``): fraction-free Gauss-Jordan in array operations of the array
+  module: nothing read back, but about 15 launches per column (2,000 per 128-wide leaf).  Kept for
+  the comparison ``benchmarks/gpu_reach.py`` times and for the launch-budget test that must fail on it.
+
+``LAUNCHES`` says how many kernel launches each route costs per leaf; ``default_route`` picks the
+measured winner (``verify.exact.tuning.LEAF_ROUTE``) or, until a device measured one, the route with
+the fewest launches.
 
 By hand because neither numpy, cupy nor FLINT inverts a matrix modulo a prime inside an array module;
 FLINT's own inverse costs more in conversions than in arithmetic at this size (``leaf_inverse``).
@@ -19,7 +29,18 @@ from numba import njit
 
 from .floatmod import ModArith
 
-__all__ = ["LEAF_PRIME", "host_inverse", "leaf_inverse", "array_leaf_inverse"]
+__all__ = ["LEAF_PRIME", "ROUTES", "LAUNCHES", "default_route", "host_inverse", "leaf_inverse", "array_leaf_inverse",
+           "kernel_leaf_inverse", "twin_leaf_inverse", "MAX_KERNEL_LEAF"]
+
+#: The leaf routes, by name (module notes).
+ROUTES = ("kernel", "host", "array")
+#: Operations queued on the device per w-wide leaf of each route (kernel launches and copies): one
+#: kernel; the host leaf's contiguous copy, its copy to the host and the inverse's copy back (and a
+#: host round trip); about 15 launches per column (``array_leaf_inverse``'s loop body).  The budget
+#: ``tests/exact/test_launch_budget.py`` holds the block LU to.
+LAUNCHES = {"kernel": lambda w: 1, "host": lambda w: 3, "array": lambda w: 15 * w}
+#: Widest leaf the kernel route takes (its factor column lives in the thread block's shared memory).
+MAX_KERNEL_LEAF = 1024
 
 
 def host_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
@@ -149,3 +170,145 @@ def array_leaf_inverse(ar: ModArith, block):
         ar.reduce(m)
     inv_d = _power(ar, xp.diagonal(m[:, :w]).copy(), p - 2)
     return ar.reduce(inv_d[:, None] * m[:, w:]), ok
+
+
+# ---------------------------------------------------------------------------------------------- the kernel route
+# Exactness (both the kernel and its twin): the input is brought to |x| <= (p - 1)/2 (a zero residue is
+# then 0.0) and every later entry is reduced to |x| <= h = (p - 1)/2 + 2 by x - floor(x fl(1/p) + 1/2) p.
+# A scaled pivot row has |x s| <= h (p - 1), an elimination step |x - f y| <= h + h^2; for p < 2^26 both
+# are at most LIMIT = 2^53 - 2p (``tests/exact/test_blocklu.py::test_leaf_prime_keeps_every_step_exact``
+# at the largest p), so each is an exact float64 integer.  |x / p| < 2^53 / p, so fl(1/p) x is within
+# 2^-52 |x / p| <= 2^53 / p 2^-52 = 2/p of x / p, and floor(. + 1/2) (the addition is exact: |x fl(1/p)|
+# < 2^52) is within 1/2 + 2/p of x / p: |x - q p| <= p/2 + 2 <= h + 1/2, an integer, so <= h.  The same
+# bound as ``ModArith.reduce``'s rint (floor(. + 1/2) because the simulator and numba.cuda both have it;
+# the two differ only on ties, where both bounds hold).  The pivot's inverse: the extended Euclidean
+# algorithm in int64 (|x| < p < 2^26).
+
+
+@njit(cache=True)
+def _twin_gauss_jordan(a, m, out, ok, p, pinv):  # pragma: no cover - compiled; tested through twin_leaf_inverse
+    """The CPU twin of ``verify.exact.leaf_cuda.gauss_jordan``: for each leaf b of the stack ``a``
+    (batch x w x w), [A | I] in ``m`` (batch x w x 2w) to [I | A^-1], the inverse to ``out[b]``, ok[b] = 0
+    if singular."""
+    w = a.shape[1]
+    for b in range(a.shape[0]):
+        for i in range(w):
+            for j in range(2 * w):
+                if j < w:
+                    x = a[b, i, j]
+                    m[b, i, j] = x - np.floor(x * pinv + 0.5) * p
+                else:
+                    m[b, i, j] = 1.0 if j - w == i else 0.0
+        ok[b] = 1
+        for c in range(w):
+            r = c
+            while r < w and m[b, r, c] == 0.0:
+                r += 1
+            if r == w:
+                ok[b] = 0
+                break
+            x0, x1, u, v = 1, 0, int(m[b, r, c]), p
+            if u < 0:
+                u += p
+            while v:
+                q = u // v
+                u, v = v, u - q * v
+                x0, x1 = x1, x0 - q * x1
+            if x0 < 0:
+                x0 += p
+            scale = float(x0)
+            for j in range(c, 2 * w):
+                t = m[b, r, j]
+                m[b, r, j] = m[b, c, j]
+                y = t * scale
+                m[b, c, j] = y - np.floor(y * pinv + 0.5) * p
+            for i in range(w):
+                f = m[b, i, c]
+                if i == c or f == 0.0:
+                    continue
+                for j in range(c, 2 * w):
+                    y = m[b, i, j] - f * m[b, c, j]
+                    m[b, i, j] = y - np.floor(y * pinv + 0.5) * p
+        for i in range(w):
+            for j in range(w):
+                out[b, i, j] = m[b, i, w + j]
+
+
+_CUDA = []
+
+
+def cuda_kernel():
+    """The ``numba.cuda`` leaf kernel (``verify.exact.leaf_cuda``, imported on first use: numba-cuda is
+    optional, ``pip install 'seprank-verify[gpu-cuda12]'``)."""
+    if not _CUDA:
+        from .leaf_cuda import gauss_jordan
+
+        _CUDA.append(gauss_jordan)
+    return _CUDA[0]
+
+
+def cuda_available() -> bool:
+    """Whether numba-cuda can be imported (the kernel route's GPU launcher)."""
+    try:
+        import numba.cuda  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _launch(xp, a, m, out, ok, p: int) -> None:
+    """One launch of the leaf kernel on the stack ``a``: the CPU twin with numpy; ``xp.host_kernel`` where
+    the array module offers one (a host stand-in for cupy, ``verify.testing.fake_cupy``: it counts the
+    launch and runs the twin on its host arrays); the ``numba.cuda`` kernel on cupy's current stream."""
+    if xp is np:
+        _twin_gauss_jordan(a, m, out, ok, p, 1.0 / p)
+        return
+    stand_in = getattr(xp, "host_kernel", None)
+    if stand_in is not None:
+        stand_in(_twin_gauss_jordan, a, m, out, ok, p, 1.0 / p)
+        return
+    from numba import cuda
+
+    threads = min(1024, max(32, 2 * a.shape[1]))
+    stream = cuda.external_stream(xp.cuda.get_current_stream().ptr)  # cupy's stream: ordered with its work
+    # views of cupy's memory without numba's synchronisation on the exporting stream (the launch is on it)
+    args = [cuda.as_cuda_array(x, sync=False) for x in (a, m, out, ok)]
+    cuda_kernel()[a.shape[0], threads, stream](*args, p, 1.0 / p)
+
+
+def kernel_leaf_inverse(ar: ModArith, blocks, ok=None):
+    """(inverses, ok) of a stack of small reduced float64 matrices (batch x w x w, array module ``ar.xp``,
+    any strides) over GF(p), p < ``LEAF_PRIME``, in one kernel launch; ``ok`` (int32, one a leaf, on the
+    device; written when given) is 0 where a leaf is singular.  Nothing is read back."""
+    xp, p = ar.xp, ar.p
+    if p >= LEAF_PRIME:
+        raise ValueError(f"the kernel leaf needs p < 2^26, not {p}")
+    batch, w = blocks.shape[0], blocks.shape[1]
+    if w > MAX_KERNEL_LEAF:
+        raise ValueError(f"the kernel leaf takes leaves up to {MAX_KERNEL_LEAF} wide, not {w}")
+    m = xp.empty((batch, w, 2 * w), dtype=xp.float64)
+    out = xp.empty((batch, w, w), dtype=xp.float64)
+    if ok is None:
+        ok = xp.empty((batch,), dtype=xp.int32)
+    _launch(xp, blocks, m, out, ok, p)
+    return out, ok
+
+
+def twin_leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
+    """The kernel route's CPU twin on one numpy leaf: its inverse, or None if singular (for tests)."""
+    out, ok = kernel_leaf_inverse(ModArith(p, np), np.ascontiguousarray(block, dtype=np.float64)[None])
+    return out[0] if ok[0] else None
+
+
+def default_route(xp) -> str:
+    """The leaf route of the block LU on array module ``xp``: ``host`` with numpy (no copies there);
+    on a device the measured winner ``tuning.LEAF_ROUTE`` if any, else the route with the fewest
+    launches that can run (``kernel`` when numba-cuda imports or the module is a host stand-in)."""
+    from . import tuning
+
+    if xp is np:
+        return "host"
+    if tuning.LEAF_ROUTE is not None:
+        return tuning.LEAF_ROUTE
+    runnable = [r for r in ROUTES if r != "kernel" or getattr(xp, "host_kernel", None) or cuda_available()]
+    return min(runnable, key=lambda r: LAUNCHES[r](tuning.LEAF))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elimination import BASE, factor
+from . import tuning
+from .elimination import factor
 from .factorcheck import check_null_rows
 
 __all__ = ["NullSpace", "null_space"]
@@ -30,7 +31,7 @@ class NullSpace:
     def _upper_solve(self, r0: int, r: int, b) -> None:
         """b <- U[r0:r0+r, r0:r0+r]^{-1} b in place (U upper triangular with its pivots on the diagonal)."""
         ar, a = self.ar, self.a
-        if r <= BASE:
+        if r <= tuning.BASE:
             for j in reversed(range(r)):
                 b[j] = ar.mul(b[j], ar.inverse(a[r0 + j, r0 + j]))
                 if j:

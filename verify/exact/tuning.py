@@ -56,8 +56,13 @@ scripts (commit 4ba7f49 and 989e2d1, 2026-11-27); none has been measured on a GP
   host-to-device copies and the per-pivot launches cost more than the CPU's whole elimination (an
   estimate: the CPU ranks a 4,000^2 matrix mod p in seconds).
 * ``LEAF``: diagonal blocks up to this size are leaves, inverted by Gauss-Jordan.
-* ``BLOCK_WIDTH``: default width of the diagonal blocks (``blocklu.WIDTH``).
-* ``BLOCK_BAND_ENTRIES``: largest temporary (entries) of one block-LU product band (``blocklu.BAND_ENTRIES``).
+* ``LEAF_ROUTE``: the block LU's leaf route on a GPU (``verify.exact.leaves.ROUTES``), the winner of
+  ``benchmarks/gpu_reach.py``'s leaf stage, with ``LEAF_ROUTE_MEASURED`` (device, date and each route's
+  seconds).  None until a device has measured one: ``leaves.default_route`` then takes the route with
+  the fewest launches (the kernel leaf: one launch a leaf).
+* ``BLOCK_WIDTH``: default width of the diagonal blocks.
+* ``BLOCK_BAND_ENTRIES``: largest temporary (entries) of one block-LU product band (2^27 float64: 1 GiB on
+  a device; ``BAND_ENTRIES`` above is the host's cache-sized band, another value for another purpose).
 * ``SMALL``: Schur complements up to this side go to the pivoting elimination; larger ones, with
   ``project``, to a random projection (a lower bound).
 """
@@ -68,7 +73,8 @@ import math
 
 __all__ = ["FLOAT_MIN", "FLOAT_BYTES", "FLINT_BYTES", "SECONDS", "seconds", "MIN_CHUNK", "TILE_ENTRIES",
            "BAND_ENTRIES", "KARATSUBA_TILE", "BASE", "TRSM_BASE", "PLAIN_MIN_CHUNK", "BAND", "READ_BAND",
-           "DEVICE_READ_BAND", "DIGIT_READ_BAND", "TOKEN_BATCH", "GRID_BLOCK_POINTS"]
+           "DEVICE_READ_BAND", "DIGIT_READ_BAND", "TOKEN_BATCH", "GRID_BLOCK_POINTS", "GPU_MIN", "LEAF",
+           "LEAF_ROUTE", "LEAF_ROUTE_MEASURED", "BLOCK_WIDTH", "BLOCK_BAND_ENTRIES", "SMALL"]
 
 FLOAT_MIN = 256
 FLOAT_BYTES = 8
@@ -98,6 +104,8 @@ GRID_BLOCK_POINTS = 2**14
 
 GPU_MIN = 4096
 LEAF = 128
+LEAF_ROUTE: str | None = None
+LEAF_ROUTE_MEASURED: dict | None = None
 BLOCK_WIDTH = 1024
 BLOCK_BAND_ENTRIES = 2**27
 SMALL = 6144
@@ -107,11 +115,12 @@ def seconds(family: str, side: int) -> float:
     """Seconds to rank a matrix of short side ``side`` in ``family`` ("float" or "flint"): log-log
     interpolation in ``SECONDS``, extended beyond its ends along the end segments.
 
-    >>> round(seconds("flint", 4000), 3), round(seconds("float", 2828), 2)
-    (12.675, 1.06)
+    >>> round(seconds("flint", 4000), 3), round(seconds("float", 2828), 2), seconds("float", 10**300)
+    (12.675, 1.06, inf)
     """
     points = [(math.log(n), math.log(s)) for n, s in SECONDS[family]]
     x = math.log(max(side, 1))
     index = min(max(1, sum(1 for point in points if point[0] < x)), len(points) - 1)
     (x0, y0), (x1, y1) = points[index - 1], points[index]
-    return math.exp(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    log_seconds = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return math.exp(log_seconds) if log_seconds < 700 else math.inf  # a shape far past any reach: no price

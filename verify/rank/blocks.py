@@ -21,12 +21,17 @@ from .memory import guard
 __all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array"]
 
 
-def rank_array(field: Field, array: np.ndarray, overwrite: bool = False, device=None) -> tuple[int, str]:
-    """Exact rank over ``field`` of a 2-D integer numpy array, and which kernel gave it
-    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory;
-    ``device``: where the kernel runs (``verify.exact.device``, default the CPU)."""
-    kernel = kernel_for(field, *array.shape, device=device)
+def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
+    """Exact rank over ``field`` of a 2-D integer numpy array on the CPU, and which kernel gave it
+    (``verify.exact.kernels``).  ``overwrite``: the kernel may consume an int64 array's memory.  (The
+    degree blocks rank through their run's plan, ``verify.rank.block_plan``.)"""
+    kernel = kernel_for(field, *array.shape)
     return kernel.rank(array, overwrite=overwrite), kernel.name
+
+
+def _flint_rank(field: Field, matrix) -> int:
+    """Rank of a matrix already in FLINT (a sparse fill, a compressed product), by the registry's FLINT kernel."""
+    return kernel_for(field, matrix.nrows(), matrix.ncols(), kernel="flint").rank(matrix)
 
 
 @dataclass
@@ -49,6 +54,8 @@ class Block:
     probability_bound: float | None = None
     #: False for a block a later run of the block-level repeats left out (``verify.rank.repeat``).
     ranked: bool = True
+    #: Seconds of its ranking by phase (gather, products, leaves, check: ``verify.exact.phases``), where timed.
+    seconds: dict | None = None
 
 
 @dataclass
@@ -104,8 +111,8 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     if compress_ratio is not None and cols > compress_ratio * rows:
         rng = rng or random.Random(0)
         mat = mat * field.random_matrix(cols, rows, rng)
-        return Block(rows, cols, mat.rank(), compressed_to=rows, elimination=field.elimination)
-    return Block(rows, cols, mat.rank(), elimination=field.elimination)
+        return Block(rows, cols, _flint_rank(field, mat), compressed_to=rows, elimination=field.elimination)
+    return Block(rows, cols, _flint_rank(field, mat), elimination=field.elimination)
 
 
 def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
@@ -137,7 +144,7 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
         local_cols = np.searchsorted(c_idx, cols[sel]).tolist()
         for i, j, k in zip(local_rows, local_cols, sel.tolist()):
             mat[i, j] = values[k]
-        block = Block(len(r_idx), len(c_idx), mat.rank(), elimination=field.elimination)
+        block = Block(len(r_idx), len(c_idx), _flint_rank(field, mat), elimination=field.elimination)
         result.blocks.append(block)
         result.rank += block.rank
         if progress is not None:

@@ -39,8 +39,12 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   was killed starts again where it stopped, with the same command.  A block's rank depends only on
   the field, the seed, the weights and the neighbour it was hinted by, all part of the key or
   themselves stored, so the result is the one an uninterrupted run gives, on either device.
-* **The device.**  ``device`` (``verify.exact.device``) is passed down to the field's kernels
-  (``verify.exact.kernels.kernel_for``): on a GPU the slices are eliminated there.  Where the kernel
+* **The plan.**  What each block runs on is decided once, before the run, by its ``BlockPlan``
+  (``verify.rank.block_plan``: kernel, device, leaf route, slice shape, bytes, seconds); every
+  elimination here asks the run's plan (``RunPlan.slice_kernel`` for a planned slice, ``RunPlan.kernel``
+  for the probe, the complement and a block ranked whole), so all of them run on the plan's device,
+  and each finished block is kept with its plan and its seconds split into gather, products, leaves
+  and check (``verify.exact.phases``).  On a GPU the slices are eliminated there.  Where the kernel
   the registry picks is a rank-only one (the block LU, for large slices on a GPU) and the block has
   a proven bound, the slice is ranked by it first; reaching the bound ends the block without the
   null space.  A slice that a float kernel ranks on a GPU is gathered there (``_gather_xp``), from the
@@ -54,21 +58,22 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from math import comb
 
 import numpy as np
 
-from .blocks import Block, rank_array
+from .blocks import Block
+from .block_plan import SLICE_EXTRA, RunPlan
 from ..exact.compositions import compositions
 from ..exact.fields import Field
-from ..exact.kernels import kernel_for
+from ..exact.phases import phase, record, split
 from .moments import DenseMoments
 
-__all__ = ["degree_block_ranks", "block_rank"]
+__all__ = ["degree_block_ranks", "block_rank", "SLICE_EXTRA"]
 
-#: Columns gathered beyond the short side for the slice S.
-SLICE_EXTRA = 32
+#: What a stored block's row holds of ``Block`` (the rest: its plan, read by people and ``verify results``).
+BLOCK_FIELDS = {f.name for f in fields(Block)}
 #: Most rows of Y^T used for the complement; a wider null space is mixed down to this many.
 COMPLEMENT_ROWS = 32
 #: Entries of R gathered at a time for the complement's product.
@@ -78,6 +83,12 @@ PROBE_MIN = 1024
 
 
 def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
+    """``_gather``, timed as the block's gather phase (``verify.exact.phases``)."""
+    with phase("gather"):
+        return _gather(moments, row_keys, col_keys, idx, wide, xp)
+
+
+def _gather(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
     """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array of module ``xp``: on a
     device, a dense table's lines are gathered there from its device copy (``DenseMoments.on``), row-major
     (a tall block's by exchanging the key sets: a moment depends only on the sum of its two keys)."""
@@ -141,42 +152,44 @@ def _mixing(field: Field, nullity: int, seed: str) -> np.ndarray:
                     dtype=np.int64)
 
 
-def _complement_rank(field: Field, left: np.ndarray, rest_lines, count: int, device=None) -> int:
+def _complement_rank(plan: RunPlan, left: np.ndarray, rest_lines, count: int) -> int:
     """rank(left @ R) over GF(p), R gathered in column chunks (never converted to FLINT whole): the
-    field's kernel forms each chunk's product exactly (``verify.exact.kernels``) and ranks the result."""
+    plan's kernel forms each chunk's product exactly on the host (``verify.exact.kernels``) and ranks the result."""
     step = max(1, COMPLEMENT_CHUNK // max(1, left.shape[1]))
-    kernel = kernel_for(field, *left.shape)
+    kernel = plan.kernel(*left.shape)
     product = np.empty((left.shape[0], count), dtype=np.int64)
     for start in range(0, count, step):
         product[:, start:start + step] = kernel.product(left, rest_lines(start, start + step), overwrite=True)
-    return rank_array(field, product, device=device)[0]
+    return plan.kernel(*product.shape).rank(product, overwrite=True)
 
 
 # over 80 lines: one block's slice strategy (slice, null space, product, fallbacks), its steps sharing the
-# block's arrays and kernel; kept whole while issue 42's basement work (i40) routes it through kernel_for
-def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
-                max_memory_gib: float | None = None, upper: int | None = None, device=None) -> Block | None:
+# block's arrays and plan
+def _slice_rank(plan: RunPlan, moments, row_keys, col_keys, take: int, seed: str,
+                max_memory_gib: float | None = None, upper: int | None = None,
+                degree: int | None = None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
 
     With take < short (a probe-sized slice, GF(p) only) the answer is trusted only when the slice
     is column-deficient and the mixed complement is not saturated; otherwise ``None``.  ``upper``:
-    a proven upper bound on the block's rank; rank(S) = upper ends the block there (module notes)."""
+    a proven upper bound on the block's rank; rank(S) = upper ends the block there (module notes).
+    ``degree``: the block's number in the plan (its planned kernel, where the slice has the planned shape)."""
+    field = plan.field
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
 
     def whole() -> Block:
         if max_memory_gib is not None:  # the one place a whole block is gathered: priced here, not up front
             from .memory import guard
 
-            per = kernel_for(field, m, n).bytes_per_entry
+            per = plan.kernel(m, n).bytes_per_entry
             guard(m * n * per, max_memory_gib, f"degree block {m:,} x {n:,}, ranked whole because its mixed "
                   f"complement saturated", "use a smaller depth or width, or a larger --max-memory-gib")
-        xp = _gather_xp(field, kernel_for(field, short, long, device=device))
-        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide, xp)
-        rank, how = rank_array(field, lines, overwrite=True, device=device)
-        return Block(m, n, rank, elimination=how)
+        kernel = plan.kernel(short, long)
+        lines = _lines(moments, row_keys, col_keys, np.arange(long, dtype=np.int64), wide, _gather_xp(field, kernel))
+        return Block(m, n, kernel.rank(lines, overwrite=True), elimination=kernel.name)
 
     pick = np.array(sorted(random.Random(f"{seed}:{m}x{n}").sample(range(long), take)), dtype=np.int64)
-    kernel = kernel_for(field, short, take, device=device)  # the slice is short x take
+    kernel = plan.slice_kernel(degree, short, take)  # the slice is short x take
     xp = _gather_xp(field, kernel)
     slice_ = _lines(moments, row_keys, col_keys, pick, wide, xp)
     how = kernel.name
@@ -190,15 +203,9 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         how = kernel.null_space_name
         if xp is not np:
             slice_ = _lines(moments, row_keys, col_keys, pick, wide, xp)
-    if field.modulus is not None:  # the kernel's null space: rank, nullity and rows(mix)
-        space = kernel.null_space(slice_.T, overwrite=True)
-        del slice_
-        nullity = space.nullity
-    else:
-        matrix = field.from_rows(np.ascontiguousarray(slice_.T))
-        del slice_  # the FLINT copy is all the elimination needs
-        basis, nullity = matrix.nullspace()
-        del matrix
+    space = kernel.null_space(slice_.T, overwrite=True)  # rank, nullity and rows(mix); FLINT's basis over Q
+    del slice_
+    nullity = space.nullity
     if take < short and short - nullity == take:
         return None  # the slice is independent: it shows no deficiency to build on
     if upper is not None and short - nullity >= upper:
@@ -216,8 +223,8 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
         mix = None if nullity <= COMPLEMENT_ROWS else _mixing(field, nullity, label)  # Y^T, or H^T Y^T
         left, compressed = space.rows(mix), mix is not None
         del space
-        extra = _complement_rank(field, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
-                                 len(rest), device)
+        extra = _complement_rank(plan, left, lambda a, b: _lines(moments, row_keys, col_keys, rest[a:b], wide),
+                                 len(rest))
         if not compressed:
             return Block(m, n, short - nullity + extra, elimination=how)
         if extra < COMPLEMENT_ROWS:
@@ -229,43 +236,48 @@ def _slice_rank(field: Field, moments, row_keys, col_keys, take: int, seed: str,
     # over Q: a heavily deficient block is eliminated whole when that costs less (about
     # short * long * rank) than the complement's product and its rank
     if short * long * (short - nullity) < nullity * short * len(rest) + nullity * nullity * len(rest):
-        del basis
+        del space
         return whole()
+    basis = space.basis
     left = field.matrix(nullity, short, [int(basis[i, c]) for c in range(nullity) for i in range(short)])
-    del basis
+    del basis, space
     rest_block = field.from_rows(np.ascontiguousarray(_lines(moments, row_keys, col_keys, rest, wide)))
-    extra = (left * rest_block).rank()  # one FLINT product, no entry-wise copying
+    extra = plan.kernel(nullity, len(rest)).rank(left * rest_block)  # one FLINT product, no entry-wise copying
     return Block(m, n, short - nullity + extra)
 
 
-def _probe_rank(field: Field, moments, row_keys, col_keys, size: int, seed: object = 0, device=None) -> int:
+def _probe_rank(plan: RunPlan, moments, row_keys, col_keys, size: int, seed: object = 0) -> int:
     """Rank of a seeded random size x size sub-block (a lower bound on the block's rank)."""
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
     rng = random.Random(f"verify-probe:{seed}:{m}x{n}")
     lines = np.array(sorted(rng.sample(range(long), size)), dtype=np.int64)
     across = np.array(sorted(rng.sample(range(short), size)), dtype=np.int64)
-    xp = _gather_xp(field, kernel_for(field, size, size, device=device))
+    kernel = plan.kernel(size, size)
+    xp = _gather_xp(plan.field, kernel)
     sub = _lines(moments, row_keys, col_keys, lines, wide, xp)[across]
-    return rank_array(field, xp.ascontiguousarray(sub), overwrite=True, device=device)[0]
+    return kernel.rank(xp.ascontiguousarray(sub), overwrite=True)
 
 
-def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
+def block_rank(plan: RunPlan | Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
                seed: object = 0, max_memory_gib: float | None = None, upper: int | None = None,
-               device=None) -> Block:
+               degree: int | None = None) -> Block:
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
     ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency.  ``seed``
     (the run's seed) draws the slice columns and the null-space mixing H, so that the mixing's
     Schwartz-Zippel term is a bound over a draw independent of the block, not fixed by its shape.
     ``upper``: a proven upper bound on the block's generic rank (module notes, "stop at the proven
-    bound"); it must be one, since a slice reaching it is taken as the block's rank.  ``device``: where the
-    field's kernels run (``verify.exact.device``; default the CPU)."""
+    bound"); it must be one, since a slice reaching it is taken as the block's rank.  ``plan``: the run's
+    ``RunPlan`` (its field, device and kernels), or a field (a plan on the CPU); ``degree``: the block's
+    number in it."""
+    plan = plan if isinstance(plan, RunPlan) else RunPlan(plan)
+    field = plan.field
     m, n, _, short, long = _shape(moments, row_keys, col_keys)
     if short == 0:
         return Block(m, n, 0)
     if upper is not None and upper + 2 * SLICE_EXTRA <= short:  # a slice a little wider than the bound
-        block = _slice_rank(field, moments, row_keys, col_keys, min(long, upper + SLICE_EXTRA),
-                            f"verify-bound-slice:{seed}", max_memory_gib, upper, device)
+        block = _slice_rank(plan, moments, row_keys, col_keys, min(long, upper + SLICE_EXTRA),
+                            f"verify-bound-slice:{seed}", max_memory_gib, upper, degree)
         if block is not None:
             return block
     if field.modulus is not None and short >= PROBE_MIN:
@@ -273,23 +285,23 @@ def block_rank(field: Field, moments, row_keys: np.ndarray, col_keys: np.ndarray
         # no neighbour ranked yet and no bound below the shape: a sub-block a third of the size looks for deficiency
         if guess is None and (upper is None or upper >= short):
             size = min(long, short // 3)
-            found = _probe_rank(field, moments, row_keys, col_keys, size, seed, device)
+            found = _probe_rank(plan, moments, row_keys, col_keys, size, seed)
             guess = found if found < size - SLICE_EXTRA else None
         take = None if guess is None else min(long, guess + guess // 4 + 2 * SLICE_EXTRA)
         if take is not None and take < short - SLICE_EXTRA:  # a slice a little wider than the expected rank
-            block = _slice_rank(field, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}", max_memory_gib,
-                                upper, device)
+            block = _slice_rank(plan, moments, row_keys, col_keys, take, f"verify-probe-slice:{seed}", max_memory_gib,
+                                upper, degree)
             if block is not None:
                 return block
-    return _slice_rank(field, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}",
-                       max_memory_gib, upper, device)
+    return _slice_rank(plan, moments, row_keys, col_keys, min(long, short + SLICE_EXTRA), f"verify-slice:{seed}",
+                       max_memory_gib, upper, degree)
 
 
 # over 80 lines: the walk outward from the widest-to-tallest turn and its saturation shortcuts share the
-# per-block state; kept whole while issue 42's basement work (i40) routes it through kernel_for
-def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
+# per-block state
+def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
                        max_memory_gib: float | None = None, only: list[int] | None = None,
-                       uppers: list[int] | None = None, device=None, done=None) -> tuple[int, list[Block], list[str]]:
+                       uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.rank.moments``: ``count``, ``keys``, ``gather``);
@@ -297,8 +309,10 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
     ``only``: rank just these degrees (a later run of the block-level repeats, ``verify.rank.repeat``);
     the other blocks come back with ``ranked`` False and rank 0, and the sum is over the ranked ones.
     ``uppers``: proven upper bounds on the generic rank of blocks 0..top (``verify.rank.bound``); a
-    block's ranking stops once a slice reaches its bound (module notes).  ``device``: where the field's
-    kernels run (``verify.exact.device``); ``done``: finished blocks kept and read back (module notes)."""
+    block's ranking stops once a slice reaches its bound (module notes).  ``plan``: the run's ``RunPlan``
+    (``verify.rank.block_plan``: field, device, each block's kernel), or a field (a plan on the CPU);
+    ``done``: finished blocks kept and read back, each with its plan and seconds by phase (module notes)."""
+    plan = plan if isinstance(plan, RunPlan) else RunPlan(plan)
     bound_of = (lambda a: None) if uppers is None else uppers.__getitem__
     count = moments.count
     sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
@@ -310,11 +324,16 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         alone = only is not None  # ranked without a neighbour's hint: kept apart from the hinted ones
         stored = None if done is None else done.get(a, alone)
         if stored is not None:
-            return Block(**stored)
+            return Block(**{k: v for k, v in stored.items() if k in BLOCK_FIELDS})
         start = time.perf_counter()
-        block = compute()
+        with record() as seconds:
+            block = compute()
+        block.seconds = split(seconds, time.perf_counter() - start)
         if done is not None:
-            done.put(a, alone, asdict(block), time.perf_counter() - start)
+            value = asdict(block)
+            if a < len(plan.blocks):
+                value["plan"] = plan.blocks[a].as_dict()
+            done.put(a, alone, value, time.perf_counter() - start)
         return block
     if only is not None:
         wanted = set(only)
@@ -322,10 +341,10 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         for a in range(top + 1):
             if a in wanted:
                 def compute(a=a):
-                    block = block_rank(field, moments, moments.keys(compositions(a, nvars)),
+                    block = block_rank(plan, moments, moments.keys(compositions(a, nvars)),
                                        moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib,
-                                       bound_of(a), device)
-                    block.elimination = block.elimination or kernel_for(field, block.rows, block.cols).name
+                                       bound_of(a), a)
+                    block.elimination = block.elimination or plan.kernel(block.rows, block.cols).name
                     return block
                 block = kept(a, compute)
             else:
@@ -341,9 +360,9 @@ def degree_block_ranks(field: Field, moments, nvars: int, top: int, progress=Non
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
         def compute() -> Block:
-            block = block_rank(field, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a), device)
+            block = block_rank(plan, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a), a)
             if block.elimination is None:  # no elimination ran (an empty block) or FLINT's over Q: the field's kernel
-                block.elimination = kernel_for(field, block.rows, block.cols).name
+                block.elimination = plan.kernel(block.rows, block.cols).name
             return block
 
         block = kept(a, compute)

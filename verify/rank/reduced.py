@@ -176,7 +176,7 @@ def _split(block: np.ndarray):
 
 
 def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0,
-                          only: list[int] | None = None, uppers: list[int] | None = None, device=None, done=None):
+                          only: list[int] | None = None, uppers: list[int] | None = None, plan=None, done=None):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
     Candidate blocks come from the data: if every term of every q_k has the same total degree
@@ -208,8 +208,8 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
 
         if uppers is not None and len(uppers) != top + 1:
             uppers = None  # not this q's degree blocks: rank without the bounds
-        rank, blocks, more = degree_block_ranks(field, moments, nvars, top, progress, seed, max_memory_gib, only,
-                                                uppers, device, done)
+        rank, blocks, more = degree_block_ranks(field if plan is None else plan, moments, nvars, top, progress, seed,
+                                                max_memory_gib, only, uppers, done)
         return rank, blocks, [f"degree blocks (every term has degree {top})"] + more
     # not homogeneous (residual): one candidate block of every degree <= top, split by its pattern
     every_degree = np.vstack([compositions(t, nvars) for t in range(top + 1)])
@@ -255,16 +255,26 @@ def embedded_reduced_rank(spec: NetworkSpec, field: Field, left: list[list[int]]
     return rank
 
 
+def _placement(placement):
+    """A ``Placement`` from a placement, a ``Device`` or None (the CPU)."""
+    from .block_plan import Placement
+
+    if placement is None or isinstance(placement, Placement):
+        return placement or Placement()
+    return Placement(placement)
+
+
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
-                            progress=None, only_blocks: list[int] | None = None, device=None, resume=None):
+                            progress=None, only_blocks: list[int] | None = None, placement=None, resume=None):
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route.
 
     Every degree block records its own Schwartz-Zippel bound (``Block.probability_bound``: its g_a x
     g_a minor has degree <= u_a * deg, u_a its proven upper bound), which the block-level repeats
     combine.  ``only_blocks``: rank just these degree blocks (a later run of those repeats); the
     result's rank is then the sum over them, and it claims nothing about the whole on its own.
-    ``device``: where the degree blocks' kernels run (``verify.exact.device``; default the CPU).
+    ``placement``: where the degree blocks' eliminations run (``verify.rank.block_plan.Placement``, or a
+    ``verify.exact.device.Device``; default the CPU): it makes this run's block plan.
     ``resume``: (field name, seed, weight range) -> the finished-block keeper of this run
     (``degree_blocks``' ``done``; e.g. ``verify.sweeps.block_rows.BlockRows``), or None."""
 
@@ -279,8 +289,9 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     upper = derivative_bound(spec)  # proven per-block bounds: a block stops once a slice reaches its own
     uppers = [most for _, _, most in upper.blocks] if upper.blocks else None
     done = None if resume is None else resume(field.name, seed, weight_range)
+    plan = _placement(placement).plan(spec, field)
     rank, blocks, notes = derivative_space_rank(q, field, nvars, max_memory_gib, progress, seed, only_blocks, uppers,
-                                                device, done)
+                                                plan, done)
     compressed = any(b.compressed_to is not None for b in blocks)
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     if upper.blocks and len(blocks) == len(upper.blocks):  # degree blocks a = 0..C, in order

@@ -34,9 +34,10 @@ from math import comb
 
 from ..exact.compositions import exponent_dtype
 from ..exact.fields import DEFAULT_PRIME, Field
-from ..exact.kernels import kernel_for, large_bytes_per_entry
+from ..exact.device import CPU
+from ..exact.kernels import large_bytes_per_entry
 from ..model.spec import NetworkSpec
-from .degree_blocks import SLICE_EXTRA  # defined once, where the slices are taken
+from .block_plan import SLICE_EXTRA, plan_block  # the slices and their kernels are planned there
 from .memory import guard, guard_log2, log2_multichoose
 
 __all__ = ["largest_block_entries", "largest_slice_short", "slice_entry_bytes", "guard_blocks",
@@ -117,11 +118,11 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
     per = slice_entry_bytes(field)
     if homogeneous and per is not None:
         short = largest_slice_short(nvars, top, components)
-        per = kernel_for(field or Field(DEFAULT_PRIME), short, short + SLICE_EXTRA).bytes_per_entry  # the slice's kernel
-        entries = short * (short + SLICE_EXTRA)
+        # the largest slice as the block plan prices it (its kernel's bytes an entry)
+        slice_bytes = plan_block(field or Field(DEFAULT_PRIME), CPU, None, short, short + SLICE_EXTRA).bytes
         terms = comb(top + nvars - 1, nvars - 1)
         q_bytes = (components * exponent_dtype(top)().itemsize + 4 * 8) * terms * nvars + components * terms * 32
-        return (entries * per + q_bytes + OVERHEAD_BYTES,
+        return (slice_bytes + q_bytes + OVERHEAD_BYTES,
                 f"the largest degree-block slice ({short:,} x {short + SLICE_EXTRA:,}) with q's {components} x "
                 f"{terms:,} terms")
     largest = largest_block_entries(nvars, top, components, homogeneous)

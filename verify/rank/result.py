@@ -47,7 +47,8 @@ class SepResult:
             "meaning": self.certainty.explanation,
             "certified_exact": self.certainty.certified_exact,
             "blocks": [{"rows": b.rows, "cols": b.cols, "rank": b.rank, "compressed_to": b.compressed_to,
-                        "implied_by": b.implied_by, "upper_bound": getattr(b, "upper_bound", None)}
+                        "implied_by": b.implied_by, "upper_bound": getattr(b, "upper_bound", None),
+                        "seconds": getattr(b, "seconds", None)}
                        for b in self.blocks],
             "notes": list(self.notes),
             "seconds": round(self.seconds, 3),

@@ -179,7 +179,7 @@ def _grid_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gi
 def _partitioned(name, rank_with_partition):
     """A route of one N and one partition as a ``Route.rank``: default partition, timing, upper bound."""
     def rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations, progress,
-             device=None, resume=None):  # these routes rank on the CPU (small matrices, or FLINT's), in one piece
+             placement=None, resume=None):  # these routes rank on the CPU (small matrices, or FLINT's), in one piece
         part_a = default_partition(spec.tokens) if partition is None else tuple(partition)
         start = time.perf_counter()
         found, blocks, certainty, notes = rank_with_partition(spec, field, seed, part_a, templates, weight_range,
@@ -191,11 +191,11 @@ def _partitioned(name, rank_with_partition):
 
 
 def _reduced_rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations,
-                  progress, device=None, resume=None):
+                  progress, placement=None, resume=None):
     from .reduced import reduced_separation_rank
 
     return reduced_separation_rank(spec, field=field, seed=seed, weight_range=weight_range,
-                                   max_memory_gib=max_memory_gib, progress=progress, device=device, resume=resume)
+                                   max_memory_gib=max_memory_gib, progress=progress, placement=placement, resume=resume)
 
 
 register_route(Route("coefficients", True, _coefficient_check, _partitioned("coefficients", _coefficient_rank)))
@@ -216,7 +216,7 @@ METHODS = tuple(name for name, route in ROUTES.items() if route.inputs == "vecto
 def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Field(DEFAULT_PRIME),
               seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
-              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None, device=None,
+              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None, placement=None,
               resume=None) -> SepResult:
     """One run: the separation rank of y_p^i for ``spec`` at seeded integer weights, by ``method``.
 
@@ -238,8 +238,9 @@ def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Fi
     templates : int or list of template vectors, optional
         Grid route only: how many random templates per position (default
         ``default_template_count(spec)``, which makes the grid exact) or the templates themselves.
-    device : verify.exact.device.Device, optional
-        Where the reduced route's kernels run (default the CPU); the other routes run on the CPU.
+    placement : verify.rank.block_plan.Placement, optional
+        Where the reduced route's eliminations run (its device and leaf route, from which each run's
+        block plan is made; default the CPU); the other routes run on the CPU.
     resume : callable, optional
         Reduced route: keeps each finished degree block (``reduced.reduced_separation_rank``).
 
@@ -259,4 +260,4 @@ def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Fi
     if route.needs_tokens and spec.tokens is None:
         raise InputError(f"the {method} route needs --tokens N; give it, or use --method reduced")
     return route.rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations,
-                      progress, device=device, resume=resume)
+                      progress, placement=placement, resume=resume)

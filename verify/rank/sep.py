@@ -29,12 +29,13 @@ from .memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import balanced_partitions, parse_partition
 from .repeat import (DEFAULT_MAX_RUNS, DEFAULT_TARGET, Repeated, bad_prime_note, escalating_primes,
                      field_weight_range, repeat_until)
+from .block_plan import Placement, RunPlan, plan_run
 from .result import SepResult
 from .routes import METHODS, ROUTES, rank_once, weights_size
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
-__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "device_for", "repeated_ranks", "combined", "choose_method",
-           "weight_range_for", "METHODS", "MAX_PARTITIONS"]
+__all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separation_rank", "device_for", "repeated_ranks",
+           "combined", "choose_method", "weight_range_for", "METHODS", "MAX_PARTITIONS"]
 
 #: Balanced partitions ``all_partitions`` may visit.
 MAX_PARTITIONS = 10**4
@@ -118,13 +119,14 @@ def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, s
                    weight_range: int | None = None, target: float = DEFAULT_TARGET,
                    max_runs: int = DEFAULT_MAX_RUNS, partition: tuple | None = None, templates=None,
                    max_memory_gib: float = DEFAULT_MEMORY_GIB, max_evaluations: int = DEFAULT_MAX_EVALUATIONS,
-                   progress=None, device=None, resume=None) -> Repeated:
+                   progress=None, placement=None, resume=None) -> Repeated:
     """Runs of ``method`` with fresh weights and primes until certified (``repeat.repeat_until``).
 
     The one repeat loop of the engine: ``verify sep``, ``verify.separation_rank``, the table's tasks
     (one run each) and ``benchmarks/reach.py`` go through it.  ``field`` None: escalating primes
-    for the reduced route (a fast prime first), GF(2^63 - 25) and below otherwise.  ``device``: a
-    ``verify.exact.device.Device`` for the reduced route's kernels (default the CPU); ``resume``: the
+    for the reduced route (a fast prime first), GF(2^63 - 25) and below otherwise.  ``placement``: a
+    ``verify.rank.block_plan.Placement`` (where the reduced route's eliminations run; each run's block plan
+    is made from it for that run's field; default the CPU); ``resume``: the
     reduced route's keeper of finished degree blocks (``reduced.reduced_separation_rank``).
     """
     if not 0 < target < 1:
@@ -137,13 +139,13 @@ def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, s
     def run(seed, here):  # one run at fresh weights in the field ``here``
         return rank_once(spec, method, field=here, seed=seed, partition=partition, templates=templates,
                          weight_range=weight_range_for(weight_range, here), max_memory_gib=max_memory_gib,
-                         max_evaluations=max_evaluations, progress=progress, device=device, resume=resume)
+                         max_evaluations=max_evaluations, progress=progress, placement=placement, resume=resume)
 
     def run_blocks(seed, here, degrees):  # a later run of the block-level repeats: these degree blocks only
         from .reduced import reduced_separation_rank
 
         return reduced_separation_rank(spec, here, seed, weight_range_for(weight_range, here), max_memory_gib,
-                                       progress, only_blocks=degrees, device=device, resume=resume)
+                                       progress, only_blocks=degrees, placement=placement, resume=resume)
 
     return repeat_until(run, first, seed, target, max_runs, escalating_primes() if escalate else None,
                         rank_blocks=run_blocks if method == "reduced" else None, choose_family=escalate)
@@ -219,6 +221,33 @@ def _check_resume_and_templates(resume, templates, method: str) -> None:
     if method != "grid":
         raise InputError(f"--templates applies to the grid route only, not the {method} route; drop it, or use "
                          f"--method grid")
+
+
+def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
+                         device: str = SEP.device, max_memory_gib: float = SEP.max_memory_gib,
+                         leaf: str | None = None) -> RunPlan:
+    """The block plan of the first run ``separation_rank`` would make by the reduced route (``verify sep
+    --dry-run``): each degree block's shape, slice, kernel, device, leaf route, bytes and estimated seconds,
+    without computing anything (closed form; refusals as the run's).  Later runs use other primes on the
+    same device (``repeat``): their plans differ only where a prime changes the kernel.
+
+    >>> plan = plan_separation_rank(NetworkSpec(depth=2, width=2), device="cpu")  # block a: C(a+2, 2) x 2 C(6-a, 2)
+    >>> [(b.rows, b.cols, b.kernel.name) for b in plan.blocks][:2], plan.field.name
+    ([(1, 30, 'flint'), (3, 20, 'flint')], 'gf:1048573')
+    """
+    from .reduced import check_memory
+
+    if not isinstance(spec, NetworkSpec):
+        raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
+    if choose_method(spec, method, False)[0] != "reduced":
+        raise InputError(f"a plan is made for the reduced route only (its degree blocks): give --tokens of at least "
+                         f"{2 * (spec.width + 1)} or none, and --method auto or reduced; or drop --dry-run")
+    chosen = None if field is None else as_field(field)
+    first = chosen or (Field(FAST_PRIME) if spec.layer_degree < FAST_PRIME else Field(DEFAULT_PRIME))
+    weights_size(spec, max_memory_gib)
+    check_memory(spec, max_memory_gib, first)
+    on = device_for(spec, "reduced", device, chosen)
+    return plan_run(spec, first, on, leaf)
 
 
 # over 80 lines: 59 of them are the numpydoc docstring of the public entry point; its code is 31
@@ -308,7 +337,7 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         tick = progress(f"{method} route", "step") if progress else None
         result = combined(repeated_ranks(spec, field=chosen, seed=seed, weight_range=weight_range,
                                          target=target_probability, max_runs=max_runs, partition=part,
-                                         progress=tick, device=on, resume=resume, **common))
+                                         progress=tick, placement=Placement(on), resume=resume, **common))
     result.notes = notes + result.notes
     if on.is_gpu:
         result.notes.append(f"degree-block eliminations on the {on.describe()}")

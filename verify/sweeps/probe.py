@@ -185,7 +185,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
             raise InputError("--continuous probes the plain network on continuous inputs; drop --vocab/--rank/--pos-rank")
         result = ProbeResult(spec, "continuous", None, None, 0)
         result.limit_rank = rank_once(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
-                                            max_memory_gib=max_memory_gib, device=device).rank
+                                            max_memory_gib=max_memory_gib, placement=device).rank
     else:
         if vocab is None or rank is None:
             raise InputError("token inputs need --vocab V and --rank r (or use --continuous)")

@@ -28,20 +28,21 @@ def _sep(task: Task) -> dict:
     the bound is at most 1e-9; otherwise one run in the task's field, weights in [-2^31, 2^31]."""
     from ..exact.fields import parse_field
     from ..model.spec import DEFAULT_WEIGHT_RANGE
+    from ..rank.block_plan import Placement
     from ..rank.sep import device_for, repeated_ranks
     from ..version import __version__
 
     limits = dict(task.limits)
-    device = device_for(task.spec, task.method, limits.pop("device", "cpu"),
-                        None if task.field == "auto" else parse_field(task.field))
+    placement = Placement(device_for(task.spec, task.method, limits.pop("device", "cpu"),
+                                     None if task.field == "auto" else parse_field(task.field)))
     if task.field == "auto":
-        repeated = repeated_ranks(task.spec, task.method, field=None, seed=task.seed, device=device, **limits)
+        repeated = repeated_ranks(task.spec, task.method, field=None, seed=task.seed, placement=placement, **limits)
         found, bound = repeated.best, repeated.probability_bound
         primes = sorted({r.prime for r in repeated.runs if r.prime is not None}, reverse=True)
         runs, exact = len(repeated.runs), repeated.certified_exact
     else:
         found = repeated_ranks(task.spec, task.method, field=parse_field(task.field), seed=task.seed,
-                               weight_range=DEFAULT_WEIGHT_RANGE, max_runs=1, device=device, **limits).best
+                               weight_range=DEFAULT_WEIGHT_RANGE, max_runs=1, placement=placement, **limits).best
         bound, exact, runs = found.certainty.probability_bound, found.certainty.certified_exact, 1
         primes = [] if parse_field(task.field).modulus is None else [parse_field(task.field).modulus]
     return {"rank": found.rank, "certified_lower_bound": found.certainty.certified_lower_bound,

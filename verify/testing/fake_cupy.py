@@ -25,6 +25,14 @@ core.pyx``, ``_routines_indexing.pyx``, ``_kernel.pyx``, ``_scalar.pyx``; github
   ``STATS["gets"]``.
 * Iteration yields device sub-arrays; a 0-d array is not iterable (TypeError), as in cupy.
 
+What the device would queue and move is counted in ``STATS``, so that CI can hold the device code to a
+budget (``tests/exact/test_launch_budget.py``): ``launches`` (every call that cupy runs as a kernel:
+ufuncs and operators, functions that compute, methods such as ``copy``, fancy indexing and every
+assignment into a device array; not views, ``empty``, or a contiguous ``ascontiguousarray``),
+``syncs`` and ``gets`` (host reads), ``h2d_bytes`` and ``d2h_bytes`` (bytes copied each way).
+``host_kernel(function, *arrays)`` stands in for a user kernel's launch (``numba.cuda`` or a
+``RawKernel``): one launch, the function (the kernel's CPU twin) run on the arrays' host memory.
+
 ``install()`` puts the module in ``sys.modules`` as ``cupy`` (with ``cupyx.scipy.linalg.lu_factor``
 for the cuSOLVER baseline), so ``verify.exact.device.gpu_device`` finds it through its own import.
 By hand because no library offers a host-only cupy with cupy's conversion rules.
@@ -39,14 +47,19 @@ import types
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
-__all__ = ["FakeArray", "HostRoundTrip", "STATS", "module", "install", "no_sync", "reset"]
+__all__ = ["FakeArray", "HostRoundTrip", "STATS", "module", "install", "no_sync", "reset", "host_reads"]
 
 #: cupy's own words for an implicit conversion.
 IMPLICIT = ("Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy "
             "array explicitly.")
-#: Counts of device-to-host reads: ``syncs`` (bool/int/float/item/tolist of a device array), ``gets``.
-STATS = {"syncs": 0, "gets": 0}
+#: Counts of device-to-host reads (``syncs``: bool/int/float/item/tolist of a device array; ``gets``), of
+#: kernel launches and of the bytes copied each way (module notes).
+STATS = {"syncs": 0, "gets": 0, "launches": 0, "h2d_bytes": 0, "d2h_bytes": 0}
 _NO_SYNC = [0]
+#: Functions that allocate or only look at metadata: no kernel in cupy.
+_NO_LAUNCH = {"empty", "empty_like", "shape", "ndim", "size", "result_type", "can_cast", "dtype", "iinfo", "finfo"}
+#: Methods that give views.
+_VIEWS = {"reshape", "view", "transpose", "swapaxes", "squeeze", "diagonal", "ravel"}
 
 
 class HostRoundTrip(RuntimeError):
@@ -54,7 +67,22 @@ class HostRoundTrip(RuntimeError):
 
 
 def reset() -> None:
-    STATS.update(syncs=0, gets=0)
+    STATS.update(syncs=0, gets=0, launches=0, h2d_bytes=0, d2h_bytes=0)
+
+
+def host_reads() -> int:
+    """Device-to-host reads since ``reset``: synchronising scalars and ``.get()`` calls."""
+    return STATS["syncs"] + STATS["gets"]
+
+
+def _launch() -> None:
+    STATS["launches"] += 1
+
+
+def _fancy(key) -> bool:
+    """Whether an index makes cupy gather or scatter (a kernel) rather than take a view."""
+    keys = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(k, (FakeArray, np.ndarray, list)) for k in keys)
 
 
 @contextlib.contextmanager
@@ -67,10 +95,11 @@ def no_sync():
         _NO_SYNC[0] -= 1
 
 
-def _sync(what: str, count: str = "syncs") -> None:
+def _sync(what: str, count: str = "syncs", nbytes: int = 8) -> None:
     if _NO_SYNC[0]:
         raise HostRoundTrip(f"{what} of a device array inside a no-sync region (a host round trip)")
     STATS[count] += 1
+    STATS["d2h_bytes"] += nbytes
 
 
 def _wrap(value):
@@ -104,6 +133,8 @@ def _to_device(value):
         return value._a
     if isinstance(value, np.ndarray) and value.dtype == object:
         raise ValueError("Unsupported dtype object")
+    if isinstance(value, np.ndarray):
+        STATS["h2d_bytes"] += value.nbytes
     if isinstance(value, tuple):
         return tuple(_to_device(v) for v in value)
     if isinstance(value, list) and any(isinstance(v, FakeArray) for v in value):
@@ -125,7 +156,7 @@ class FakeArray(NDArrayOperatorsMixin):
         raise TypeError(IMPLICIT)
 
     def get(self, stream=None, order="C", out=None, blocking=True) -> np.ndarray:
-        _sync(".get()", "gets")
+        _sync(".get()", "gets", self._a.nbytes)
         host = np.array(self._a, order=order)
         if out is not None:
             out[...] = host
@@ -167,9 +198,12 @@ class FakeArray(NDArrayOperatorsMixin):
 
     # -- indexing: device or host indices and values
     def __getitem__(self, key):
+        if _fancy(key):
+            _launch()
         return _wrap(self._a[_to_device(key)])
 
     def __setitem__(self, key, value):
+        _launch()
         self._a[_to_device(key)] = _to_device(value)
 
     # -- the array's attributes and methods, on the device
@@ -190,6 +224,8 @@ class FakeArray(NDArrayOperatorsMixin):
             return _wrap(attr)
 
         def method(*args, **kwargs):
+            if name not in _VIEWS:
+                _launch()
             out = kwargs.get("out")
             kwargs = {k: _operand(v) for k, v in kwargs.items()}
             result = attr(*_operand(args), **kwargs)
@@ -198,6 +234,7 @@ class FakeArray(NDArrayOperatorsMixin):
 
     # -- numpy's own functions given a device array dispatch to the module's, as cupy's do
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        _launch()
         out = kwargs.get("out")
         if out is not None:
             kwargs["out"] = tuple(_operand(o) for o in out)
@@ -215,6 +252,8 @@ class FakeArray(NDArrayOperatorsMixin):
 
 def _device_function(name: str, fn):
     def call(*args, **kwargs):
+        if name not in _NO_LAUNCH:
+            _launch()
         out = kwargs.get("out")
         kwargs = {k: _operand(v) for k, v in kwargs.items()}
         result = fn(*_operand(args), **kwargs)
@@ -225,12 +264,17 @@ def _device_function(name: str, fn):
 
 def _asarray(a, dtype=None, order=None):
     if isinstance(a, FakeArray):
-        return a if dtype is None or a.dtype == np.dtype(dtype) else FakeArray(a._a.astype(dtype))
+        if dtype is None or a.dtype == np.dtype(dtype):
+            return a
+        _launch()
+        return FakeArray(a._a.astype(dtype))
     return FakeArray(np.array(_to_device(np.asarray(a)), dtype=dtype, order=order or "K"))
 
 
 def _array(a, dtype=None, copy=True, order="K"):
     if isinstance(a, FakeArray):
+        if copy:
+            _launch()
         return FakeArray(np.array(a._a, dtype=dtype, copy=True, order=order)) if copy else _asarray(a, dtype)
     return FakeArray(np.array(_to_device(np.asarray(a)), dtype=dtype, order=order))
 
@@ -245,7 +289,15 @@ def _ascontiguousarray(a, dtype=None):
     if not isinstance(a, FakeArray):  # cupy's _core.ascontiguousarray takes a device array only
         raise TypeError(f"Argument 'a' has incorrect type (expected cupy._core.core._ndarray_base, got "
                         f"{type(a).__name__})")
+    if not a._a.flags.c_contiguous or (dtype is not None and a.dtype != np.dtype(dtype)):
+        _launch()  # a copy kernel; a contiguous array is returned as it is
     return FakeArray(np.ascontiguousarray(a._a, dtype=dtype))
+
+
+def _host_kernel(function, *args) -> None:
+    """One user-kernel launch (module notes): ``function`` run on the device arrays' host memory in place."""
+    _launch()
+    function(*(a._a if isinstance(a, FakeArray) else a for a in args))
 
 
 class _Pool:
@@ -282,8 +334,9 @@ def module() -> types.ModuleType:
     """The stand-in ``cupy`` module (one per process)."""
     if "cupy" in _MODULES:
         return _MODULES["cupy"]
-    cp = types.ModuleType("cupy", "a strict stand-in for cupy on the CPU (verify.exact.fake_cupy)")
+    cp = types.ModuleType("cupy", "a strict stand-in for cupy on the CPU (verify.testing.fake_cupy)")
     special = {"asarray": _asarray, "array": _array, "asnumpy": _asnumpy, "ascontiguousarray": _ascontiguousarray,
+               "host_kernel": _host_kernel,
                "ndarray": FakeArray, "get_array_module": lambda *a: cp,
                "get_default_memory_pool": lambda: _POOL,
                "cuda": types.SimpleNamespace(Device=_CudaDevice, runtime=_RUNTIME)}
