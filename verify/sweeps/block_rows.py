@@ -25,10 +25,12 @@ BLOCK_KIND = "degree_block"
 
 def block_row_problem(value: dict) -> str | None:
     """A stored degree-block row that ``verify.rank.blocks.Block`` cannot hold (``Store.get`` has
-    checked its counts): an unknown or a missing field."""
+    checked its counts): an unknown or a missing field.  ``plan``, the block's plan as it ran (kernel,
+    device, leaf route, bytes, estimated seconds: ``verify.rank.block_plan``), is kept beside the block's
+    fields as a record of where it ran; resuming reads the block's fields only."""
     from ..rank.blocks import Block  # here: the store's users need not import the rank engine
 
-    names = {f.name for f in fields(Block)}
+    names = {f.name for f in fields(Block)} | {"plan"}
     unknown, missing = sorted(set(value) - names), sorted({"rows", "cols", "rank"} - set(value))
     if unknown:
         return f"unknown fields {unknown}"
