@@ -1,8 +1,8 @@
 """Regenerates the atlas of the conjecture on N (docs/conjecture_n.md, "The atlas"): one command, both sections.
 
-* the grid (``verify.sweeps.atlas_grid``): depth L = 1-4, V = r = 2-6, H = 1, 2, R = 0, 1, 2, full, the exact
+* the grid (``verify.sweeps.atlas.grid``): depth L = 1-4, V = r = 2-6, H = 1, 2, R = 0, 1, 2, full, the exact
   token rank against N up to its limit -> results/n_atlas.csv;
-* the bound cells (``verify.sweeps.atlas_bound``): V = r = 8, 10, 12, L = 3, 4, 5, H = 1, 2, R = 1, 2 and 0,
+* the bound cells (``verify.sweeps.atlas.bound``): V = r = 8, 10, 12, L = 3, 4, 5, H = 1, 2, R = 1, 2 and 0,
   the smallest N at which the rank reaches Theorem 2's proof bound, beside r L / log3 r
   -> results/n_positional_cells.csv;
 * the figure -> results/n_atlas.png (needs matplotlib: pip install -e '.[plot]').
@@ -32,11 +32,11 @@ from pathlib import Path
 
 from verify.errors import InputError
 from verify.files import write_output
-from verify.sweeps.atlas_bound import bound_estimate
-from verify.sweeps.atlas_csv import SECTIONS, csv_text, merge_rows, read_rows, row_key
-from verify.sweeps.atlas_plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
+from verify.sweeps.atlas.bound import bound_estimate
+from verify.sweeps.atlas.csv_rows import SECTIONS, csv_text, merge_rows, read_rows, row_key
+from verify.sweeps.atlas.plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
                                       parse_cell)
-from verify.sweeps.atlas_run import run_cells
+from verify.sweeps.atlas.run import run_cells
 
 
 def committed(out: Path) -> dict:
@@ -73,7 +73,7 @@ def price(cells, tables, which: str, seed: int, bound_budget: int | None) -> dic
                 f"past the budget {budget:,}: a row with its estimate" if work > budget else
                 f"about {seconds:.0f} s at the rate measured here")), flush=True)
     for cell in (c for c in cells if c.section == "grid" and budget_for(c, which) != GRIDS[which]["budget"]):
-        print(f"  {cell.name}: budget raised (atlas_plan.RAISED); its committed seconds may predate that")
+        print(f"  {cell.name}: budget raised (verify.sweeps.atlas.plan.RAISED); its committed seconds may predate that")
     total = sum(known.values())
     print(f"priced: {len(cells)} cells, {total:.0f} s in all ({total / 60:.1f} min one after another; "
           f"{len(cells) - len(known)} not priced)")
@@ -163,7 +163,7 @@ def main(argv=None) -> int:
 
 def draw(out: Path, grid_rows: list[dict], bound_rows: list[dict]) -> int:
     try:
-        from verify.sweeps.atlas_plot import plot_atlas
+        from verify.report.atlas_plot import plot_atlas
 
         plot_atlas(grid_rows, bound_rows, str(out / "n_atlas.png"))
     except InputError as exc:

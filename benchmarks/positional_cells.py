@@ -1,7 +1,7 @@
 """The atlas's bound cells over ranges of your choice (issue 31, point 4): where Theorem 2's bound has content.
 
 A thin front for ``python benchmarks/atlas.py --section bound --cells bound:L,V,H,R ...`` (the engine is
-``verify.sweeps.atlas_bound``; its module doc says what each column holds): it names the cells V = r in
+``verify.sweeps.atlas.bound``; its module doc says what each column holds): it names the cells V = r in
 --ranks, L in --depths, H in --heads, R in --pos-ranks, and replaces their rows in --out's
 n_positional_cells.csv (atomically, after each cell), at --budget evaluations of F (or count-matrix
 entries) a cell.  The whole atlas, both sections, is ``python benchmarks/atlas.py``.

@@ -22,8 +22,8 @@ Measured (shared 2-core machine, seed 0, under the other helpers' load, numba ca
   9.9 s wall; the N = 14 row 645 in 5.3 s wall; H_B 682 in 2.5 s.  The target is judged on wall seconds.
 Where the limit's time went (cProfile, 165 s): evaluating F on 28.9 million pairs 105 s (int64 % 40 s of it),
 ranks 60 s (FLINT's entry-by-entry build 19 s).  Now: 9.7 million pairs (the rows of the first
-ceil((k + 16)/V) row points meet the bound; ``token_route._limit_rank``) in a compiled loop
-(``token_kernel``), about 1.3 us a pair, and the ranks by the checked float64 elimination (``kernel_for``).
+ceil((k + 16)/V) row points meet the bound; ``token.limit._limit_rank``) in a compiled loop
+(``grid_loop``), about 1.3 us a pair, and the ranks by the checked float64 elimination (``kernel_for``).
 Run: python benchmarks/positional_limit.py
 """
 
@@ -34,11 +34,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: see the note
 
 from verify import NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.positional_bound import exact_hilbert, side_points
-from verify.rank.token_gram import TOKEN_PRIME, GramModel
-from verify.rank.token_route import sequence_rank, token_limit
-from verify.sweeps.atlas_bound import bound_row
-from verify.sweeps.atlas_plan import Cell
+from verify.rank.token.positional_bound import exact_hilbert, side_points
+from verify.rank.token.gram import TOKEN_PRIME, GramModel
+from verify.rank.token.limit import token_limit
+from verify.rank.token.route import sequence_rank
+from verify.sweeps.atlas.bound import bound_row
+from verify.sweeps.atlas.plan import Cell
 
 
 def timed(what, target, function):

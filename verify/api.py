@@ -24,7 +24,7 @@ from .rank.certainty import format_bound
 from .rank.sep import SEP, separation_rank
 from .rank.routes import METHODS
 from .sweeps.executor import SweepInterrupted
-from .sweeps.probe import probe_summary
+from .report.probe_summary import probe_summary
 from .sweeps.progress import close_all
 from .sweeps.plan import plan_text
 from .sweeps.probe import PROBE
@@ -33,7 +33,7 @@ from .sweeps.progress import Progress
 from .sweeps.store import default_store_path
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
-from .formats import (claims_table, export_csv, junit_xml, plot_probe, plot_table, require_matplotlib,
+from .report.formats import (claims_table, export_csv, junit_xml, plot_probe, plot_table, require_matplotlib,
                       table_csv, table_markdown)
 from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib, scheduler_address
 

@@ -36,10 +36,11 @@ from .model.spec import LayerWeights, NetworkSpec, Weights, divisors, draw_weigh
 from .claims.specsets import default_specs, exact_rank
 from .rank.bound import derivative_bound
 from .rank.grid import default_template_count
-from .rank.positional_bound import counting_floor, every_sequence_rank, sampled_minor_rank
+from .rank.token.positional_bound import counting_floor
+from .rank.token.route import every_sequence_rank, sampled_minor_rank
 from .rank.reduced import embedded_reduced_rank, reduced_polynomials
 from .rank.routes import rank_once
-from .rank.tokens import token_rank
+from .rank.token.tokens import token_rank
 # the papers' constructions and certificates
 from .constructions.certificate import certify, check_certificate, lower_bound
 from .constructions.grid_eval import grid_values
@@ -49,7 +50,8 @@ from .constructions.omega import bad_omegas, exponent_matrix, hadamard_gram, ome
 from .constructions.vocabulary import (Layout, carried_columns, convolution_embedding, embedding_target,
                                        large_n_construction, matrix_rank, vocabulary_matrix)
 # the probe of the sequence length N and the lower bounds it is compared with
-from .sweeps.probe import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound, probe_step, probe_tokens
+from .rank.bound import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound
+from .sweeps.probe import probe_step, probe_tokens
 
 __all__ = [
     "Claim", "Source", "H", "L", "N", "d_a", "d_x", "k", "n", "r", "r_e",

@@ -184,7 +184,7 @@ class ClaimItem(pytest.Item):
 
     def runtest(self) -> None:
         from .claims.record import run_claims_with
-        from .claims.report import strength
+        from .report.run_report import strength
 
         plugin = self.config.pluginmanager.get_plugin("verify-claims-plugin")
         claim = self.claim  # a rank bound anywhere (printed, corrected, gap, a reading) reads the store
@@ -201,7 +201,7 @@ class ClaimItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ClaimMismatch):
-            from .claims.junit import failure_text
+            from .report.junit import failure_text
 
             return failure_text(excinfo.value.record, self.registry)
         return super().repr_failure(excinfo, style)

@@ -7,7 +7,7 @@ its verdict is recorded in ``AUDITED``:
 * ``covered``: its checks (case lists, grids, spec sets) reach the boundary of the stated domain.
   Large values are necessarily sampled; "covered" is about the edges, not about every value;
 * ``left_out``: part of the boundary is out of reach; the claim's ``left_out`` names it and why,
-  and the report lists it (``verify.claims.report.markdown``, "Parts of a stated domain no check
+  and the report lists it (``verify.report.run_report.markdown``, "Parts of a stated domain no check
   reaches"; report.json's ``left_out``);
 * ``not-audited``: not read for rule 2 (a kind kept for a claim added before its audit; since the third
   round, which read the response and formerly ambiguous claims, no entry has it).
@@ -195,7 +195,7 @@ def test_audit_reports_its_own_gap():
 
 def test_the_report_shows_each_left_out():
     """report.md lists every claim's left_out with its text, the terminal table names the claims."""
-    from verify.claims.report import markdown, table
+    from verify.report.run_report import markdown, table
 
     records = [{"id": "a_claim", "source": "doc §1, eq. 1", "outcome": "verified", "expected": "verified",
                 "as_expected": True, "evidence": "e", "statement": "s", "left_out": "N = 2: too slow"},

@@ -1,4 +1,4 @@
-"""report.html (verify.claims.html_report), read back with the standard library's html.parser:
+"""report.html (verify.report.html_report), read back with the standard library's html.parser:
 every claim id present, no external resource, and the counts those of report.json."""
 
 import json
@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 
 import toy_registry
-from verify.claims.html_report import ATLAS_PNG, html_report, rank_table_svg
+from verify.report.html_report import ATLAS_PNG, html_report, rank_table_svg
 from verify.cli.main import main
 
 

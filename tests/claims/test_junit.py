@@ -1,4 +1,4 @@
-"""``verify run --junit FILE`` (verify.claims.junit), read back by a JUnit reader (junitparser), not by
+"""``verify run --junit FILE`` (verify.report.junit), read back by a JUnit reader (junitparser), not by
 the code that wrote it: one testcase per claim, classname the paper, the properties, the evidence
 in system-out, an unexpected outcome a failure and a raising check an error."""
 

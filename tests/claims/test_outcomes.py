@@ -14,7 +14,7 @@ from verify.claims.bounds import trivial_upper
 from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
 from verify.claims.perturb import NO_PERTURBATION
 from verify.claims.record import OUTCOMES, Claim, Source, d_x, n, run_claim
-from verify.claims.report import counts, markdown
+from verify.report.run_report import counts, markdown
 from verify.cli.main import main
 
 SRC = Source("levine2020_limits_to_depth_efficiencies.md", "test", "test")

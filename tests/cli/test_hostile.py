@@ -287,7 +287,7 @@ def test_outputs_are_sentences_and_numbers(capsys, tmp_path):
 
 def test_plots_have_integer_depth_ticks_a_title_and_named_bounds(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
-    from verify.sweeps import plot
+    from verify.report import plot
 
     figures = []
     monkeypatch.setattr(plot, "_save", lambda fig, plt, path, layout=True: figures.append(fig))

@@ -97,7 +97,7 @@ def test_residues_of_any_integers():
 def test_the_folded_callers_use_the_layer():
     from verify.constructions import grid_eval
     from verify.exact import kernels
-    from verify.rank import token_gram
+    from verify.rank.token import gram as token_gram
 
     assert token_gram._mm is modp.int64_product and token_gram._reduce is modp.reduce_int64
     assert grid_eval._mod is modp.floor_mod

@@ -11,7 +11,7 @@ import pytest
 
 from verify.constructions import grid_eval
 from verify.exact import elimination, factorcheck, floatmod, karatsuba, kernels, tuning
-from verify.rank import token_gram
+from verify.rank.token import gram as token_gram
 from verify.exact.fields import DEFAULT_PRIME, MID_PRIME, Field
 from verify.exact.kernels import BlockLUKernel, FlintKernel, FloatKernel, factorization_check, kernel_again, kernel_for
 

@@ -10,10 +10,10 @@ import pytest
 
 from verify import NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.positional_bound import (certified_hilbert, exact_hilbert, hilbert_caps, positional_bound,
+from verify.rank.token.positional_bound import (certified_hilbert, exact_hilbert, hilbert_caps, positional_bound,
                                           side_points)
-from verify.rank.token_gram import TOKEN_PRIME, GramModel
-from verify.rank.token_route import sequence_rank
+from verify.rank.token.gram import TOKEN_PRIME, GramModel
+from verify.rank.token.route import sequence_rank
 
 P = TOKEN_PRIME
 
@@ -153,7 +153,7 @@ def test_probe_rows_carry_one_label_each():
 
 
 def test_row_certainty_lower_bound_says_how_far_short():
-    from verify.rank.positional_bound import row_certainty
+    from verify.rank.labels import row_certainty
 
     assert row_certainty(50, 64, 52, 1e-4) == ("lower bound", None, 52)
     assert row_certainty(52, 64, 52, 1e-4) == ("probabilistic", 1e-4, 52)
@@ -180,7 +180,7 @@ def test_the_counting_floor_where_the_cap_equals_the_bound_exactly():
     # a cap equal to the bound already reaches it: the floor is that N, not the next (enumerated sides)
     from itertools import product as sequences
 
-    from verify.rank.positional_bound import counting_floor
+    from verify.rank.token.positional_bound import counting_floor
 
     for vocab, bound, positional in [(2, 4, True), (3, 9, True), (3, 6, False), (2, 3, False), (4, 10, False)]:
         floor = next(n for n in range(2, 40, 2) if len({s if positional else tuple(sorted(s))
@@ -193,7 +193,7 @@ def test_a_row_at_a_certified_limit_is_certified_and_at_a_computed_one_probabili
     # the shared rule of the probe and the atlas: a certified limit is a proven bound, a computed one is an
     # offer with its probability; below every bound a row is a lower bound, short of the smallest
     from verify import NetworkSpec
-    from verify.rank.positional_bound import positional_label
+    from verify.rank.labels import positional_label
 
     spec, bounds = NetworkSpec(depth=2, width=3), {"at_positions": None, "probability": None}
     common = dict(bounds=bounds, spec=spec, every=False, weight_range=2**16, modulus=2**31 - 1)

@@ -1,13 +1,13 @@
-"""The Gram route's memory price (token_caps.gram_log2_bytes) against the sizes it builds, and the guard
+"""The Gram route's memory price (token.caps.gram_log2_bytes) against the sizes it builds, and the guard
 that uses it: reachable specs run, bad input is refused at once."""
 
 import pytest
 
 from verify import Field, NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.token_gram import TOKEN_PRIME
-from verify.rank.token_route import token_limit
-from verify.rank.tokens import token_rank
+from verify.rank.token.gram import TOKEN_PRIME
+from verify.rank.token.limit import token_limit
+from verify.rank.token.tokens import token_rank
 
 GF31 = Field(TOKEN_PRIME)
 
@@ -17,8 +17,8 @@ def test_gram_price_is_a_lower_bound_on_the_count_matrix(vocab, tokens, degree):
     # 8 bytes an entry of the V binom(min(N/2 - 1, C) + V - 1, V - 1) x binom(min(N/2, C) + V - 1, V - 1) matrix
     import math
 
-    from verify.rank.token_caps import gram_log2_bytes
-    from verify.rank.token_route import lattice
+    from verify.rank.token.caps import gram_log2_bytes
+    from verify.rank.token.route import lattice
 
     half = tokens // 2
     exact = 8 * vocab * len(lattice(min(half - 1, degree), vocab - 1)) * len(lattice(min(half, degree), vocab - 1))
@@ -29,8 +29,8 @@ def test_gram_guard_prices_the_route_it_runs_and_refuses_bad_input_at_once():
     import time
 
     from verify import InputError
-    from verify.rank.token_gram import GramModel
-    from verify.rank.token_route import count_rank
+    from verify.rank.token.gram import GramModel
+    from verify.rank.token.route import count_rank
 
     # depth 2, V = 6, N = 60: the counts route's estimate (324,632^2 count-vector pairs) was refused at 1 GiB;
     # the Gram route keeps 6 * 126 x 126 lattice points and is priced so

@@ -7,10 +7,11 @@ import pytest
 
 from verify import Field, NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.token_caps import count_caps
-from verify.rank.token_gram import TOKEN_PRIME
-from verify.rank.token_route import derivative_upper_bound, token_limit
-from verify.rank.tokens import token_rank
+from verify.rank.token.caps import count_caps
+from verify.rank.token.gram import TOKEN_PRIME
+from verify.rank.token.limit import token_limit
+from verify.rank.token.route import derivative_upper_bound
+from verify.rank.token.tokens import token_rank
 
 GF31 = Field(TOKEN_PRIME)
 
@@ -85,8 +86,8 @@ def test_gram_model_values_equal_the_literal_forward_pass(pos_rank, spec):
     import numpy as np
 
     from verify.model.network import output_coordinate
-    from verify.rank.token_gram import GramModel
-    from verify.rank.token_route import _side_points
+    from verify.rank.token.gram import GramModel
+    from verify.rank.token.route import _side_points
 
     weights, emb = draw_weights(spec, 3), VocabularyEmbedding(spec.width, 3, 3, pos_rank, 3)
     model = GramModel(spec, weights, emb, TOKEN_PRIME)
@@ -104,8 +105,8 @@ def test_gram_model_values_equal_the_literal_forward_pass(pos_rank, spec):
 @pytest.mark.parametrize("depth,vocab", [(2, 3), (3, 3), (2, 4)])
 def test_count_rank_beyond_the_lattice_order_equals_the_full_counts_route(depth, vocab):
     # N >= 2C + 2: only the principal lattice of order C is kept; the counts route keeps every count vector
-    from verify.rank.token_gram import GramModel
-    from verify.rank.token_route import count_rank
+    from verify.rank.token.gram import GramModel
+    from verify.rank.token.route import count_rank
 
     spec = NetworkSpec(depth=depth, width=4)
     weights, emb = draw_weights(spec, 0), VocabularyEmbedding(4, vocab, 3)
@@ -122,7 +123,7 @@ def test_grid_evaluation_equals_pointwise_evaluation_of_every_sum(spec):
     # evaluate_grid forms S and layer 1's map per side and adds them; evaluate forms them per point
     import numpy as np
 
-    from verify.rank.token_gram import GramModel
+    from verify.rank.token.gram import GramModel
 
     emb = VocabularyEmbedding(spec.width, 3, 2, 1, 4)
     model = GramModel(spec, draw_weights(spec, 4), emb, TOKEN_PRIME)
@@ -138,8 +139,8 @@ def test_grid_evaluation_equals_pointwise_evaluation_of_every_sum(spec):
 def test_grown_grid_equals_the_grid_of_the_stacked_points():
     import numpy as np
 
-    from verify.rank.token_gram import GramModel
-    from verify.rank.token_route import grow_grid
+    from verify.rank.token.gram import GramModel
+    from verify.rank.token.route import grow_grid
 
     spec = NetworkSpec(depth=2, width=3, heads=2, attn_dim=1, residual=True)
     model = GramModel(spec, draw_weights(spec, 1), VocabularyEmbedding(3, 3, 2, 2, 1), TOKEN_PRIME)
@@ -158,8 +159,8 @@ def test_doubled_positional_sample_evaluates_only_new_entries_and_stays_below_th
     # depth 3, d_x = 3, V = r = 2, positional rank 1, N = 16: 256 sequences a side, full-grid rank 70
     # (every sequence: the aim above the count).  Aiming at 60 the sample starts at 76 a side, stops
     # short, and doubles to 152: 76^2 + (152^2 - 76^2) evaluations, a rank between 60 and the full one.
-    from verify.rank.token_gram import GramModel
-    from verify.rank.token_route import sequence_rank
+    from verify.rank.token.gram import GramModel
+    from verify.rank.token.route import sequence_rank
 
     spec = NetworkSpec(depth=3, width=3)
     model = GramModel(spec, draw_weights(spec, 0), VocabularyEmbedding(3, 2, 2, 1, 0), TOKEN_PRIME)
@@ -175,7 +176,7 @@ def test_limb_products_against_python_integers():
     # reduction: against exact Python ints, at the extremes (p - 1 everywhere: the largest sums) and at random
     import numpy as np
 
-    from verify.rank.token_gram import _mm
+    from verify.rank.token.gram import _mm
 
     p = TOKEN_PRIME
     rng = np.random.default_rng(11)

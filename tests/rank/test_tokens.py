@@ -10,8 +10,9 @@ from verify.rank.routes import rank_once as separation_rank  # one run at the gi
 from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
 from verify.model.network import output_coordinate
-from verify.sweeps.probe import corollary1_lower_bound, probe_tokens
-from verify.rank.tokens import compositions, token_rank
+from verify.rank.bound import corollary1_lower_bound
+from verify.sweeps.probe import probe_tokens
+from verify.rank.token.tokens import compositions, token_rank
 
 from strategies import small_specs
 
@@ -172,7 +173,7 @@ def test_rank_r_embedding_never_exceeds_the_width_r_network(depth, width, rank):
 def test_probe_json_reports_count_cap_and_a_limit_checked_by_brute_force(capsys):
     from itertools import product
 
-    from verify.rank.token_gram import TOKEN_PRIME
+    from verify.rank.token.gram import TOKEN_PRIME
     code = main(["probe-n", "--depth", "2", "--width", "3", "--vocab", "3", "--rank", "2", "--max-tokens", "8",
                  "--no-store", "--workers", "1", "--json"])
     data = json.loads(capsys.readouterr().out)
@@ -191,3 +192,17 @@ def test_probe_text_says_when_the_cap_decides(capsys):
                  "--no-store", "--workers", "1"])
     out = capsys.readouterr().out
     assert code == 0 and "count_cap" in out and "(cap decides)" in out and "not the network, decides" in out
+
+
+def test_the_compressed_counts_matrix_is_ranked_to_the_enumerated_rank(monkeypatch):
+    """The counts route's random column compression (taken past DENSE_ENTRIES; here at once), ranked through
+    ``kernel_for``, gives the rank every sequence enumerated gives (depth 1, V = 3, N = 6: 18 x 10 to 4 columns)."""
+    import verify.rank.token.tokens as tokens
+
+    spec = NetworkSpec(depth=1, width=3, heads=1, tokens=6)
+    weights, embedding = draw_weights(spec, 2), VocabularyEmbedding(3, 3, 3, seed=1)
+    part = (0, 1, 2)
+    enumeration = token_rank(spec, weights, embedding, GF, part, "enumeration")
+    monkeypatch.setattr(tokens, "DENSE_ENTRIES", 0)
+    counts = token_rank(spec, weights, embedding, GF, part, "counts")
+    assert counts.compressed_to == 4 and counts.rank == enumeration.rank > 0

@@ -17,14 +17,14 @@ import pytest
 from verify import Field, NetworkSpec, draw_weights
 from verify.errors import InputError
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.token_gram import TOKEN_PRIME
-from verify.rank.tokens import token_rank
-from verify.sweeps.atlas_bound import bound_row
-from verify.sweeps.atlas_csv import csv_text, merge_rows, read_rows, row_key
-from verify.sweeps.atlas_grid import grid_row, split_exceptions
-from verify.sweeps.atlas_plan import (CONSTANTS, GRIDS, Budget, Cell, bound_cells, budget_for,
+from verify.rank.token.gram import TOKEN_PRIME
+from verify.rank.token.tokens import token_rank
+from verify.sweeps.atlas.bound import bound_row
+from verify.sweeps.atlas.csv_rows import csv_text, merge_rows, read_rows, row_key
+from verify.sweeps.atlas.grid import grid_row, split_exceptions
+from verify.sweeps.atlas.plan import (CONSTANTS, GRIDS, Budget, Cell, bound_cells, budget_for,
                                       estimate_seconds, grid_cells, parse_cell, step_cost)
-from verify.sweeps.atlas_run import run_cells
+from verify.sweeps.atlas.run import run_cells
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,7 +104,7 @@ def test_bound_cells_against_closed_forms_and_enumeration(quick):
 
 def test_theorem2_bounds_of_the_full_bound_cells():
     # the sizes: 55 at (r, L) = (8, 4), 220 at (10, 4), 715 at (12, 4), 406 at (8, 5), 4,060 at (10, 5)
-    from verify.sweeps.probe import lemma7_lower_bound
+    from verify.rank.bound import lemma7_lower_bound
 
     for (r, depth), value in {(8, 4): 55, (10, 4): 220, (12, 4): 715, (8, 5): 406, (10, 5): 4060}.items():
         assert lemma7_lower_bound(depth, r, 1) == value == _lemma7_by_counting(depth, r, 1)
@@ -218,7 +218,7 @@ def test_atlas_finds_the_known_maximal_rank_exception():
 
 def test_probe_plot_draws_the_counting_caps(tmp_path):
     # verify probe-n --plot: the caps drawn are the B side's distinct multisets (sequences), counted here
-    from verify.sweeps.plot import cap_series, plot_probe
+    from verify.report.plot import cap_series, plot_probe
     from verify.sweeps.probe import probe_tokens
 
     for positional in (0, 1):

@@ -18,8 +18,10 @@ from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
 from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
 from verify.model.network import output_coordinate
-from verify.rank.token_gram import TOKEN_PRIME
-from verify.sweeps.probe import corollary1_lower_bound, lemma7_lower_bound, probe_summary, probe_tokens
+from verify.rank.token.gram import TOKEN_PRIME
+from verify.rank.bound import corollary1_lower_bound, lemma7_lower_bound
+from verify.report.probe_summary import probe_summary
+from verify.sweeps.probe import probe_tokens
 
 GF31 = Field(TOKEN_PRIME)
 

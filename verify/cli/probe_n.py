@@ -73,7 +73,7 @@ def run(args) -> int:
 
 
 def probe_summary(data: dict) -> str:
-    """The probe's findings in whole sentences (``verify.sweeps.probe.probe_summary``)."""
+    """The probe's findings in whole sentences (``verify.report.probe_summary``)."""
     summary = api.probe_summary
 
     return summary(data)

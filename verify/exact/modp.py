@@ -20,7 +20,7 @@ small-prime windows    ``floatmod``    int8 x int8 -> int32 and float32 windows 
 three 21-bit limbs     here            p < 2^63: ``three_limb_product``
 16-bit int64 limbs     here            p < 2^31, inner < 2^14: ``int64_product`` (the token routes)
 compiled int64         ``modp_        p < 2^31, inner < 2^14: d x d products one pair at a time in numba
-                       compiled``      loops (``verify.rank.token_kernel``); Mersenne folds at 2^31 - 1
+                       compiled``      loops (``verify.rank.token.grid_loop``); Mersenne folds at 2^31 - 1
 float64 floor          here            0 <= a < 2^53 - p: ``floor_mod`` (the certificate's grid)
 device                 ``blocklu``,    the float64 plans above through the array module (cupy), and the
                        ``leaves``      leaf inverse's fraction-free steps (p < 2^26)

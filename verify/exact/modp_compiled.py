@@ -8,10 +8,10 @@ p = 2^31 - 1 each product t is folded once, ``part``: (t & p) + (t >> 31) (2^31 
 other primes each product is reduced by ``%`` and a sum of d < 2^14 residues stays below 2^45.  Sums of
 two residues are below 2^32 and reduced the same way.  Nothing reaches 2^63.
 
-The functions are ``inline="always"``: a caller compiled with ``cache=True`` (``verify.rank.token_kernel``)
+The functions are ``inline="always"``: a caller compiled with ``cache=True`` (``verify.rank.token.grid_loop``)
 embeds them, and numba's cache does not notice edits here, so clear ``__pycache__`` after changing this
 file.  Written by hand: numba compiles the loops; no library here offers a fused modular small-matrix
-product.  ``tests/rank/test_token_kernel.py`` checks the loops built on them bit for bit against the numpy
+product.  ``tests/rank/test_grid_loop.py`` checks the loops built on them bit for bit against the numpy
 limb route (``modp.int64_product``) and against Python integers at p - 1 everywhere (the largest sums).
 """
 

@@ -44,7 +44,7 @@ The float elimination (``verify.exact.elimination``) and its factorization check
 
 Batches of the callers of ``verify.exact.modp``:
 
-* ``TOKEN_BATCH``: points per numpy batch of the token routes' Gram model (``verify.rank.token_gram``,
+* ``TOKEN_BATCH``: points per numpy batch of the token routes' Gram model (``verify.rank.token.gram``,
   commit 1eb0ef0, 2026-11-26): a few arrays of that many d x d int64.
 * ``GRID_BLOCK_POINTS``: grid points per numpy block of the certificate's grid
   (``verify.constructions.grid_eval``): a few MiB of float64 per array at d_x = 30.

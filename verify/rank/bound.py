@@ -55,12 +55,13 @@ embedded network of rank r (n = r(r + 1)/2 and r components).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from math import comb
 
 from ..model.spec import NetworkSpec
 
-__all__ = ["DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound",
+__all__ = ["corollary1_lower_bound", "lemma7_lower_bound", "conjecture_scale", "DerivativeBound", "degree_block_sizes", "homogeneous_bound", "staircase_bound", "derivative_bound",
            "first_layer_kernel", "kernel_graded_bounds", "one_head_depth3_points", "BLOCK_LIST_CAP",
            "KERNEL_WORK_CAP"]
 
@@ -253,3 +254,33 @@ def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBo
         blocks = blocks[:7] + ((rows, cols, min(rows - points, cols)),) + blocks[8:]
         return DerivativeBound(sum(b[2] for b in blocks), blocks, "degree blocks less the one-head base points")
     return DerivativeBound(homogeneous_bound(nvars, top, comps), blocks, "degree blocks")
+
+
+def corollary1_lower_bound(depth: int, rank: int, heads: int) -> int | None:
+    """((floor((r - H)/2) over 3^(L-2))) (vocabulary paper, Corollary 1); None for depth 1 or r <= H.
+
+    >>> corollary1_lower_bound(3, 9, 1)  # ((4 over 3)) = binom(6, 3)
+    20
+    """
+    if depth < 2 or rank <= heads:
+        return None
+    n, k = (rank - heads) // 2, 3 ** (depth - 2)
+    return math.comb(n + k - 1, k) if n > 0 else 0
+
+
+def lemma7_lower_bound(depth: int, rank: int, heads: int) -> int | None:
+    """((floor((r - 1 - H)/2) over 3^(L-2))): Theorem 2's bound as its proof gives it for V = r
+    (vocabulary paper, Corollary 2 with Lemma 7, footnote 3); None for depth 1 or r - 1 <= H.
+
+    >>> lemma7_lower_bound(3, 9, 1)  # ((3 over 3)) = binom(5, 3)
+    10
+    """
+    if depth < 2 or rank - 1 <= heads:
+        return None
+    n, k = (rank - 1 - heads) // 2, 3 ** (depth - 2)
+    return math.comb(n + k - 1, k) if n > 0 else 0
+
+
+def conjecture_scale(depth: int, rank: int) -> float | None:
+    """r L / log3 r, the conjectured N (a float, for orientation only; None for r = 1)."""
+    return None if rank < 2 else rank * depth / math.log(rank, 3)

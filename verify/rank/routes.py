@@ -3,9 +3,11 @@ run at seeded weights) and what that rank certifies.
 
 Routes (``docs/mathematics.md`` §2): ``coefficients`` (matricise the exact polynomial), ``grid``
 (the papers' grid tensor over template vectors) and ``reduced`` (the derivative space of
-F(S)^T e_p, independent of N).  The command line's ``--method`` choices and the up-front checks of
-``verify sep`` are read from ``ROUTES``; ``rank_once`` is one run by any of them.  Adding a route:
-a module with its kernel, and one ``register_route`` call here (docs/extending.md).
+F(S)^T e_p, independent of N) on continuous inputs, and ``tokens`` (``token.tokens.token_rank``, §4 and §7)
+on token inputs.  The command line's ``--method`` choices (``METHODS``: the routes on continuous inputs)
+and the up-front checks of ``verify sep`` are read from ``ROUTES``; ``rank_once`` is one run by any of
+those; the probe runs the token route as ``ROUTES["tokens"].rank``.  Adding a route: a module with its
+rank, and one ``register_route`` call here (docs/extending.md).
 """
 
 from __future__ import annotations
@@ -45,13 +47,18 @@ class Route:
         sizes answer at once; a route that prices itself per field at run time checks nothing here.
     rank : callable (spec, field, seed, partition, templates, weight_range, max_memory_gib,
         max_evaluations, progress) -> SepResult
-        One run at seeded integer weights, with its ``Certainty``.
+        One run at seeded integer weights, with its ``Certainty``; on token inputs
+        (spec, weights, embedding, field, part_a, **options) -> ``TokenRank`` (``token_rank``'s signature).
+    inputs : {"vectors", "tokens"}
+        What the network reads: continuous vectors (a ``--method`` of ``verify sep``, in ``METHODS``) or
+        tokens through a vocabulary embedding (the probe's route).
     """
 
     name: str
     needs_tokens: bool
     check: Callable
     rank: Callable
+    inputs: str = "vectors"
 
 
 #: The registered routes, in registration order (the order ``--method`` lists them).
@@ -116,7 +123,8 @@ def _grid_check(spec, templates, max_evaluations, max_memory_gib) -> None:
 
 
 def _no_check(spec, templates, max_evaluations, max_memory_gib) -> None:
-    """The reduced route prices its degree blocks per field when it runs (``reduced.check_memory``)."""
+    """The reduced route prices its degree blocks per field when it runs (``reduced.check_memory``); the token
+    route prices its matrix when it runs (``token.tokens.token_rank``, by ``token.caps.gram_log2_bytes``)."""
 
 
 def _coefficient_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gib, max_evaluations,
@@ -192,10 +200,17 @@ def _reduced_rank(spec, field, seed, partition, templates, weight_range, max_mem
 
 register_route(Route("coefficients", True, _coefficient_check, _partitioned("coefficients", _coefficient_rank)))
 register_route(Route("grid", True, _grid_check, _partitioned("grid", _grid_rank)))
-register_route(Route("reduced", False, _no_check, _reduced_rank))
+def _token_rank(spec, weights, embedding, field, part_a, **options):
+    from .token.tokens import token_rank
 
-#: The route names, for messages and ``--method`` (registration order).
-METHODS = tuple(ROUTES)
+    return token_rank(spec, weights, embedding, field, part_a, **options)
+
+
+register_route(Route("reduced", False, _no_check, _reduced_rank))
+register_route(Route("tokens", True, _no_check, _token_rank, inputs="tokens"))
+
+#: The names of the routes on continuous inputs, for messages and ``--method`` (registration order).
+METHODS = tuple(name for name, route in ROUTES.items() if route.inputs == "vectors")
 
 
 def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Field(DEFAULT_PRIME),
@@ -238,7 +253,7 @@ def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Fi
     >>> rank_once(spec).rank
     3
     """
-    if method not in ROUTES:
+    if method not in METHODS:
         raise InputError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
     route = ROUTES[method]
     if route.needs_tokens and spec.tokens is None:

@@ -63,7 +63,7 @@ def choose_method(spec: NetworkSpec, method: str, explicit_partition: bool) -> t
     """The route to run and the notes saying why; refuses (InputError) a combination no route serves."""
     from .reduced import tokens_threshold
 
-    if method != "auto" and method not in ROUTES:
+    if method != "auto" and method not in METHODS:
         raise InputError(f"unknown method {method!r}; use auto or one of {', '.join(METHODS)}")
     notes = []
     threshold = tokens_threshold(spec)

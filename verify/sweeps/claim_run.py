@@ -142,8 +142,8 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     ``verify.claims.registry.find_registry`` takes it (None: ``$VERIFY_REGISTRY`` or the installed one)."""
     from ..claims.record import load_claims, run_claims_with
     from ..claims.registry import find_registry
-    from ..claims.html_report import write_html
-    from ..claims.report import write_reports
+    from ..report.html_report import write_html
+    from ..report.run_report import write_reports
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
     from ..rank.memory import DEFAULT_MEMORY_GIB

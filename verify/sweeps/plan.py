@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 
+from ..model.spec import NetworkSpec
 from .store import Store, Task
 
-__all__ = ["sweep_plan", "plan_text"]
+__all__ = ["sweep_plan", "plan_text", "probe_plan"]
 
 
 def _spec_name(task: Task) -> str:
@@ -82,3 +83,24 @@ def plan_text(plan: dict) -> str:
                  + (f" in {plan['store']}" if plan["store"] else " (no store)")
                  + "; work is each task's share of the estimated cost still to compute. Nothing was computed.")
     return "\n".join(lines) + "\n"
+
+
+def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = None, rank: int | None = None,
+               positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31) -> dict:
+    """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
+    for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
+    from ..rank.memory import log2_multichoose
+    from ..rank.token.caps import gram_log2_bytes
+
+    def memory(task) -> float | None:
+        n = dict(task.params)["tokens"]
+        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (rank.routes.coefficient_size)
+            log2 = log2_multichoose(spec.depth * math.log2(3) - 1, (n - 1) * spec.width - 1) + math.log2(500)
+            return 2.0**log2 if log2 < 1000 else math.inf
+        if vocab is None:
+            return None
+        # the estimate the step itself is refused by (the Gram route's guard in rank.token.tokens.token_rank)
+        log2 = gram_log2_bytes(vocab, n, spec.layer_degree, positional_rank > 0)
+        return 2.0**log2 if log2 < 1000 else math.inf
+
+    return {"cost": lambda task: memory(task) or 1.0, "memory": memory}

@@ -8,7 +8,6 @@ Corollary 1's lower bound ((floor((r - H)/2) over 3^(L-2))) already holds for N 
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
@@ -17,19 +16,18 @@ from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, Field
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..model.partitions import default_partition
-from ..rank.routes import rank_once
+from ..rank.routes import ROUTES, rank_once
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
-from ..rank.tokens import token_rank
-from ..rank.token_caps import count_caps
-from ..rank.token_gram import token_prime
-from ..rank.token_route import token_limit
-from ..rank.positional_bound import positional_label
-from ..rank.token_gram import GramModel
-from ..rank.tokens import positional_bounds
+from ..rank.bound import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound
+from ..rank.labels import label_row
+from ..rank.token.caps import count_caps
+from ..rank.token.gram import token_prime
+from ..rank.token.limit import token_limit
+from ..rank.token.gram import GramModel
+from ..rank.token.tokens import positional_bounds
 
-__all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_plan",
-           "corollary1_lower_bound", "lemma7_lower_bound",
-           "conjecture_scale", "probe_summary"]
+__all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
+           "row_exceptions"]
 
 
 @dataclass(frozen=True)
@@ -49,36 +47,6 @@ class ProbeDefaults:
 PROBE = ProbeDefaults()
 
 
-def corollary1_lower_bound(depth: int, rank: int, heads: int) -> int | None:
-    """((floor((r - H)/2) over 3^(L-2))) (vocabulary paper, Corollary 1); None for depth 1 or r <= H.
-
-    >>> corollary1_lower_bound(3, 9, 1)  # ((4 over 3)) = binom(6, 3)
-    20
-    """
-    if depth < 2 or rank <= heads:
-        return None
-    n, k = (rank - heads) // 2, 3 ** (depth - 2)
-    return math.comb(n + k - 1, k) if n > 0 else 0
-
-
-def lemma7_lower_bound(depth: int, rank: int, heads: int) -> int | None:
-    """((floor((r - 1 - H)/2) over 3^(L-2))): Theorem 2's bound as its proof gives it for V = r
-    (vocabulary paper, Corollary 2 with Lemma 7, footnote 3); None for depth 1 or r - 1 <= H.
-
-    >>> lemma7_lower_bound(3, 9, 1)  # ((3 over 3)) = binom(5, 3)
-    10
-    """
-    if depth < 2 or rank - 1 <= heads:
-        return None
-    n, k = (rank - 1 - heads) // 2, 3 ** (depth - 2)
-    return math.comb(n + k - 1, k) if n > 0 else 0
-
-
-def conjecture_scale(depth: int, rank: int) -> float | None:
-    """r L / log3 r, the conjectured N (a float, for orientation only; None for r = 1)."""
-    return None if rank < 2 else rank * depth / math.log(rank, 3)
-
-
 @dataclass
 class ProbeResult:
     spec: NetworkSpec
@@ -91,7 +59,7 @@ class ProbeResult:
     stopped: str = ""
     seconds: float = 0.0
     compressed: bool = False
-    limit: dict | None = None  # token inputs: ``token_route.TokenLimit.as_dict()``
+    limit: dict | None = None  # token inputs: ``token.limit.TokenLimit.as_dict()``
     modulus: int | None = None  # token inputs: the prime of the Gram route's ranks
     patience: int | None = None  # the --patience the run stopped by
 
@@ -182,38 +150,14 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
         return {"rank": found.rank, "compressed": False}
     weights = draw_weights(spec, seed, weight_range)
     embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)
-    found = token_rank(at, weights, embedding, field, default_partition(tokens), max_memory_gib=max_memory_gib,
-                       seed=seed, likely=likely)
+    found = ROUTES["tokens"].rank(at, weights, embedding, field, default_partition(tokens),
+                                   max_memory_gib=max_memory_gib, seed=seed, likely=likely)
     out = {"rank": found.rank, "compressed": found.compressed_to is not None, "sampled": found.sampled,
            "modulus": found.modulus}
     if positional_rank and found.modulus is not None:  # eq. 7.4's bounds (cached: the sample aimed at them)
         model = GramModel(at, weights, embedding, found.modulus)
         out["bounds"] = positional_bounds(model, tokens)
     return out
-
-
-def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
-              weight_range: int = DEFAULT_WEIGHT_RANGE) -> None:
-    """Adds a positional row's label (``positional_bound.row_certainty``): "certified exact" where the rank meets
-    a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),
-    "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
-    or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
-    from ..rank.certainty import format_bound
-
-    bounds = found["bounds"]
-    proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []))
-    label, probability, aim = positional_label(row["rank"], proven, bounds, spec, not found.get("sampled"), weight_range,
-                                               found["modulus"], limit["rank"] if limit else None,
-                                               bool(limit and limit["certified_exact"]),
-                                               limit["probability_bound"] if limit else None)
-    if limit and limit["certified_exact"]:
-        proven = min(proven, limit["rank"])  # the label text names the smallest proven bound
-    row.update(label=label, probability=probability, bound_eq74=bounds["certified"],
-               bound_eq74_at_positions=bounds["at_positions"], aim=aim, short_by=aim - row["rank"])
-    row["label_text"] = {  # the probability rounded up (format_bound): a printed bound stays a bound
-        "certified exact": f"certified exact ({bounds['certified'] if row['rank'] == bounds['certified'] else proven})",
-        "probabilistic": f"probabilistic: generic unless an event of probability <= {format_bound(probability or 0.0)}",
-    }.get(label, f"lower bound: {aim - row['rank']} below the bound {aim} it aimed at")
 
 
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
@@ -248,7 +192,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         embedding = VocabularyEmbedding(spec.width, vocab, rank, positional_rank, seed)  # validates first
         result = ProbeResult(spec, "tokens", vocab, rank, positional_rank)
         from ..rank.memory import guard_log2
-        from ..rank.tokens import estimate_counts_log2_bytes
+        from ..rank.token.tokens import estimate_counts_log2_bytes
 
         # priced before any work, conservatively: the smallest token grid (N = 2) at this vocabulary
         guard_log2(estimate_counts_log2_bytes(vocab, 2, 1), max_memory_gib, f"the token grid with V = {vocab:,}",
@@ -295,93 +239,3 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         result.stopped = "max-tokens"
     result.seconds = time.perf_counter() - start
     return result
-
-
-def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = None, rank: int | None = None,
-               positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31) -> dict:
-    """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
-    for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
-    from ..rank.memory import log2_multichoose
-    from ..rank.token_caps import gram_log2_bytes
-
-    def memory(task) -> float | None:
-        n = dict(task.params)["tokens"]
-        if continuous:  # at least binom(C + (N-1) d - 1, C) monomials at 500 bytes (rank.routes.coefficient_size)
-            log2 = log2_multichoose(spec.depth * math.log2(3) - 1, (n - 1) * spec.width - 1) + math.log2(500)
-            return 2.0**log2 if log2 < 1000 else math.inf
-        if vocab is None:
-            return None
-        # the estimate the step itself is refused by (the Gram route's guard in rank.tokens.token_rank)
-        log2 = gram_log2_bytes(vocab, n, spec.layer_degree, positional_rank > 0)
-        return 2.0**log2 if log2 < 1000 else math.inf
-
-    return {"cost": lambda task: memory(task) or 1.0, "memory": memory}
-
-
-def probe_summary(data: dict) -> str:
-    """The probe's findings in whole sentences (no None: a value that does not exist is said so).
-
-    Every number and list is read off the rows (``data["ranks"]``) and the limit, not from flags set
-    while the probe ran; the stop reason says "equals the limit" only where the last rows show it."""
-    rows, limit_rank, patience = data["ranks"], data["limit_rank"], data.get("patience")
-    last = rows[-1] if rows else None
-    tail = rows[-(patience + 1):] if patience else []
-    steady = bool(tail) and len(tail) == patience + 1 and len({row["rank"] for row in tail}) == 1
-    if data["stopped"] == "saturated" and steady and limit_rank in (None, last["rank"]):
-        stop = (f"Stopped because the rank was {last['rank']} at each of the last {patience + 1} N"
-                + (" and equals the limit" if limit_rank is not None else ""))
-    elif data["stopped"] == "max-tokens" and last is not None:
-        stop = f"Stopped at --max-tokens (N = {last['tokens']})"
-    elif data["stopped"] in ("saturated", "max-tokens"):
-        stop = f"Stopped at N = {last['tokens']}" if last is not None else "Stopped before any N"
-    else:
-        stop = f"Stopped: {data['stopped']}"
-    tokens, rank = final_run(rows)
-    if tokens is None:
-        steady_text = "the rank was still changing at the last N" if len(rows) > 1 else "only one N was computed"
-    else:
-        steady_text = f"the rank is {rank} from N = {tokens} on"
-    lines = [f"{stop}; {steady_text}."]
-    below, unsure, above = row_exceptions(rows, limit_rank)
-    limit = data.get("limit")
-    if limit is not None:
-        how = ("certified exact: it meets the proven derivative bound" if limit["certified_exact"] else
-               f"a certified lower bound on the generic limit, equal to it unless an event of probability "
-               f"<= {limit['probability_bound']:.2g} occurred (proven upper bound {limit['upper_bound']})")
-        if above:
-            bound = (f"the rank exceeds it at N = {', '.join(map(str, above))}, so it is below the generic limit "
-                     "there")
-        else:
-            bound = "no N can exceed it" if limit["certified_exact"] else "no N exceeds it unless that event occurred"
-        lines.append(f"The N-independent limit is {limit_rank} ({how}); {bound}.")
-    elif limit_rank is not None:
-        lines.append(f"The N-independent limit is {limit_rank}.")
-    decided = cap_decided(rows)
-    if decided:
-        counted = "sequences" if data.get("positional_rank") else "multisets"
-        lines.append(f"At N = {', '.join(map(str, decided))} the rank equals the counting cap: there the number of "
-                     f"distinct token {counted}, not the network, decides the rank.")
-    if below:
-        lines.append(f"At N = {', '.join(map(str, below))} the exact rank is below min(counting cap, limit).")
-    if unsure:
-        lines.append(f"At N = {', '.join(map(str, unsure))} a sample of the sequences stopped below min(counting cap, "
-                     "limit): those ranks are certified lower bounds only.")
-    labels = [row["label"] for row in rows if "label" in row]
-    if labels:
-        counts = ", ".join(f"{labels.count(name)} {name}" for name in ("certified exact", "probabilistic", "lower bound")
-                           if name in labels)
-        lines.append(f"Against the positional bound of docs/mathematics.md eq. 7.4 the rows are: {counts}.")
-    lower = data["lower_bound"]
-    reached = next((row["tokens"] for row in rows if lower is not None and row["rank"] >= lower), None)
-    if lower is None:
-        lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
-    elif reached is None:
-        lines.append(f"Corollary 1's lower bound {lower} was not reached at any N probed.")
-    else:
-        lines.append(f"Corollary 1's lower bound {lower} is first reached at N = {reached}.")
-    if data["conjecture_scale"] is not None:
-        lines.append(f"The conjectured scale r L / log3 r is {data['conjecture_scale']:.2f}.")
-    if data.get("modulus") is not None:
-        lines.append(f"Token ranks are mod p = {data['modulus']}.")
-    lines.append(f"Time: {data['seconds']:.1f}s.")
-    return " ".join(lines)

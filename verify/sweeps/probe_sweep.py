@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..errors import InputError
 from ..exact.fields import Field
 from ..model.spec import NetworkSpec
-from .probe import PROBE, probe_plan, probe_tokens
+from .plan import probe_plan
+from .probe import PROBE, probe_tokens
 
 __all__ = ["probe_sweep", "probe_device"]
 

@@ -4,7 +4,7 @@ token rank reaches it (issue 31, point 4).
 Wies, Levine, Jannai, Navon, Hoshen, Shashua, "Which transformer architecture fits my data? A vocabulary
 bottleneck in self-attention" (ICML 2021, arXiv:2105.03928) conjecture (section 4) that Theorem 2's bound
 ((floor((r - 1 - H)/2) over 3^(L-2))) (its proof's V = r value, Lemma 7) holds from N = Omega(r L / log3 r).
-Cells (``atlas_plan.BOUND_CELLS``): V = r in {8, 10, 12}, width r + 1, d_a = floor(d_x / H), H = 1, 2,
+Cells (``plan.BOUND_CELLS``): V = r in {8, 10, 12}, width r + 1, d_a = floor(d_x / H), H = 1, 2,
 L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``bound_row`` records:
 
 * ``bound``: Theorem 2's proof bound; ``scale``: r L / log3 r;
@@ -18,7 +18,7 @@ L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``
 * ``eq74_at_n``: the positional bound of eq. 7.4 (the degree bound on the token grid, certified caps) at
   that N, and ``cap_at_n`` the counting cap; ``c``: n_reached / scale.
 
-Every N is priced before it is computed (``atlas_plan.bound_step_cost``); a cell past the budget is a row
+Every N is priced before it is computed (``plan.bound_step_cost``); a cell past the budget is a row
 with its estimate, in seconds at the rate measured here.  A cell without Theorem 2's bound (r - 1 <= H) is
 a row saying so.
 """
@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import time
 
-from ..model.embeddings import VocabularyEmbedding
-from ..model.spec import NetworkSpec, draw_weights
-from ..rank.positional_bound import counting_floor, positional_bound, sampled_minor_rank
-from ..rank.token_caps import count_caps
-from ..rank.token_gram import TOKEN_PRIME, GramModel
-from ..rank.token_route import count_rank
-from .atlas_plan import Cell, bound_step_cost, calibrate
-from .probe import conjecture_scale, lemma7_lower_bound
+from ...model.embeddings import VocabularyEmbedding
+from ...model.spec import NetworkSpec, draw_weights
+from ...rank.bound import conjecture_scale, lemma7_lower_bound
+from ...rank.token.positional_bound import counting_floor, positional_bound
+from ...rank.token.caps import count_caps
+from ...rank.token.gram import TOKEN_PRIME, GramModel
+from ...rank.token.route import count_rank, sampled_minor_rank
+from .plan import Cell, bound_step_cost, calibrate
 
 __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
 

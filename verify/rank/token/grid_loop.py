@@ -2,7 +2,7 @@
 
 ``GramModel.evaluate_grid`` forms S and layer 1's map G_1 once per side point (both are affine in the
 point z) and then runs layers 2..L on every pair (left, right).  As numpy passes over stacks of d x d
-int64 matrices that costs a whole-array pass per product, limb split and reduction (``token_gram._mm``):
+int64 matrices that costs a whole-array pass per product, limb split and reduction (``gram._mm``):
 about 3.6 us a pair at depth 3, d_x = 4, most of it in int64 ``%`` (about 10-25 ns an entry) and in the
 temporaries.  The loop here does, for one pair at a time and in registers and a few d x d scratch
 arrays, the same recursion (docs/mathematics.md §1, eq. 3):
@@ -16,14 +16,14 @@ vector-matrix products instead of two matrix products (as ``GramModel._rows_from
 
 Exactness (int64, p < 2^31, d < 2^14): every value is a residue in [0, p) and every product and sum goes
 through the mod-p layer's compiled primitives (``verify.exact.modp_compiled``, argument there), so nothing
-reaches 2^63.  ``tests/rank/test_token_kernel.py`` checks the loop bit for bit against ``GramModel.evaluate``
+reaches 2^63.  ``tests/rank/test_grid_loop.py`` checks the loop bit for bit against ``GramModel.evaluate``
 (the numpy limb route) and against Python integers at p - 1 everywhere (the largest sums).
 
 Compiled on first use (cached beside the module), without the GIL, so ``evaluate_grid`` runs it on bands of
 left rows in threads, one per core (numba's own ``parallel=True`` took 44 s to compile here against 13 s);
 it runs it from ``COMPILED_MIN_PAIRS`` pairs
 on, and keeps its numpy passes (the same values, slower) below that and where numba cannot be imported or
-cannot cache (``token_gram._compiled_grid`` gives None).  Written by
+cannot cache (``gram._compiled_grid`` gives None).  Written by
 hand: no library here runs a batched modular matrix recursion (numba only compiles the loop).
 """
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, red as _red, vec as _vec, vec_t as _vec_t
+from ...exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, red as _red, vec as _vec, vec_t as _vec_t
 
 __all__ = ["grid"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from .report import strength
+from .run_report import strength
 
 __all__ = ["junit_xml", "failure_text", "raised_checks", "RAISED"]
 

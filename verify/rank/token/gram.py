@@ -25,17 +25,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..exact import tuning
-from ..exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
-from ..model.embeddings import VocabularyEmbedding
-from ..model.network import layer_maps
-from ..model.spec import NetworkSpec, Weights
+from ...exact import tuning
+from ...exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
+from ...model.embeddings import VocabularyEmbedding
+from ...model.network import layer_maps
+from ...model.spec import NetworkSpec, Weights
 
 __all__ = ["TOKEN_PRIME", "GramModel", "token_prime"]
 
 #: The prime of the token routes when the requested field's prime does not fit int64 products.
 TOKEN_PRIME = 2**31 - 1
-#: Pairs from which ``evaluate_grid`` runs the compiled loop (``token_kernel``) by default: loading it from
+#: Pairs from which ``evaluate_grid`` runs the compiled loop (``grid_loop``) by default: loading it from
 #: numba's cache costs about half a second a process (more when it compiles), the numpy passes about 3.6 us a
 #: pair at depth 3, so small grids (tests, small probe rows) stay on numpy.
 COMPILED_MIN_PAIRS = 1 << 17
@@ -51,9 +51,9 @@ def token_prime(modulus: int | None) -> int:
 
 
 def _compiled_grid():
-    """``token_kernel.grid`` (numba, compiled on first use), or None where numba is missing or cannot cache."""
+    """``grid_loop.grid`` (numba, compiled on first use), or None where numba is missing or cannot cache."""
     try:
-        from .token_kernel import grid
+        from .grid_loop import grid
     except (ImportError, RuntimeError):
         return None
     return grid
@@ -85,7 +85,7 @@ class GramModel:
         self.dim = len(basis)
         self.constant = np.zeros((d, d), dtype=np.int64) if constant is None else np.asarray(constant) % p
         query = np.array(embedding.position(query_position), dtype=object) if big_r else 0
-        #: the layer maps as layers x heads x d x d arrays, for the compiled grid (``token_kernel``)
+        #: the layer maps as layers x heads x d x d arrays, for the compiled grid (``grid_loop``)
         self._stacked_a = np.array([[a for a, _ in layer] for layer in self.maps], dtype=np.int64)
         self._stacked_b = np.array([[b for _, b in layer] for layer in self.maps], dtype=np.int64)
         #: whether ``evaluate_grid`` runs the compiled loop: True always, False never (the numpy passes, the
@@ -98,7 +98,7 @@ class GramModel:
         """pi_j in Z^R: position j's coordinates in the columns u_k of P' (embedding.position(j) = P' pi_j)."""
         import random
 
-        from ..model.embeddings import EMBEDDING_RANGE
+        from ...model.embeddings import EMBEDDING_RANGE
         rng = random.Random(f"verify-embedding:pos:{self.embedding.seed}:{j}")
         return [rng.randint(-EMBEDDING_RANGE, EMBEDDING_RANGE) for _ in range(self.embedding.positional_rank)]
 

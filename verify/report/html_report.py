@@ -22,7 +22,7 @@ from html import escape
 from pathlib import Path
 
 from ..files import write_output
-from .report import counts, strength
+from .run_report import counts, strength
 
 __all__ = ["html_report", "write_html", "ATLAS_PNG", "rank_table_svg"]
 

@@ -25,13 +25,14 @@ from math import comb
 import flint
 import numpy as np
 
-from ..exact.compositions import compositions
-from ..model.embeddings import VocabularyEmbedding
-from ..errors import InputError
-from ..exact.fields import Field
-from .memory import guard
-from ..model.network import layer_maps, output_coordinate
-from ..model.spec import NetworkSpec, Weights
+from ...exact.compositions import compositions
+from ...model.embeddings import VocabularyEmbedding
+from ...errors import InputError
+from ...exact.fields import Field
+from ...exact.kernels import kernel_for
+from ..memory import guard
+from ...model.network import layer_maps, output_coordinate
+from ...model.spec import NetworkSpec, Weights
 
 __all__ = ["compositions", "token_rank", "TokenRank"]  # compositions re-exported for callers
 
@@ -50,10 +51,10 @@ class TokenRank:
 
 
 def _gram_rank(spec, weights, embedding, field, part_a, seed, likely=None) -> TokenRank:
-    """The Gram route (``token_route``): counts without positions, sequences with them."""
-    from .token_caps import count_caps
-    from .token_gram import GramModel, token_prime
-    from .token_route import count_rank, derivative_upper_bound, free_variables, sequence_rank
+    """The Gram route (``route``): counts without positions, sequences with them."""
+    from .caps import count_caps
+    from .gram import GramModel, token_prime
+    from .route import count_rank, derivative_upper_bound, free_variables, sequence_rank
 
     if tuple(part_a) != tuple(range(spec.tokens // 2)) or spec.position != 0:
         raise InputError("the gram route takes A = the first N/2 positions with the query at 0; "
@@ -76,8 +77,8 @@ def _gram_rank(spec, weights, embedding, field, part_a, seed, likely=None) -> To
 
 def positional_bounds(model, tokens: int) -> dict:
     """``positional_bound.bounds_at`` for a Gram model's positions (eq. 7.4: caps, and H at the positions)."""
-    from ..model.embeddings import EMBEDDING_RANGE
-    from .certainty import residue_sample_size
+    from ...model.embeddings import EMBEDDING_RANGE
+    from ..certainty import residue_sample_size
     from .positional_bound import bounds_at
 
     positions = [model.position_vector(j) for j in range(tokens)]
@@ -130,7 +131,7 @@ def estimate_counts_log2_bytes(vocab: int, tokens: int, size_a: int) -> float:
     """
     import math
 
-    from .memory import log2_multichoose
+    from ..memory import log2_multichoose
 
     def count(k: int) -> float:  # log2 binom(k + V - 1, V - 1), a lower bound beyond floats
         return log2_multichoose(math.log2(k) if k > 0 else -math.inf, vocab - 1) if k > 0 else 0.0
@@ -144,7 +145,7 @@ def estimate_counts_log2_bytes(vocab: int, tokens: int, size_a: int) -> float:
 
 
 def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progress, rng):
-    from .memory import guard_log2
+    from ..memory import guard_log2
 
     p = field.modulus
     vocab, n = embedding.vocab, spec.tokens
@@ -180,9 +181,10 @@ def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progre
         matrix[w * len(row_counts):(w + 1) * len(row_counts)] = values[pos, w]
     bound = comb(spec.layer_degree + vocab, vocab)
     if rows * cols <= DENSE_ENTRIES or bound >= min(rows, cols):
-        return field.from_rows(matrix).rank(), rows, cols, len(all_counts), None
-    compressed = field.from_rows(matrix) * field.random_matrix(cols, bound, rng)
-    return compressed.rank(), rows, cols, len(all_counts), bound
+        return kernel_for(field, rows, cols).rank(matrix), rows, cols, len(all_counts), None
+    compressed = field.from_rows(matrix) * field.random_matrix(cols, bound, rng)  # the product in FLINT, exact
+    compressed = np.array([[int(v) for v in row] for row in compressed.tolist()], dtype=np.int64)  # entries < p < 2^63
+    return kernel_for(field, rows, bound).rank(compressed), rows, cols, len(all_counts), bound
 
 
 def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
@@ -204,7 +206,8 @@ def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
             inputs = [[field.scalar(v) for v in x] for x in embedding.embed(seq)]
             line.append(int(output_coordinate(spec, weights, inputs)))
         matrix.append(line)
-    return field.from_rows(np.array(matrix, dtype=object if field.modulus is None else np.int64)).rank(), \
+    matrix = np.array(matrix, dtype=object if field.modulus is None else np.int64)
+    return kernel_for(field, *matrix.shape).rank(matrix), \
         len(rows), len(cols), vocab**n, None
 
 
@@ -214,7 +217,7 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
                likely: int | None = None) -> TokenRank:
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 
-    ``route``: ``gram`` (``token_route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
+    ``route``: ``gram`` (``route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
     which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the full grid over all tokens, so at these weights it
     is sep exactly; mod p it is a certified lower bound on the generic rank.  Large count
     matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
@@ -225,8 +228,8 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
     if route == "auto":
         route = "gram"
     if route == "gram":
-        from .memory import guard_log2
-        from .token_caps import gram_log2_bytes
+        from ..memory import guard_log2
+        from .caps import gram_log2_bytes
 
         # priced up front by the closed-form size of the Gram route's own matrix (its lattice points)
         guard_log2(gram_log2_bytes(embedding.vocab, spec.tokens, spec.layer_degree, embedding.positional_rank > 0),

@@ -1,6 +1,6 @@
 """Running the atlas's cells: one cell's row (``compute_cell``), and a list of cells on one or more worker
 processes (``run_cells``), each grid cell started only after the cells whose limit could skip it
-(``atlas_grid.blockers``), so the rows do not depend on the number of workers or the order they finish in.
+(``grid.blockers``), so the rows do not depend on the number of workers or the order they finish in.
 Workers are the sweeps' process pool (``executor.executor``): they die with the run, and an interrupt
 ends them."""
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import replace
 
-from .atlas_bound import bound_row
-from .atlas_grid import blockers, grid_row, skip_reason
-from .atlas_plan import BOUND_CELLS, Cell, budget_for
+from .bound import bound_row
+from .grid import blockers, grid_row, skip_reason
+from .plan import BOUND_CELLS, Cell, budget_for
 
 __all__ = ["compute_cell", "run_cells"]
 
@@ -19,7 +19,7 @@ __all__ = ["compute_cell", "run_cells"]
 def compute_cell(cell: Cell, which: str = "full", seed: int = 0, skip: str | None = None,
                  raise_budget: dict | None = None) -> dict:
     """The row of ``cell`` at the budgets of grid ``which`` ("full" or "quick"); ``raise_budget``: budget
-    fields to override (grid: ``atlas_plan.Budget``'s; bound cells: ``bound_evaluations``)."""
+    fields to override (grid: ``plan.Budget``'s; bound cells: ``bound_evaluations``)."""
     raise_budget = dict(raise_budget or {})
     if cell.section == "bound":
         return bound_row(cell, raise_budget.get("bound_evaluations", BOUND_CELLS[which]["budget"]), seed)
@@ -39,7 +39,7 @@ def run_cells(cells: list[Cell], which: str = "full", seed: int = 0, jobs: int =
             done[cell] = row
             yield cell, row
         return
-    from .executor import executor
+    from ..executor import executor
 
     waiting = {cell: blockers(cell, cells) for cell in cells}
     cost = estimate or {}

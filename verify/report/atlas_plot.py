@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..rank.token_caps import count_caps
+from ..rank.token.caps import count_caps
 from .plot import _pyplot, _save
 
 __all__ = ["plot_atlas"]

@@ -5,18 +5,18 @@ bottleneck in self-attention" (ICML 2021, arXiv:2105.03928) conjecture (section 
 bound holds from N = Omega(r L / log3 r).  For each cell (depth L, V = r, heads H, positional rank R,
 width d_x = r + 1, d_a = floor(d_x / H)) ``grid_row`` records
 
-* the N-independent limit (``token_route.token_limit``) with its certainty label;
+* the N-independent limit (``token.limit.token_limit``) with its certainty label;
 * sep(N) for N = 2, 4, ... (the Gram route: ``count_rank`` without positions, exact at these weights mod
   p; ``sequence_rank`` with them, aimed at eq. 7.4, each rank labelled certified exact, probabilistic or a
-  lower bound by ``positional_bound.row_certainty``), stopping at the first N where the rank reaches the
+  lower bound by ``rank.labels.row_certainty``), stopping at the first N where the rank reaches the
   limit (rank <= limit at every N);
 * the first N where the rank reaches (a) the lower bound of Theorem 2's proof, ((floor((r - 1 - H)/2)
-  over 3^(L-2))) (``probe.lemma7_lower_bound``), and (b) the limit; beside them the first N where the
+  over 3^(L-2))) (``rank.bound.lemma7_lower_bound``), and (b) the limit; beside them the first N where the
   counting cap reaches the limit, the conjectured scale c r L / log3 r for c = 1, 2, 4 and the cap there;
 * every N where the rank differs from min(counting cap, limit) (the maximal-rank question), split into
   exact exceptions and sampled rows (lower bounds only).
 
-A cell (or an N) whose priced cost passes the budget (``atlas_plan.Budget``) is a row saying so, with the
+A cell (or an N) whose priced cost passes the budget (``plan.Budget``) is a row saying so, with the
 estimate; never dropped.  Seeded integer weights and embeddings, ranks mod p = 2^31 - 1: certified lower
 bounds on the generic ranks.
 """
@@ -26,16 +26,16 @@ from __future__ import annotations
 import time
 from types import SimpleNamespace
 
-from ..model.embeddings import VocabularyEmbedding
-from ..model.spec import NetworkSpec, draw_weights
-from ..rank.positional_bound import positional_label
-from ..rank.token_caps import count_caps
-from ..rank.token_gram import TOKEN_PRIME, GramModel
-from ..rank.token_route import (LimitOutOfReach, count_rank, derivative_upper_bound, free_variables,
-                                sequence_rank, token_limit)
-from ..rank.tokens import positional_bounds
-from .atlas_plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
-from .probe import conjecture_scale, lemma7_lower_bound
+from ...model.embeddings import VocabularyEmbedding
+from ...model.spec import NetworkSpec, draw_weights
+from ...rank.bound import conjecture_scale, lemma7_lower_bound
+from ...rank.labels import positional_label
+from ...rank.token.caps import count_caps
+from ...rank.token.gram import TOKEN_PRIME, GramModel
+from ...rank.token.limit import LimitOutOfReach, token_limit
+from ...rank.token.route import count_rank, derivative_upper_bound, free_variables, sequence_rank
+from ...rank.token.tokens import positional_bounds
+from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
 
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
            "split_exceptions"]
@@ -50,8 +50,8 @@ COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", 
 
 def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
     """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
-    by ``positional_bound.positional_label`` (the probe's rule)."""
-    from ..rank.certainty import format_bound
+    by ``rank.labels.positional_label`` (the probe's rule)."""
+    from ...rank.certainty import format_bound
 
     certified_limit = limit is not None and getattr(limit, "certified_exact", True)
     label, probability, aim = positional_label(found, min(cap, upper, bounds["certified"]), bounds, spec, every, 2**31,
@@ -109,38 +109,33 @@ def skip_reason(cell: Cell, finished: dict) -> str | None:
     return None
 
 
-def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict:
-    """One row of the grid (module doc); ``skip``: why the cell's limit is not attempted (``skip_reason``)."""
-    start = time.perf_counter()
-    depth, vocab, heads, positional = cell.depth, cell.vocab, cell.heads, cell.positional
-    width = vocab + 1
-    spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=max(1, width // heads))
-    big_r = cell.positional_rank
-    embedding = VocabularyEmbedding(width, vocab, vocab, big_r, seed)
-    weights = draw_weights(spec, seed)
-    degree, p, with_pos = spec.layer_degree, TOKEN_PRIME, big_r > 0
-    upper = derivative_upper_bound(degree, free_variables(spec, vocab, big_r), vocab)
-    scale = conjecture_scale(depth, vocab)
-    bound = lemma7_lower_bound(depth, vocab, heads)
-    row = {"depth": depth, "vocab_r": vocab, "heads": heads, "width": width, "attn_dim": spec.attn_dim,
-           "pos_rank": f"{big_r} (full)" if positional == FULL else big_r, "layer_degree": degree,
-           "limit_upper_bound": upper, "thm2_proof_bound": "n/a (needs L >= 2, r - 1 > H)" if bound is None else bound,
-           "scale_rL_over_log3r": f"{scale:.2f}", "seed": seed, "prime": p}
+def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int | None, scale: float) -> dict:
+    """The columns of a grid row fixed before anything is ranked: the cell, the bounds, the scales and caps."""
+    vocab, with_pos = cell.vocab, cell.positional_rank > 0
+    row = {"depth": cell.depth, "vocab_r": vocab, "heads": cell.heads, "width": spec.width, "attn_dim": spec.attn_dim,
+           "pos_rank": f"{cell.positional_rank} (full)" if cell.positional == FULL else cell.positional_rank,
+           "layer_degree": spec.layer_degree, "limit_upper_bound": upper,
+           "thm2_proof_bound": "n/a (needs L >= 2, r - 1 > H)" if bound is None else bound,
+           "scale_rL_over_log3r": f"{scale:.2f}", "seed": seed, "prime": TOKEN_PRIME}
     for c in CONSTANTS:
         n_c = even_ceil(c * scale)
         row[f"n_c{c}"], row[f"cap_at_n_c{c}"] = n_c, count_caps(vocab, n_c, with_pos).cap
-    notes, limit = [], None
-    model = GramModel(spec, weights, embedding, p)
-    rate = calibrate(model, 64)
-    limit_evaluations = budget.evaluations("limit_evaluations", depth)
+    return row
+
+
+def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, embedding, seed: int,
+                limit_evaluations: int, skip: str | None, upper: int, rate: float):
+    """The cell's N-independent limit (``token.limit.token_limit``) into ``row``, or None where it is out of
+    reach or not attempted (``skip``), said in ``notes``."""
     try:
         if skip:
             raise LimitOutOfReach(skip, 0, 0)
-        limit = token_limit(spec, weights, embedding, p, seed, max_evaluations=limit_evaluations)
+        limit = token_limit(spec, weights, embedding, TOKEN_PRIME, seed, max_evaluations=limit_evaluations)
         row["limit"] = limit.rank
         row["limit_certainty"] = ("certified exact" if limit.certified_exact else
                                   f"= generic w.p. >= 1 - {limit.probability_bound:.2g}")
-        row["first_n_cap_reaches_limit"] = first_n_cap(vocab, with_pos, limit.rank)
+        row["first_n_cap_reaches_limit"] = first_n_cap(cell.vocab, cell.positional_rank > 0, limit.rank)
+        return limit
     except LimitOutOfReach as exc:
         row["limit"] = "" if skip else f">= {exc.at_least}"
         row["limit_certainty"] = "not attempted" if skip else "beyond reach"
@@ -149,6 +144,63 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
                      f"limit beyond reach: at least {exc.at_least} (proven upper bound {upper}), the next "
                      f"doubling needs {exc.needed:,} evaluations of F (about {exc.needed * rate:.0f} s at "
                      f"{rate * 1e6:.1f} us each here) > budget {limit_evaluations:,}")
+        return None
+
+
+def _priced_out(tokens: int, cost: int, with_pos: bool, step_budget: int, budget: Budget, rate: float,
+                notes: list) -> str | None:
+    """The status of a step priced past its budget (and its note), or None where it is within it."""
+    if with_pos and cost > step_budget:
+        notes.append(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s here) > "
+                     f"budget {step_budget:,}")
+        return f"N = {tokens} beyond reach"
+    if not with_pos and cost > budget.matrix_entries:
+        notes.append(f"N = {tokens} priced at {cost:,} matrix entries > budget {budget.matrix_entries:,}")
+        return f"N = {tokens} beyond reach"
+    return None
+
+
+def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, cap: int, upper: int, limit,
+             seed: int, step_budget: int, labels: list, eq74: list) -> tuple[int, str | None]:
+    """sep(N) at one N and its label (None: the count route, exact at these weights mod p); with positions the
+    sample aims at eq. 7.4 (caps, and H at these positions where a side is small), to the step budget."""
+    if not with_pos:
+        return count_rank(model, tokens)[0], None
+    bounds = positional_bounds(model, tokens)
+    target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
+    found, every, _ = sequence_rank(model, tokens, target, seed, limit.rank if limit else None, budget=step_budget)
+    label = row_label(found, every, cap, upper, bounds, limit, spec)
+    labels.append(f"{tokens}:{label}")
+    eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
+    return found, label
+
+
+#: What ``ranks_certainty`` says of a cell's ranks, without and with positions.
+RANKS_CERTAINTY = (
+    "each rank exact at these weights mod p (a certified lower bound on the generic rank)",
+    "ranks_labels: certified exact (meets a bound proven for every weight: eq. 7.4's caps, the counting cap, "
+    "the derivative bound), probabilistic (meets eq. 7.4 with H at these positions, the computed limit, or "
+    "every sequence kept: generic unless an event of the stated probability occurred), lower bound (N:lb-S: "
+    "S below the bound it aimed at); eq74_bounds N:caps/at-positions")
+
+
+def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict:
+    """One row of the grid (module doc); ``skip``: why the cell's limit is not attempted (``skip_reason``)."""
+    start = time.perf_counter()
+    depth, vocab, heads, big_r = cell.depth, cell.vocab, cell.heads, cell.positional_rank
+    width = vocab + 1
+    spec = NetworkSpec(depth=depth, width=width, heads=heads, attn_dim=max(1, width // heads))
+    embedding = VocabularyEmbedding(width, vocab, vocab, big_r, seed)
+    weights = draw_weights(spec, seed)
+    degree, with_pos = spec.layer_degree, big_r > 0
+    upper = derivative_upper_bound(degree, free_variables(spec, vocab, big_r), vocab)
+    bound = lemma7_lower_bound(depth, vocab, heads)
+    row = _row_head(cell, spec, seed, upper, bound, conjecture_scale(depth, vocab))
+    notes = []
+    model = GramModel(spec, weights, embedding, TOKEN_PRIME)
+    rate = calibrate(model, 64)
+    limit = _cell_limit(row, notes, cell, spec, weights, embedding, seed, budget.evaluations("limit_evaluations", depth),
+                        skip, upper, rate)
     spent = 0
     ranks, caps, steps, labels, eq74 = [], [], [], [], []
     first_bound = first_limit = None
@@ -157,28 +209,13 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     status = "reached the limit" if limit is not None else "limit beyond reach"
     while True:
         cap = count_caps(vocab, tokens, with_pos).cap
-        aim = min(cap, upper, limit.rank if limit else upper)
-        cost = step_cost(vocab, tokens, degree, with_pos, aim)
+        cost = step_cost(vocab, tokens, degree, with_pos, min(cap, upper, limit.rank if limit else upper))
         step_budget = budget.evaluations("step_evaluations", depth)
-        if with_pos and cost > step_budget:
-            status = f"N = {tokens} beyond reach"
-            notes.append(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s here) > "
-                         f"budget {step_budget:,}")
+        priced_out = _priced_out(tokens, cost, with_pos, step_budget, budget, rate, notes)
+        if priced_out:
+            status = priced_out
             break
-        if not with_pos and cost > budget.matrix_entries:
-            status = f"N = {tokens} beyond reach"
-            notes.append(f"N = {tokens} priced at {cost:,} matrix entries > budget {budget.matrix_entries:,}")
-            break
-        if with_pos:  # aims at eq. 7.4 (caps, and H at these positions where a side is small), to the step budget
-            bounds = positional_bounds(model, tokens)
-            target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
-            found, every, _ = sequence_rank(model, tokens, target, seed, limit.rank if limit else None,
-                                            budget=step_budget)
-            label = row_label(found, every, cap, upper, bounds, limit, spec)
-            labels.append(f"{tokens}:{label}")
-            eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
-        else:
-            found, label = count_rank(model, tokens)[0], None
+        found, label = _rank_at(model, spec, with_pos, tokens, cap, upper, limit, seed, step_budget, labels, eq74)
         ranks.append(f"{tokens}:{found}")
         caps.append(f"{tokens}:{cap}")
         if bound is not None and first_bound is None and found >= bound:
@@ -207,12 +244,7 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
             break
         tokens += 2
     exceptions, sampled_below = split_exceptions(steps, limit.rank if limit is not None else None)
-    row["ranks_certainty"] = (
-        "each rank exact at these weights mod p (a certified lower bound on the generic rank)" if not with_pos else
-        "ranks_labels: certified exact (meets a bound proven for every weight: eq. 7.4's caps, the counting cap, "
-        "the derivative bound), probabilistic (meets eq. 7.4 with H at these positions, the computed limit, or "
-        "every sequence kept: generic unless an event of the stated probability occurred), lower bound (N:lb-S: "
-        "S below the bound it aimed at); eq74_bounds N:caps/at-positions")
+    row["ranks_certainty"] = RANKS_CERTAINTY[with_pos]
     row["ranks_labels"], row["eq74_bounds"] = " ".join(labels), " ".join(eq74)
     row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
                first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),

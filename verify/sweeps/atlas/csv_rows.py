@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
-from .atlas_bound import BOUND_COLUMNS
-from .atlas_grid import COLUMNS
-from .atlas_plan import Cell
+from .bound import BOUND_COLUMNS
+from .grid import COLUMNS
+from .plan import Cell
 
 __all__ = ["SECTIONS", "row_key", "read_rows", "csv_text", "merge_rows"]
 
@@ -17,7 +17,7 @@ SECTIONS = {"grid": ("n_atlas.csv", COLUMNS), "bound": ("n_positional_cells.csv"
 
 
 def row_key(section: str, row: dict) -> tuple:
-    """The cell a row belongs to, as ``atlas_plan.Cell.key`` names it (every value as the CSV writes it)."""
+    """The cell a row belongs to, as ``plan.Cell.key`` names it (every value as the CSV writes it)."""
     if section == "grid":
         return ("grid", *(str(row[k]) for k in ("depth", "vocab_r", "heads", "pos_rank")))
     return ("bound", *(str(row[k]) for k in ("depth", "r", "heads", "pos_rank")))

@@ -1,7 +1,7 @@
 """A proven upper bound on the token separation rank with positional embeddings (``docs/mathematics.md`` §7.4).
 
 With the positional vectors fixed, the Gram sum depends on a sequence s only through the point
-z(s) = sum_j zeta_j(s_j), zeta_j(v) = (e_v, e_v (x) pi_j) in Z^(V (1 + R)) (``token_gram``), so the entry
+z(s) = sum_j zeta_j(s_j), zeta_j(v) = (e_v, e_v (x) pi_j) in Z^(V (1 + R)) (``gram``), so the entry
 of the token matrix is g_{w0}(zeta_0(w0) + z_A'(s_A') + z_B(s_B)), g_w a polynomial of degree <= C =
 (3^L - 1)/2 and w0 the token at the query position 0 (A' = A without it).  Let H_X(j) be the dimension of
 the functions s -> f(z_X(s)) on [V]^X with deg f <= j, H_X(-1) = 0.  Then at every weight setting
@@ -44,8 +44,7 @@ from math import comb
 import numpy as np
 
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
-           "PositionalBound", "exact_bound_probability", "bounds_at", "row_certainty",
-           "EXACT_HILBERT_POINTS", "counting_floor", "positional_label", "sampled_minor_rank", "every_sequence_rank"]
+           "PositionalBound", "exact_bound_probability", "bounds_at", "EXACT_HILBERT_POINTS", "counting_floor"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
@@ -234,105 +233,16 @@ def bounds_at(depth: int, vocab: int, positions: list[list[int]], tokens: int, p
     return out
 
 
-def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_positions_probability: float | None = None,
-                  other: list[tuple[int, float]] = ()) -> tuple[str, float | None, int]:
-    """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
-    bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
-    where it meets ``at_positions`` or a bound of ``other`` [(value, probability that the generic rank exceeds
-    the row's rank when it meets it)], with the smallest such probability; otherwise "lower bound".  ``aim``:
-    the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
-    offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
-    offers += list(other)
-    aim = min(value for value, _ in offers)
-    if rank > min(value for value, _ in offers[:2]):  # the computed limit of ``other`` may itself be low
-        raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
-    if rank == proven:
-        return "certified exact", 0.0, aim
-    met = [prob for value, prob in offers if value == rank]
-    if met:
-        return "probabilistic", min(met), aim
-    return "lower bound", None, aim
-
-
-def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, weight_range: int, modulus: int,
-                     limit_rank: int | None = None, limit_certified: bool = True,
-                     limit_probability: float | None = None) -> tuple[str, float | None, int]:
-    """(label, probability, aim) of a positional token row, the rule the probe and the atlas share
-    (``row_certainty``): ``proven`` is the smallest bound proven for every weight (counting cap, eq. 7.4's caps,
-    the derivative bound); a certified limit joins it, a computed one is offered with its probability;
-    where every sequence was kept (``every``) the rank is the generic one unless a minor vanished at the
-    weights (drawn from [-weight_range, weight_range]) or the embedding (Schwartz-Zippel, mod ``modulus``);
-    ``bounds``: ``bounds_at``'s ``at_positions`` and ``probability``."""
-    from ..model.embeddings import EMBEDDING_RANGE
-    from .certainty import against_upper_bound, residue_sample_size
-    from .token_route import entry_degree
-
-    if limit_rank is not None and limit_certified:
-        proven = min(proven, limit_rank)
-    other = [(limit_rank, limit_probability)] if limit_rank is not None and not limit_certified else []
-    if every:
-        sample = min(residue_sample_size(2 * weight_range + 1, modulus),
-                     residue_sample_size(2 * EMBEDDING_RANGE + 1, modulus))
-        other.append((rank, against_upper_bound(rank, proven, entry_degree(spec), sample)[1]))
-    return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
-
-
 def counting_floor(vocab: int, bound: int, positional: bool) -> int:
-    """The smallest even N whose counting cap reaches ``bound`` (``token_caps``): sep(N) < bound below it,
+    """The smallest even N whose counting cap reaches ``bound`` (``caps``): sep(N) < bound below it,
     for every weight.  With positions 2 ceil(log_V bound).
 
     >>> counting_floor(8, 55, True), counting_floor(8, 55, False)   # 8^2 = 64 >= 55; binom(3 + 7, 7) = 120
     (4, 6)
     """
-    from .token_caps import count_caps
+    from .caps import count_caps
 
     tokens = 2
     while count_caps(vocab, tokens, positional).cap < bound:
         tokens += 2
     return tokens
-
-
-def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int = 0, p: int = 2**31 - 1) -> int:
-    """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
-    side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
-    import random
-
-    from .token_gram import GramModel
-    from .token_route import _rank, _side_points
-
-    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
-    half, vocab = tokens // 2, model.embedding.vocab
-    if k > vocab**half:
-        raise ValueError(f"{k} distinct sequences a side need V^(N/2) >= k, got {vocab**half}")
-    rng = random.Random(f"verify-positional-minor:{seed}:{tokens}")
-
-    def distinct() -> np.ndarray:
-        picks = rng.sample(range(vocab**half), k)
-        return np.array([[(x // vocab**j) % vocab for j in range(half)] for x in picks], dtype=np.int64)
-
-    model.constant = model.positions_constant(tokens)
-    left, right = distinct(), distinct()
-    za = _side_points(model, list(range(half)), left)
-    zb = _side_points(model, list(range(half, tokens)), right)
-    return _rank(model.evaluate_grid(za, zb, left[:, 0]), model.p)
-
-
-def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> int:
-    """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
-    keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
-    positions.  Returns (rank, certified bound, bound at positions)."""
-    from .token_gram import GramModel
-    from .token_route import sequence_rank
-
-    vocab = embedding.vocab
-    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
-    rank, every, _ = sequence_rank(model, tokens, vocab ** (tokens // 2))
-    if not every:
-        raise AssertionError("the sample aimed at the counting cap must keep every sequence")
-    degree = spec.layer_degree
-    positions = [model.position_vector(j) for j in range(tokens)]
-    h_b = exact_hilbert(side_points(vocab, positions[tokens // 2:]), degree, p)
-    h_a = exact_hilbert(side_points(vocab, positions[1:tokens // 2]), degree, p)
-    big_r = embedding.positional_rank
-    return (rank, positional_bound(spec.depth, vocab, big_r, tokens).value,
-            positional_bound(spec.depth, vocab, big_r, tokens, h_b, h_a).value)

@@ -7,9 +7,10 @@ import pytest
 
 from verify import Field, NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.token_gram import TOKEN_PRIME, GramModel
-from verify.rank.token_kernel import grid
-from verify.rank.token_route import derivative_upper_bound, free_variables, token_limit
+from verify.rank.token.gram import TOKEN_PRIME, GramModel
+from verify.rank.token.grid_loop import grid
+from verify.rank.token.limit import token_limit
+from verify.rank.token.route import derivative_upper_bound, free_variables
 
 
 @pytest.mark.parametrize("spec,vocab,pos_rank,p", [
@@ -32,7 +33,7 @@ def test_compiled_grid_equals_the_numpy_passes(spec, vocab, pos_rank, p):
 
 
 def _python_y(s, g, a, b, residual, output, x, p):
-    """The recursion of ``token_kernel`` on one pair, in Python integers (S_L formed as a matrix)."""
+    """The recursion of ``grid_loop`` on one pair, in Python integers (S_L formed as a matrix)."""
     d = len(s)
 
     def mul(u, v):
@@ -144,7 +145,7 @@ def test_limit_row_shortcut_gives_the_whole_matrix_rank(depth, width, vocab, ran
 def test_limit_falls_back_to_every_row_when_the_first_rows_fall_short(monkeypatch, slack, depth, width, vocab, rank):
     # with too few first rows (none at all, or fewer than k) the shortcut cannot meet k or the bound from them,
     # so it must evaluate every row: the whole matrix's rank, on the same draws
-    import verify.rank.token_route as route
+    import verify.rank.token.limit as route
 
     monkeypatch.setattr(route, "LIMIT_ROW_SLACK", slack)
     spec = NetworkSpec(depth=depth, width=width)
@@ -170,7 +171,7 @@ def test_the_last_every_sequence_step_copies_the_sampled_entries(depth, width, v
     # aiming near the count, the sample doubles into every sequence: the matrix it ranks then reuses the
     # sampled entries, and must equal the matrix over every sequence evaluated afresh (the rank of a sample
     # aimed at the count itself, which starts at every sequence) while evaluating fewer entries
-    from verify.rank.token_route import sequence_rank
+    from verify.rank.token.route import sequence_rank
 
     spec = NetworkSpec(depth=depth, width=width)
     model = GramModel(spec, draw_weights(spec, 0), VocabularyEmbedding(width, vocab, vocab, pos_rank, 0), TOKEN_PRIME)

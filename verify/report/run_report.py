@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from ..files import write_output
-from .record import OUTCOMES
+from ..claims.record import OUTCOMES
 
 __all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength"]
 

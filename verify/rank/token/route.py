@@ -1,7 +1,8 @@
-"""The Gram route for token inputs: sep(N) and its N-independent limit (``docs/mathematics.md`` §7).
+"""The Gram route for token inputs: sep(N) (``docs/mathematics.md`` §7; its N-independent limit is ``limit``).
 
 Every entry of the token matrix is h(z_left + z_right) with h(z) = e_p^T F(S(z)) x_w a polynomial
-of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three computations:
+of degree C = C(L) = (3^L - 1)/2 in the token point z (``gram``).  Two computations, and two samplers
+built on them:
 
 * ``count_rank`` (no positional embedding, exact at these weights mod p).  z = (c_1..c_V), and with
   c_V = N - (c_1 + ... + c_{V-1}) the entry is g_w(a' + b') for the free count coordinates a', b' of
@@ -16,52 +17,31 @@ of degree C = C(L) = (3^L - 1)/2 in the token point z (``token_gram``).  Three c
   (``MAX_SAMPLE_EVALUATIONS``): a submatrix, so a certified lower bound at these weights, and exactly the rank when
   it meets a proven upper bound or every sequence is kept (when it meets the computed limit: exactly
   the rank unless the limit's random event occurred, whose probability the limit reports).
-* ``token_limit``: the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of
-  the two sides (random N, random K0), k points a side, k doubled until the rank stops short of k:
-  the dimension of the span of all derivatives of the g_w, i.e. the value sep(N) takes for all but
-  finitely many large N.  Certified exact when it meets ``derivative_upper_bound``.
+* ``sampled_minor_rank``: the k x k minor on k distinct seeded sequences a side (a certified lower bound);
+  ``every_sequence_rank``: the rank over every sequence beside eq. 7.4's two bounds (``positional_bound``).
 """
 
 from __future__ import annotations
 
 import random
-import time
-from dataclasses import dataclass
 from math import comb
 
 import numpy as np
 
-from ..errors import InputError
-from ..exact.compositions import compositions
-from ..exact.fields import Field
-from ..exact.kernels import kernel_for
-from ..model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
-from .certainty import against_upper_bound, residue_sample_size
-from .token_gram import GramModel
+from ...exact.compositions import compositions
+from ...exact.fields import Field
+from ...exact.kernels import kernel_for
+from ...model.spec import NetworkSpec
+from .gram import GramModel
+from .positional_bound import exact_hilbert, positional_bound, side_points
 
-__all__ = ["LimitOutOfReach", "grow_grid", "lattice", "derivative_upper_bound", "count_rank", "sequence_rank", "token_limit", "TokenLimit",
-           "MAX_LIMIT_EVALUATIONS"]
+__all__ = ["grow_grid", "lattice", "derivative_upper_bound", "free_variables", "rank_mod_p", "count_rank",
+           "sequence_rank", "sampled_minor_rank", "every_sequence_rank", "MAX_SAMPLE_EVALUATIONS"]
 
-#: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
-MAX_LIMIT_EVALUATIONS = 40_000_000
-
-
-#: Rows beyond k that the limit's first try ranks (``_limit_rank``): V q >= k + slack rows of q row points.
-LIMIT_ROW_SLACK = 16
 
 #: Most evaluations the sequence sample may spend at one N (positional route): 16 million covers every
 #: sequence at V^(N/2) <= 4,000 (3^7 = 2,187 at N = 14, V = 3), about 30 s at depth 3 on a loaded 2-core machine.
 MAX_SAMPLE_EVALUATIONS = 16_000_000
-
-
-class LimitOutOfReach(InputError):
-    """The token limit needs more evaluations than allowed: ``at_least`` is a certified lower bound on
-    it (the rank met at the last sample), ``needed`` the evaluations the next doubling would spend."""
-
-    def __init__(self, message: str, at_least: int, needed: int):
-        super().__init__(message)
-        self.at_least, self.needed = at_least, needed
 
 
 def lattice(order: int, variables: int) -> np.ndarray:
@@ -102,7 +82,7 @@ def derivative_upper_bound(degree: int, variables: int, polys: int) -> int:
     return best
 
 
-def _rank(matrix: np.ndarray, p: int) -> int:
+def rank_mod_p(matrix: np.ndarray, p: int) -> int:
     """Rank mod p by the field's own kernel (``kernel_for``): the checked float64 elimination once the
     shortest side reaches its cut-off, where FLINT's entry-by-entry conversion cost more than its rank."""
     if matrix.size == 0:
@@ -134,7 +114,7 @@ def count_rank(model: GramModel, tokens: int) -> tuple[int, int, int, int]:
         evaluations += len(z)
         blocks.append(values[inverse.ravel()].reshape(len(rows), len(cols)))
     matrix = np.vstack(blocks)
-    return _rank(matrix, p), matrix.shape[0], matrix.shape[1], evaluations
+    return rank_mod_p(matrix, p), matrix.shape[0], matrix.shape[1], evaluations
 
 
 def _side_points(model: GramModel, positions: list[int], picks: np.ndarray) -> np.ndarray:
@@ -223,7 +203,7 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
             za = za_new if za is None else np.vstack([za, za_new])
             zb = zb_new if zb is None else np.vstack([zb, zb_new])
             evaluations += k * k - (k - grow) ** 2
-        found = _rank(matrix, p)
+        found = rank_mod_p(matrix, p)
         grown = min(count, 2 * k)
         # aims at the bound: draws on until the rank meets it, every sequence is kept, or the next doubling
         # (grown^2 - k^2 new entries; every sequence is evaluated afresh, grown^2) would pass the budget (a
@@ -234,125 +214,39 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         k = grown
 
 
-def _extend(model: GramModel, zeta0: np.ndarray, blocks: list, rows: np.ndarray, cols: np.ndarray,
-            old_cols: int, kept: int, target: int, p: int) -> int:
-    """Grow each blocks[w] (rows[:kept] + zeta0[w] by cols[:old_cols]) to rows[:target] by every column,
-    evaluating only the new entries; returns the evaluations spent."""
-    spent = 0
-    for w in range(len(blocks)):
-        left = (rows[:target] + zeta0[w]) % p
-        if not kept or not old_cols:
-            blocks[w] = model.evaluate_grid(left, cols, np.full(target, w))
-        else:
-            right = model.evaluate_grid(left[:kept], cols[old_cols:], np.full(kept, w)) if old_cols < len(cols) \
-                else np.zeros((kept, 0), dtype=np.int64)
-            below = model.evaluate_grid(left[kept:], cols, np.full(target - kept, w))
-            blocks[w] = np.vstack([np.hstack([blocks[w], right]), below])
-        spent += blocks[w].size - (kept * old_cols if kept and old_cols else 0)
-    return spent
+def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int = 0, p: int = 2**31 - 1) -> int:
+    """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
+    side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
+    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
+    half, vocab = tokens // 2, model.embedding.vocab
+    if k > vocab**half:
+        raise ValueError(f"{k} distinct sequences a side need V^(N/2) >= k, got {vocab**half}")
+    rng = random.Random(f"verify-positional-minor:{seed}:{tokens}")
+
+    def distinct() -> np.ndarray:
+        picks = rng.sample(range(vocab**half), k)
+        return np.array([[(x // vocab**j) % vocab for j in range(half)] for x in picks], dtype=np.int64)
+
+    model.constant = model.positions_constant(tokens)
+    left, right = distinct(), distinct()
+    za = _side_points(model, list(range(half)), left)
+    zb = _side_points(model, list(range(half, tokens)), right)
+    return rank_mod_p(model.evaluate_grid(za, zb, left[:, 0]), model.p)
 
 
-def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.ndarray, old_cols: int,
-                blocks: list, kept: int, k: int, upper: int, p: int) -> tuple[int, int]:
-    """The rank of the V k x k limit matrix [g_w(zeta0(w) + rows_i + cols_j)] (w, i rows; j columns), as
-    (rank, evaluations spent), evaluating as few of its rows as shows it.
-
-    First the rows of the first q = ceil((k + 16) / V) row points (V q >= k + 16 rows, all V tokens of each;
-    16 is ``LIMIT_ROW_SLACK``):
-    a submatrix, so its rank is at most the whole matrix's, which is at most min(k, upper) (k columns;
-    ``upper`` bounds the derivative span every sample lies in).  A submatrix rank equal to k or to
-    ``upper`` is therefore the whole matrix's rank, with no probability spent; otherwise the remaining rows
-    are evaluated and the whole matrix ranked, as without the shortcut.  The points are the same draws
-    either way, so the rank returned is the rank of the same V k x k matrix."""
-    vocab = len(blocks)
-    first = min(k, -(-(k + LIMIT_ROW_SLACK) // vocab))
-    spent = 0
-    if kept < k:
-        target = max(first, kept)
-        spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, target, p)
-        found = _rank(np.vstack(blocks), p)
-        if found == k or found == upper or target == k:
-            return found, spent
-        kept, old_cols = target, len(cols)
-    spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, k, p)
-    return _rank(np.vstack(blocks), p), spent
-
-
-@dataclass
-class TokenLimit:
-    """The N-independent token rank (for all but finitely many large N) and what certifies it."""
-
-    rank: int
-    upper_bound: int
-    certified_exact: bool
-    probability_bound: float
-    points: int
-    evaluations: int
-    seconds: float
-    modulus: int
-
-    def as_dict(self) -> dict:
-        return {"rank": self.rank, "upper_bound": self.upper_bound, "certified_exact": self.certified_exact,
-                "probability_bound": self.probability_bound, "points": self.points,
-                "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
-
-
-def entry_degree(spec: NetworkSpec) -> int:
-    """Degree of one limit entry in every random value: weights 2(3^L - 1), embedding factors 4C + 2
-    (S is quadratic in E = P Q), the random points and K0 C each."""
-    return spec.weight_degree + 6 * spec.layer_degree + 2
-
-
-def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int, seed: int = 0,
-                weight_range: int = DEFAULT_WEIGHT_RANGE,
-                max_evaluations: int = MAX_LIMIT_EVALUATIONS) -> TokenLimit:
-    """The limit of sep(N) on token inputs, as the derivative-span rank at random points (module doc)."""
-    start = time.perf_counter()
-    vocab, big_r, degree = embedding.vocab, embedding.positional_rank, spec.layer_degree
-    upper = derivative_upper_bound(degree, free_variables(spec, vocab, big_r), vocab)
-    rng = np.random.default_rng(random.Random(f"verify-token-limit:{seed}").getrandbits(63))
-    constant = None
-    if big_r:
-        u = np.array([[int(x) % p for x in col] for col in GramModel(spec, weights, embedding, p).u], dtype=object)
-        kr = rng.integers(0, p, size=(big_r, big_r)).astype(object)
-        constant = np.array([[int(x) % p for x in row] for row in u.T.dot(kr + kr.T).dot(u)], dtype=np.int64)
-    model = GramModel(spec, weights, embedding, p, constant=constant)
-    half = int(rng.integers(1, p))  # a random N/2: the hyperplanes sum c = N/2 - 1 and N/2
-
-    # each side's affine space: counts sum to N/2 - 1 (rows) or N/2 (columns), sum_v m_v to a random vector
-    offsets = {total: [int(rng.integers(0, p)) for _ in range(big_r)] for total in (half - 1, half)}
-
-    def points(k: int, total: int) -> np.ndarray:
-        """k random points of a side's affine space (the side given by its count total)."""
-        z = rng.integers(0, p, size=(k, model.dim))
-        z[:, vocab - 1] = (total - z[:, :vocab - 1].sum(axis=1)) % p
-        for coord in range(big_r):
-            free = [vocab + v * big_r + coord for v in range(vocab - 1)]
-            z[:, vocab + (vocab - 1) * big_r + coord] = (offsets[total][coord] - z[:, free].sum(axis=1)) % p
-        return z
-
-    zeta0 = model.zeta(0)
-    k, evaluations, found = min(8, upper + 1), 0, 0
-    rows = cols = None
-    kept = 0  # row points whose V rows are evaluated (rows[:kept]); the rest are drawn but not yet evaluated
-    blocks = [np.zeros((0, 0), dtype=np.int64) for _ in range(vocab)]  # blocks[w]: rows[:kept] + zeta0[w] x cols
-    while True:
-        if vocab * k * k > max_evaluations:
-            raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
-                                  f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
-                                  found, vocab * k * k)
-        # a doubled sample keeps the old points (still independent uniform); the draws are those of the whole
-        # V k x k matrix, whatever part of it is evaluated
-        grow = k if rows is None else k - len(rows)
-        new_rows, new_cols = points(grow, half - 1), points(grow, half)
-        rows = new_rows if rows is None else np.vstack([rows, new_rows])
-        old_cols, cols = (0 if cols is None else len(cols)), (new_cols if cols is None else np.vstack([cols, new_cols]))
-        found, spent = _limit_rank(model, zeta0, rows, cols, old_cols, blocks, kept, k, upper, p)
-        kept = len(blocks[0])
-        evaluations += spent
-        if found < k or found == upper:
-            break
-        k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
-    sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
-    exact, bound = against_upper_bound(found, upper, entry_degree(spec), sample, p)
-    return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
+def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> tuple[int, int, int]:
+    """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
+    keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
+    positions.  Returns (rank, certified bound, bound at positions)."""
+    vocab = embedding.vocab
+    model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
+    rank, every, _ = sequence_rank(model, tokens, vocab ** (tokens // 2))
+    if not every:
+        raise AssertionError("the sample aimed at the counting cap must keep every sequence")
+    degree = spec.layer_degree
+    positions = [model.position_vector(j) for j in range(tokens)]
+    h_b = exact_hilbert(side_points(vocab, positions[tokens // 2:]), degree, p)
+    h_a = exact_hilbert(side_points(vocab, positions[1:tokens // 2]), degree, p)
+    big_r = embedding.positional_rank
+    return (rank, positional_bound(spec.depth, vocab, big_r, tokens).value,
+            positional_bound(spec.depth, vocab, big_r, tokens, h_b, h_a).value)

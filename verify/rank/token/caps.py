@@ -61,7 +61,7 @@ def count_caps(vocab: int, tokens: int, positional: bool) -> CountCaps:
 
 
 def gram_log2_bytes(vocab: int, tokens: int, degree: int, positional: bool) -> float:
-    """A lower bound on log2 of the bytes the Gram route (``token_route``) holds at N = ``tokens``.
+    """A lower bound on log2 of the bytes the Gram route (``route``) holds at N = ``tokens``.
 
     Without positions: the V binom(min(N/2 - 1, C) + V - 1, V - 1) x binom(min(N/2, C) + V - 1, V - 1)
     int64 matrix of ``count_rank`` (C = ``degree``).  With them: the first sample's k x k int64
@@ -71,7 +71,7 @@ def gram_log2_bytes(vocab: int, tokens: int, degree: int, positional: bool) -> f
     >>> 2 ** gram_log2_bytes(3, 200, 4, False) <= 8 * 3 * 15 * 15   # binom(6, 2) = 15 lattice points a side
     True
     """
-    from .memory import log2_multichoose
+    from ..memory import log2_multichoose
 
     half, log2_v = tokens // 2, math.log2(vocab)
     if positional:

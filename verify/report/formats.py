@@ -11,53 +11,53 @@ __all__ = ["table_markdown", "table_csv", "claims_table", "junit_xml", "export_c
 
 def table_markdown(rows: list[dict], registry=None) -> str:
     """The reviewers' table as markdown, its bound columns read from the registry."""
-    from .sweeps.table import bound_columns, markdown
+    from ..sweeps.table import bound_columns, markdown
 
     return markdown(rows, bound_columns(registry=registry))
 
 
 def table_csv(rows: list[dict], registry=None) -> str:
     """The reviewers' table as CSV, its bound columns read from the registry."""
-    from .claims.registry import find_registry
-    from .sweeps.table import bound_columns, to_csv
+    from ..claims.registry import find_registry
+    from ..sweeps.table import bound_columns, to_csv
 
     return to_csv(rows, bound_columns(registry=registry), find_registry(registry).name)
 
 
 def claims_table(records: list[dict]) -> tuple[str, str]:
     """The claims' table and the one-line summary of their outcomes."""
-    from .claims.report import summary, table
+    from .run_report import summary, table
 
     return table(records), summary(records)
 
 
 def junit_xml(records: list[dict], header: dict) -> str:
     """JUnit XML of a claims run (``verify run --junit``): see ``verify.claims.junit``."""
-    from .claims.junit import junit_xml as write
+    from .junit import junit_xml as write
 
     return write(records, header, header.get("registry"))
 
 
 def export_csv(rows: list[dict]) -> str:
-    from .sweeps.store import export_csv as flat
+    from ..sweeps.store import export_csv as flat
 
     return flat(rows)
 
 
 def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
-    from .sweeps.plot import plot_probe as draw
+    from .plot import plot_probe as draw
 
     draw(data, path, field=field, seed=seed)
 
 
 def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
-    from .sweeps.plot import plot_table as draw
+    from .plot import plot_table as draw
 
     draw(rows, path, title=title)
 
 
 def require_matplotlib() -> None:
     """Refuse (InputError naming the install command) a plot asked for without matplotlib, before any work."""
-    from .sweeps.plot import require_matplotlib as require
+    from .plot import require_matplotlib as require
 
     require()

@@ -2,9 +2,9 @@
 
 Two sections (``docs/conjecture_n.md``, "The atlas"):
 
-* the **grid** (``atlas_grid``): depth L, V = r, heads H, positional rank R (0, 1, 2 or full), the rank
+* the **grid** (``grid``): depth L, V = r, heads H, positional rank R (0, 1, 2 or full), the rank
   against N up to the limit;
-* the **bound cells** (``atlas_bound``): where Theorem 2's proof bound has content, V = r = 8, 10, 12,
+* the **bound cells** (``bound``): where Theorem 2's proof bound has content, V = r = 8, 10, 12,
   L = 3, 4, 5, H = 1, 2, R = 1, 2 and 0 (issue 31, point 4): the smallest N at which the rank reaches it.
 
 A cell is named ``L,V,H,R`` in the grid and ``bound:L,V,H,R`` among the bound cells (R: 0, 1, 2 or
@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, replace
 from math import comb
 
-from ..errors import InputError
+from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
            "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "estimate_seconds",
@@ -94,7 +94,7 @@ class Cell:
 
     @property
     def key(self) -> tuple:
-        """The CSV columns that name this row (``atlas_csv.row_key`` of its row)."""
+        """The CSV columns that name this row (``csv_rows.row_key`` of its row)."""
         if self.section == "grid":
             shown = f"{self.positional_rank} (full)" if self.positional == FULL else str(self.positional)
             return ("grid", str(self.depth), str(self.vocab), str(self.heads), shown)

@@ -1,0 +1,74 @@
+"""The certainty labels of token ranks with positional embeddings: "certified exact", "probabilistic" (with the
+probability of its event) or "lower bound" (with how far short), by one rule the probe and the atlas share.
+The bounds a label weighs are proven elsewhere (eq. 7.4: ``token.positional_bound``; the counting caps:
+``token.caps``; the limit: ``token.limit``); what a certainty means: ``certainty``."""
+
+from __future__ import annotations
+
+from ..model.embeddings import EMBEDDING_RANGE
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
+from .certainty import against_upper_bound, format_bound, residue_sample_size
+from .token.limit import entry_degree
+
+__all__ = ["row_certainty", "positional_label", "label_row"]
+
+
+def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_positions_probability: float | None = None,
+                  other: list[tuple[int, float]] = ()) -> tuple[str, float | None, int]:
+    """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
+    bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
+    where it meets ``at_positions`` or a bound of ``other`` [(value, probability that the generic rank exceeds
+    the row's rank when it meets it)], with the smallest such probability; otherwise "lower bound".  ``aim``:
+    the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
+    offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
+    offers += list(other)
+    aim = min(value for value, _ in offers)
+    if rank > min(value for value, _ in offers[:2]):  # the computed limit of ``other`` may itself be low
+        raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
+    if rank == proven:
+        return "certified exact", 0.0, aim
+    met = [prob for value, prob in offers if value == rank]
+    if met:
+        return "probabilistic", min(met), aim
+    return "lower bound", None, aim
+
+
+def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, weight_range: int, modulus: int,
+                     limit_rank: int | None = None, limit_certified: bool = True,
+                     limit_probability: float | None = None) -> tuple[str, float | None, int]:
+    """(label, probability, aim) of a positional token row, the rule the probe and the atlas share
+    (``row_certainty``): ``proven`` is the smallest bound proven for every weight (counting cap, eq. 7.4's caps,
+    the derivative bound); a certified limit joins it, a computed one is offered with its probability;
+    where every sequence was kept (``every``) the rank is the generic one unless a minor vanished at the
+    weights (drawn from [-weight_range, weight_range]) or the embedding (Schwartz-Zippel, mod ``modulus``);
+    ``bounds``: ``bounds_at``'s ``at_positions`` and ``probability``."""
+    if limit_rank is not None and limit_certified:
+        proven = min(proven, limit_rank)
+    other = [(limit_rank, limit_probability)] if limit_rank is not None and not limit_certified else []
+    if every:
+        sample = min(residue_sample_size(2 * weight_range + 1, modulus),
+                     residue_sample_size(2 * EMBEDDING_RANGE + 1, modulus))
+        other.append((rank, against_upper_bound(rank, proven, entry_degree(spec), sample)[1]))
+    return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
+
+
+def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
+              weight_range: int = DEFAULT_WEIGHT_RANGE) -> None:
+    """Adds a positional row's label (``row_certainty``): "certified exact" where the rank meets
+    a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),
+    "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
+    or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
+    bounds = found["bounds"]
+    proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []))
+    label, probability, aim = positional_label(row["rank"], proven, bounds, spec, not found.get("sampled"), weight_range,
+                                               found["modulus"], limit["rank"] if limit else None,
+                                               bool(limit and limit["certified_exact"]),
+                                               limit["probability_bound"] if limit else None)
+    if limit and limit["certified_exact"]:
+        proven = min(proven, limit["rank"])  # the label text names the smallest proven bound
+    row.update(label=label, probability=probability, bound_eq74=bounds["certified"],
+               bound_eq74_at_positions=bounds["at_positions"], aim=aim, short_by=aim - row["rank"])
+    row["label_text"] = {  # the probability rounded up (format_bound): a printed bound stays a bound
+        "certified exact": f"certified exact ({bounds['certified'] if row['rank'] == bounds['certified'] else proven})",
+        "probabilistic": f"probabilistic: generic unless an event of probability <= {format_bound(probability or 0.0)}",
+    }.get(label, f"lower bound: {aim - row['rank']} below the bound {aim} it aimed at")

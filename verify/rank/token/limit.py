@@ -1,0 +1,171 @@
+"""The N-independent limit of the token rank on token inputs (``docs/mathematics.md`` §7): ``token_limit``,
+the rank of [g_w(zeta_0(w) + s + t)] at random points s, t of the hyperplanes of the two sides (random N,
+random K0), k points a side, k doubled until the rank stops short of k: the dimension of the span of all
+derivatives of the g_w, i.e. the value sep(N) takes for all but finitely many large N.  Certified exact
+when it meets ``route.derivative_upper_bound``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import InputError
+from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
+from ...model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
+from ..certainty import against_upper_bound, residue_sample_size
+from .gram import GramModel
+from .route import derivative_upper_bound, free_variables, rank_mod_p
+
+__all__ = ["LimitOutOfReach", "token_limit", "TokenLimit", "entry_degree", "MAX_LIMIT_EVALUATIONS"]
+
+
+#: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
+MAX_LIMIT_EVALUATIONS = 40_000_000
+
+
+
+#: Rows beyond k that the limit's first try ranks (``_limit_rank``): V q >= k + slack rows of q row points.
+LIMIT_ROW_SLACK = 16
+
+
+
+class LimitOutOfReach(InputError):
+    """The token limit needs more evaluations than allowed: ``at_least`` is a certified lower bound on
+    it (the rank met at the last sample), ``needed`` the evaluations the next doubling would spend."""
+
+    def __init__(self, message: str, at_least: int, needed: int):
+        super().__init__(message)
+        self.at_least, self.needed = at_least, needed
+
+
+
+def _extend(model: GramModel, zeta0: np.ndarray, blocks: list, rows: np.ndarray, cols: np.ndarray,
+            old_cols: int, kept: int, target: int, p: int) -> int:
+    """Grow each blocks[w] (rows[:kept] + zeta0[w] by cols[:old_cols]) to rows[:target] by every column,
+    evaluating only the new entries; returns the evaluations spent."""
+    spent = 0
+    for w in range(len(blocks)):
+        left = (rows[:target] + zeta0[w]) % p
+        if not kept or not old_cols:
+            blocks[w] = model.evaluate_grid(left, cols, np.full(target, w))
+        else:
+            right = model.evaluate_grid(left[:kept], cols[old_cols:], np.full(kept, w)) if old_cols < len(cols) \
+                else np.zeros((kept, 0), dtype=np.int64)
+            below = model.evaluate_grid(left[kept:], cols, np.full(target - kept, w))
+            blocks[w] = np.vstack([np.hstack([blocks[w], right]), below])
+        spent += blocks[w].size - (kept * old_cols if kept and old_cols else 0)
+    return spent
+
+
+
+def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.ndarray, old_cols: int,
+                blocks: list, kept: int, k: int, upper: int, p: int) -> tuple[int, int]:
+    """The rank of the V k x k limit matrix [g_w(zeta0(w) + rows_i + cols_j)] (w, i rows; j columns), as
+    (rank, evaluations spent), evaluating as few of its rows as shows it.
+
+    First the rows of the first q = ceil((k + 16) / V) row points (V q >= k + 16 rows, all V tokens of each;
+    16 is ``LIMIT_ROW_SLACK``):
+    a submatrix, so its rank is at most the whole matrix's, which is at most min(k, upper) (k columns;
+    ``upper`` bounds the derivative span every sample lies in).  A submatrix rank equal to k or to
+    ``upper`` is therefore the whole matrix's rank, with no probability spent; otherwise the remaining rows
+    are evaluated and the whole matrix ranked, as without the shortcut.  The points are the same draws
+    either way, so the rank returned is the rank of the same V k x k matrix."""
+    vocab = len(blocks)
+    first = min(k, -(-(k + LIMIT_ROW_SLACK) // vocab))
+    spent = 0
+    if kept < k:
+        target = max(first, kept)
+        spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, target, p)
+        found = rank_mod_p(np.vstack(blocks), p)
+        if found == k or found == upper or target == k:
+            return found, spent
+        kept, old_cols = target, len(cols)
+    spent += _extend(model, zeta0, blocks, rows, cols, old_cols, kept, k, p)
+    return rank_mod_p(np.vstack(blocks), p), spent
+
+
+
+@dataclass
+class TokenLimit:
+    """The N-independent token rank (for all but finitely many large N) and what certifies it."""
+
+    rank: int
+    upper_bound: int
+    certified_exact: bool
+    probability_bound: float
+    points: int
+    evaluations: int
+    seconds: float
+    modulus: int
+
+    def as_dict(self) -> dict:
+        return {"rank": self.rank, "upper_bound": self.upper_bound, "certified_exact": self.certified_exact,
+                "probability_bound": self.probability_bound, "points": self.points,
+                "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
+
+
+
+def entry_degree(spec: NetworkSpec) -> int:
+    """Degree of one limit entry in every random value: weights 2(3^L - 1), embedding factors 4C + 2
+    (S is quadratic in E = P Q), the random points and K0 C each."""
+    return spec.weight_degree + 6 * spec.layer_degree + 2
+
+
+
+def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int, seed: int = 0,
+                weight_range: int = DEFAULT_WEIGHT_RANGE,
+                max_evaluations: int = MAX_LIMIT_EVALUATIONS) -> TokenLimit:
+    """The limit of sep(N) on token inputs, as the derivative-span rank at random points (module doc)."""
+    start = time.perf_counter()
+    vocab, big_r, degree = embedding.vocab, embedding.positional_rank, spec.layer_degree
+    upper = derivative_upper_bound(degree, free_variables(spec, vocab, big_r), vocab)
+    rng = np.random.default_rng(random.Random(f"verify-token-limit:{seed}").getrandbits(63))
+    constant = None
+    if big_r:
+        u = np.array([[int(x) % p for x in col] for col in GramModel(spec, weights, embedding, p).u], dtype=object)
+        kr = rng.integers(0, p, size=(big_r, big_r)).astype(object)
+        constant = np.array([[int(x) % p for x in row] for row in u.T.dot(kr + kr.T).dot(u)], dtype=np.int64)
+    model = GramModel(spec, weights, embedding, p, constant=constant)
+    half = int(rng.integers(1, p))  # a random N/2: the hyperplanes sum c = N/2 - 1 and N/2
+
+    # each side's affine space: counts sum to N/2 - 1 (rows) or N/2 (columns), sum_v m_v to a random vector
+    offsets = {total: [int(rng.integers(0, p)) for _ in range(big_r)] for total in (half - 1, half)}
+
+    def points(k: int, total: int) -> np.ndarray:
+        """k random points of a side's affine space (the side given by its count total)."""
+        z = rng.integers(0, p, size=(k, model.dim))
+        z[:, vocab - 1] = (total - z[:, :vocab - 1].sum(axis=1)) % p
+        for coord in range(big_r):
+            free = [vocab + v * big_r + coord for v in range(vocab - 1)]
+            z[:, vocab + (vocab - 1) * big_r + coord] = (offsets[total][coord] - z[:, free].sum(axis=1)) % p
+        return z
+
+    zeta0 = model.zeta(0)
+    k, evaluations, found = min(8, upper + 1), 0, 0
+    rows = cols = None
+    kept = 0  # row points whose V rows are evaluated (rows[:kept]); the rest are drawn but not yet evaluated
+    blocks = [np.zeros((0, 0), dtype=np.int64) for _ in range(vocab)]  # blocks[w]: rows[:kept] + zeta0[w] x cols
+    while True:
+        if vocab * k * k > max_evaluations:
+            raise LimitOutOfReach(f"the token limit needs more than {max_evaluations:,} evaluations of F (rank "
+                                  f"at least {found}); use a smaller --vocab, --pos-rank or --depth",
+                                  found, vocab * k * k)
+        # a doubled sample keeps the old points (still independent uniform); the draws are those of the whole
+        # V k x k matrix, whatever part of it is evaluated
+        grow = k if rows is None else k - len(rows)
+        new_rows, new_cols = points(grow, half - 1), points(grow, half)
+        rows = new_rows if rows is None else np.vstack([rows, new_rows])
+        old_cols, cols = (0 if cols is None else len(cols)), (new_cols if cols is None else np.vstack([cols, new_cols]))
+        found, spent = _limit_rank(model, zeta0, rows, cols, old_cols, blocks, kept, k, upper, p)
+        kept = len(blocks[0])
+        evaluations += spent
+        if found < k or found == upper:
+            break
+        k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
+    sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
+    exact, bound = against_upper_bound(found, upper, entry_degree(spec), sample, p)
+    return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
