@@ -148,7 +148,12 @@ def test_probe_rows_carry_one_label_each():
     assert [row["rank"] for row in found.ranks] == [2, 4, 8, 16, 32, 52, 64]
     assert labels == {2: "certified exact", 4: "certified exact", 6: "certified exact", 8: "certified exact",
                       10: "certified exact", 12: "probabilistic", 14: "probabilistic"}
-    assert all(0 < row["probability"] < 1e-3 for row in found.ranks if row["label"] == "probabilistic")
+    # Lemma P's union over every j (issue 39; the old two-term sum printed 0.000367 and 0.000411), below the
+    # every-sequence offer here (64 * 132 / (2^21 + 1) and 75 * 132 / (2^21 + 1))
+    from verify.rank.token.positional_bound import exact_bound_probability
+
+    assert {row["tokens"]: row["probability"] for row in found.ranks if row["label"] == "probabilistic"} == {
+        n: exact_bound_probability(3, 2, 1, n, 2 * 2**20 + 1) for n in (12, 14)}
     assert all(row["short_by"] == 0 for row in found.ranks)
 
 
