@@ -94,3 +94,16 @@ def test_every_sequence_offer_uses_the_smaller_sample():
     assert smaller == S
     assert label == "probabilistic" and probability == nextafter(float(Fraction(705 * entry_degree(spec), S)), 1.0)
     assert format_bound(probability) == "0.0444"  # 705 * 132 / (2^21 + 1), docs/conjecture_n.md's N = 14 row
+
+
+def test_the_limits_probability_runs_over_every_doubling_k():
+    """The doubling stops at a k read off the same draws: the union over k = 8, 16, ..., 512, 706 at u = 705, each
+    a minor of size min(k, u) (8 + 16 + ... + 512 + 705 = 1,721), not u alone at the k found."""
+    from verify.rank.token.limit import limit_probability
+
+    degree, sample = 132, Fraction(S)
+    expected = sum(Fraction(min(k, 705) * degree) / sample + Fraction(min(k, 705), P)
+                   for k in (8, 16, 32, 64, 128, 256, 512, 706))
+    assert sum(min(k, 705) for k in (8, 16, 32, 64, 128, 256, 512, 706)) == 1721
+    assert limit_probability(705, degree, sample, P).bound == expected
+    assert limit_probability(7, degree, sample, P).bound == 7 * (Fraction(degree) / sample + Fraction(1, P))  # k = 8
