@@ -19,6 +19,7 @@ from ..model.partitions import default_partition
 from ..rank.routes import ROUTES, rank_once
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from ..rank.bound import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound
+from ..rank.certainty import PRIME_CONDITION
 from ..rank.labels import label_row
 from ..rank.token.caps import count_caps
 from ..rank.token.gram import token_prime
@@ -104,7 +105,10 @@ class ProbeResult:
                         "unless the limit's random event occurred)" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
-                       + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else ""),
+                       + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else "")
+                       + "; a row's equality with the generic rank (its certainty and probability_bound) holds as its "
+                         "label says, a probabilistic one " + PRIME_CONDITION + " (docs/mathematics.md §3); certainty "
+                         "at the top is the weakest row's, field the prime the ranks were computed over",
         }
 
 
