@@ -20,7 +20,7 @@ from .exact.fields import DEFAULT_PRIME, FAST_PRIME, as_field, parse_field
 from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .rank.grid import DEFAULT_MAX_EVALUATIONS
 from .rank.memory import DEFAULT_MEMORY_GIB
-from .rank.certainty import format_bound
+from .rank.certainty import PRIME_CONDITION, format_bound
 from .rank.sep import SEP, separation_rank
 from .rank.routes import METHODS
 from .sweeps.executor import SweepInterrupted
