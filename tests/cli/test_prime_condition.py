@@ -15,9 +15,9 @@ def test_the_condition_is_one_sentence_everywhere():
 
 def test_sep_prints_it_beside_a_probability_over_gf_p_and_not_over_q():
     out = {"field": "gf:1048573", "certified_lower_bound": True, "upper_bound": 10, "upper_bound_kind": "B1",
-           "probability_bound": 0.01}
+           "probability_bound": 0.5}
     rows = dict(certainty_rows(out))
-    assert rows["P(below generic over GF(p))"] == f"<= 0.01; generic over Q {PRIME_CONDITION}"
+    assert rows["P(below generic over GF(p))"] == f"<= 0.5; generic over Q {PRIME_CONDITION}"
     assert PRIME_CONDITION not in dict(certainty_rows({**out, "field": "qq"}))["P(below generic)"]
 
 
