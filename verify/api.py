@@ -47,7 +47,7 @@ __all__ = ["separation_rank", "list_claims", "run_claims", "reviewers_table", "p
            "SweepInterrupted", "probe_summary", "close_all", "parse_field", "as_field", "plan_text", "default_store_path", "Progress",
            "MAX_CERTIFICATE_BYTES", "MONOMIALS", "MAX_COUNT", "MAX_TOKENS", "MAX_WIDTH", "validate_integer",
            "memory_gib", "scheduler_address", "table_csv", "export_csv", "junit_xml", "format_bound",
-           "require_matplotlib"]
+           "require_matplotlib", "PRIME_CONDITION"]
 
 @dataclass(frozen=True)
 class NetworkDefaults:

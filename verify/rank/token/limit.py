@@ -7,6 +7,8 @@ when it meets ``route.derivative_upper_bound``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import random
 import time
 from dataclasses import dataclass
@@ -16,7 +18,7 @@ import numpy as np
 from ...errors import InputError
 from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ...model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
-from ..certainty import residue_sample_size
+from ..certainty import PRIME_CONDITION, ProbabilityBound, residue_sample_size, union_bound
 from .gram import GramModel
 from .route import derivative_upper_bound, free_variables, rank_mod_p
 
@@ -179,7 +181,7 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
 LIMIT_EVENT = "the computed token limit is below the generic derivative-span dimension"
 
 
-def limit_probability(upper: int, degree: int, sample, p: int) -> "ProbabilityBound":
+def limit_probability(upper: int, degree: int, sample, p: int) -> ProbabilityBound:
     """The limit's failure probability: the k at which the doubling stops is read off the same draws, so the union
     runs over every k the doubling can reach (8, 16, ..., upper + 1): the V k x k matrix M_k of the draws has generic
     rank min(k, Lambda), and the limit is short of Lambda only if some M_k fell below it, a minor of size <= min(k,
@@ -191,10 +193,6 @@ def limit_probability(upper: int, degree: int, sample, p: int) -> "ProbabilityBo
     >>> limit_probability(13, 10, 1000, 10**9).bound == (8 + 13) * (Fraction(10, 1000) + Fraction(1, 10**9))
     True
     """
-    from fractions import Fraction
-
-    from ..certainty import PRIME_CONDITION, union_bound
-
     steps, k = [], min(8, upper + 1)
     while True:
         steps.append(k)

@@ -36,13 +36,14 @@ finite point set mod p (sympy's Groebner bases are far too slow at these sizes).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
 import numpy as np
+
+from ..certainty import PRIME_CONDITION, ProbabilityBound, union_bound
 
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
            "PositionalBound", "exact_bound_probability", "eq74_probability", "EQ74_EVENT", "bounds_at", "EXACT_HILBERT_POINTS", "counting_floor"]
@@ -190,7 +191,7 @@ def positional_bound(depth: int, vocab: int, positional_rank: int, tokens: int, 
 EQ74_EVENT = "eq. 7.4 with H at the drawn positions (mod p) is below eq. 7.4 with the generic H"
 
 
-def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> "ProbabilityBound":
+def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> ProbabilityBound:
     """Lemma P (docs/mathematics.md §7): Pr[``EQ74_EVENT``] <= sum over both sides X (|X| >= 1) and every j = 1..C
     of j cap_X(j) / |S|, unless p divides the content of every witness minor of some H_X(j).
 
@@ -204,14 +205,12 @@ def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, 
     >>> float(eq74_probability(2, 5, 2, 6, 2 * 2**20 + 1).bound) < 1e-4
     True
     """
-    from .. import certainty
-
     degree = (3**depth - 1) // 2
     half = tokens // 2
     terms = [Fraction(j * certified_hilbert(size, j, vocab, positional_rank)) / Fraction(sample)
              for size in (half, half - 1) if size >= 1 for j in range(1, degree + 1)]
-    return certainty.union_bound(EQ74_EVENT, terms, f"docs/mathematics.md §7 Lemma P: sum over B and A', j = 1..{degree}, "
-                                 f"of j cap_X(j) / {sample} ({certainty.PRIME_CONDITION})")
+    return union_bound(EQ74_EVENT, terms, f"docs/mathematics.md §7 Lemma P: sum over B and A', j = 1..{degree}, "
+                                 f"of j cap_X(j) / {sample} ({PRIME_CONDITION})")
 
 
 def exact_bound_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> float:
