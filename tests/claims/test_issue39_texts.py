@@ -78,3 +78,30 @@ def test_every_claim_stating_lemma3s_display_is_in_its_group_or_names_it():
             missing = [c.id for c in group if c.id not in claim.reading]
             assert not missing, f"{claim.id} states Lemma 3's display outside its group without naming {missing}"
             assert all(claim.id in c.reading for c in group), f"the group does not name {claim.id}"
+
+
+def test_the_counting_floor_is_linear_in_l_at_fixed_r_as_the_docs_now_say():
+    """docs/conjecture_n.md: the floor 2 ceil(log_V bound) is 6, 8, 10 at (r, L) = (8, 5), (10, 5), (12, 5) and 6 at
+    (12, 4) (not 2 * 3^(L-2) * log_V d: 28.5, 32.5, 35.0, 11.7), and at most 2 ceil((d - 1) log_V(3^(L-2) + 1))."""
+    import math
+
+    from verify.rank.bound import lemma7_lower_bound
+    from verify.rank.token.positional_bound import counting_floor
+
+    floors = {}
+    for r, depth in [(8, 5), (10, 5), (12, 5), (12, 4)]:
+        bound, d = lemma7_lower_bound(depth, r, 1), (r - 2) // 2
+        assert bound == comb_multiset(d, 3 ** (depth - 2))
+        half = next(n for n in range(1, 60) if r**n >= bound)  # the least V^(N/2) >= bound, by integers
+        floors[(r, depth)] = counting_floor(r, bound, True)
+        assert floors[(r, depth)] == 2 * half
+        assert floors[(r, depth)] <= 2 * math.ceil((d - 1) * math.log(3 ** (depth - 2) + 1, r) - 1e-12)
+    assert floors == {(8, 5): 6, (10, 5): 8, (12, 5): 10, (12, 4): 6}
+    text = " ".join((ROOT / "docs" / "conjecture_n.md").read_text().split())
+    assert "exact floors 6, 8, 10 at (r, L) = (8, 5), (10, 5), (12, 5) and 6 at (12, 4)" in text
+
+
+def comb_multiset(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n + k - 1, k)
