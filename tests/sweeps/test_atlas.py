@@ -136,6 +136,8 @@ def test_out_of_reach_cells_are_rows_with_the_estimate():
     row = grid_row(Cell("grid", 3, 3, 1, 1), tiny, 0)
     assert row["limit_certainty"] == "beyond reach" and "limit beyond reach" in row["estimate"]
     assert "beyond reach" in row["status"] and "budget" in row["estimate"]
+    # issue 39: one meaning per column: no limit value, its certified lower bound in its own column
+    assert row["limit"] == "" and isinstance(row["limit_at_least"], int) and row["limit_at_least"] >= 0
     # the priced N cost: rows V binom(min(N/2 - 1, C) + V - 1, V - 1) by columns binom(min(N/2, C) + V - 1, V - 1)
     assert step_cost(3, 8, 4, False, 0) == 3 * comb(3 + 2, 2) * comb(4 + 2, 2)
 

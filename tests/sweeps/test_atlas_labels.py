@@ -77,3 +77,17 @@ def test_the_committed_bound_cells_split_the_minor_from_the_rank():
             assert row["rank_at_n"] == "" and row["rank_at_least"] == row["bound"]
         else:
             assert row["rank_at_n"] == row["rank_at_least"] and int(row["rank_at_n"]) >= int(row["bound"])
+
+
+def test_the_limit_column_holds_one_meaning():
+    """Issue 39 item 4 (audit): ``limit`` is the computed limit or empty, never ">= n"; where its computation was
+    beyond reach, ``limit_at_least`` holds the certified lower bound its last sample met."""
+    with open(ROOT / "results" / "n_atlas.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert all(row["limit"] == "" or row["limit"].isdigit() for row in rows)
+    for row in rows:
+        if row["limit_certainty"] == "beyond reach":
+            assert row["limit"] == "" and int(row["limit_at_least"]) <= int(row["limit_upper_bound"])
+        else:
+            assert row["limit_at_least"] == ""
+    assert sum(row["limit_certainty"] == "beyond reach" for row in rows) == 12

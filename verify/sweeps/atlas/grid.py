@@ -41,8 +41,11 @@ from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, step_cost
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
            "split_exceptions", "first_n_reaching"]
 
+#: ``limit``: the N-independent limit where computed (empty otherwise); ``limit_at_least``: where its computation
+#: was beyond reach, the rank its last sample met (a certified lower bound on it), else empty (issue 39: one column
+#: held a value or ">= a lower bound").
 COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
-           "limit", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
+           "limit", "limit_at_least", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
            "first_n_limit", "first_n_cap_reaches_limit", "scale_rL_over_log3r"]
 COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
 COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions",
@@ -144,7 +147,7 @@ def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, 
         row["first_n_cap_reaches_limit"] = first_n_cap(cell.vocab, cell.positional_rank > 0, limit.rank)
         return limit
     except LimitOutOfReach as exc:
-        row["limit"] = "" if skip else f">= {exc.at_least}"
+        row["limit"], row["limit_at_least"] = "", "" if skip else exc.at_least
         row["limit_certainty"] = "not attempted" if skip else "beyond reach"
         row["first_n_cap_reaches_limit"] = ""
         notes.append(f"limit {skip}; proven upper bound {upper}" if skip else
