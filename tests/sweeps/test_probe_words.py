@@ -381,13 +381,21 @@ def test_probabilistic_rows_below_the_cap_say_so_with_their_probability(capsys):
     assert "the exact rank is below" not in out
 
 
-def test_a_last_rank_at_the_certified_limit_is_named_not_still_changing(capsys):
-    """Issue 39: L = 2, d_x = 6, V = r = 5, R = 2 meets its certified limit 156 at N = 8, the last N asked for."""
-    data, out = _cli(capsys, ["--depth", "2", "--width", "6", "--vocab", "5", "--rank", "5", "--pos-rank", "2",
-                              "--max-tokens", "8"])
-    assert data["limit"]["certified_exact"] and data["limit_rank"] == 156 == data["ranks"][-1]["rank"]
-    text = " ".join(out.split())
-    assert "at N = 8 the rank meets the N-independent limit 156, certified: no N can exceed it" in text
+@pytest.mark.parametrize("argv,limit", [
+    (["--depth", "2", "--width", "3", "--vocab", "2", "--rank", "2", "--pos-rank", "1"], 12),
+    pytest.param(["--depth", "2", "--width", "6", "--vocab", "5", "--rank", "5", "--pos-rank", "2"], 156,
+                 marks=pytest.mark.slow),  # issue 39's own example, about 2.7 s
+])
+def test_a_last_rank_at_the_certified_limit_is_named_not_still_changing(capsys, argv, limit):
+    """Issue 39: a probe whose last N (8) meets its certified limit names it ("no N can exceed it"), never "still
+    changing" (the issue's case: L = 2, d_x = 6, V = r = 5, R = 2 meets 156 at N = 8)."""
+    assert main(["probe-n", *argv, "--max-tokens", "8", "--no-store", "--workers", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["limit"]["certified_exact"] and data["limit_rank"] == limit == data["ranks"][-1]["rank"]
+    assert data["ranks"][-2]["rank"] != limit
+    text = " ".join(probe_summary(data).split())
+    check_summary(data, text)
+    assert f"at N = 8 the rank meets the N-independent limit {limit}, certified: no N can exceed it" in text
     assert "still changing" not in text
 
 
