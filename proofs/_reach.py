@@ -69,15 +69,18 @@ def gap_check(bound, regime, smallest, **grid):
     return shown
 
 
-#: Eq. 7's search (issue 34): its gap first appears at L = 9 ((d_x, H) = (14, 7), (16, 8), d_a = 2) and with
-#: d_a >= 4 at (d_x, H, L) = (8, 2, 11), the smallest d_x; depths 2-5 found nothing.  Theorem 2's heads are
-#: Theorem 1's (H > 1); at H = 1 the same comparison would fail first at (4, 1, 10).
+#: Eq. 7's search (issue 34): its gap first appears at L = 9, there at every even d_x from 14 to 24 with H = d_x / 2
+#: (d_a = 2; eq. 7 is exactly 0 at (12, 6) and (36, 18), ties), and with d_a >= 4 first at (d_x, H, L) = (8, 2, 11),
+#: the smallest d_x; depths 2-5 found nothing (issue 39 corrected "(14, 7) and (16, 8)": the search printed the
+#: first two of six).  Theorem 2's heads are Theorem 1's (H > 1); at H = 1 the same comparison would fail first at
+#: (4, 1, 10).  ``tests/claims/test_issue39_texts.py`` pins the L = 9 cases and the ties.
 EQ7_GRID = {"depths": range(2, 13), "widths": range(2, 25), "heads_min": 2}
 EQ7_SMALLEST = (8, 11, 2)
 EQ7_GAP = ("d_a even, L >= 9: the printed proof of eq. 7 (first supplement B.2 through the construction of Lemma 4) "
            "takes the construction's rank ((floor((d_x - H)/2) over 3^(L-2))), but its per-head layout reaches only "
            "H floor((d_a - 1)/2) columns (claim levine2020_supp1_lemma4_construction), and from L = 9 on eq. 7 "
-           "exceeds log3 of what it reaches: first at L = 9 with (d_x, H) = (14, 7) and (16, 8) (d_a = 2, no column: "
-           "eq. 7 is positive there), and with d_a >= 4 first at (d_x, H, L) = (8, 2, 11) (the smallest d_x; 2 columns, "
+           "exceeds log3 of what it reaches: first at L = 9, there at every even d_x from 14 to 24 with H = d_x/2 "
+           "(d_a = 2, no column: eq. 7 is positive there; it is exactly 0, a tie, at (d_x, H) = (12, 6) and (36, 18)), "
+           "and with d_a >= 4 first at (d_x, H, L) = (8, 2, 11) (the smallest d_x; 2 columns, "
            "log3 ((2 over 3^9)) = log3 19684 < eq. 7).  Searched over d_x <= 24, L <= 12, every even d_a with H > 1; a "
            "search to L = 5 (issue 20) found nothing.")

@@ -109,7 +109,12 @@ CLAIM = Claim(
            "lambda = 1..5; row factor (d, lambda) in {(2, 2), (3, 2), (2, 3)}, Omega = 2, 3; Lemma 4 n = 2..20, "
            "k = 1..20 and 40 seeded random points up to 300",
     reading="n = 1 (d_x - H = 2 or 3) leaves the second term of the max undefined (k/0); there only the first term is "
-            "checked.  For odd d_x - H the quantity (d_x - H)/2 is read as floor((d_x - H)/2), as in the main text.",
+            "checked.  For odd d_x - H the quantity (d_x - H)/2 is read as floor((d_x - H)/2), as in the main text.  "
+            "Its last display, ((n over k)) <= (e(n+k-1)/(n-1))^(n-1) <= (2e(n+k)/n)^n, reprints Lemma 3's (passage "
+            "levine2020_lemma3_multiset_upper: claims levine2020_supp1_lemma3_multiset_upper, not-decided, "
+            "levine2020_supp1_lemma3_steps and wies2021_lemma3_proof_steps); this claim's verdict comes from its other "
+            "steps (matricization, Hadamard-power rank, binomial bounds refute strengthenings), and says nothing more "
+            "about that display than the passage's claims do (issue 39).",
     checks=[Cases([(2, 2), (2, 4), (3, 2), (3, 4), (2, 6)], _matricization, name="matricization index map",
                   perturb={"powers M^(N/2 - t + 1)": shifted(_matricization, shift=1)}),
             Cases([(r, p) for r in range(1, 5) for p in range(1, 5)], _hadamard_rank,

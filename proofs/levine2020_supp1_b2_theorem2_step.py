@@ -62,7 +62,8 @@ CLAIM = Claim(
                         "is odd.  At even d_a the construction with its corrected weights reaches only H floor((d_a-1)/2) < D "
                         "columns (claim levine2020_supp1_lemma4_construction): the step holds for Q as mathematics, "
                         "but the construction does not give Q there (eq. 7 itself exceeds log3 of the rank it does give from "
-                        "L = 9 on, first at (d_x, H) = (14, 7), and with d_a >= 4 at (8, 2, 11): the gap of claim "
+                        "L = 9 on, at L = 9 at every even d_x from 14 to 24 with H = d_x/2, and with d_a >= 4 first at (8, 2, 11): the "
+                        "gap of claim "
                         "levine2020_theorem2_lower; the one-slot construction gives floor((d_x - 1)/2) >= D columns at "
                         "every d_a: claim derived_one_slot_lower_bound).",
     corrected_checks=[

@@ -16,7 +16,9 @@ CLAIM = Claim(
     reading="The display alone.  Claims levine2020_supp1_lemma3_steps and wies2021_lemma3_proof_steps state it as the "
             "last step of the proof's chain and are verified, but only through the chain's equality step (the +1 "
             "neighbour of the definition ((n over k)) = binom(n+k-1, n-1)); no inequality step of theirs refutes a "
-            "strengthening either, so the display itself stays not-decided.",
+            "strengthening either, so the display itself stays not-decided.  Claim "
+            "levine2020_revised_lower_bound_steps reprints the display (the revised supplement's proof of Lemma 4) "
+            "among other steps; its verdict is about those steps (issue 39).",
     checks=[InequalityChain(STEPS, ["<="], grid={n: list(range(1, 41)), k: list(range(0, 81))},
                             search=300, search_ranges={n: (1, 500), k: (0, 5000)})],
 )

@@ -2,7 +2,9 @@
 
 It closes section A.3, 'Proof of the upper bound in theorem 2', with 'From here, theorem 2 follows': read inside that
 proof, under Theorem 2's hypothesis L > log3 d_x, it holds; read as displayed, for every (L, d_x), step 1->2 fails
-from the threshold 3^L = d_x down.  Both readings are kept (issue 34): ambiguous."""
+at every d_x from FIRST_FAILURES[L] on (12, 36, 108, 323 for L = 2..5; it still holds at 3^L <= d_x < that, e.g.
+(2, 9)-(2, 11) and (3, 27)-(3, 35): issue 39 corrected "from the threshold 3^L = d_x down").  Both readings are
+kept (issue 34): ambiguous."""
 
 import sympy as sp
 
@@ -19,6 +21,9 @@ STEPS = [
     (2 * d_x + 1) * L + log3(d_x) + 2 * d_x * (log3(2 * E) - log3(d_x)),
 ]
 GRID = {L: list(range(1, 8)), d_x: list(range(1, 61))}
+#: L -> the smallest d_x at which step 1->2 fails (it fails at every larger d_x searched, to 1,200, and holds below);
+#: L = 1 fails from d_x = 3 = 3^L.  Pinned against the steps themselves by tests/claims/test_issue39_texts.py.
+FIRST_FAILURES = {1: 3, 2: 12, 3: 36, 4: 108, 5: 323}
 
 
 def chain(regime, name, reading=""):
@@ -38,8 +43,10 @@ CLAIM = Claim(
             "hypothesis L > log3 d_x is in force (the author response says the same of its corrected chain: 'only for "
             "3^L > d_x').  'As displayed' (fails): the chain starts from Theorem 4's bound, which A.3 proves for every "
             "L and d_x, and its display restates no hypothesis; there step 1->2 (dropping the +1 of (3^L - 1)/d_x + "
-            "1, absorbed by a second (2e)^d_x) fails from the threshold 3^L = d_x down.  The step holds in the regime "
-            "it serves and fails outside it: ambiguous.",
+            "1, absorbed by a second (2e)^d_x) fails at every d_x from " + ", ".join(
+                str(FIRST_FAILURES[depth]) for depth in range(2, 6)) + " on for L = 2..5 (it still holds a little "
+            "past the threshold 3^L = d_x: at (L, d_x) = (2, 9)-(2, 11) and (3, 27)-(3, 35)).  The step holds in the "
+            "regime it serves and fails outside it: ambiguous.",
     expected="ambiguous",
     checks=[chain(ABOVE_THRESHOLD, "printed chain for L > log3 d_x", reading="within Theorem 2's proof"),
             chain(None, "printed chain for every (L, d_x)", reading="as displayed")],

@@ -34,6 +34,7 @@ AUDITED = {
     "derived_block_size_upper_bound": "left_out",
     "derived_one_slot_lower_bound": "left_out",
     "derived_positional_bound": "covered",
+    "derived_conjecture_n_counting_floor": "covered",
     "levine2020_claim1_partition_invariance": "covered",
     "levine2020_corollary1_example_regime": "covered",
     "levine2020_corollary1_example_widths": "covered",

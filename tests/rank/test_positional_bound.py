@@ -148,7 +148,12 @@ def test_probe_rows_carry_one_label_each():
     assert [row["rank"] for row in found.ranks] == [2, 4, 8, 16, 32, 52, 64]
     assert labels == {2: "certified exact", 4: "certified exact", 6: "certified exact", 8: "certified exact",
                       10: "certified exact", 12: "probabilistic", 14: "probabilistic"}
-    assert all(0 < row["probability"] < 1e-3 for row in found.ranks if row["label"] == "probabilistic")
+    # Lemma P's union over every j (issue 39; the old two-term sum printed 0.000367 and 0.000411), below the
+    # every-sequence offer here (64 * 132 / (2^21 + 1) and 75 * 132 / (2^21 + 1))
+    from verify.rank.token.positional_bound import exact_bound_probability
+
+    assert {row["tokens"]: row["probability"] for row in found.ranks if row["label"] == "probabilistic"} == {
+        n: exact_bound_probability(3, 2, 1, n, 2 * 2**20 + 1) for n in (12, 14)}
     assert all(row["short_by"] == 0 for row in found.ranks)
 
 
@@ -163,17 +168,27 @@ def test_row_certainty_lower_bound_says_how_far_short():
 
 
 def test_the_sample_draws_on_past_a_stalled_rank_to_its_budget():
-    # L = 2, V = 3, R = 1, N = 10: 243 sequences a side, rank 30 (the limit); aimed at 60 the sample of 76
-    # stalls at 30 when doubled to 152, and must still draw on to every sequence (within the budget) ...
+    # L = 2, V = 3, R = 1, N = 10: 243 sequences a side, rank 30 (the limit); aimed at 60, rows against every
+    # column (issue 39): 76 rows stall at 30, doubled to 152 still 30, and the sample must still draw on to every
+    # row (within the budget), each entry evaluated once ...
     model = _model(2, 3, 1, 10)
     rank, every, evaluations = sequence_rank(model, 10, 60)
-    assert (rank, every) == (30, True)
-    # every sequence evaluated except the sampled pairs, copied: the 152 + 152 draws (with replacement) of 243
-    # sequences give between 100 and 152 distinct a side (a repeat-free sample is 152^2 entries saved)
-    assert 152**2 + 243**2 - 152**2 <= evaluations <= 152**2 + 243**2 - 100**2
+    assert (rank, every, evaluations) == (30, True, 243 * 243)
     # ... but not past a budget: with room for the first doubling only it stops there, short of its aim
-    rank, every, evaluations = sequence_rank(model, 10, 60, budget=152**2)
-    assert (rank, every, evaluations) == (30, False, 152**2)
+    rank, every, evaluations = sequence_rank(model, 10, 60, budget=152 * 243)
+    assert (rank, every, evaluations) == (30, False, 152 * 243)
+    # where 76 rows against every column pass the budget, square samples (76^2; the doubling to 152^2 would too)
+    rank, every, evaluations = sequence_rank(model, 10, 60, budget=76 * 243 - 1)
+    assert (every, evaluations) == (False, 76**2) and rank <= 30
+
+
+def test_rows_against_every_column_reach_the_rank_a_square_sample_misses():
+    # L = 3, V = 2, R = 1, N = 16: 256 sequences a side, rank 70 over every sequence.  Aimed at 70, 86 rows against
+    # all 256 columns give 70 and stop there; an 86 x 86 square (forced by a budget below 86 * 256) gives 57.
+    model = _model(3, 2, 1, 16)
+    assert sequence_rank(model, 16, 10**6)[:2] == (70, True)
+    assert sequence_rank(model, 16, 70) == (70, False, 86 * 256)
+    assert sequence_rank(model, 16, 70, budget=86 * 256 - 1) == (57, False, 86**2)
 
 
 def test_the_counting_floor_where_the_cap_equals_the_bound_exactly():

@@ -157,18 +157,19 @@ def test_grown_grid_equals_the_grid_of_the_stacked_points():
 
 def test_doubled_positional_sample_evaluates_only_new_entries_and_stays_below_the_full_grid_rank():
     # depth 3, d_x = 3, V = r = 2, positional rank 1, N = 16: 256 sequences a side, full-grid rank 70
-    # (every sequence: the aim above the count).  Aiming at 60 the sample starts at 76 a side, stops
-    # short, and doubles to 152: 76^2 + (152^2 - 76^2) evaluations, a rank between 60 and the full one.
+    # (every sequence: the aim above the count).  Aiming at 71 (above it) rows against every column start at 87,
+    # double to 174 and then take all 256: each entry evaluated once (256^2), the rank the full one.  Aiming at 60
+    # with square samples (a budget below 76 rows against every column) the first 76 x 76 sample stops there.
     from verify.rank.token.gram import GramModel
     from verify.rank.token.route import sequence_rank
 
     spec = NetworkSpec(depth=3, width=3)
     model = GramModel(spec, draw_weights(spec, 0), VocabularyEmbedding(3, 2, 2, 1, 0), TOKEN_PRIME)
     full, every, _ = sequence_rank(model, 16, 10**6)
-    sampled, kept_all, evaluations = sequence_rank(model, 16, 60)
-    assert every and not kept_all
-    assert evaluations == 152 * 152
-    assert 60 <= sampled <= full
+    assert every and full == 70
+    assert sequence_rank(model, 16, 71) == (70, True, 256 * 256)
+    sampled, kept_all, evaluations = sequence_rank(model, 16, 60, budget=76 * 256 - 1)
+    assert not kept_all and evaluations == 76 * 76 and sampled <= full
 
 
 def test_limb_products_against_python_integers():

@@ -17,6 +17,7 @@ import pytest
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
 from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
+from verify.rank.certainty import format_bound
 from verify.model.network import output_coordinate
 from verify.rank.token.gram import TOKEN_PRIME
 from verify.rank.bound import corollary1_lower_bound, lemma7_lower_bound
@@ -82,6 +83,11 @@ def sentences(text: str) -> list[str]:
     return re.split(r"(?<=\.) (?=[A-Z])", text.strip())
 
 
+def _lower_only(row: dict) -> bool:
+    """A sample whose rank met no bound: its label (when it has one) says lower bound."""
+    return row["sampled"] and row.get("label", "lower bound") == "lower bound"
+
+
 def check_summary(data: dict, text: str) -> None:
     """Every sentence of ``text`` (the probe's summary) is one the checker knows, and true of the rows."""
     rows, limit_rank, patience = data["ranks"], data["limit_rank"], data["patience"]
@@ -118,8 +124,18 @@ def check_summary(data: dict, text: str) -> None:
                 run = [r for n, r in zip(tokens, ranks) if n >= first]
                 assert len(run) >= 2 and set(run) == {value} and first in tokens
                 assert tokens.index(first) == 0 or ranks[tokens.index(first) - 1] != value
+            elif m := re.fullmatch(r"at N = (\d+) the rank meets the N-independent limit (\d+)(, certified: no N can "
+                                   r"exceed it|, which no N exceeds unless the limit's own random event occurred)", rest):
+                # issue 39: a last rank at the limit is named, certified or not, never "still changing"
+                assert int(m[1]) == tokens[-1] and int(m[2]) == ranks[-1] == limit_rank
+                assert len(rows) < 2 or ranks[-1] != ranks[-2]
+                certified = data["limit"] is None or data["limit"]["certified_exact"]
+                assert (m[3] == ", certified: no N can exceed it") == certified
             else:
-                assert rest == "the rank was still changing at the last N" and ranks[-1] != ranks[-2], rest
+                assert rest in ("the rank was still changing at the last N", "only one N was computed"), rest
+                assert (rest == "only one N was computed") == (len(rows) == 1)
+                assert len(rows) == 1 or ranks[-1] != ranks[-2]
+                assert limit_rank is None or ranks[-1] != limit_rank
             continue
         if m := re.fullmatch(r"The N-independent limit is (\d+) \((.*)\); (.*)\.", sentence):
             limit = data["limit"]
@@ -146,13 +162,26 @@ def check_summary(data: dict, text: str) -> None:
                                      if r == count_cap(data["vocab"], n, positional)]
             assert m[2] == ("sequences" if positional else "multisets")
             seen.append("cap")
-        elif m := re.fullmatch(r"At N = ([\d, ]+) the exact rank is below min\(counting cap, limit\)\.", sentence):
-            assert _listed(m[1]) == [row["tokens"] for row in rows if not row["sampled"] and row["rank"] <
-                                     min(count_cap(data["vocab"], row["tokens"], positional), limit_rank)]
-            seen.append("below")
+        elif m := re.fullmatch(r"At N = ([\d, ]+) (the generic rank is below min\(counting cap, limit\), certified: the "
+                               r"rank meets a bound proven for every weight|the rank at these weights is below "
+                               r"min\(counting cap, limit\), and so is the generic rank with probability >= 1 - "
+                               r"([\d.e-]+) \(each row's own probability at most that\) unless p divides the content of "
+                               r"every witness minor|the exact rank at these weights is below min\(counting cap, "
+                               r"limit\))\.", sentence):
+            # issue 39: what the sentence says of the generic rank follows each row's label
+            exact_below = {row["tokens"]: row for row in rows if not _lower_only(row) and row["rank"] <
+                           min(count_cap(data["vocab"], row["tokens"], positional), limit_rank)}
+            listed = _listed(m[1])
+            assert set(listed) <= set(exact_below)
+            kind = ("certified exact" if m[2].startswith("the generic") else
+                    "probabilistic" if m[3] is not None else None)
+            assert all(exact_below[n].get("label") == kind for n in listed)
+            if kind == "probabilistic":
+                assert m[3] == format_bound(max(exact_below[n]["probability"] for n in listed))
+            seen.extend(f"below:{n}" for n in listed)
         elif m := re.fullmatch(r"At N = ([\d, ]+) a sample of the sequences stopped below min\(counting cap, limit\): "
                                r"those ranks are certified lower bounds only\.", sentence):
-            assert _listed(m[1]) == [row["tokens"] for row in rows if row["sampled"] and row["rank"] <
+            assert _listed(m[1]) == [row["tokens"] for row in rows if _lower_only(row) and row["rank"] <
                                      min(count_cap(data["vocab"], row["tokens"], positional), limit_rank)]
             seen.append("sampled")
         elif sentence.startswith("Corollary 1"):
@@ -160,6 +189,8 @@ def check_summary(data: dict, text: str) -> None:
             reached = next((n for n, r in zip(tokens, ranks) if bound is not None and r >= bound), None)
             if bound is None:
                 assert sentence == "Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H)."
+            elif bound == 0:  # issue 39: a bound of 0 has no content
+                assert sentence == "Corollary 1's lower bound is 0 here (floor((r - H)/2) = 0): a bound with no content."
             elif reached is None:
                 assert sentence == f"Corollary 1's lower bound {bound} was not reached at any N probed."
             else:
@@ -185,7 +216,9 @@ def check_summary(data: dict, text: str) -> None:
             raise AssertionError(f"a sentence the checker does not know: {sentence!r}")
     # the facts the rows hold are all said
     below = [row["tokens"] for row in rows if tokens_mode and row["rank"] < min(row["count_cap"], limit_rank)]
-    assert ("below" in seen or "sampled" in seen) == bool(below)
+    said = sorted(int(item[6:]) for item in seen if item.startswith("below:"))
+    assert said == [row["tokens"] for row in rows if row["tokens"] in below and not _lower_only(row)]
+    assert (bool(said) or "sampled" in seen) == bool(below)
     assert ("cap" in seen) == any(tokens_mode and row["rank"] == row["count_cap"] for row in rows)
     assert ("labels" in seen) == any("label" in row for row in rows)
     assert {"stop", "limit", "corollary", "time"} <= set(seen) and len(seen) == len(set(seen))
@@ -331,3 +364,67 @@ def test_a_rank_equal_to_corollary1s_bound_reaches_it():
     summary = probe_summary(data)
     assert "Corollary 1's lower bound 1 is first reached at N = 2." in summary
     check_summary(data, summary)
+
+
+def test_probabilistic_rows_below_the_cap_say_so_with_their_probability(capsys):
+    """Issue 39: at L = 3, V = r = 2, R = 1, N = 12 and 14 (52 and 64, every sequence kept) the rank meets only eq.
+    7.4 with H at these positions: that the generic rank is below min(cap, limit) holds with probability >= 1 - x,
+    x Lemma P's union (0.00472 at N = 14, the larger), not for certain."""
+    from verify.rank.token.positional_bound import exact_bound_probability
+
+    data, out = _cli(capsys, ["--depth", "3", "--width", "3", "--vocab", "2", "--rank", "2", "--pos-rank", "1",
+                              "--max-tokens", "14"])
+    worst = format_bound(exact_bound_probability(3, 2, 1, 14, 2 * 2**20 + 1))
+    assert worst == "0.00472"
+    assert (f"At N = 12, 14 the rank at these weights is below min(counting cap, limit), and so is the generic rank "
+            f"with probability >= 1 - {worst}") in " ".join(out.split())
+    assert "the exact rank is below" not in out
+
+
+@pytest.mark.parametrize("argv,limit", [
+    (["--depth", "2", "--width", "3", "--vocab", "2", "--rank", "2", "--pos-rank", "1"], 12),
+    pytest.param(["--depth", "2", "--width", "6", "--vocab", "5", "--rank", "5", "--pos-rank", "2"], 156,
+                 marks=pytest.mark.slow),  # issue 39's own example, about 2.7 s
+])
+def test_a_last_rank_at_the_certified_limit_is_named_not_still_changing(capsys, argv, limit):
+    """Issue 39: a probe whose last N (8) meets its certified limit names it ("no N can exceed it"), never "still
+    changing" (the issue's case: L = 2, d_x = 6, V = r = 5, R = 2 meets 156 at N = 8)."""
+    assert main(["probe-n", *argv, "--max-tokens", "8", "--no-store", "--workers", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["limit"]["certified_exact"] and data["limit_rank"] == limit == data["ranks"][-1]["rank"]
+    assert data["ranks"][-2]["rank"] != limit
+    text = " ".join(probe_summary(data).split())
+    check_summary(data, text)
+    assert f"at N = 8 the rank meets the N-independent limit {limit}, certified: no N can exceed it" in text
+    assert "still changing" not in text
+
+
+def _summary_data(ranks, labels=None, limit_rank=None):
+    from verify.rank.bound import conjecture_scale
+
+    rows = [{"tokens": 2 * (i + 1), "rank": r, "count_cap": 10**6, "sampled": False} for i, r in enumerate(ranks)]
+    for row, label in zip(rows, labels or []):
+        row.update(label=label, probability=1e-3 if label == "probabilistic" else None)
+    return {"ranks": rows, "limit_rank": limit_rank, "patience": 2, "stopped": "max-tokens", "limit": None,
+            "lower_bound": None, "conjecture_scale": conjecture_scale(3, 3), "seconds": 1.0, "positional_rank": 1}
+
+
+def test_two_rows_are_not_one_n_and_every_label_is_tallied():
+    """Issue 43's PW01 and PW04: two rows with different ranks are 'still changing', not 'only one N'; the tally
+    names the lower-bound rows too."""
+    from verify.report.probe_summary import probe_summary
+
+    text = probe_summary(_summary_data([3, 9], ["certified exact", "lower bound"]))
+    assert "the rank was still changing at the last N" in text and "only one N" not in text
+    assert "the rows are: 1 certified exact, 1 lower bound." in text
+    assert "only one N was computed" in probe_summary(_summary_data([3], ["probabilistic"]))
+
+
+@pytest.mark.parametrize("depth,rank,heads", [(2, 3, 2), (3, 2, 1), (4, 5, 4)])
+def test_theorem2s_bound_is_not_applicable_at_r_minus_1_equal_to_h(depth, rank, heads):
+    """Issue 43's PW06: at r - 1 = H the proof bound ((floor((r - 1 - H)/2) over 3^(L-2))) does not exist (n/a),
+    not 0; one more r gives floor(1/2) = 0 columns, a bound of 0."""
+    from verify.rank.bound import lemma7_lower_bound
+
+    assert lemma7_lower_bound(depth, rank, heads) is None
+    assert lemma7_lower_bound(depth, rank + 1, heads) == 0

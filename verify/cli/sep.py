@@ -6,6 +6,7 @@ import json
 
 from .. import api
 from ..errors import InputError
+from ..report import formats
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .argtypes import MAX_COUNT, int_range
 
@@ -127,8 +128,9 @@ def certainty_rows(out: dict) -> list[tuple[str, object]]:
         over = "" if out["field"] == "qq" else " over GF(p)"
         rows = [("certified", "lower bound on the generic rank" if out["certified_lower_bound"] else "no"),
                 ("upper bound", f"{out['upper_bound']:,} (derivative-space count, {out.get('upper_bound_kind')})"),
-                (f"P(below generic{over})", f"<= {api.format_bound(out['probability_bound'])}" if out["probability_bound"] is not None
-                 else "not claimed")]
+                (f"P(below generic{over})", f"<= {api.format_bound(out['probability_bound'])}"
+                 + ("" if out["field"] == "qq" else f"; generic over Q {formats.PRIME_CONDITION}")
+                 if out["probability_bound"] is not None else "not claimed")]
     if "runs" in out:
         primes = ", ".join(map(str, out["primes"])) or "none (qq)"
         rows.append(("runs", f"{out['runs']} ({out['runs_at_rank']} at this rank); primes {primes}; "

@@ -22,11 +22,21 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Certainty", "format_bound", "schwartz_zippel", "residue_sample_size", "against_upper_bound", "BAD_PRIME_NOTE"]
+__all__ = ["Certainty", "format_bound", "schwartz_zippel", "residue_sample_size", "against_upper_bound", "BAD_PRIME_NOTE",
+           "PRIME_CONDITION", "WHP_LABEL", "ProbabilityBound", "union_bound"]
+
+#: The prime condition (docs/mathematics.md §3), stated on every probabilistic statement over GF(p): Schwartz-Zippel
+#: over GF(p) bounds the chance that a minor nonzero mod p vanishes; if p divides the content of every witness minor
+#: (every g x g minor nonzero over Z), the rank mod p is below the generic rank over Q at every point.  The other
+#: direction is certain: a rank mod p is always a certified lower bound on the generic rank over Q.
+PRIME_CONDITION = "unless p divides the content of every witness minor"
 
 #: What every probability over GF(p) is about (said wherever such a number is printed).
 BAD_PRIME_NOTE = ("the probability bound is for the generic rank over GF(p), which equals the generic rank over Q "
-                  "unless p divides every g x g minor of the generic matrix (finitely many such primes)")
+                  f"{PRIME_CONDITION} (a g x g minor nonzero over Z; finitely many such primes)")
+
+#: ``Certainty.label`` of a certified lower bound equal to the generic rank except with a stated probability.
+WHP_LABEL = f"certified lower bound; equal to generic w.h.p. {PRIME_CONDITION}"
 
 
 def format_bound(value: float, digits: int = 3) -> str:
@@ -97,6 +107,34 @@ def against_upper_bound(rank: int, upper: int, degree: int, sample, mixing_sampl
 
 
 @dataclass(frozen=True)
+class ProbabilityBound:
+    """A probability the tool prints, built from a named event and a proven bound on it (issue 39).
+
+    ``event``: what can go wrong; ``bound``: an exact rational proven to bound its probability (``argument`` says
+    how, naming where the proof is); ``value``: the bound rounded up to the next float (at most 1), never down."""
+
+    event: str
+    bound: Fraction
+    argument: str
+
+    @property
+    def value(self) -> float:
+        if self.bound >= 1:
+            return 1.0
+        return 0.0 if self.bound == 0 else math.nextafter(float(self.bound), 1.0)
+
+
+def union_bound(event: str, terms, argument: str) -> ProbabilityBound:
+    """The union bound over ``terms`` [Fraction, ...], each a proven bound on one event whose union contains
+    ``event``: their exact sum.
+
+    >>> union_bound("either coin lands heads", [Fraction(1, 4), Fraction(1, 4)], "two events").value
+    0.5
+    """
+    return ProbabilityBound(event, sum(terms, Fraction(0)), argument)
+
+
+@dataclass(frozen=True)
 class Certainty:
     """How far a computed rank can be trusted.
 
@@ -123,5 +161,5 @@ class Certainty:
         if self.certified_lower_bound and self.probability_bound == 0.0:
             return "certified"
         if self.certified_lower_bound:
-            return "certified lower bound; equal to generic w.h.p."
+            return WHP_LABEL
         return "probabilistic"

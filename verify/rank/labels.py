@@ -70,5 +70,6 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
                bound_eq74_at_positions=bounds["at_positions"], aim=aim, short_by=aim - row["rank"])
     row["label_text"] = {  # the probability rounded up (format_bound): a printed bound stays a bound
         "certified exact": f"certified exact ({bounds['certified'] if row['rank'] == bounds['certified'] else proven})",
-        "probabilistic": f"probabilistic: generic unless an event of probability <= {format_bound(probability or 0.0)}",
+        "probabilistic": f"probabilistic: generic unless an event of probability <= {format_bound(probability or 0.0)} "
+                         f"occurred or p divides the content of every witness minor",
     }.get(label, f"lower bound: {aim - row['rank']} below the bound {aim} it aimed at")

@@ -5,7 +5,9 @@ module that owns the format (``sweeps.table``, ``report.run_report``, ``report.j
 
 from __future__ import annotations
 
-__all__ = ["table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe", "plot_table",
+from ..rank.certainty import PRIME_CONDITION
+
+__all__ = ["PRIME_CONDITION", "table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe", "plot_table",
            "require_matplotlib", "ReviewersTable"]
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..rank.certainty import PRIME_CONDITION, format_bound
 from ..sweeps.probe import cap_decided, final_run, row_exceptions
 
 __all__ = ["probe_summary"]
@@ -27,17 +28,24 @@ def probe_summary(data: dict) -> str:
     else:
         stop = f"Stopped: {data['stopped']}"
     tokens, rank = final_run(rows)
-    if tokens is None:
+    limit = data.get("limit")
+    certified_limit = limit_rank is not None and (limit is None or bool(limit.get("certified_exact")))
+    if last is not None and limit_rank is not None and last["rank"] == limit_rank and tokens is None:
+        # issue 39: the stop rule names the limit when the last rank meets it, certified or not
+        steady_text = (f"at N = {last['tokens']} the rank meets the N-independent limit {limit_rank}"
+                       + (", certified: no N can exceed it" if certified_limit else
+                          ", which no N exceeds unless the limit's own random event occurred"))
+    elif tokens is None:
         steady_text = "the rank was still changing at the last N" if len(rows) > 1 else "only one N was computed"
     else:
         steady_text = f"the rank is {rank} from N = {tokens} on"
     lines = [f"{stop}; {steady_text}."]
     below, unsure, above = row_exceptions(rows, limit_rank)
-    limit = data.get("limit")
     if limit is not None:
         how = ("certified exact: it meets the proven derivative bound" if limit["certified_exact"] else
                f"a certified lower bound on the generic limit, equal to it unless an event of probability "
-               f"<= {limit['probability_bound']:.2g} occurred (proven upper bound {limit['upper_bound']})")
+               f"<= {format_bound(limit['probability_bound'])} occurred or p divides the content of every witness "
+               f"minor (proven upper bound {limit['upper_bound']})")
         if above:
             bound = (f"the rank exceeds it at N = {', '.join(map(str, above))}, so it is below the generic limit "
                      "there")
@@ -52,7 +60,7 @@ def probe_summary(data: dict) -> str:
         lines.append(f"At N = {', '.join(map(str, decided))} the rank equals the counting cap: there the number of "
                      f"distinct token {counted}, not the network, decides the rank.")
     if below:
-        lines.append(f"At N = {', '.join(map(str, below))} the exact rank is below min(counting cap, limit).")
+        lines.extend(_below_sentences(rows, below))
     if unsure:
         lines.append(f"At N = {', '.join(map(str, unsure))} a sample of the sequences stopped below min(counting cap, "
                      "limit): those ranks are certified lower bounds only.")
@@ -65,6 +73,8 @@ def probe_summary(data: dict) -> str:
     reached = next((row["tokens"] for row in rows if lower is not None and row["rank"] >= lower), None)
     if lower is None:
         lines.append("Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H).")
+    elif lower == 0:
+        lines.append("Corollary 1's lower bound is 0 here (floor((r - H)/2) = 0): a bound with no content.")
     elif reached is None:
         lines.append(f"Corollary 1's lower bound {lower} was not reached at any N probed.")
     else:
@@ -75,3 +85,27 @@ def probe_summary(data: dict) -> str:
         lines.append(f"Token ranks are mod p = {data['modulus']}.")
     lines.append(f"Time: {data['seconds']:.1f}s.")
     return " ".join(lines)
+
+
+def _below_sentences(rows: list, below: list) -> list:
+    """The rows below min(counting cap, limit), said as their labels allow (issue 39): certified rows prove the
+    generic rank below it; probabilistic ones only with the stated probability (and the prime condition);
+    unlabelled rows (no positional embedding) are exact at these weights, a statement about the generic rank only
+    where a label says so."""
+    by_n = {row["tokens"]: row for row in rows}
+    certified = [n for n in below if by_n[n].get("label") == "certified exact"]
+    chance = [n for n in below if by_n[n].get("label") == "probabilistic"]
+    plain = [n for n in below if n not in certified and n not in chance]
+    out = []
+    if certified:
+        out.append(f"At N = {', '.join(map(str, certified))} the generic rank is below min(counting cap, limit), "
+                   "certified: the rank meets a bound proven for every weight.")
+    if chance:
+        worst = max(by_n[n]["probability"] for n in chance)
+        out.append(f"At N = {', '.join(map(str, chance))} the rank at these weights is below min(counting cap, limit), "
+                   f"and so is the generic rank with probability >= 1 - {format_bound(worst)} (each row's own "
+                   f"probability at most that) {PRIME_CONDITION}.")
+    if plain:
+        out.append(f"At N = {', '.join(map(str, plain))} the exact rank at these weights is below min(counting cap, "
+                   "limit).")
+    return out

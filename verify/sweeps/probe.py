@@ -19,6 +19,7 @@ from ..model.partitions import default_partition
 from ..rank.routes import ROUTES, rank_once
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from ..rank.bound import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound
+from ..rank.certainty import PRIME_CONDITION
 from ..rank.labels import label_row
 from ..rank.token.caps import count_caps
 from ..rank.token.gram import token_prime
@@ -104,7 +105,10 @@ class ProbeResult:
                         "unless the limit's random event occurred)" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
-                       + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else ""),
+                       + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else "")
+                       + "; a row's equality with the generic rank (its certainty and probability_bound) holds as its "
+                         "label says, a probabilistic one " + PRIME_CONDITION + " (docs/mathematics.md §3); certainty "
+                         "at the top is the weakest row's, field the prime the ranks were computed over",
         }
 
 
@@ -126,16 +130,23 @@ def cap_decided(rows: list) -> list:
 
 
 def row_exceptions(rows: list, limit_rank: int | None) -> tuple[list, list, list]:
-    """From the rows alone: the N where the rank is below min(count_cap, limit) (exact rows; sampled
-    rows, lower bounds only), and the N where it exceeds the limit (only if the limit's random event
-    occurred: the limit is then a lower bound on the generic limit, not an upper bound on the rank)."""
+    """From the rows alone: the N where the rank is below min(count_cap, limit) (rows exact at these weights;
+    lower bounds only: a sample whose rank met no bound), and the N where it exceeds the limit (only if the
+    limit's random event occurred: the limit is then a lower bound on the generic limit, not an upper bound on
+    the rank).  A sampled rank that meets a bound (its label certified exact or probabilistic) is the rank at
+    these weights: rows against every column stop as soon as they meet one (issue 39)."""
     if limit_rank is None:
         return [], [], []
     below = [row for row in rows if row.get("count_cap") is not None
              and row["rank"] < min(row["count_cap"], limit_rank)]
-    return ([row["tokens"] for row in below if not row.get("sampled")],
-            [row["tokens"] for row in below if row.get("sampled")],
+    return ([row["tokens"] for row in below if not undetermined(row)],
+            [row["tokens"] for row in below if undetermined(row)],
             [row["tokens"] for row in rows if row["rank"] > limit_rank])
+
+
+def undetermined(row: dict) -> bool:
+    """Whether a probe row is a lower bound only: a sample of the sequences whose rank met no bound."""
+    return bool(row.get("sampled")) and row.get("label", "lower bound") == "lower bound"
 
 
 def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: int | None = None,

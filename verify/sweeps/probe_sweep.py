@@ -89,13 +89,23 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
                               progress=Progress("probe-n", progress, unit="N step"),
                               batch=batch, max_memory_gib=max_memory_gib, device=on, **options)
     data = result.as_dict()
-    data.update(field=field.name, seed=seed)
-    # provenance (issue 33): what every rank certifies, the limit's probability bound, the prime, the version
-    from .provenance import value_provenance
+    # provenance (issues 33, 39): the field the ranks were computed over (token ranks: the Gram route's prime, whatever
+    # --field asked for), each row's certainty, and the export's: its weakest value's (the limit counts as one)
+    from .provenance import row_certainty_fields, value_provenance, weakest_certainty
 
-    limit = data.get("limit") or {}
     modulus = data.get("modulus")
+    computed = f"gf:{modulus}" if modulus else field.name
+    data.update(field=computed, requested_field=field.name, seed=seed)
+    limit = data.get("limit")
+    items = []
+    for row in data["ranks"]:
+        row["certainty"], row["probability_bound"] = row_certainty_fields(row, limit, data["limit_rank"])
+        items.append((row["certainty"], row["probability_bound"]))
+    if limit is not None:
+        items.append(row_certainty_fields({"rank": limit["rank"]}, limit, limit["rank"]))
+    certainty, probability = weakest_certainty(items)
+    primes = [modulus] if modulus else ([field.modulus] if field.modulus else None)
     data.update(value_provenance({"certified_lower_bound": data.get("certified_lower_bound"),
-                                  "probability_bound": limit.get("probability_bound"),
-                                  "primes": [modulus] if modulus else None}, field.name, seed))
+                                  "probability_bound": probability, "primes": primes}, computed, seed))
+    assert data["certainty"] == certainty  # value_provenance labels the weakest value's probability the same way
     return data

@@ -13,7 +13,8 @@ from __future__ import annotations
 from ..rank.certainty import Certainty
 from ..version import __version__
 
-__all__ = ["certainty_label", "value_provenance", "store_row_provenance", "PROVENANCE"]
+__all__ = ["certainty_label", "value_provenance", "store_row_provenance", "PROVENANCE", "row_certainty_fields",
+           "weakest_certainty"]
 
 #: The provenance fields, in the order the CSV exports write them.
 PROVENANCE = ("certainty", "probability_bound", "seed", "primes", "version")
@@ -62,3 +63,37 @@ def value_provenance(value: dict, field: str | None = None, seed: int | None = N
 def store_row_provenance(row: dict) -> dict:
     """``value_provenance`` of a results-store row (its value, field, seed and version)."""
     return value_provenance(row.get("value") or {}, row.get("field"), row.get("seed"), row.get("version"))
+
+
+def row_certainty_fields(row: dict, limit: dict | None, limit_rank: int | None) -> tuple[str, float | None]:
+    """(certainty, probability_bound) of one probe row, from what it meets (issue 39): its positional label where it
+    has one ("certified exact" -> certified, "probabilistic" -> equal to generic w.h.p. with its probability, "lower
+    bound" -> a certified lower bound only); otherwise (no positions, or continuous inputs) certified where the rank
+    meets its counting cap or a certified limit (both proven upper bounds on the generic rank), w.h.p. with the
+    limit's probability where it meets a computed limit, else a certified lower bound with no equality claimed."""
+    from ..rank.certainty import WHP_LABEL
+
+    label = row.get("label")
+    if label == "certified exact":
+        return "certified", 0.0
+    if label == "probabilistic":
+        return WHP_LABEL, row["probability"]
+    if label == "lower bound":
+        return "certified lower bound", None
+    if row.get("count_cap") is not None and row["rank"] == row["count_cap"]:
+        return "certified", 0.0
+    if limit is not None and limit_rank is not None and row["rank"] == limit_rank:
+        return ("certified", 0.0) if limit.get("certified_exact") else (WHP_LABEL, limit.get("probability_bound"))
+    return "certified lower bound", None
+
+
+def weakest_certainty(items: list[tuple[str, float | None]]) -> tuple[str, float | None]:
+    """The certainty of a multi-value export: its weakest value's (issue 39): a certified lower bound (no equality
+    claimed) if any value is one, else equal to generic w.h.p. with the largest probability if any value is, else
+    certified.  The probability is per value (each equals its generic value except with at most it), not joint."""
+    from ..rank.certainty import WHP_LABEL
+
+    if not items or any(label == "certified lower bound" for label, _ in items):
+        return "certified lower bound", None
+    chances = [p for label, p in items if label == WHP_LABEL]
+    return (WHP_LABEL, max(chances)) if chances else ("certified", 0.0)

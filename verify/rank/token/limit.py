@@ -7,6 +7,8 @@ when it meets ``route.derivative_upper_bound``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import random
 import time
 from dataclasses import dataclass
@@ -16,12 +18,12 @@ import numpy as np
 from ...errors import InputError
 from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ...model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
-from ..certainty import against_upper_bound, residue_sample_size
+from ..certainty import PRIME_CONDITION, ProbabilityBound, residue_sample_size, union_bound
 from .gram import GramModel
 from .route import derivative_upper_bound, free_variables, rank_mod_p
 
 __all__ = ["LimitOutOfReach", "token_limit", "TokenLimit", "entry_degree", "MAX_LIMIT_EVALUATIONS",
-           "limit_bound_below_one"]
+           "limit_bound_below_one", "limit_probability", "LIMIT_EVENT"]
 
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
@@ -120,13 +122,13 @@ def entry_degree(spec: NetworkSpec) -> int:
 def limit_bound_below_one(spec: NetworkSpec, vocab: int, positional_rank: int, p: int,
                           weight_range: int = DEFAULT_WEIGHT_RANGE) -> bool:
     """Whether a token limit mod ``p`` that stops below its proven bound can carry a probability bound below 1
-    (``token_limit``'s own ``against_upper_bound``, at the largest such rank, upper - 1): over a small prime the
+    (``token_limit``'s own ``limit_probability``, which does not depend on the rank found): over a small prime the
     Schwartz-Zippel bound is 1 or more, which proves nothing."""
     upper = derivative_upper_bound(spec.layer_degree, free_variables(spec, vocab, positional_rank), vocab)
     if upper <= 1:  # a rank below 1 is 0: only an all-zero network, certified by its own value
         return True
     sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
-    return against_upper_bound(upper - 1, upper, entry_degree(spec), sample, p)[1] < 1
+    return limit_probability(upper, entry_degree(spec), sample, p).value < 1
 
 
 def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int, seed: int = 0,
@@ -180,5 +182,34 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
             break
         k = min(2 * k, upper + 1)  # k = upper + 1 always ends the loop (found <= upper < k)
     sample = min(residue_sample_size(2 * weight_range + 1, p), residue_sample_size(2 * EMBEDDING_RANGE + 1, p))
-    exact, bound = against_upper_bound(found, upper, entry_degree(spec), sample, p)
+    if found > upper:
+        raise AssertionError(f"rank {found} above the proven upper bound {upper}: the engine is wrong")
+    exact = found == upper
+    bound = 0.0 if exact else limit_probability(upper, entry_degree(spec), sample, p).value
     return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
+
+
+#: The event the limit's probability bounds (docs/mathematics.md §7, the N-independent limit).
+LIMIT_EVENT = "the computed token limit is below the generic derivative-span dimension"
+
+
+def limit_probability(upper: int, degree: int, sample, p: int) -> ProbabilityBound:
+    """The limit's failure probability: the k at which the doubling stops is read off the same draws, so the union
+    runs over every k the doubling can reach (8, 16, ..., upper + 1): the V k x k matrix M_k of the draws has generic
+    rank min(k, Lambda), and the limit is short of Lambda only if some M_k fell below it, a minor of size <= min(k,
+    upper) of degree <= that times ``degree`` vanishing (Schwartz-Zippel over ``sample``; min(k, upper) / p for the
+    random mixing of the elimination, as ``certainty.against_upper_bound``) — unless p divides the content of every
+    witness minor.
+
+    >>> from fractions import Fraction
+    >>> limit_probability(13, 10, 1000, 10**9).bound == (8 + 13) * (Fraction(10, 1000) + Fraction(1, 10**9))
+    True
+    """
+    steps, k = [], min(8, upper + 1)
+    while True:
+        steps.append(k)
+        if k >= upper + 1:
+            break
+        k = min(2 * k, upper + 1)
+    terms = [Fraction(min(k, upper) * degree) / Fraction(sample) + Fraction(min(k, upper), p) for k in steps]
+    return union_bound(LIMIT_EVENT, terms, f"docs/mathematics.md §7: every doubling k in {steps} ({PRIME_CONDITION})")

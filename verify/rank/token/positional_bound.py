@@ -28,14 +28,14 @@ The min of the three is certified (any weights, any positions).  ``exact_hilbert
 given positions, mod p, as the dimension of V_j = V_{j-1} + sum_t z_t V_{j-1} on the distinct points
 (every monomial of degree j is a coordinate times one of degree j - 1): the bound with it holds for
 the rank mod p at those weights.  At random positions it equals the bound with the generic H unless
-a nonzero H x H minor of the monomial matrix, of degree <= j H in pi, vanishes: Schwartz-Zippel
-(``exact_bound_probability``).  Written by hand: no library here computes Hilbert functions of a
+some H_X(j), on either side and at any j (the k attaining the minimum is read off the same draw), dropped: a
+nonzero H x H minor of the monomial matrix, of degree <= j H in pi, vanishes (Schwartz-Zippel, the union over
+every j: ``eq74_probability``, docs/mathematics.md §7 Lemma P).  Written by hand: no library here computes Hilbert functions of a
 finite point set mod p (sympy's Groebner bases are far too slow at these sizes).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -43,8 +43,10 @@ from math import comb
 
 import numpy as np
 
+from ..certainty import PRIME_CONDITION, ProbabilityBound, union_bound
+
 __all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
-           "PositionalBound", "exact_bound_probability", "bounds_at", "EXACT_HILBERT_POINTS", "counting_floor"]
+           "PositionalBound", "exact_bound_probability", "eq74_probability", "EQ74_EVENT", "bounds_at", "EXACT_HILBERT_POINTS", "counting_floor"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:
@@ -185,22 +187,35 @@ def positional_bound(depth: int, vocab: int, positional_rank: int, tokens: int, 
     return best
 
 
-def exact_bound_probability(bound: PositionalBound, depth: int, vocab: int, positional_rank: int, tokens: int,
-                            sample) -> float:
-    """Schwartz-Zippel: the chance that the exact-H bound at random positions is below the generic one.
+#: The event the probability of eq. 7.4 at the positions bounds (docs/mathematics.md §7, Lemma P).
+EQ74_EVENT = "eq. 7.4 with H at the drawn positions (mod p) is below eq. 7.4 with the generic H"
 
-    The bound at these positions is >= the generic bound unless H_B(k - 1) or H_A'(C - k) at the k used
-    dropped below its generic value: a nonzero H x H minor of a monomial matrix, each entry of degree
-    <= j in pi, vanishes; H <= its certified cap, so each has degree <= j cap; pi drawn from a set of
-    effective size ``sample`` (``certainty.residue_sample_size``).
+
+def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> ProbabilityBound:
+    """Lemma P (docs/mathematics.md §7): Pr[``EQ74_EVENT``] <= sum over both sides X (|X| >= 1) and every j = 1..C
+    of j cap_X(j) / |S|, unless p divides the content of every witness minor of some H_X(j).
+
+    The k attaining the minimum is read off the same random positions, so the event only implies that SOME H_X(j)
+    dropped below its generic value: the union runs over every j on both sides, whatever k and H were found (a
+    two-term sum at the k found bounds a k fixed before the draw, not this event).  H_X(j) drops only if a nonzero
+    H x H minor of the monomial matrix, of degree <= j H <= j cap_X(j) in pi, vanishes: Schwartz-Zippel over pi
+    drawn from a set of effective size ``sample`` (``certainty.residue_sample_size``).  j = 0 (H = 1) and a side of
+    no positions (H = 1 at every degree) add nothing.
+
+    >>> float(eq74_probability(2, 5, 2, 6, 2 * 2**20 + 1).bound) < 1e-4
+    True
     """
     degree = (3**depth - 1) // 2
     half = tokens // 2
-    total = Fraction(0)
-    for size, j in ((half, bound.k - 1), (half - 1, degree - bound.k)):
-        if j > 0:  # degree 0: H = 1, nothing random
-            total += Fraction(j * certified_hilbert(size, j, vocab, positional_rank)) / Fraction(sample)
-    return 1.0 if total >= 1 else (0.0 if total == 0 else math.nextafter(float(total), 1.0))
+    terms = [Fraction(j * certified_hilbert(size, j, vocab, positional_rank)) / Fraction(sample)
+             for size in (half, half - 1) if size >= 1 for j in range(1, degree + 1)]
+    return union_bound(EQ74_EVENT, terms, f"docs/mathematics.md §7 Lemma P: sum over B and A', j = 1..{degree}, "
+                                 f"of j cap_X(j) / {sample} ({PRIME_CONDITION})")
+
+
+def exact_bound_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> float:
+    """``eq74_probability``'s bound rounded up to a float: the probability printed beside eq. 7.4 at the positions."""
+    return eq74_probability(depth, vocab, positional_rank, tokens, sample).value
 
 
 #: Most distinct sequences a side for which the probe computes H at its positions (``exact_hilbert`` ranks
@@ -229,7 +244,7 @@ def bounds_at(depth: int, vocab: int, positions: list[list[int]], tokens: int, p
         h_a = _hilbert_at(vocab, tuple(map(tuple, positions[1:half])), degree, p) if half > 1 else (1,) * (degree + 1)
         found = positional_bound(depth, vocab, big_r, tokens, list(h_b), list(h_a))
         out["at_positions"] = found.value
-        out["probability"] = exact_bound_probability(found, depth, vocab, big_r, tokens, sample)
+        out["probability"] = exact_bound_probability(depth, vocab, big_r, tokens, sample)
     return out
 
 

@@ -174,8 +174,14 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     ``target`` is a proven upper bound to aim for (the smallest of the counting cap, the derivative bound and
     the positional bound of eq. 7.4, ``positional_bound``); ``likely`` (optional, <= target) the computed
     limit, an upper bound unless the limit's own random event occurred.  The sample starts at
-    ``min(target, likely) + 16`` sequences a side and doubles until its rank meets that, every sequence is
+    k = ``min(target, likely) + 16`` sequences and doubles until its rank meets that, every sequence is
     kept, or the next doubling would take the evaluations past ``budget`` (default ``MAX_SAMPLE_EVALUATIONS``).
+
+    Rows against every column first (issue 39, item 8): where k rows times all V^(N/2) columns fit the budget,
+    the sample is k distinct rows against every column, its rows doubled; a submatrix's rank is a certified lower
+    bound either way, but rows against every column lose only what the rows lose, a square sample loses on both
+    sides (at L = 3, V = 3, R = 1, N = 18: 1,200 rows against all 19,683 columns give 705, a 3,000 x 3,000
+    sample 703).  Only where even k rows against every column pass the budget does it sample squares.
     """
     budget = MAX_SAMPLE_EVALUATIONS if budget is None else budget
     vocab, half, p = model.embedding.vocab, tokens // 2, model.p
@@ -185,6 +191,8 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     aim = target if likely is None else min(target, likely)
     rng = np.random.default_rng(random.Random(f"verify-token-sample:{seed}:{tokens}").getrandbits(63))
     k = min(count, aim + 16)
+    if k < count and k * count <= budget:
+        return _rows_against_every_column(model, tokens, k, aim, rng, budget)
     evaluations = 0
     picks_a = picks_b = za = zb = matrix = None
     while True:
@@ -211,6 +219,30 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         # rank that stops growing is no reason to stop)
         cost = grown * grown - (0 if grown == count else k * k)
         if k == count or found >= aim or evaluations + cost > budget:
+            return found, k == count, evaluations
+        k = grown
+
+
+def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, rng, budget: int) -> tuple[int, bool, int]:
+    """``sequence_rank``'s sample of k distinct rows (A-side sequences, drawn without replacement in one seeded
+    order, so a doubled sample keeps the old rows) against every column (every B-side sequence), doubled until
+    its rank meets ``aim``, every row is kept (the whole matrix), or the next doubling passes ``budget``:
+    (rank, every sequence kept, evaluations)."""
+    vocab, half, p = model.embedding.vocab, tokens // 2, model.p
+    every = _all_sequences(vocab, half)
+    count = len(every)
+    zb = _side_points(model, list(range(half, tokens)), every)
+    order = rng.permutation(count)
+    blocks, taken, evaluations = [], 0, 0
+    while True:
+        new = order[taken:k]
+        blocks.append(model.evaluate_grid(_side_points(model, list(range(half)), every[new]), zb, every[new, 0]))
+        evaluations += len(new) * count
+        taken = k
+        found = rank_mod_p(np.vstack(blocks), p)
+        grown = min(count, 2 * k)
+        # a rank that stops growing is no reason to stop: only the aim met, every row kept, or the budget
+        if k == count or found >= aim or evaluations + (grown - k) * count > budget:
             return found, k == count, evaluations
         k = grown
 

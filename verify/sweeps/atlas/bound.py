@@ -15,6 +15,10 @@ L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``
   k x k minor (k = bound sequences a side, distinct, seeded) that is nonsingular mod p, a certified lower
   bound (rank at one point <= generic rank); without positions the exact count-route rank at these weights;
   tried from the counting floor up, so n_reached = counting_floor makes the result exact;
+* ``rank_at_least``: a certified lower bound on the generic sep at n_reached (the nonsingular minor's size with
+  positions, the count-route rank without); ``rank_at_n``: the rank of the whole token matrix at these weights mod
+  p at n_reached where it was computed (without positions), empty where only a minor was ranked (issue 39: one
+  column held both meanings);
 * ``eq74_at_n``: the positional bound of eq. 7.4 (the degree bound on the token grid, certified caps) at
   that N, and ``cap_at_n`` the counting cap; ``c``: n_reached / scale.
 
@@ -38,8 +42,8 @@ from .plan import Cell, bound_step_cost, calibrate
 
 __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
 
-BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached", "rank_at_n",
-                 "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate", "seed", "prime", "seconds"]
+BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached", "rank_at_least",
+                 "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate", "seed", "prime", "seconds"]
 
 
 def _network(cell: Cell, seed: int):
@@ -79,7 +83,8 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     scale = conjecture_scale(depth, vocab)
     row = {"r": vocab, "depth": depth, "heads": heads, "pos_rank": pos_rank, "bound": bound if bound else "",
            "scale": f"{scale:.2f}", "estimate": "", "seed": seed, "prime": TOKEN_PRIME}
-    empty = dict.fromkeys(("counting_floor", "n_reached", "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c"), "")
+    empty = dict.fromkeys(("counting_floor", "n_reached", "rank_at_least", "rank_at_n", "certainty", "eq74_at_n",
+                           "cap_at_n", "c"), "")
     if not bound:
         row.update(empty, status="no bound: Theorem 2's proof bound needs L >= 2 and (r - 1 - H)/2 >= 1",
                    seconds=f"{time.perf_counter() - start:.1f}")
@@ -94,7 +99,7 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     while True:
         cost = bound_step_cost(vocab, tokens, spec.layer_degree, positional, bound)
         if spent + cost > budget:
-            row.update(n_reached="", rank_at_n="", certainty="", status=f"N = {tokens} beyond the budget",
+            row.update(n_reached="", rank_at_least="", rank_at_n="", certainty="", status=f"N = {tokens} beyond the budget",
                        estimate=(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s at "
                                  f"{rate * 1e6:.1f} us each here) > budget {budget:,}" if positional else
                                  f"N = {tokens} priced at {cost:,} count-matrix entries > budget {budget:,}"))
@@ -104,7 +109,7 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
                  else count_rank(model, tokens)[0])
         if found >= bound:
             exact = tokens == floor
-            row.update(n_reached=tokens, rank_at_n=found,
+            row.update(n_reached=tokens, rank_at_least=found, rank_at_n="" if positional else found,
                        certainty=("certified: a nonsingular sampled minor of size bound" if positional else
                                   "exact at these weights mod p") + (", at the counting floor" if exact else ""),
                        status="reached")

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
+from ...rank.certainty import PRIME_CONDITION, format_bound
 from ...rank.labels import positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
@@ -38,10 +39,13 @@ from ...rank.token.tokens import positional_bounds
 from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, grid_ceiling, step_cost
 
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
-           "split_exceptions", "grid_estimate"]
+           "split_exceptions", "grid_estimate", "first_n_reaching"]
 
+#: ``limit``: the N-independent limit where computed (empty otherwise); ``limit_at_least``: where its computation
+#: was beyond reach, the rank its last sample met (a certified lower bound on it), else empty (issue 39: one column
+#: held a value or ">= a lower bound").
 COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
-           "limit", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
+           "limit", "limit_at_least", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
            "first_n_limit", "first_n_cap_reaches_limit", "scale_rL_over_log3r"]
 COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
 COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions",
@@ -75,6 +79,12 @@ def split_exceptions(steps: list, limit_rank: int | None) -> tuple[list, list]:
         if found != min(cap, limit_rank):
             (exceptions if is_exact(label) else sampled_below).append(f"{tokens}:{found}<{min(cap, limit_rank)}")
     return exceptions, sampled_below
+
+
+def first_n_reaching(steps: list, value: int | None) -> int | None:
+    """The first N of ``steps`` [(N, rank, ...)] whose rank reaches ``value`` (rank >= value; a rank equal to it
+    reaches it), or None (also without a value)."""
+    return next((step[0] for step in steps if value is not None and step[1] >= value), None)
 
 
 def first_n_cap(vocab: int, positional: bool, value: int) -> int:
@@ -144,11 +154,11 @@ def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, 
         limit = token_limit(spec, weights, embedding, TOKEN_PRIME, seed, max_evaluations=limit_evaluations)
         row["limit"] = limit.rank
         row["limit_certainty"] = ("certified exact" if limit.certified_exact else
-                                  f"= generic w.p. >= 1 - {limit.probability_bound:.2g}")
+                                  f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)} {PRIME_CONDITION}")
         row["first_n_cap_reaches_limit"] = first_n_cap(cell.vocab, cell.positional_rank > 0, limit.rank)
         return limit
     except LimitOutOfReach as exc:
-        row["limit"] = "" if skip else f">= {exc.at_least}"
+        row["limit"], row["limit_at_least"] = "", "" if skip else exc.at_least
         row["limit_certainty"] = "not attempted" if skip else "beyond reach"
         row["first_n_cap_reaches_limit"] = ""
         notes.append(f"limit {skip}; proven upper bound {upper}" if skip else
@@ -172,18 +182,20 @@ def _priced_out(tokens: int, cost: int, with_pos: bool, step_budget: int, budget
 
 
 def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, cap: int, upper: int, limit,
-             seed: int, step_budget: int, labels: list, eq74: list) -> tuple[int, str | None]:
-    """sep(N) at one N and its label (None: the count route, exact at these weights mod p); with positions the
-    sample aims at eq. 7.4 (caps, and H at these positions where a side is small), to the step budget."""
+             seed: int, step_budget: int, labels: list, eq74: list) -> tuple[int, str | None, int]:
+    """sep(N) at one N, its label (None: the count route, exact at these weights mod p) and the work it took
+    (evaluations of F, or count-matrix entries); with positions the sample aims at eq. 7.4 (caps, and H at these
+    positions where a side is small), rows against every column first, to the step budget."""
     if not with_pos:
-        return count_rank(model, tokens)[0], None
+        found, rows, cols, _ = count_rank(model, tokens)
+        return found, None, rows * cols
     bounds = positional_bounds(model, tokens)
     target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
-    found, every, _ = sequence_rank(model, tokens, target, seed, limit.rank if limit else None, budget=step_budget)
+    found, every, spent = sequence_rank(model, tokens, target, seed, limit.rank if limit else None, budget=step_budget)
     label = row_label(found, every, cap, upper, bounds, limit, spec)
     labels.append(f"{tokens}:{label}")
     eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
-    return found, label
+    return found, label, spent
 
 
 #: What ``ranks_certainty`` says of a cell's ranks, without and with positions.
@@ -191,8 +203,9 @@ RANKS_CERTAINTY = (
     "each rank exact at these weights mod p (a certified lower bound on the generic rank)",
     "ranks_labels: certified exact (meets a bound proven for every weight: eq. 7.4's caps, the counting cap, "
     "the derivative bound), probabilistic (meets eq. 7.4 with H at these positions, the computed limit, or "
-    "every sequence kept: generic unless an event of the stated probability occurred), lower bound (N:lb-S: "
-    "S below the bound it aimed at); eq74_bounds N:caps/at-positions")
+    "every sequence kept: generic unless an event of the stated probability occurred " + PRIME_CONDITION + "; "
+    "eq. 7.4's: docs/mathematics.md Lemma P, the union over every j), lower bound (N:lb-S: S below the bound it "
+    "aimed at); eq74_bounds N:caps/at-positions")
 
 
 def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict:
@@ -214,23 +227,22 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
                         skip, upper, rate)
     spent = 0
     ranks, caps, steps, labels, eq74 = [], [], [], [], []
-    first_bound = first_limit = None
+    first_limit = None
     max_n = max(2 * degree + 6, 24)
     tokens = 2
     status = "reached the limit" if limit is not None else "limit beyond reach"
     while True:
         cap = count_caps(vocab, tokens, with_pos).cap
-        cost = step_cost(vocab, tokens, degree, with_pos, min(cap, upper, limit.rank if limit else upper))
         step_budget = budget.evaluations("step_evaluations", depth)
+        cost = step_cost(vocab, tokens, degree, with_pos, min(cap, upper, limit.rank if limit else upper), step_budget)
         priced_out = _priced_out(tokens, cost, with_pos, step_budget, budget, rate, notes)
         if priced_out:
             status = priced_out
             break
-        found, label = _rank_at(model, spec, with_pos, tokens, cap, upper, limit, seed, step_budget, labels, eq74)
+        found, label, work = _rank_at(model, spec, with_pos, tokens, cap, upper, limit, seed, step_budget, labels,
+                                      eq74)
         ranks.append(f"{tokens}:{found}")
         caps.append(f"{tokens}:{cap}")
-        if bound is not None and first_bound is None and found >= bound:
-            first_bound = tokens
         steps.append((tokens, found, cap, label))
         if limit is None and is_exact(label) and found == upper:
             # sep(N) <= the limit at these weights <= the proven derivative bound: this rank certifies the limit
@@ -246,7 +258,7 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
         if tokens >= max_n:
             status = f"stopped at N = {max_n} below the limit" if limit is not None else status
             break
-        spent += cost
+        spent += work  # what the step took (the sample's doublings included), not its first price
         loop_budget = budget.evaluations("loop_evaluations", depth) if with_pos else budget.loop_entries
         if spent > loop_budget:
             status = f"stopped after N = {tokens}: the cell's budget of {loop_budget:,} " + (
@@ -257,6 +269,7 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     exceptions, sampled_below = split_exceptions(steps, limit.rank if limit is not None else None)
     row["ranks_certainty"] = RANKS_CERTAINTY[with_pos]
     row["ranks_labels"], row["eq74_bounds"] = " ".join(labels), " ".join(eq74)
+    first_bound = first_n_reaching(steps, bound)
     row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
                first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),
                caps=" ".join(caps), maximal_rank_exceptions=" ".join(exceptions),
