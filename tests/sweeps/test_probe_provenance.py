@@ -48,10 +48,10 @@ def test_a_lower_bound_row_makes_the_export_a_lower_bound():
 
 
 def test_the_plot_title_names_the_computed_field(capsys, monkeypatch, tmp_path):
-    from verify import api
+    from verify.report import formats
 
     seen = {}
-    monkeypatch.setattr(api, "plot_probe", lambda data, path, field=None, seed=None: seen.update(field=field))
+    monkeypatch.setattr(formats, "plot_probe", lambda data, path, field=None, seed=None: seen.update(field=field))
     monkeypatch.setattr("verify.report.plot.require_matplotlib", lambda *a, **k: None, raising=False)
     code = main(["probe-n", *ARGS, "--max-tokens", "4", "--plot", str(tmp_path / "p.png")])
     capsys.readouterr()

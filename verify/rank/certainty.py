@@ -128,8 +128,9 @@ def union_bound(event: str, terms, argument: str) -> ProbabilityBound:
     """The union bound over ``terms`` [Fraction, ...], each a proven bound on one event whose union contains
     ``event``: their exact sum.
 
-    >>> union_bound("either coin lands heads", [Fraction(1, 4), Fraction(1, 4)], "two events").value
-    0.5
+    >>> bound = union_bound("either coin lands heads", [Fraction(1, 4), Fraction(1, 4)], "two events")
+    >>> bound.bound, bound.value  # exact, and the float printed: one step above the nearest, never below
+    (Fraction(1, 2), 0.5000000000000001)
     """
     return ProbabilityBound(event, sum(terms, Fraction(0)), argument)
 

@@ -202,7 +202,11 @@ def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, 
     drawn from a set of effective size ``sample`` (``certainty.residue_sample_size``).  j = 0 (H = 1) and a side of
     no positions (H = 1 at every degree) add nothing.
 
-    >>> float(eq74_probability(2, 5, 2, 6, 2 * 2**20 + 1).bound) < 1e-4
+    L = 2 (C = 4), V = 5, R = 2, N = 6: |B| = 3 gives j cap_B(j) = 13, 2*61, 3*125, 4*125 (1,010) and |A'| = 2
+    gives 9, 2*25, 3*25, 4*25 (234), by hand from the three caps:
+
+    >>> from fractions import Fraction
+    >>> eq74_probability(2, 5, 2, 6, 2 * 2**20 + 1).bound == Fraction(1010 + 234, 2 * 2**20 + 1)
     True
     """
     degree = (3**depth - 1) // 2
