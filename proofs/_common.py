@@ -2,8 +2,7 @@
 
 import sympy as sp
 
-from verify.authoring import multichoose
-from verify.authoring import H, L, N, Source, d_a, d_x, k, n, r, r_e  # noqa: F401  (re-exported)
+from verify.authoring import H, L, N, Source, d_a, d_x, k, multichoose, n, r, r_e  # noqa: F401  (re-exported)
 
 MAIN = "levine2020_limits_to_depth_efficiencies.md"
 REVISED = "levine2020_supplement_revised.txt"

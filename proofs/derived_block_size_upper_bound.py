@@ -66,14 +66,14 @@ def _theorem2_case(width: int):
     depth and not below after it (a single crossing, whose depth the evidence states)."""
     depths = [depth for depth in range(1, DEEPEST + 1) if 3**depth > width]
     flags = [_tighter_than_theorem2(width, depth) for depth in depths]
-    last = max([depth for depth, t in zip(depths, flags) if t], default=0)
+    last = max([depth for depth, t in zip(depths, flags, strict=False) if t], default=0)
     if width in ALWAYS:
         ok = all(flags)
         line = f"d_x={width}: below Theorem 2 at every L in {depths[0]}..{DEEPEST}"
     else:
-        ok = last < DEEPEST and all(t == (depth <= last) for depth, t in zip(depths, flags))
+        ok = last < DEEPEST and all(t == (depth <= last) for depth, t in zip(depths, flags, strict=False))
         line = f"d_x={width}: below Theorem 2 for L <= {last}, not below for {last + 1} <= L <= {DEEPEST}"
-    return ok, line, None if ok else {"width": width, "flags": dict(zip(depths, flags))}
+    return ok, line, None if ok else {"width": width, "flags": dict(zip(depths, flags, strict=False))}
 
 
 #: Theorem 1's regime L < log3 d_x: depth 1 (d_x >= 4), 2 (d_x >= 10), 3 (d_x >= 28), 4 (d_x >= 82).

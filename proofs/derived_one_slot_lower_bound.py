@@ -17,9 +17,9 @@ from verify.authoring.constructions import certify, check_certificate, layout_gr
 from verify.authoring.network import NetworkSpec
 
 from ._common import MAIN, H, L, Source, d_x, log3
+from ._small_n import at_small_n
 from .levine2020_theorem1_lower import BOUND as EQ6
 from .levine2020_theorem2_lower import BOUND as EQ7
-from ._small_n import at_small_n
 
 #: ((floor((d_x - 1)/2) over 3^(L-2))): the same for every H.
 ONE_SLOT = multichoose(sp.floor((d_x - 1) / 2), 3 ** (L - 2))

@@ -40,6 +40,7 @@ def _truncated(tenths=13):
 def _offset_text() -> str:
     return f"{float(sp.N(OFFSET, 20)):.2f}"
 
+
 CLAIM = Claim(
     id="levine2020_response_transition_point",
     source=Source(RESPONSE, "lines 11-12", "transition point of the lower bounds"),

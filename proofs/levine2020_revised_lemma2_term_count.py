@@ -29,16 +29,16 @@ def _matmul(a, b):
 
 
 def _transpose(a):
-    return [list(r) for r in zip(*a)]
+    return [list(r) for r in zip(*a, strict=False)]
 
 
 def eq1(layer, g):
     """Y = sum_h W^{O,h} W^{V,h} G G^T (W^{K,h})^T W^{Q,h} G (eq. 1)."""
     total = None
     gram = _matmul(g, _transpose(g))
-    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
         term = _matmul(_matmul(_matmul(_matmul(o, v), gram), _matmul(_transpose(k), q)), g)
-        total = term if total is None else [[a + b for a, b in zip(r, s)] for r, s in zip(total, term)]
+        total = term if total is None else [[a + b for a, b in zip(r, s, strict=False)] for r, s in zip(total, term, strict=False)]
     return total
 
 
@@ -65,7 +65,7 @@ def eq10(layer, g, width, heads, tokens, p, i):
 
 def _eq1_is_layer(width, heads, tokens):
     spec, layer, g = _setup(width, heads, tokens)
-    engine = forward(spec, Weights((layer,), 0, 0), [list(col) for col in zip(*g)])
+    engine = forward(spec, Weights((layer,), 0, 0), [list(col) for col in zip(*g, strict=False)])
     matrix = eq1(layer, g)
     ok = all(engine[j][p] == matrix[p][j] for j in range(tokens) for p in range(width))
     return ok, f"d_x={width} H={heads} N={tokens}: eq. 1 {'=' if ok else '!='} the network layer"
@@ -107,7 +107,7 @@ def _grouping(width, heads, tokens):
     spec, layer, g = _setup(width, heads, tokens)
     matrix = eq1(layer, g)
     coef = [[[[0] * width for _ in range(width)] for _ in range(width)] for _ in range(width)]  # c[p][a2][a4][a6]
-    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
         ov, kq = _matmul(o, v), _matmul(_transpose(k), q)
         for p in range(width):
             for a2 in range(width):

@@ -5,8 +5,14 @@ eqs. 38-39 against the executed construction, and the column index of eqs. 40-42
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour, shifted
-from verify.authoring.constructions import (Layout, construction, grid_submatrix, hadamard_target, proportional,
-                                            unit_rows)
+from verify.authoring.constructions import (
+    Layout,
+    construction,
+    grid_submatrix,
+    hadamard_target,
+    proportional,
+    unit_rows,
+)
 from verify.authoring.network import GaussianRational, NetworkSpec, forward
 
 from ._common import REVISED, Source
@@ -136,7 +142,7 @@ def _layer_outputs(width, heads, tokens):
     gram = [sum((v[a] * v[a] for a in range(width) if layout.kind(a + 1) == "first" and a // d_a == h),
                 GaussianRational(0)) for h in range(heads)]
     s_total = sum(gram, GaussianRational(0))
-    inner = sum((GaussianRational(a * b) for a, b in zip(vi, vj)), GaussianRational(0))
+    inner = sum((GaussianRational(a * b) for a, b in zip(vi, vj, strict=False)), GaussianRational(0))
     return [forward(spec, weights, inputs, layers=layer) for layer in (1, 2, 3)], v, segment, gram, s_total, c, inner
 
 

@@ -26,7 +26,7 @@ def _lemma5_polynomial(depth, width, heads, tokens, top=0):
     poly = output_polynomial(spec, draw_weights(spec, seed=depth * 10 + width), Field(None))
     js, bad = set(), []
     linear = {}
-    for exps, coeff in zip(poly.monoms(), poly.coeffs()):
+    for exps, coeff in zip(poly.monoms(), poly.coeffs(), strict=False):
         degree = sum(exps)
         per_position = [sum(exps[variable_index(spec, j, a)] for a in range(width)) for j in range(tokens)]
         parity_ok = all((deg % 2 == 1) == (j == spec.position) for j, deg in enumerate(per_position))

@@ -28,7 +28,7 @@ def _recursion(depth, offset=0):
 
 
 def _dot(u, v):
-    return sum(a * b for a, b in zip(u, v))
+    return sum(a * b for a, b in zip(u, v, strict=False))
 
 
 def _matmul(a, b):
@@ -108,7 +108,7 @@ def _chi_counts(width, factors, strict=False):
     ok = len(comps) == comb(width + 2 * factors - 1, 2 * factors)
     worst = 0
     for n in comps:
-        splits = sum(1 for r in product(*(range(m + 1) for m in n)) if all(0 <= m - s for m, s in zip(n, r)))
+        splits = sum(1 for r in product(*(range(m + 1) for m in n)) if all(0 <= m - s for m, s in zip(n, r, strict=False)))
         left, right = prod(m + 1 for m in n) * width**width, (2 * factors + width) ** width
         equal_clause = (left == right) == (len(set(n)) == 1) and not (strict and left == right)
         ok = ok and splits == prod(m + 1 for m in n) == prod(comb(2 + m - 1, m) for m in n) \

@@ -25,8 +25,8 @@ def _case(d, lam, omega, coefficient=_multinomial):
     comps = [tuple(c) for c in compositions(lam, d).tolist()]
     rows = omega_rows(d, lam, omega)
     size = comb(d + lam - 1, lam)
-    gram = [[sum(a * b for a, b in zip(x, y)) ** lam for y in rows] for x in rows]  # eq. 18
-    a = [[prod(v**k for v, k in zip(row, ks)) for ks in comps] for row in rows]  # a^(k)_alpha, unnormalised
+    gram = [[sum(a * b for a, b in zip(x, y, strict=False)) ** lam for y in rows] for x in rows]  # eq. 18
+    a = [[prod(v**k for v, k in zip(row, ks, strict=False)) for ks in comps] for row in rows]  # a^(k)_alpha, unnormalised
     expansion = [[sum(coefficient(lam, ks) * a[i][c] * a[j][c] for c, ks in enumerate(comps)) for j in range(size)]
                  for i in range(size)]  # eq. 19 / eq. 17
     if gram != expansion:
@@ -35,10 +35,10 @@ def _case(d, lam, omega, coefficient=_multinomial):
     for i, q in enumerate(comps):
         norm2 = sum(omega ** (2 * e) for e in q)
         for c, ks in enumerate(comps):
-            if a[i][c] != omega ** sum(x * y for x, y in zip(q, ks)):
+            if a[i][c] != omega ** sum(x * y for x, y in zip(q, ks, strict=False)):
                 return False, f"a^(k) != Omega^<q,k> at q={q}, k={ks}", {"q": list(q), "k": list(ks)}
-            normalised_sq = prod(Fraction(omega ** (2 * x), norm2) ** y for x, y in zip(q, ks))
-            if normalised_sq != Fraction(omega ** (2 * sum(x * y for x, y in zip(q, ks))), norm2**lam):
+            normalised_sq = prod(Fraction(omega ** (2 * x), norm2) ** y for x, y in zip(q, ks, strict=False))
+            if normalised_sq != Fraction(omega ** (2 * sum(x * y for x, y in zip(q, ks, strict=False))), norm2**lam):
                 return False, f"normalisation factor at q={q}, k={ks}", {"q": list(q), "k": list(ks)}
     rank_a = flint.fmpz_mat(a).rank()
     scaled = flint.fmpz_mat([[gram[i][j] * (i + 2) * (j + 2) for j in range(size)] for i in range(size)]).rank()

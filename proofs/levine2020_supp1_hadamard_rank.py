@@ -5,7 +5,6 @@ import random
 from math import comb
 
 import flint
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour
@@ -22,9 +21,9 @@ def _case(r, p, stated=lambda r, p: comb(r + p - 1, p)):
     rng = random.Random(f"hadamard:{r}:{p}")
     u = [[rng.randint(-9, 9) for _ in range(r)] for _ in range(n)]
     w = [[rng.randint(-9, 9) for _ in range(r)] for _ in range(n)]
-    gram = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) ** p for y in u] for x in u])
-    cross = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) ** p for y in w] for x in u])
-    plain = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) for y in u] for x in u]).rank()
+    gram = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) ** p for y in u] for x in u])
+    cross = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) ** p for y in w] for x in u])
+    plain = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) for y in u] for x in u]).rank()
     bound = stated(r, p)
     ranks = (gram.rank(), cross.rank())
     ok = plain <= r and all(k <= bound for k in ranks)

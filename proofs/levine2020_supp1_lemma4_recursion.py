@@ -10,7 +10,6 @@ import random
 from fractions import Fraction
 
 import sympy as sp
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, Property, neighbour
@@ -43,7 +42,7 @@ def _symbolic_step():
         heads, d_a = rng.randint(1, 4), rng.randint(3, 7)
         vec = [Fraction(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(heads * d_a)]
         seg = [[x if h * d_a <= k < h * d_a + (d_a - 1) // 2 else 0 for k, x in enumerate(vec)] for h in range(heads)]
-        total = [sum(col) for col in zip(*seg)]
+        total = [sum(col) for col in zip(*seg, strict=False)]
         if sum(x * x for x in total) != sum(sum(x * x for x in s) for s in seg):
             return False, f"eq. 36 fails for H={heads}, d_a={d_a}", {"H": heads, "d_a": d_a}
     return holds, "eq. 37 = eq. 39 symbolically (sympy); eq. 36 exact on 50 random vectors", None

@@ -8,7 +8,6 @@ from itertools import product
 from math import comb, prod
 
 import flint
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour, shifted
@@ -49,8 +48,8 @@ def _side(n, positions):
     """Exponent matrices of one side, keyed by their row sums r (the side's share of n)."""
     out = {}
     for cols in product(_columns(n, len(n)), repeat=positions):
-        r = tuple(map(sum, zip(*cols)))
-        if all(a <= b for a, b in zip(r, n)):
+        r = tuple(map(sum, zip(*cols, strict=False)))
+        if all(a <= b for a, b in zip(r, n, strict=False)):
             out.setdefault(r, []).append(cols)
     return out
 
@@ -68,7 +67,7 @@ def _chi(d_x, c, tokens, drop=0):
         p_side, q_side = _side(n, tokens // 2), _side(n, tokens // 2)
         rows = [(r, m) for r, ms in p_side.items() for m in ms]
         cols = [(r, m) for r, ms in q_side.items() for m in ms]
-        matrix = flint.fmpz_mat([[1 if all(a + b == x for a, b, x in zip(rp, rq, n)) else 0 for rq, _ in cols]
+        matrix = flint.fmpz_mat([[1 if all(a + b == x for a, b, x in zip(rp, rq, n, strict=False)) else 0 for rq, _ in cols]
                                  for rp, _ in rows])
         rank = matrix.rank()
         lemma2 = prod(x + 1 for x in n) * d_x**d_x <= (2 * c + d_x) ** d_x  # prod ((2 over n)) <= (2C/d_x + 1)^d_x

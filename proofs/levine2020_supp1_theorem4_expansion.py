@@ -21,24 +21,24 @@ CASES = [(1, 2, 2), (1, 2, 1), (1, 3, 1), (2, 2, 2), (2, 2, 1), (2, 4, 2)]
 
 
 def _mat(a, b):
-    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+    return [[sum(x * y for x, y in zip(row, col, strict=False)) for col in zip(*b, strict=False)] for row in a]
 
 
 def _t(a):
-    return [list(r) for r in zip(*a)]
+    return [list(r) for r in zip(*a, strict=False)]
 
 
 def chains(weights, depth):
     """Lemma 1's terms: (b0 row of B^(0)T as a d_x x d_a matrix, [(A^(c), B^(c)T-side matrix) ...], A^(0))."""
     if depth == 1:
         layer = weights.layers[0]
-        return [(o, [(v, k)], q) for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output)]
+        return [(o, [(v, k)], q) for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False)]
     if depth != 2:
         raise ValueError("built for L <= 2")
     first, second = weights.layers
-    heads = list(zip(first.query, first.key, first.value, first.output))
+    heads = list(zip(first.query, first.key, first.value, first.output, strict=False))
     out = []
-    for q, k, v, o in zip(second.query, second.key, second.value, second.output):
+    for q, k, v, o in zip(second.query, second.key, second.value, second.output, strict=False):
         for (q1, k1, v1, o1), (q2, k2, v2, o2), (q3, k3, v3, o3) in product(heads, repeat=3):
             g = _mat(_mat(_mat(_t(o2), _t(k)), q), o3)  # d_a x d_a, absorbed into M^(3)'s B
             out.append((_mat(_mat(o, v), o1), [(v1, k1), (q1, q2), (k2, _mat(_t(g), v2)), (v3, k3)], q3))
@@ -59,7 +59,7 @@ def evaluate(terms, inputs, position, output, pattern):
             vec = [row]
             for m in mats:
                 vec = _mat(vec, m)
-            total += sum(p * q for p, q in zip(vec[0], a0x))
+            total += sum(p * q for p, q in zip(vec[0], a0x, strict=False))
         else:
             value = sum(row[r] * mats[0][r][r] for r in range(len(row)))
             for m in mats[1:]:

@@ -16,7 +16,7 @@ DATA = [(2, 4, 1, 3), (3, 4, 1, 3), (2, 4, 1, 4), (2, 6, 1, 6)]
 def _printed(squared: bool, constants=CONSTANTS):
     """Holds iff for no constant c the counting cap at N = c r L / log3 r (squared: its square) falls below the bound."""
     found = [first_failure(c, ranks=RANKS, depths=range(2, 400), squared=squared) for c in constants]
-    missing = [c for c, f in zip(constants, found) if f is None]
+    missing = [c for c, f in zip(constants, found, strict=False) if f is None]
     lines = [f"c={f['c']}: r={f['r']} L={f['L']} N={f['N']} cap {f['cap']:,} < bound {f['bound']:,}" for f in found if f]
     if missing:
         return True, f"no failure found for c in {missing}; " + "; ".join(lines), None

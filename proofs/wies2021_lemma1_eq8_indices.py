@@ -24,15 +24,15 @@ def _mat(rng, rows, cols):
 
 
 def _mul(a, b):
-    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+    return [[sum(x * y for x, y in zip(row, col, strict=False)) for col in zip(*b, strict=False)] for row in a]
 
 
 def _t(a):
-    return [list(col) for col in zip(*a)]
+    return [list(col) for col in zip(*a, strict=False)]
 
 
 def _dot(u, v):
-    return sum(x * y for x, y in zip(u, v))
+    return sum(x * y for x, y in zip(u, v, strict=False))
 
 
 def _layers(seed, depth, width, heads, attn):

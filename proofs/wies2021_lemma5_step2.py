@@ -27,14 +27,14 @@ def _compare(literal: bool, bump: int = 0):
         tokens = list(range(1, 2 * len(a) + 2))
         for kernel in KERNELS:
             _, outputs, _ = convolution_embedding(layout, a, tokens, kernel)
-            for token, out in zip(tokens, outputs):
+            for token, out in zip(tokens, outputs, strict=False):
                 rhs = embedding_target(layout, a, token)
                 rhs = [v + bump if layout.kind(alpha) == "const" else v for alpha, v in enumerate(rhs, start=1)]
                 if literal:
                     rhs = [v if alpha <= rank else 0 for alpha, v in enumerate(rhs, start=1)]
                 checked += 1
                 if out != rhs:
-                    alpha = next(i for i, (x, y) in enumerate(zip(out, rhs), start=1) if x != y)
+                    alpha = next(i for i, (x, y) in enumerate(zip(out, rhs, strict=False), start=1) if x != y)
                     return False, (f"d_x={width} H={heads} r={rank} L={depth} k={kernel} token {token}: step (1) gives "
                                    f"{out[alpha - 1]} at alpha={alpha}, step (2) {rhs[alpha - 1]}"), \
                         {"d_x": width, "H": heads, "r": rank, "L": depth, "kernel": kernel, "token": token, "alpha": alpha}

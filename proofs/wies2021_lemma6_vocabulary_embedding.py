@@ -5,8 +5,17 @@ from verify.authoring import Cases, Claim, neighbour
 from verify.authoring.constructions import vocabulary_matrix
 
 from ._common import WIES, Source
-from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
-                     matrix_rank, printed_layout, printed_phi_outcome)
+from ._vocab import (
+    LEMMA56_CASES,
+    LEMMA56_ODD_CASES,
+    a_matrix,
+    carries_rows,
+    corrected_layout,
+    embedding_target,
+    matrix_rank,
+    printed_layout,
+    printed_phi_outcome,
+)
 
 
 def _outputs(layout, a, vocab):

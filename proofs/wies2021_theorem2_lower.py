@@ -1,9 +1,9 @@
 from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, WIES, Source
-from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
-from ._wies import FULL_RANK, LOWER, READING
 from ._small_n import at_small_n
+from ._wies import FULL_RANK, LOWER, READING
+from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
 
 CLAIM = Claim(
     id="wies2021_theorem2_lower",

@@ -23,7 +23,7 @@ def _widening(depth, vocab, rank, widths, deepen, gain=0):
     """sep is the same at every width >= r (gain = 1: widening raises it by >= 1), and depth + 1 raises it."""
     seps = [_sep(depth, w, vocab, rank) for w in widths]
     deeper = _sep(depth + 1, widths[0], vocab, rank) if deepen else None
-    flat = all(b >= a + gain for a, b in zip(seps, seps[1:])) if gain else len(set(seps)) == 1
+    flat = all(b >= a + gain for a, b in zip(seps, seps[1:], strict=False)) if gain else len(set(seps)) == 1
     return flat and (deeper is None or deeper > seps[0]), (
         f"L={depth} V={vocab} r={rank}: sep at d_x = {list(widths)}: {seps}" +
         (f"; at L={depth + 1}, d_x={widths[0]}: {deeper}" if deepen else ""))
@@ -32,7 +32,7 @@ def _widening(depth, vocab, rank, widths, deepen, gain=0):
 def _narrowing(depth, width, ranks, tie=False):
     """sep grows strictly with r up to r = d_x (tie: the rank d_x - 1 network already matches full rank)."""
     seps = [_sep(depth, width, width, rank) for rank in ranks]
-    ok = seps[-2] >= seps[-1] if tie else all(a < b for a, b in zip(seps, seps[1:]))
+    ok = seps[-2] >= seps[-1] if tie else all(a < b for a, b in zip(seps, seps[1:], strict=False))
     return ok, f"L={depth} d_x=V={width}: sep at r = {list(ranks)}: {seps}"
 
 

@@ -5,13 +5,14 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verify import NetworkSpec
-from verify.exact.arbexpr import compare, evaluate, multichoose
 from verify.claims.checks import InequalityChain, Property, QuotedNumber, RankBound
 from verify.claims.record import Claim, H, L, Source, d_a, d_x, k, load_claims, n, run_claim
 from verify.cli.main import main
+from verify.exact.arbexpr import compare, evaluate, multichoose
 
 SMALL = [NetworkSpec(depth=1, width=2), NetworkSpec(depth=2, width=2), NetworkSpec(depth=2, width=3, heads=3)]
 SRC = Source("levine2020_limits_to_depth_efficiencies.md", "test", "test")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import toy_registry
-from verify.report.html_report import _SCRIPT, ATLAS_PNG, MARGIN_SCALES, html_report
 from verify.cli.main import main
+from verify.report.html_report import _SCRIPT, ATLAS_PNG, MARGIN_SCALES, html_report
 
 
 class Page(HTMLParser):

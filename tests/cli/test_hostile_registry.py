@@ -18,11 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import verify
+from toy_registry import TOY_BOUND
 from verify.claims.registry import ENVIRONMENT
 from verify.cli.main import main
 from verify.errors import InputError
-
-from toy_registry import TOY_BOUND
 
 FAST = 5.0
 

@@ -14,19 +14,20 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import toy_registry
-from toy_registry import CLASSNAME, schema_errors
+
 # imported here, so the in-process runs share them: pytester drops the modules a run imported, and
 # numpy (under the claims' checks and the rank sweep) cannot be imported twice in one process
 import verify.authoring  # noqa: F401
 import verify.claims.coverage  # noqa: F401
-import verify.report.junit  # noqa: F401
 import verify.claims.record  # noqa: F401
 import verify.claims.registry  # noqa: F401  (patched below: the runs must see the same module)
 import verify.claims.specsets  # noqa: F401
+import verify.report.junit  # noqa: F401
 import verify.sweeps.claim_run  # noqa: F401
 import verify.sweeps.executor  # noqa: F401
 import verify.sweeps.store  # noqa: F401  (patched below)
 import verify.sweeps.table  # noqa: F401
+from toy_registry import CLASSNAME, schema_errors
 
 pytest_plugins = ["pytester"]
 

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from verify.exact import tuning
-from verify.exact import fused
+from verify.exact import fused, tuning
 from verify.exact.floatmod import ModArith
 
 PRIMES = [2**40 - 87, 4398046511093, 31988991918047]
@@ -42,7 +41,7 @@ def test_split_is_bit_for_bit_numpys_on_a_strided_view(p):
         low, high, total = (np.full(view.shape, np.nan) for _ in range(3))
         ar._split_sum(view, low, high, total)
         outs.append((low, high, total))
-    for a, b in zip(*outs):
+    for a, b in zip(*outs, strict=False):
         assert np.array_equal(a, b)
     low, high, total = outs[0]
     assert (low + 2.0**compiled.bits * high == view).all() and (total == low + high).all()

@@ -4,14 +4,14 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-from verify import Field, NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.rank.blocks import rank_by_blocks, rank_dense
-from verify.model.partitions import balanced_partitions
+from hypothesis import given
+from hypothesis import strategies as st
 
 from strategies import small_specs
+from verify import Field, NetworkSpec
+from verify.model.partitions import balanced_partitions
+from verify.rank.blocks import rank_by_blocks, rank_dense
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 GF = Field(2**63 - 25)
 QQ = Field(None)

@@ -40,7 +40,7 @@ from ..model.spec import NetworkSpec, divisors
 from ..rank.bound import derivative_bound
 from ..rank.reduced import tokens_threshold
 from ..rank.reduced_memory import estimate_block_bytes
-from .record import CheckResult, Check, L, d_x, H, d_a, N
+from .record import Check, CheckResult, H, L, N, d_a, d_x
 from .specsets import default_specs, exact_rank
 
 __all__ = ["RankBound", "spec_values", "trivial_upper", "construction_lower", "BITE_SEARCH"]

@@ -283,7 +283,7 @@ def _outcome(results: list[CheckResult], run_corrected, sides=()) -> tuple[str, 
     if verdict == "pass":
         could_fail = any(r.could_fail for r in results if r.status == "pass")
         for side in {side for side in sides if side}:  # a two-sided statement: every side must be verified
-            could_fail = could_fail and any(r.could_fail for r, s in zip(results, sides) if s == side and r.status == "pass")
+            could_fail = could_fail and any(r.could_fail for r, s in zip(results, sides, strict=False) if s == side and r.status == "pass")
         return ("verified" if could_fail else "not-decided"), [], None
     if verdict == "undecided":
         return "violated", [], None  # nothing certified either way: treated as a surprise unless expected

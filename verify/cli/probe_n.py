@@ -6,10 +6,10 @@ import json
 import sys
 
 from .. import api
-from ..report import formats
-from ..report.plan_text import plan_text
 from ..errors import InputError, printable
 from ..files import is_stdout
+from ..report import formats
+from ..report.plan_text import plan_text
 from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
 from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, distinct_outputs, int_range, plot_file, store_files
 

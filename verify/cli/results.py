@@ -6,9 +6,9 @@ import json
 import sys
 
 from .. import api
-from ..report import formats
 from ..errors import InputError, printable
 from ..files import STDOUT, write_output
+from ..report import formats
 from .args import add_output_args, note
 from .argtypes import distinct_outputs, store_files, writable_file
 

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 
 from .. import api
+from ..errors import printable
+from ..files import is_stdout, write_output
 from ..report import formats
 from ..report.plan_text import plan_text
-from ..errors import printable
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
-from ..files import write_output
-from ..files import is_stdout
 from .argtypes import distinct_outputs, store_files, writable_dir, writable_file
 
 NAME = "run"

@@ -6,13 +6,21 @@ import json
 import sys
 
 from .. import api
-from ..report import formats
-from ..report.plan_text import plan_text
 from ..errors import printable
 from ..files import is_stdout, write_output
+from ..report import formats
+from ..report.plan_text import plan_text
 from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
-from .argtypes import (MAX_COUNT, distinct_outputs, field_text, int_range, memory_limit, plot_file, store_files,
-                     writable_file)
+from .argtypes import (
+    MAX_COUNT,
+    distinct_outputs,
+    field_text,
+    int_range,
+    memory_limit,
+    plot_file,
+    store_files,
+    writable_file,
+)
 
 NAME = "table"
 D = api.TABLE

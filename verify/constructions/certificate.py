@@ -67,7 +67,7 @@ def _layers(weights_json: dict, p: int):
     out = []
     for layer in weights_json["layers"]:
         heads = []
-        for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"]):
+        for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"], strict=False):
             mat = lambda m: flint.nmod_mat([[x % p for x in row] for row in m], p)  # noqa: E731
             heads.append((mat(o) * mat(v), mat(k).transpose() * mat(q)))
         out.append(heads)

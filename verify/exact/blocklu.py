@@ -49,8 +49,15 @@ import numpy as np
 
 from . import tuning
 from .floatmod import ModArith
-from .leaves import (LEAF_PRIME, ROUTES, array_leaf_inverse, default_route, host_inverse, kernel_leaf_inverse,
-                     leaf_inverse)
+from .leaves import (
+    LEAF_PRIME,
+    ROUTES,
+    array_leaf_inverse,
+    default_route,
+    host_inverse,
+    kernel_leaf_inverse,
+    leaf_inverse,
+)
 from .phases import phase
 
 __all__ = ["BlockLU", "BLOCK_LU", "LEAF_PRIME", "VECTORS", "leaf_inverse", "array_leaf_inverse",

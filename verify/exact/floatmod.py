@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .karatsuba import KaratsubaProducts
 # MIN_CHUNK: fewest inner indices per BLAS call (fewer limbs preferred while their chunk is that long);
 # TILE_ENTRIES: largest product temporary; BAND_ENTRIES: row bands of the elementwise passes on numpy
 # (the array module's own loop on a GPU).  Tuned values, measured where ``verify.exact.tuning`` says.
 from . import tuning
+from .karatsuba import KaratsubaProducts
 
 __all__ = ["ModArith", "MAX_PRIME", "small_prime_windows"]
 

@@ -33,8 +33,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .blocklu import BLOCK_LU, VECTORS
 from . import tuning
+from .blocklu import BLOCK_LU, VECTORS
 from .device import CPU
 from .elimination import CHECK, ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith

@@ -18,10 +18,10 @@ from math import comb
 
 import numpy as np
 
-from ..model.bert import draw_real_weights, forward, forward_mp
 from ..errors import InputError
-from .memory import guard
+from ..model.bert import draw_real_weights, forward, forward_mp
 from ..model.spec import NetworkSpec
+from .memory import guard
 
 __all__ = ["check_grid", "NumericRank", "numerical_rank", "grid_matrix", "real_grid_rank", "DEFAULT_TEMPLATES"]
 

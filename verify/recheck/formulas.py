@@ -115,10 +115,10 @@ def hilbert_at_positions(points: list[tuple], max_degree: int, p: int) -> list[i
             for combo in itertools.combinations_with_replacement(range(m), j):
                 base = previous[combo[:-1]]
                 coordinate = z[:, combo[-1]]
-                current[combo] = [b * int(c) % p for b, c in zip(base, coordinate)]
+                current[combo] = [b * int(c) % p for b, c in zip(base, coordinate, strict=False)]
             previous = current
             columns.extend(current.values())
-        dims.append(flint.nmod_mat([list(r) for r in zip(*columns)], p).rank())
+        dims.append(flint.nmod_mat([list(r) for r in zip(*columns, strict=False)], p).rank())
     return dims
 
 

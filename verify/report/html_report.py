@@ -51,6 +51,7 @@ def margin_scale(margin: dict | None) -> tuple[int, str]:
     scale = margin.get("scale") or ""
     return (names.index(scale), MARGIN_SCALES[scale]) if scale in MARGIN_SCALES else (len(names), scale)
 
+
 _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#111}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:.2em .45em;vertical-align:top}

@@ -138,7 +138,7 @@ def junit_xml(records: list[dict], header: dict, registry: str | None = None,
     registry = registry or header.get("registry")
     label = registry_label(registry) if registry else "claims"
     errors = [bool(raised_checks(rec)) for rec in records]
-    failures = [not rec["as_expected"] and not err for rec, err in zip(records, errors)]
+    failures = [not rec["as_expected"] and not err for rec, err in zip(records, errors, strict=False)]
     root = ET.Element("testsuites", name="verify run")
     suite = ET.SubElement(root, "testsuite", name="verify claims" + (f" ({label})" if registry else ""),
                           tests=str(len(records)), failures=str(sum(failures)), errors=str(sum(errors)),
@@ -146,7 +146,7 @@ def junit_xml(records: list[dict], header: dict, registry: str | None = None,
     _properties(suite, [(key, header[key]) for key in sorted(header)
                         if not isinstance(header[key], dict) and key not in ("rank_table", "reviewers_table")]
                 + ([("registry", registry)] if registry and "registry" not in header else []))
-    for rec, error, failure in zip(records, errors, failures):
+    for rec, error, failure in zip(records, errors, failures, strict=False):
         case = ET.SubElement(suite, "testcase", classname=_text(classname(label, rec["document"])),
                              name=_text(rec["id"]), time=f"{float(rec.get('seconds') or 0.0):.3f}")
         if testcase_properties:

@@ -17,14 +17,13 @@ import io
 import math
 from dataclasses import dataclass
 
-
-from ..exact.arbexpr import evaluate
 from ..errors import InputError
+from ..exact.arbexpr import evaluate
 from ..exact.fields import as_field
+from ..model.spec import NetworkSpec, divisors
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.numrank import DEFAULT_TEMPLATES
 from .provenance import certainty_label
-from ..model.spec import NetworkSpec, divisors
 from .store import Task
 
 __all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
