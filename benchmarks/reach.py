@@ -84,7 +84,8 @@ def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: f
     out = repeated.as_dict()
     best = repeated.best.as_dict()
     status = ("certified-exact" if repeated.certified_exact else
-              "probabilistic" if (repeated.probability_bound or 1) <= repeated.target else "probabilistic (target missed)")
+              "probabilistic" if (repeated.probability_bound or 1) <= repeated.target else "probabilistic (target "
+                  "missed)")
     return {"rank": repeated.rank, "upper_bound": best.get("upper_bound", ""), "status": status,
             "probability_bound": out["probability_bound"], "primes": " ".join(map(str, out["primes"])),
             "runs": out["runs"], "eliminations": out["elimination"], "seconds": round(seconds, 1),
@@ -163,7 +164,8 @@ def gpu_row(depth: int = 4, width: int = 3, heads: int = 1) -> dict:
                         f"proven bound; " + ", ".join(f"{k} {v} s" for k, v in runs.items())}
     if (depth, width, heads) != (4, 3, 1) or not GPU_RESULT.exists():
         return {"status": "refused", "note": "needs a GPU: run benchmarks/gpu_depth4.py or gpu_reach.py there (its "
-                                             f"largest slice is about {largest_slice_gib(depth, width):.0f} GiB of float64)"}
+                                             f"largest slice is about {largest_slice_gib(depth, width):.0f} GiB of "
+                                             "float64)"}
     found = json.loads(GPU_RESULT.read_text())["4,3,1"]
     return {"rank": found["rank"], "upper_bound": found["upper_bound"],
             "status": "certified-exact" if found["certified_exact"] else "lower bound",

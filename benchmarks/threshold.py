@@ -19,7 +19,8 @@ MAX_MONOMIALS = 2_000_000
 
 
 def main():
-    print("| depth | width | heads | residual | reduced | coefficient rank at N = 2, 4, ... | first N reaching it | 2(d_x+1) |")
+    print("| depth | width | heads | residual | reduced | coefficient rank at N = 2, 4, ... | first N reaching it | "
+          "2(d_x+1) |")
     print("|---|---|---|---|---|---|---|---|")
     for depth, width, heads in SPECS:
         for residual in (False, True):

@@ -100,7 +100,8 @@ CLAIM = Claim(
                "n = d_x(d_x+1)/2 and C = (3^L-1)/2 (and, residual, min_t C(t-1+n, n) + d_x C(C-t+n, n)).  On the "
                "log3 scale it grows by about n per layer against 2 d_x + 1 in Theorem 2: it is below Theorem 2's "
                f"bound at every depth checked (L <= {DEEPEST}) for d_x = 2, 3, and for wider networks only up to "
-               "a crossover depth, past which it is not (the evidence gives each width's).  Inside Theorem 1's regime it equals Theorem 1's bound at L = 1, H = 1 "
+               "a crossover depth, past which it is not (the evidence gives each width's).  Inside Theorem 1's regime "
+               "it equals Theorem 1's bound at L = 1, H = 1 "
                "(both d_x + 1) and is below it otherwise."),
     formulas={"block_sum_upper": BLOCK_SUM, "theorem1_log3": THEOREM1, "theorem2_log3": THEOREM2},
     domain=(f"the registry's default specs (and their residual set) for the inequality; d_x = 2..8, L <= {DEEPEST} "

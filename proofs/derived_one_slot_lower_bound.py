@@ -84,7 +84,8 @@ def _printed_within(margin=0.0):
                 if not ok:
                     return False, f"eq. {'6' if below else '7'} exceeds it at d_x={width} H={heads} L={depth}", point
                 tight = tight or (width, heads, depth)
-    return True, (f"eqs. 6-7 within log3 ((floor((d_x - 1)/2) over 3^(L-2))){f' - {margin}' if margin else ''} at every "
+    return True, (f"eqs. 6-7 within log3 ((floor((d_x - 1)/2) over 3^(L-2))){f' - {margin}' if margin else ''} at "
+                  "every "
                   f"d_x = 3..300, 1 < H < d_x dividing d_x, L = 2..30 in their regimes; {exact} points within 1e-6 "
                   f"decided exactly (first {tight})"), None
 

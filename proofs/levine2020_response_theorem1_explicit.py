@@ -20,7 +20,8 @@ CLAIM = Claim(
             "half is eq. 6's lower bound (claim levine2020_theorem1_lower, the same passage), which refutes none and "
             "whose printed proof falls short at even d_a, so the whole is gap, as there.",
     expected="gap",
-    gap="The lower half, eq. 6's lower bound restated (3^(L-2) = 3^L/9): at even d_a the printed per-head layout reaches "
+    gap="The lower half, eq. 6's lower bound restated (3^(L-2) = 3^L/9): at even d_a the printed per-head layout "
+        "reaches "
         "H floor((d_a - 1)/2) columns, fewer than the floor((d_x - H)/2) the proof uses; smallest case (d_x, H, L) = "
         "(10, 5, 2) (d_a = 2), with d_a >= 3 (12, 2, 2)." + REPAIRED,
     gap_checks=[Property(gap_check(LOWER, BELOW_THRESHOLD, (10, 2, 5), heads_min=2),

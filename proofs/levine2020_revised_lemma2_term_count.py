@@ -129,7 +129,8 @@ CLAIM = Claim(
     statement="Eq. 1 is the layer of eq. 3; eq. 10 writes it with a1, a5 in [d_x/H], a2, a4, a6 in [d_x], j in [N]; "
               "'multiplying the number of summed terms by K^3' gives N d_x^4 K^3 / H.",
     formulas={"terms_stated": N * d_x**4 / H, "terms_of_eq10": N * d_x**5 / H},
-    domain="d_x in {1, 2, 3, 4, 6}, every H dividing d_x (H = 1 and H = d_x included), N in {2, 3} (N = 2 at d_x = 6); random integer "
+    domain="d_x in {1, 2, 3, 4, 6}, every H dividing d_x (H = 1 and H = d_x included), N in {2, 3} (N = 2 at d_x = 6); "
+           "random integer "
            "weights (the engine's draw) and inputs; exact integers",
     reading="W^{O,h} is d_x x d_a and W^{Q,K,V,h} are d_a x d_x, d_a = d_x/H (the engine's layout); G holds the inputs.",
     checks=[Cases(CASES, _eq1_is_layer, name="eq. 1 = the engine's layer (eq. 3)"),

@@ -177,9 +177,11 @@ CLAIM = Claim(
     id="levine2020_revised_lemma6_steps",
     source=Source(REVISED, "B.3", "proof of Lemma 6, eqs. 28-43"),
     statement="v~^(h)_k = v_k 1_{d_a(h-1) <= k <= d_a(h-1) + (d_a-1)/2}; every entry of v^(h) has a complement and the "
-              "sum over r mod d_a != 0 of y^(2)_r is N sum_h <v~h, v~h> (eq. 31); ||v~||^2 = sum_h <v~h, v~h> (eq. 33); "
+              "sum over r mod d_a != 0 of y^(2)_r is N sum_h <v~h, v~h> (eq. 31); ||v~||^2 = sum_h <v~h, v~h> (eq. "
+              "33); "
               "alpha_{l+1} = 3 alpha_l + 1, beta_{l+1} = 3 beta_l + 2, alpha_3 = 4, beta_3 = 2 give alpha_l = "
-              "(3^(l-1)-1)/2, beta_l = 3^(l-2) - 1 (eq. 37); y^(L) = N^((3^(L-1)-1)/2) i ||v~||^(2 3^(L-2)) (eqs. 38-39); "
+              "(3^(l-1)-1)/2, beta_l = 3^(l-2) - 1 (eq. 37); y^(L) = N^((3^(L-1)-1)/2) i ||v~||^(2 3^(L-2)) (eqs. "
+              "38-39); "
               "||v~||^2 = sum_h sum_{k <= (d_a-1)/2} (V_{i1,(d_a-1)(h-1)+k} + i V_{j1,(d_a-1)(h-1)+k})^2 (eq. 40).",
     domain="every (d_x, H) with odd d_a = d_x/H >= 3 and d_x <= 15; eq. 37 for l = 2..15; the constant at "
            "(d_x, H, L, N) in (3,1,2,2) .. (5,1,4,2) (d_a = 3, 5, 7; L = 2, 3, 4; N = 2, 4), exact over Q(i)",
@@ -197,7 +199,8 @@ CLAIM = Claim(
             Cases(LAYER_CASES, lambda *a: _layers(*a, c_power=0),
                   name="eqs. 23, 28, 32 against layers 1-3 of the corrected construction (eq. 32 as printed)")],
     expected="erratum",
-    corrected_statement="v~^(h)_k = v_k 1_{d_a(h-1) < k <= d_a(h-1) + c} (1-based, c = (d_a-1)/2); a head's non-constant "
+    corrected_statement="v~^(h)_k = v_k 1_{d_a(h-1) < k <= d_a(h-1) + c} (1-based, c = (d_a-1)/2); a head's "
+                        "non-constant "
                         "entries sum to c, not 1, so eqs. 31-39 lose a factor c^2 per layer and Const carries "
                         "c^(3^(L-2) - 1) (c^2 at L = 3, c^8 at L = 4; nothing changes for d_a = 3); eqs. 40-42 read "
                         "V_{., c(h-1) + k} (the printed stride d_a - 1 runs past V's H c columns when H >= 2, the same "

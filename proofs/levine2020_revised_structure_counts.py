@@ -158,7 +158,8 @@ CLAIM = Claim(
            "multisets n = 1..5, k = 0..6; chi counts d_x = 1..4, C in {1, 4} and (d_x, C) = (2, 13); chi ranks "
            "d_x = 1, 2, C = 1, 2 on N = 4",
     reading="The swap positions are read as distinct (0 < beta_b < ... < beta_1 <= C): read literally, the printed "
-            "'<=' between betas would repeat positions and over-count.  ((2 over r_beta)) is read as ((2 over n_beta)), "
+            "'<=' between betas would repeat positions and over-count.  ((2 over r_beta)) is read as ((2 over "
+            "n_beta)), "
             "the number of ways to split n_beta between P and Q.",
     checks=[Cases(list(range(1, 16)), _recursion, name="C(L) recursion against its closed form",
                   strategy=st.integers(1, 200), search=30,

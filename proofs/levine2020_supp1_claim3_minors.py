@@ -87,7 +87,8 @@ CLAIM = Claim(
             Cases(list(range(len(MATRICES))), _iff(_complex_points), name="f = 0 iff rank < r at complex points")],
     expected="erratum",
     corrected_statement="f(theta) = 0 iff rank A(theta) < r holds for real theta only: at theta = (1, i), A = [theta1, "
-                        "theta2] (r = 1) has rank 1 but f = theta1^2 + theta2^2 = 0.  Claim 3 still holds: a minor that "
+                        "theta2] (r = 1) has rank 1 but f = theta1^2 + theta2^2 = 0.  Claim 3 still holds: a minor "
+                        "that "
                         "is non-zero at the complex witness is a non-zero polynomial with real coefficients, so f is a "
                         "non-zero real polynomial and its real zero set has measure zero.",
     corrected_checks=[Cases(list(range(len(MATRICES))), _iff(_real_points), name="f = 0 iff rank < r at real points",

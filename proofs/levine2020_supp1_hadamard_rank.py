@@ -34,9 +34,11 @@ def _case(r, p, stated=lambda r, p: comb(r + p - 1, p)):
 CLAIM = Claim(
     id="levine2020_supp1_hadamard_rank",
     source=Source(MAIN, "supplement B.2", "'raising a rank r matrix to the Hadamard power of p results in a matrix "
-                                          "upper bounded by ((r over p))'; 'the rank of V V^T is upper bounded by (d_x-H)/2'"),
+                                          "upper bounded by ((r over p))'; 'the rank of V V^T is upper bounded by "
+                                          "(d_x-H)/2'"),
     statement="rank(A^{.p}) <= ((r over p)) for rank A = r; rank(V V^T) <= the number of columns of V.",
-    domain="r = 1..3, p = 1..5, n = ((r over p)) + 2 rows, random integer factors (Gram U U^T and U W^T), exact ranks; a hypothesis "
+    domain="r = 1..3, p = 1..5, n = ((r over p)) + 2 rows, random integer factors (Gram U U^T and U W^T), exact ranks; "
+           "a hypothesis "
            "search of 15 (r, p) with r, p <= 4",
     reading="The printed bound on rank V V^T reads binom((d_x - H), 2) in this transcription; V has (d_x - H)/2 "
             "columns, which is read (the other reading is a weaker bound that is also true for d_x - H >= 2).",

@@ -68,7 +68,8 @@ CLAIM = Claim(
               "phi(M/k, ..., M/k) = prod_t f_t/((n-1)!)^k = prod_t (M/k + t)^k/((n-1)!)^k = (prod_t (M/k + t))^k.",
     domain="n = 1..5, k = 1..3, r_j = 0..4 (every tuple); equal case n = 1..4, k = 1..2, M/k = 0..2 "
            "and a hypothesis search of 20 with n <= 8, k <= 4, M/k <= 6",
-    reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.  The closing "
+    reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.  The "
+            "closing "
             "display's last term is read as printed, (prod_t (M/k + t))^k (issue 20 rule 4): false for n >= 3.  The "
             "equality case it sets out to show (its previous term) is the correction.  The same closing display is "
             "the revised supplement's Lemma 3 (levine2020_revised_lemma3_equality_case): one passage, one label.",

@@ -68,7 +68,8 @@ CLAIM = Claim(
             "(3 rows of rational unit vectors, positions I = first N/2).  The printed weights and templates "
             "differ from what eqs. 23-46 compute in five places (verify/levine_construction.py); each is "
             "applied alone as well as all together, so the failing ones are located.  The printed factor 1/N "
-            "on all of W^{V,1,h} changes only Const; phi and eq. 41 read d_a odd.  Const is compared with eqs. 42/46 as "
+            "on all of W^{V,1,h} changes only Const; phi and eq. 41 read d_a odd.  Const is compared with eqs. 42/46 "
+            "as "
             "information: it differs by a power of c (c^2 at L = 3) when c = (d_a-1)/2 > 1, because eq. 34 drops the "
             "factor c of the segment sums (each of the c first/second pairs sums to 1).",
     checks=[Cases(ODD, _check(DEFECTS), name="construction as printed")]

@@ -26,7 +26,8 @@ def _count(c, count=comb):
         ok = ok and all(h**c * terms == (h * (da + 1)) ** c for h in range(1, 5))
     literal = sum(comb(c + b - 1, b) for b in range(c + 1))  # 0 < beta_b <= ... <= beta_1 <= C as typeset
     line = (f"C={c}: {len(seqs)} sequences, by swaps {dict(sorted(by_b.items()))}; "
-            f"H^C (d_a+1)^C = (H(d_a+1))^C terms for d_a = 1..5, H = 1..4; the index set typeset with <= between betas would count {literal}")
+            "H^C (d_a+1)^C = (H(d_a+1))^C terms for d_a = 1..5, H = 1..4; the index set typeset with <= between betas "
+            f"would count {literal}")
     return ok, line, None if ok else {"C": c, "by_swaps": dict(by_b)}
 
 

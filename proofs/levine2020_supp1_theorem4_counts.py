@@ -93,14 +93,16 @@ CLAIM = Claim(
                                           "'at most d_x ((d_x over 2C)) different chi'"),
     statement="|{a in Z>=0^n: sum a = k}| = ((n over k)); the monomials group by alpha_{C+1} and powers n with sum 2C, "
               "d_x ((d_x over 2C)) chi's; sep(chi) <= (C+1) prod_beta ((2 over n_beta)) <= (C+1)(2C/d_x + 1)^d_x.",
-    domain="multiset identity n = 1..5, k = 0..6 and a hypothesis search of 15 with k <= 7; powers at d_x = 1..3, C = 1, 4 (L = 1, 2) by enumerating all "
+    domain="multiset identity n = 1..5, k = 0..6 and a hypothesis search of 15 with k <= 7; powers at d_x = 1..3, C = "
+           "1, 4 (L = 1, 2) by enumerating all "
            "(alpha, beta); sep(chi) exactly at d_x = 2, 3, C = 1 and d_x = 2, C = 4, N = 2, 4",
     reading="The printed product prod_beta ((2 over r_beta)) is read as ((2 over n_beta)) = n_beta + 1, the number of "
             "splits r_{beta,P} + r_{beta,Q} = n_beta (the r's are summed over).  chi's monomials have coefficient 1, "
             "so its coefficient matrix (P-side exponents x Q-side exponents) is 0/1; the factor x^i_alpha does not "
             "change its rank.",
     checks=[Cases(MULTISET, _multiset, name="multiset identity",
-                  strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = binom(n + k, k)": neighbour(_multiset, formula=lambda n, k: comb(n + k, k))}),
+                  strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = "
+                      "binom(n + k, k)": neighbour(_multiset, formula=lambda n, k: comb(n + k, k))}),
             Cases(POWERS, _powers, name="powers and number of chi",
                   perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)": neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
             Cases(CHI, _chi, name="sep(chi) exactly and Lemma 2's step",

@@ -57,7 +57,8 @@ CLAIM = Claim(
     expected="erratum",
     corrected_statement="Positions ignored, V = r: the bound can hold only from N_min(r, L, H) = min{even N : "
                         "binom(N/2 + r - 1, r - 1) >= bound} on, which grows exponentially in L (N/2 >= "
-                        "((r-1)! bound)^(1/(r-1)) - r + 1); on exact data sep(N) = min(counting cap, limit) at every N, "
+                        "((r-1)! bound)^(1/(r-1)) - r + 1); on exact data sep(N) = min(counting cap, limit) at every "
+                        "N, "
                         "so the bound holds from N_min on wherever the limit reaches it.",
     corrected_checks=[Property(_maximal_rank, name="exact token ranks = min(counting cap, limit)",
                                perturb={"sep(N) = counting cap at every N": neighbour(_maximal_rank, perturbed=True)})],

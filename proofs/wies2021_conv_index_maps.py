@@ -48,7 +48,8 @@ SHIFT = "index map shifted by one"
 CLAIM = Claim(
     id="wies2021_conv_index_maps",
     source=Source(WIES, "§2.1 eq. 2; appendix A.3; appendix B.2.1", "index maps of the convolution embedding "
-                                                                    "(eq. 2, Theorem 4's [N] x [M/N] = [M], Lemma 5 steps (1)-(2))"),
+                                                                    "(eq. 2, Theorem 4's [N] x [M/N] = [M], Lemma 5 "
+                                                                    "steps (1)-(2))"),
     statement="(M/N)(i-1)+j is a bijection [N] x [M/N] -> [M]; for each alpha there is a single (l, lambda) in "
               "[k] x [d_input] with alpha = k(lambda-1)+l; alpha = k floor((alpha-1)/k) + ((alpha-1) mod k) + 1.",
     domain="N = 1..8 and M/N = 1..6; d_x = 1..12, k = 1..6; alpha = 1..200, k = 1..12",

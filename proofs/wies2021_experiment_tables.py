@@ -14,7 +14,8 @@ def _table3(heads=HEADS):
         bad = [w for w in widths if w % heads]
         if bad or widths != sorted(set(widths)):
             return False, f"row {key}: widths {bad or widths} not divisible by H={heads} or not increasing", {"row": str(key)}
-    return True, f"all {sum(map(len, TABLE3.values()))} widths in {len(TABLE3)} rows divisible by H={heads}, rows increasing", None
+    return True, (f"all {sum(map(len, TABLE3.values()))} widths in {len(TABLE3)} rows divisible by H={heads}, rows "
+                  "increasing"), None
 
 
 def _table4(shift=0):

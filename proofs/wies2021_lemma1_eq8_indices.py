@@ -122,7 +122,8 @@ def _cyclic(shift: int = 0):
             for i in range(len(xs)):
                 for p in range(width):
                     if _eq8(terms, xs, i, p) != out[i][p]:
-                        return False, f"L={depth} d_x={width} H={heads} d_a={attn} seed {seed}: eq. 8 != eq. 5 at i={i}, p={p}", \
+                        return False, f"L={depth} d_x={width} H={heads} d_a={attn} seed {seed}: eq. 8 != eq. 5 at " \
+                                      f"i={i}, p={p}", \
                             {"L": depth, "d_x": width, "H": heads, "d_a": attn, "i": i, "p": p}
         lines.append(f"L={depth} d_x={width} H={heads} d_a={attn}: {len(terms)} terms (H^C(L))")
     return True, "eq. 8 = eq. 5 exactly, N = 3, every i and p, 2 weight draws: " + "; ".join(lines), None
@@ -149,7 +150,8 @@ def _literal():
             rows.append(row)
         rank = flint.fmpz_mat(rows).rank()
         if rank > heads:
-            return False, f"d_x={width} H={heads} d_a={attn}: the layer's y^i-linear, y^j-quadratic part has rank {rank} > " \
+            return False, f"d_x={width} H={heads} d_a={attn}: the layer's y^i-linear, y^j-quadratic part has rank " \
+                          f"{rank} > " \
                           f"H = {heads}; the literal eq. 8 allows at most H", {"L": 1, "d_x": width, "H": heads, "d_a": attn,
                                                                               "rank": rank}
     return True, "rank <= H at every spec tried", None

@@ -46,7 +46,8 @@ CLAIM = Claim(
     source=Source(WIES, "appendix B.2.1", "proof of Lemma 5, step (2)"),
     statement="y^(0,j)_alpha = x^(j, ((alpha-1) mod k)+1)_{floor((alpha-1)/k)+1} on the read coordinates equals: "
               "A_{i_j, phi(alpha)} / A_{i_j - M/2, phi(alpha)} / 1 / 0 by case, each case with 'alpha <= r'.",
-    domain="every small layout (d_x = 3..8 at L = 2, 3..6 at L = 3; H | d_x, r - H even; corrected phi), kernel widths 1, 2, "
+    domain="every small layout (d_x = 3..8 at L = 2, 3..6 at L = 3; H | d_x, r - H even; corrected phi), kernel widths "
+           "1, 2, "
            "every token",
     reading="The clause 'alpha <= r' is read as printed (rule 4: coordinates beyond r are 0); nothing in the text "
             "says otherwise, and eq. 15 (which step (2) must reach) has no such clause, so dropping it is the "

@@ -56,7 +56,8 @@ def _corrected(width, heads, r, depth):
     matches = all(outputs[i] == embedding_target(layout, a, i) for i in range(1, vocab + 1))
     rank = matrix_rank(m)
     holds = matches and rank <= r and carries_rows(layout, outputs, a)
-    return holds, f"d_x={width} H={heads} r={r} L={depth}: n={n}, V={vocab}, rank M_V={rank} <= r, Gram of each half = A A^T"
+    return holds, (f"d_x={width} H={heads} r={r} L={depth}: n={n}, V={vocab}, rank M_V={rank} <= r, Gram of each half "
+                   "= A A^T")
 
 
 def _one_column_more(width, heads, r, depth):

@@ -31,7 +31,8 @@ def _parity(loss: int = 1):
 
 CLAIM = Claim(
     id="wies2021_lower_bound_growth",
-    source=Source(WIES, "appendix B.2 and B.2.2", "log of Corollary 1's bound is Omega~(L (min{r,d_x} - H)) by Lemma 4; "
+    source=Source(WIES, "appendix B.2 and B.2.2", "log of Corollary 1's bound is Omega~(L (min{r,d_x} - H)) by Lemma "
+                                                  "4; "
                                                   "footnote 3"),
     statement="With n = floor((r-H)/2) >= 2 and k = 3^(L-2): log3 ((n over k)) >= (n-1) log3((n+k-1)/(n-1)) >= "
               "(n-1)(L - 2 - log3(n-1)), which is Omega~(L (r - H)) = Omega~(L (min{r, d_x} - H)) as r <= d_x; and "
@@ -45,5 +46,6 @@ CLAIM = Claim(
     checks=[InequalityChain(STEPS, ["<=", "<="], grid={r: list(range(3, 31)), H: list(range(1, 29)), L: list(range(2, 8))},
                             condition=lambda p: p[H] < p[r] and (p[r] - p[H]) // 2 >= 2, search=40,
                             search_ranges={r: (5, 400), H: (1, 50), L: (2, 12)}, name="Lemma 4's bound -> Omega~"),
-            Property(_parity, name="footnote 3: parity of r - H", perturb={"floor(d) = floor((r-H)/2) also for even r - H (no loss)": shifted(_parity, loss=0)})],
+            Property(_parity, name="footnote 3: parity of r - H", perturb={"floor(d) = floor((r-H)/2) also for even r "
+                "- H (no loss)": shifted(_parity, loss=0)})],
 )

@@ -38,9 +38,11 @@ def _narrowing(depth, width, ranks, tie=False):
 
 CLAIM = Claim(
     id="wies2021_width_capped_by_rank",
-    source=Source(WIES, "§4.2.1-4.2.2", "the embedding rank caps the width's contribution; r < d_x cannot express r = d_x"),
+    source=Source(WIES, "§4.2.1-4.2.2", "the embedding rank caps the width's contribution; r < d_x cannot express r = "
+                                        "d_x"),
     statement="With the vocabulary embedding (V, r) fixed, widening beyond d_x = r does not raise sep while deepening "
-              "does; a network with r < d_x has a smaller sep than the full-rank one, so it cannot express its function.",
+              "does; a network with r < d_x has a smaller sep than the full-rank one, so it cannot express its "
+              "function.",
     domain="depths 2-3, V = 3-4, r = 1-4, d_x = r..5; token ranks maximised over N up to saturation (N <= 30), seed 0",
     reading="The paper states these as consequences of Theorems 1-2; here they are measured on exact token ranks (a "
             "separation in sep at one weight draw shows the functions differ; the generic ranks are at least these).",

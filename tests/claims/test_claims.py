@@ -138,7 +138,8 @@ def test_every_claim_has_its_expected_outcome_and_every_verified_one_could_have_
     result = run_claim(claim)
     assert result.outcome == claim.expected, result.evidence
     if result.outcome in ("verified", "gap"):  # rule 1: a passing check refuted a strengthened statement
-        assert any(r.status == "pass" and any(p.get("counted", p["refuted"]) for p in r.perturbations)  # declared, no defect
+        # declared, no defect
+        assert any(r.status == "pass" and any(p.get("counted", p["refuted"]) for p in r.perturbations)
                    for r in result.checks) or \
             result.outcome == "gap", result.evidence
     if result.outcome == "erratum":  # rule 6: the corrected statement passed and refuted a strengthening of it

@@ -224,7 +224,8 @@ def test_b4_lowers_only_block_7_and_only_for_one_full_head_at_depth_3():
     assert derivative_bound(NetworkSpec(depth=3, width=3)).total == 3_102  # width 3: no base points
     deeper = derivative_bound(NetworkSpec(depth=4, width=4))  # proven at depth 3 only
     assert deeper.kind == "degree blocks" and deeper.total == sum(min(r, c) for r, c, _ in deeper.blocks)
-    assert derivative_bound(NetworkSpec(depth=3, width=4, heads=1, attn_dim=3)).kind != "degree blocks less the one-head base points"
+    assert derivative_bound(NetworkSpec(depth=3, width=4, heads=1, attn_dim=3)).kind != ("degree blocks less the "
+         "one-head base points")
 
 
 @pytest.mark.slow

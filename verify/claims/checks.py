@@ -146,7 +146,8 @@ class InequalityChain(Check):
             result.margin = {"value": value, "scale": "rhs - lhs (float)", "where": f"step {step} at {_fmt(point)}"}
         result.evidence += f"; perturbations refuted {len(state['refuted'])} of {len(self.relations)}"
         if not result.could_fail:
-            result.bites_at = "no strengthening refuted: every inequality step has rhs - lhs >= 1 at every checked point"
+            result.bites_at = ("no strengthening refuted: every inequality step has rhs - lhs >= 1 at every checked "
+                               "point")
         return result
 
     @staticmethod

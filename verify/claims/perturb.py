@@ -211,7 +211,7 @@ def _referenced(fn, depth: int = 3) -> list:
 
 def _filled(cell) -> bool:
     try:
-        cell.cell_contents
+        cell.cell_contents  # noqa: B018 (read only to raise ValueError on an empty cell)
     except ValueError:
         return False
     return True

@@ -35,7 +35,8 @@ def add_parser(sub):
                        help=f"stop once the rank has been constant for this many steps (default {D.patience})")
     probe.add_argument("--continuous", action="store_true",
                        help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
-    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds (- : on stdout, the table then on stderr)")
+    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds (- : on "
+        "stdout, the table then on stderr)")
     probe.add_argument("--dry-run", action="store_true",
                        help="print the plan (each N, its estimated memory, what is stored) and compute nothing")
     add_device_arg(probe, D.device, "the --continuous limit's eliminations (the reduced route)",

@@ -19,10 +19,13 @@ def add_parser(sub):
     results = sub.add_parser("results", help="list or export the results store", description=(
         "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
     results.add_argument("--kind", default=None, choices=api.RESULT_KINDS,
-                         help=f"only this kind of result ({api.RESULT_KINDS[-1]}: a verify sep --store run's finished blocks)")
+                         help=f"only this kind of result ({api.RESULT_KINDS[-1]}: a verify sep --store run's finished "
+                              "blocks)")
     results.add_argument("--format", default="table", choices=["table", "csv", "json"],
                          help="table (default), csv or json")
-    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced atomically; a symlink is written through, /dev/null or a FIFO streamed to; - is stdout)")
+    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced "
+                                                     "atomically; a symlink is written through, /dev/null or a FIFO "
+                                                     "streamed to; - is stdout)")
     results.add_argument("--store", default=None, metavar="PATH", help="the store to read (default as for table)")
     add_output_args(results)
 

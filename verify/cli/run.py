@@ -73,6 +73,7 @@ def run(args) -> int:
         print(text, file=shown)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
-              f"\nreports: {printable(Path(done['out']) / 'report.md')}, {printable(Path(done['out']) / 'report.json')}, "
+              f"\nreports: {printable(Path(done['out']) / 'report.md')}, "
+              f"{printable(Path(done['out']) / 'report.json')}, "
               f"{printable(Path(done['out']) / 'report.html')}" + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
     return 1 if surprises else 0

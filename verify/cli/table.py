@@ -49,7 +49,8 @@ def add_parser(sub):
                             "1e-9), or gf:P / qq for one run there")
     table.add_argument("--max-memory-gib", type=memory_limit, default=D.max_memory_gib,
                        help=f"skip specs whose largest block is estimated above this (default {D.max_memory_gib:g})")
-    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (- : on stdout, the markdown table then on stderr)")
+    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (- : on stdout, the "
+        "markdown table then on stderr)")
     table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")
     table.add_argument("--dry-run", action="store_true",
                        help="print the plan (tasks, estimated memory and work, what is stored) and compute nothing")

@@ -211,11 +211,14 @@ def _token_rank(spec, weights, embedding, field, part_a, **options):
 register_route(Route("reduced", False, _no_check, _reduced_rank))
 register_route(Route("tokens", True, _no_check, _token_rank, inputs="tokens"))
 
+#: ``rank_once``'s default field, GF(DEFAULT_PRIME) (one instance, as the default argument was).
+DEFAULT_FIELD = Field(DEFAULT_PRIME)
+
 #: The names of the routes on continuous inputs, for messages and ``--method`` (registration order).
 METHODS = tuple(name for name, route in ROUTES.items() if route.inputs == "vectors")
 
 
-def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Field(DEFAULT_PRIME),
+def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DEFAULT_FIELD,
               seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
               max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None, placement=None,

@@ -112,7 +112,8 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
         while formulas.count_cap(v, cap_first, positional) < limit:
             cap_first += 2
     rc.check(where, f"first_n_cap_reaches_limit {row['first_n_cap_reaches_limit'] or '-'}",
-             _int(row["first_n_cap_reaches_limit"]) == cap_first, "the first even N whose counting cap reaches the limit",
+             _int(row["first_n_cap_reaches_limit"]) == cap_first, "the first even N whose counting cap reaches the "
+                 "limit",
              f"it is {cap_first}")
     if bound is not None:
         reach = next((n for n in sorted(ranks) if ranks[n] >= bound), None)

@@ -73,7 +73,8 @@ def claim_properties(record: dict) -> list[tuple[str, str]]:
 
 def system_out(record: dict) -> str:
     """A claim's ``system-out``: its properties, one ``name: value`` line each, then its evidence."""
-    return "\n".join(f"{name}: {value}" for name, value in claim_properties(record)) + f"\nevidence: {record['evidence']}"
+    return "\n".join(f"{name}: {value}" for name, value in claim_properties(record)) + ("\nevidence: "
+         f"{record['evidence']}")
 
 
 def _text(value) -> str:

@@ -45,7 +45,8 @@ class TableDefaults:
     real_tokens: int = 4
     seed: int = 0
     #: ``auto``: every cell through ``verify sep``'s repeat loop (a fast prime first, then 2^63 - 25 and
-    #: below or 2^40 - 87 and below by expected cost, block-level) until certified exact or its bound is at most 1e-9; ``gf:P``/``qq``: one run there.
+    #: below or 2^40 - 87 and below by expected cost, block-level) until certified exact or its bound is at most 1e-9;
+    #: ``gf:P``/``qq``: one run there.
     field: str = AUTO
     max_memory_gib: float = DEFAULT_MEMORY_GIB
     #: ``verify.exact.device``: each cell on the GPU where present and its largest slice pays, else the CPU.
@@ -60,7 +61,8 @@ MAX_DEPTH = 64
 
 #: What ``sep_rank`` in the table means (its JSON says it beside the rows).
 MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's "
-           "runs, a fast prime first, then 2^63-25 and below or 2^40-87 and below by expected cost, block by block, until certified exact or the bound "
+           "runs, a fast prime first, then 2^63-25 and below or 2^40-87 and below by expected cost, block by block, "
+           "until certified exact or the bound "
            "is at most 1e-9; the primes used are in each row), a certified lower bound on the generic "
            "rank (equal to it with probability >= 1 - probability_bound; certified_exact when it meets the "
            "derivative-space upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the probability is "
