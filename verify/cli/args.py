@@ -7,7 +7,8 @@ from ..api import NetworkSpec, default_store_path
 from ..errors import InputError
 from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
-__all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
+__all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of",
+           "pairs_table"]
 
 
 def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):

@@ -25,7 +25,8 @@ def add_parser(sub):
         "Compares with Corollary 1's lower bound and the conjectured scale r L / log3 r "
         "(wies2021_vocabulary_bottleneck.md, section 4 and B.2.2)."))
     add_network_args(probe, D, tokens_required=False)
-    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT, "the vocabulary size"), default=None, help="vocabulary size V")
+    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT, "the vocabulary size"), default=None,
+                       help="vocabulary size V")
     probe.add_argument("--rank", type=int_range("--rank", 1, MAX_WIDTH), default=None, help="embedding rank r")
     probe.add_argument("--pos-rank", type=int_range("--pos-rank", 0, MAX_WIDTH), default=D.positional_rank,
                        help="positional embedding rank (default 0: none)")

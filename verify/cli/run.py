@@ -75,5 +75,6 @@ def run(args) -> int:
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
               f"\nreports: {printable(Path(done['out']) / 'report.md')}, "
               f"{printable(Path(done['out']) / 'report.json')}, "
-              f"{printable(Path(done['out']) / 'report.html')}" + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
+              f"{printable(Path(done['out']) / 'report.html')}"
+              + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
     return 1 if surprises else 0

@@ -107,5 +107,6 @@ def run(args) -> int:
         print(f"\n{stats['total']} results: {stats['computed']} computed, {stats['reused']} from the store"
               f"{' (' + printable(store) + ')' if store else ''}"
               + (f", {stats['refused']} refused" if stats["refused"] else "") + f", {stats['seconds']:.1f}s"
-              + (f"; CSV: {printable(args.csv)}" if args.csv else "") + (f"; plot: {printable(args.plot)}" if args.plot else ""), file=shown)
+              + (f"; CSV: {printable(args.csv)}" if args.csv else "")
+              + (f"; plot: {printable(args.plot)}" if args.plot else ""), file=shown)
     return 0

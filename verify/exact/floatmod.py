@@ -300,8 +300,8 @@ class ModArith(KaratsubaProducts):
             for r in range(0, m, step):
                 tile = c[r:r + step, j:j + width]
                 for k in range(0, inner, self.chunk):
-                    self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk, j:j + width]),
-                                  True)
+                    self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk],
+                                                      b[k:k + self.chunk, j:j + width]), True)
 
     def submul(self, c, a, b, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every

@@ -41,8 +41,8 @@ from .floatmod import MAX_PRIME, ModArith
 from .modp import product, three_limb_product
 from .nullspace import null_space
 
-__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product", "FLINT",
-           "kernel_again", "large_bytes_per_entry", "factorization_check"]
+__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
+           "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
 
 #: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q): the field's own.
 FLINT = "flint"

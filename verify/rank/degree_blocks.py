@@ -14,8 +14,8 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   m + 32 seeded random columns and R = the other columns: rank(B) = rank(S) + rank(Y^T R), where
   the columns of Y span the left null space of S.  A generic block is full on its slice
   (Y empty: one (m+32) x m elimination instead of m x n).  Over GF(p) the complement's product
-  is formed in numpy by the field's kernel (``verify.exact.kernels``), R gathered in chunks and never copied into FLINT; a
-  null space wider than 32 is mixed down to 32 random combinations Z = Y H first:
+  is formed in numpy by the field's kernel (``verify.exact.kernels``), R gathered in chunks and never copied into FLINT;
+  a null space wider than 32 is mixed down to 32 random combinations Z = Y H first:
   rank(Z^T R) <= rank(Y^T R) always (so the result stays a certified lower bound), with equality
   unless a nonzero polynomial of degree <= 32 in H vanishes (Schwartz-Zippel, <= 32/p).  A mixed
   rank of 32 is saturated and says nothing, so the block is then ranked whole.  Over Q the

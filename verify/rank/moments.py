@@ -20,8 +20,8 @@ import numpy as np
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 
-__all__ = ["Terms", "AdditiveEncoder", "moment_values", "moment_terms", "search_gather", "SearchMoments", "DenseMoments",
-           "moment_table"]
+__all__ = ["Terms", "AdditiveEncoder", "moment_values", "moment_terms", "search_gather", "SearchMoments",
+           "DenseMoments", "moment_table"]
 
 #: Largest direct table (entries) a half of the variables may need for ``DenseMoments``.
 DENSE_TABLE_CAP = 2**23

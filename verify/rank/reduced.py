@@ -29,8 +29,8 @@ from .moments import moment_table
 from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
 from .result import SepResult
 
-__all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
-           "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
+__all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank",
+           "reduced_separation_rank", "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
 
 #: Split a pattern with networkx only below this many nonzeros (above, a full row or column
 #: proves connectivity, or the block is ranked whole, which is still exact).

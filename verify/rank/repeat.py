@@ -36,8 +36,9 @@ from ..exact.kernels import kernel_again
 from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from .result import SepResult
 
-__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "runs_needed",
-           "later_family", "run_seconds", "FAMILIES", "DEFAULT_TARGET", "DEFAULT_MAX_RUNS"]
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range",
+           "repeat_until", "block_level_bound", "runs_needed", "later_family", "run_seconds", "FAMILIES",
+           "DEFAULT_TARGET", "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
 DEFAULT_TARGET = 1e-9

@@ -68,7 +68,7 @@ figure.full img{max-width:none}figure .wide{max-height:90vh;overflow:auto}
 @media print{#filters,th button::after,button.size{display:none}section.claim{break-inside:avoid-page}
 tr.hidden{display:table-row!important}a{color:inherit;text-decoration:none}}
 tr.hidden{display:none}
-"""
+"""  # noqa: E501 (CSS written byte-for-byte into report.html, one rule a line)
 
 #: The filters and the sort. A row's ``data-unexpected`` is "1" when its outcome is not the expected one;
 #: its ``data-scale`` ranks the margin's unit (MARGIN_SCALES; no margin: last) and ``data-margin`` is the

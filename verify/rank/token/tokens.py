@@ -218,9 +218,9 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 
     ``route``: ``gram`` (``route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
-    which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the full grid over all tokens, so at these weights it
-    is sep exactly; mod p it is a certified lower bound on the generic rank.  Large count
-    matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
+    which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the
+    full grid over all tokens, so at these weights it is sep exactly; mod p it is a certified lower bound on the generic
+    rank.  Large count matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
     their rank: still a certified lower bound, equal to the exact rank unless a degree-r
     polynomial in the random entries vanishes (probability <= r/p); ``compressed_to`` says so.
     ``likely``: the computed token limit, where known (the positional gram route's sample stops at it).
