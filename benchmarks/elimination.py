@@ -91,12 +91,11 @@ def main():
               f"{t_fast / t_lu:.2f}x lu_factor)", flush=True)
         t_run, t_sketch, t_check = check_cost(fast, FAST)
         print(f"{n}^2: factorization check (Freivalds, {vector_count(FAST)} vectors at p < 2^20): sketch "
-              f"{t_sketch:.3f}s + "
-              f"verification {t_check:.3f}s = {100 * (t_sketch + t_check) / t_run:.1f}% of the elimination's "
-              f"{t_run:.1f}s (target: under 5%)", flush=True)
+              f"{t_sketch:.3f}s + verification {t_check:.3f}s = {100 * (t_sketch + t_check) / t_run:.1f}% of the "
+              f"elimination's {t_run:.1f}s (target: under 5%)", flush=True)
         del fast
-        for p, label in ((KARATSUBA, "two limbs by Karatsuba (p < 2^40)"), (LIMBED, "two limbs, four products (p < "
-            "2^46)")):
+        for p, label in ((KARATSUBA, "two limbs by Karatsuba (p < 2^40)"),
+                         (LIMBED, "two limbs, four products (p < 2^46)")):
             big = rng.integers(0, p, (n, n))
             t_two, r_two = timed(lambda m=big, q=p: rank_mod_p(m, q))
             if p == KARATSUBA:

@@ -20,5 +20,5 @@ BELOW_THRESHOLD = sp.StrictLessThan(L, sp.log(d_x, 3))
 ABOVE_THRESHOLD = sp.StrictGreaterThan(L, sp.log(d_x, 3))
 
 
-__all__ = ["MAIN", "REVISED", "RESPONSE", "WIES", "C", "log3", "BELOW_THRESHOLD", "ABOVE_THRESHOLD", "multichoose", "Source",
-           "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k", "sp"]
+__all__ = ["MAIN", "REVISED", "RESPONSE", "WIES", "C", "log3", "BELOW_THRESHOLD", "ABOVE_THRESHOLD", "multichoose",
+           "Source", "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k", "sp"]

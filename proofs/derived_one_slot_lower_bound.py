@@ -36,14 +36,16 @@ def _grid_case(depth, width, heads, extra=0):
     rank = layout_grid_rank(depth, width, heads, m + extra)
     ok = rank == m + extra
     return ok, f"L={depth} d_x={width} H={heads}: ((D={(width - 1) // 2} over {3 ** (depth - 2)})) = {m}, " \
-               f"exact grid rank {rank} of {m + extra} rows", None if ok else {"spec": (depth, width, heads), "rank": rank}
+               f"exact grid rank {rank} of {m + extra} rows", None if ok else {"spec": (depth, width, heads),
+                                                                               "rank": rank}
 
 
 def _certificates():
     """The certificate checker accepts the layout's certificate at each of the issue's four cases."""
     lines = []
     for depth, width, heads in CASES[:4]:
-        holds, reason = check_certificate(certify(NetworkSpec(depth=depth, width=width, heads=heads), layout="one-slot"))
+        holds, reason = check_certificate(certify(NetworkSpec(depth=depth, width=width, heads=heads),
+                                                  layout="one-slot"))
         lines.append(f"L={depth} d_x={width} H={heads}: {reason}")
         if not holds:
             return False, "; ".join(lines), {"spec": (depth, width, heads)}
@@ -85,9 +87,8 @@ def _printed_within(margin=0.0):
                     return False, f"eq. {'6' if below else '7'} exceeds it at d_x={width} H={heads} L={depth}", point
                 tight = tight or (width, heads, depth)
     return True, (f"eqs. 6-7 within log3 ((floor((d_x - 1)/2) over 3^(L-2))){f' - {margin}' if margin else ''} at "
-                  "every "
-                  f"d_x = 3..300, 1 < H < d_x dividing d_x, L = 2..30 in their regimes; {exact} points within 1e-6 "
-                  f"decided exactly (first {tight})"), None
+                  f"every d_x = 3..300, 1 < H < d_x dividing d_x, L = 2..30 in their regimes; {exact} points within "
+                  f"1e-6 decided exactly (first {tight})"), None
 
 
 CLAIM = Claim(

@@ -31,7 +31,8 @@ def _large_width(stated=4):
 
 
 def _zero_slope_cases(width, heads):
-    """Information: the full lower slope (leading term and b_1) is (d_x - H)/2 - 1, positive exactly when d_x - H > 2."""
+    """Information: the full lower slope (leading term and b_1) is (d_x - H)/2 - 1, positive exactly when
+    d_x - H > 2."""
     slope = LOWER_SLOPE.subs({d_x: width, H: heads})
     return (slope > 0) == (width - heads > 2) and slope == sp.Rational(width - heads, 2) - 1, \
         f"d_x={width} H={heads}: slope {slope}"

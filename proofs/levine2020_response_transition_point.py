@@ -52,8 +52,7 @@ CLAIM = Claim(
             "rounded up (truncated it would read 6.2).  'Truncated' (holds: 1.3 <= 1.369 < 1.4): '~' is the text's "
             "mark of an approximate figure, here in a rebuttal that also neglects H ('neglecting H << d_x'), and "
             "nothing in it fixes the rounding rule.  The outcomes differ: ambiguous.  d_x/2 = 3^(L-2) solves to L = "
-            "log3 d_x + 2 - log3 2 exactly, H neglected as the response "
-            "does ('neglecting H << d_x').",
+            "log3 d_x + 2 - log3 2 exactly, H neglected as the response does ('neglecting H << d_x').",
     checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value",
                          reading="rounded"),
             Property(_truncated, name="1.3 as the truncated value", reading="truncated",

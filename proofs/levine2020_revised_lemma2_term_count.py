@@ -38,7 +38,8 @@ def eq1(layer, g):
     gram = _matmul(g, _transpose(g))
     for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
         term = _matmul(_matmul(_matmul(_matmul(o, v), gram), _matmul(_transpose(k), q)), g)
-        total = term if total is None else [[a + b for a, b in zip(r, s, strict=False)] for r, s in zip(total, term, strict=False)]
+        total = term if total is None else [[a + b for a, b in zip(r, s, strict=False)]
+                                            for r, s in zip(total, term, strict=False)]
     return total
 
 
@@ -130,9 +131,9 @@ CLAIM = Claim(
               "'multiplying the number of summed terms by K^3' gives N d_x^4 K^3 / H.",
     formulas={"terms_stated": N * d_x**4 / H, "terms_of_eq10": N * d_x**5 / H},
     domain="d_x in {1, 2, 3, 4, 6}, every H dividing d_x (H = 1 and H = d_x included), N in {2, 3} (N = 2 at d_x = 6); "
-           "random integer "
-           "weights (the engine's draw) and inputs; exact integers",
-    reading="W^{O,h} is d_x x d_a and W^{Q,K,V,h} are d_a x d_x, d_a = d_x/H (the engine's layout); G holds the inputs.",
+           "random integer weights (the engine's draw) and inputs; exact integers",
+    reading="W^{O,h} is d_x x d_a and W^{Q,K,V,h} are d_a x d_x, d_a = d_x/H (the engine's layout); G holds the "
+            "inputs.",
     checks=[Cases(CASES, _eq1_is_layer, name="eq. 1 = the engine's layer (eq. 3)"),
             Cases(CASES, _eq10_is_eq1, name="eq. 10 = eq. 1, every index inside its matrix"),
             Cases(CASES, _printed_count, name="eq. 10 has N d_x^4 / H summed terms")],
@@ -144,7 +145,9 @@ CLAIM = Claim(
                         "the first layer's exact ranks obey N d_x^3.",
     corrected_checks=[Cases(CASES, _eq10_is_eq1, name="eq. 10 = eq. 1, every index inside its matrix"),
                       Cases(CASES, _corrected_count, name="eq. 10 has N d_x^5 / H summed terms",
-                            perturb={"the count + 1 (its neighbour)": neighbour(_count, claim="N d_x^5 / H", stated=lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
+                            perturb={"the count + 1 (its neighbour)":
+                                     neighbour(_count, claim="N d_x^5 / H",
+                                               stated=lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
                       Cases(CASES, _grouping, name="regrouped sum is exact and N d_x^3 <= N d_x^4 / H"),
                       RankBound(N * d_x**3, "upper", "sep", condition=lambda s: s.depth == 1,
                                 name="first-layer exact ranks <= N d_x^3 (K = 1)")],

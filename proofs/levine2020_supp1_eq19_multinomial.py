@@ -52,18 +52,15 @@ def _case(d, lam, omega, coefficient=_multinomial):
 CLAIM = Claim(
     id="levine2020_supp1_eq19_multinomial",
     source=Source(MAIN, "supplement B.2", "eqs. 17-19, the rows v^(alpha) = Omega^q / sqrt(sum Omega^2q), a^(k) and "
-                                          "the "
-                                          "normalisation remark"),
-    statement="((V V^T)^{.lambda})_{ab} = sum_{k_1+..+k_d = lambda} multinomial(lambda; k) prod_r (v^a_r)^k_r "
-              "prod_r (v^b_r)^k_r = sum_k a^(k) (x) b^(k); for the Omega rows a^(k)_alpha = (sum_r' "
-              "Omega^(2q_r'))^(-lambda/2) "
-              "Omega^<q,k>, and the row normalisation (a non-singular diagonal) does not change the rank ((d over "
-              "lambda)).",
+                                          "the normalisation remark"),
+    statement="((V V^T)^{.lambda})_{ab} = sum_{k_1+..+k_d = lambda} multinomial(lambda; k) prod_r (v^a_r)^k_r prod_r "
+              "(v^b_r)^k_r = sum_k a^(k) (x) b^(k); for the Omega rows a^(k)_alpha = (sum_r' "
+              "Omega^(2q_r'))^(-lambda/2) Omega^<q,k>, and the row normalisation (a non-singular diagonal) does not "
+              "change the rank ((d over lambda)).",
     domain="d = 1..4, lambda = 1..3, Omega = 2, 3, exact integers and rationals (normalisation checked squared)",
     reading="The multinomial weight is carried by one side (b^(k) = multinomial(lambda; k) a^(k)); the rank of A and "
-            "of "
-            "the Gram Hadamard power is ((d over lambda)) at these Omega (claim levine2020_supp1_omega_matrix covers "
-            "every Omega but the roots of det A).",
+            "of the Gram Hadamard power is ((d over lambda)) at these Omega (claim levine2020_supp1_omega_matrix "
+            "covers every Omega but the roots of det A).",
     checks=[Cases(CASES, _case, name="eqs. 17-19 exactly",
                   perturb={"multinomial coefficients dropped (all 1)": neighbour(_case, coefficient=lambda l, k: 1)})],
 )

@@ -38,11 +38,11 @@ CLAIM = Claim(
                                           "(d_x-H)/2'"),
     statement="rank(A^{.p}) <= ((r over p)) for rank A = r; rank(V V^T) <= the number of columns of V.",
     domain="r = 1..3, p = 1..5, n = ((r over p)) + 2 rows, random integer factors (Gram U U^T and U W^T), exact ranks; "
-           "a hypothesis "
-           "search of 15 (r, p) with r, p <= 4",
+           "a hypothesis search of 15 (r, p) with r, p <= 4",
     reading="The printed bound on rank V V^T reads binom((d_x - H), 2) in this transcription; V has (d_x - H)/2 "
             "columns, which is read (the other reading is a weaker bound that is also true for d_x - H >= 2).",
     checks=[Cases(CASES, _case, name="exact ranks of Hadamard powers",
                   strategy=st.tuples(st.integers(1, 4), st.integers(1, 4)), search=15,
-                  perturb={"rank <= ((r over p)) - 1 (the bound one lower)": neighbour(_case, stated=lambda r, p: comb(r + p - 1, p) - 1)})],
+                  perturb={"rank <= ((r over p)) - 1 (the bound one lower)":
+                           neighbour(_case, stated=lambda r, p: comb(r + p - 1, p) - 1)})],
 )

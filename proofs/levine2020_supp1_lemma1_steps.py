@@ -48,7 +48,8 @@ def _case(depth, width, heads, tokens, degree=None, head_power=1):
     b = [[rng.randint(-3, 3) for _ in range(width)] for _ in range(2)]
     xs = _t(inputs)
     m = _mat(_mat(a, xs), _mat(_t(xs), _t(b)))
-    if any(m[r1][r2] != sum(sum(p * q for p, q in zip(a[r1], inputs[j], strict=False)) * sum(p * q for p, q in zip(b[r2], inputs[j], strict=False))
+    if any(m[r1][r2] != sum(sum(p * q for p, q in zip(a[r1], inputs[j], strict=False))
+                            * sum(p * q for p, q in zip(b[r2], inputs[j], strict=False))
                             for j in range(tokens)) for r1 in range(2) for r2 in range(2)):
         return False, "M entries differ from sum_j <A_r1, x^j><B_r2, x^j>", {"failure": "M entries"}
     c = (3**depth - 1) // 2

@@ -63,10 +63,12 @@ CLAIM = Claim(
     domain="L = 2..25 (L = 2 is eq. 31, the recursion's start) and a hypothesis search of 20 L up to 80, exact "
            "integers; eqs. 37-39 symbolically",
     reading="Eq. 41-42 print the exponent with a lower-case l (3^(l-2)); read as L, the last layer.  The factor c = "
-            "(d_a - 1)/2 that eq. 34 drops is claim levine2020_supp1_lemma4_constant; it does not change the exponents.",
+            "(d_a - 1)/2 that eq. 34 drops is claim levine2020_supp1_lemma4_constant; it does not change the "
+            "exponents.",
     checks=[Cases(DEPTHS, _recursion, name="recursion from eq. 31 against the closed forms",
                   strategy=st.integers(2, 80), search=20,
-                  perturb={"alpha_l = (3^(l-1) + 1)/2": neighbour(_recursion, alpha_closed=lambda l: (3 ** (l - 1) + 1) // 2),
+                  perturb={"alpha_l = (3^(l-1) + 1)/2":
+                           neighbour(_recursion, alpha_closed=lambda l: (3 ** (l - 1) + 1) // 2),
                            "beta_l = 3^(l-2)": neighbour(_recursion, beta_closed=lambda l: 3 ** (l - 2))}),
             Property(_symbolic_step, name="eqs. 36-39")],
 )

@@ -65,5 +65,7 @@ CLAIM = Claim(
             "vectors, no two equal up to sign, not the Omega rows (those need square roots); their full rank is "
             "checked, not assumed.",
     checks=[Cases(CASES, _case(), name="full rank ((d over lambda)) from the executed construction",
-                  perturb={"one row more gives rank ((d over lambda)) + 1": shifted(_case, factory=True, given=dict(claimed=lambda m, extra: m + extra), extra_rows=1)})],
+                  perturb={"one row more gives rank ((d over lambda)) + 1":
+                           shifted(_case, factory=True, given=dict(claimed=lambda m, extra: m + extra),
+                                   extra_rows=1)})],
 )

@@ -67,7 +67,8 @@ def _chi(d_x, c, tokens, drop=0):
         p_side, q_side = _side(n, tokens // 2), _side(n, tokens // 2)
         rows = [(r, m) for r, ms in p_side.items() for m in ms]
         cols = [(r, m) for r, ms in q_side.items() for m in ms]
-        matrix = flint.fmpz_mat([[1 if all(a + b == x for a, b, x in zip(rp, rq, n, strict=False)) else 0 for rq, _ in cols]
+        matrix = flint.fmpz_mat([[1 if all(a + b == x for a, b, x in zip(rp, rq, n, strict=False)) else 0
+                                  for rq, _ in cols]
                                  for rp, _ in rows])
         rank = matrix.rank()
         lemma2 = prod(x + 1 for x in n) * d_x**d_x <= (2 * c + d_x) ** d_x  # prod ((2 over n)) <= (2C/d_x + 1)^d_x
@@ -104,7 +105,8 @@ CLAIM = Claim(
                   strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = "
                       "binom(n + k, k)": neighbour(_multiset, formula=lambda n, k: comb(n + k, k))}),
             Cases(POWERS, _powers, name="powers and number of chi",
-                  perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)": neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
+                  perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)":
+                           neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
             Cases(CHI, _chi, name="sep(chi) exactly and Lemma 2's step",
                   perturb={"sep(chi) <= C prod ((2 over n_beta)) (factor C+1 -> C)": shifted(_chi, drop=1)})],
 )

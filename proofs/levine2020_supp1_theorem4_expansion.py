@@ -89,17 +89,15 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement A.3", "proof of Theorem 4, first display and the coefficients T (with Lemma 1 "
                                           "and Corollary 3's g^L, A.1)"),
     statement="y_p^i = sum_{alpha, beta} sum_j sum_h sum_r B^(0,h)_{r_1 p} A^(0,h)_{r_{C+1} alpha_{C+1}} "
-              "x^i_{alpha_{C+1}} "
-              "prod_c A^(c,h)_{r_c alpha_c} x^{j_c}_{alpha_c} B^(c,h)_{r_c beta_c} x^{j_c}_{beta_c}, as printed (B^(c) "
-              "indexed by r_c).",
+              "x^i_{alpha_{C+1}} prod_c A^(c,h)_{r_c alpha_c} x^{j_c}_{alpha_c} B^(c,h)_{r_c beta_c} x^{j_c}_{beta_c}, "
+              "as printed (B^(c) indexed by r_c).",
     domain="L = 1 and 2 (C = 1, 4), d_x = 2..4, H = 1..d_x, N = 3, seed-0 integer weights, random integer inputs",
     reading="The matrices A^(c,h), B^(c,h) are Lemma 1's, built by its induction (module docstring); the printed "
             "subscript alpha_{C(L)}+1 of A^(0,h) is read alpha_{C(L)+1}.  The subscript r_c of B^(c,h) is read as "
-            "printed "
-            "(twice, in the expansion and in T; a printed index is read as printed, issue 20 rule 4): false whenever "
-            "d_a >= 2.  Reading it r_{c+1}, as Corollary 3's g^L that the display expands, is the correction.  The "
-            "same display is the revised supplement's Theorem 2 expansion (levine2020_revised_theorem2_expansion): "
-            "one passage, one label.",
+            "printed (twice, in the expansion and in T; a printed index is read as printed, issue 20 rule 4): false "
+            "whenever d_a >= 2.  Reading it r_{c+1}, as Corollary 3's g^L that the display expands, is the "
+            "correction.  The same display is the revised supplement's Theorem 2 expansion "
+            "(levine2020_revised_theorem2_expansion): one passage, one label.",
     passage="levine2020_expansion_B_index",
     also_at=("levine2020_supplement_revised.txt B.1, Theorem 2's expansion",),
     checks=[Cases(CASES, _case("printed"), name="Theorem 4's expansion as printed")],
@@ -109,5 +107,6 @@ CLAIM = Claim(
                         "printed it holds only when d_a = 1 (smallest failure: L = 1, d_x = 2, H = 1).  The count of "
                         "monomials that Theorem 4 needs does not depend on the r pattern, so its bound stands.",
     corrected_checks=[Cases(CASES, _case("chain"), name="Corollary 3's pattern B^(c)_{r_{c+1}}: Lemma 1's chain",
-                            perturb={"B^(c) indexed by r_c (as printed)": neighbour(_case, factory=True, claim="chain", pattern="printed")})],
+                            perturb={"B^(c) indexed by r_c (as printed)":
+                                     neighbour(_case, factory=True, claim="chain", pattern="printed")})],
 )

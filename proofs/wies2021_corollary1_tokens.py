@@ -22,8 +22,7 @@ def _case(depth, width, heads, vocab, rank, scale=1):
                        f"{eq14(depth, rank, heads)}")
     return lower is None or best >= scale * lower, (f"L={depth} d_x={width} H={heads} r={rank} V={vocab}{lemma6}: "
                                                     f"bound {lower}, reached at "
-                                                    f"N={data['tokens_reaching_lower_bound']}, "
-                                                    f"sep up to {best}")
+                                                    f"N={data['tokens_reaching_lower_bound']}, sep up to {best}")
 
 
 CLAIM = Claim(

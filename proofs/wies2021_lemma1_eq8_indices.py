@@ -130,8 +130,9 @@ def _cyclic(shift: int = 0):
 
 
 def _literal():
-    """As printed (r_{C+1} not bound by eq. 8's sums): at depth 1 the form is sum_h <a_h, y^i> sum_j <u_h, y^j><b_h, y^j>, so its part linear in
-    y^i and quadratic in one other y^j has a coefficient matrix of rank <= H.  The network's has rank
+    """As printed (r_{C+1} not bound by eq. 8's sums): at depth 1 the form is sum_h <a_h, y^i> sum_j <u_h, y^j><b_h,
+    y^j>, so its part linear in y^i and quadratic in one other y^j has a coefficient matrix of rank <= H.  The network's
+    has rank
     rank(sum_h ...) computed exactly; above H no choice of A, B can write the layer in this form."""
     for width, heads, attn in [(2, 1, 2), (3, 1, 2), (3, 1, 3), (4, 2, 2)]:
         w = _layers(0, 1, width, heads, attn)[0]
@@ -151,9 +152,9 @@ def _literal():
         rank = flint.fmpz_mat(rows).rank()
         if rank > heads:
             return False, f"d_x={width} H={heads} d_a={attn}: the layer's y^i-linear, y^j-quadratic part has rank " \
-                          f"{rank} > " \
-                          f"H = {heads}; the literal eq. 8 allows at most H", {"L": 1, "d_x": width, "H": heads, "d_a": attn,
-                                                                              "rank": rank}
+                          f"{rank} > H = {heads}; the literal eq. 8 allows at most H", {"L": 1, "d_x": width,
+                                                                                       "H": heads, "d_a": attn,
+                                                                                       "rank": rank}
     return True, "rank <= H at every spec tried", None
 
 

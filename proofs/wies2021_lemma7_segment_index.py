@@ -53,7 +53,9 @@ CLAIM = Claim(
     corrected_statement="Take the segment floor((t-1)/E) for t in [N/2] (or count t from 0): then every index lands "
                         "inside A and P's tokens and segment s holds exactly A_{j,s} copies of token s+1.",
     corrected_checks=[Property(lambda: _segments(SHIFTED), name="floor((t-1)/E), t = 1..N/2",
-                               perturb={"one copy more per segment": shifted(_segments, given=dict(segment=SHIFTED), extra=1),
-                                        "segment index shifted back to floor(t/E)": neighbour(_segments, segment=PRINTED, claim=SHIFTED)}),
+                               perturb={"one copy more per segment":
+                                        shifted(_segments, given=dict(segment=SHIFTED), extra=1),
+                                        "segment index shifted back to floor(t/E)":
+                                        neighbour(_segments, segment=PRINTED, claim=SHIFTED)}),
                       Property(lambda: _segments(PRINTED, start=0), name="floor(t/E), t = 0..N/2-1")],
 )

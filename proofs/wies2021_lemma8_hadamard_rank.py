@@ -44,7 +44,8 @@ def _check(extra: int = 0):
             more = list(rows_of_a) + [tuple(range(2, d + 2))] * extra
             gram = [[sum(a * b for a, b in zip(x, y, strict=False)) ** lam for y in more] for x in more]
             if flint.fmpz_mat(gram).rank() < len(more):
-                return False, f"d={d} lambda={lam}: {len(more)} rows reach rank {flint.fmpz_mat(gram).rank()} only", None
+                return False, f"d={d} lambda={lam}: {len(more)} rows reach rank {flint.fmpz_mat(gram).rank()} " \
+                              f"only", None
         rows.append(f"d={d} lambda={lam}: {len(rows_of_a)} rows of squared norm {c}")
     return True, "exhibited, full rank checked exactly over Z: " + "; ".join(rows), None
 

@@ -78,10 +78,8 @@ CLAIM = Claim(
     id="wies2021_lemma8_proof_steps",
     source=Source(WIES, "appendix B.3", "proof of Lemma 8, eqs. 24-26"),
     statement="((A A^T)^{.lambda})_{ab} = (sum_r v_r^a v_r^b)^lambda = sum_{k_1+..+k_d = lambda} multinomial(lambda; "
-              "k) "
-              "prod (v_r^a)^{k_r} prod (v_r^b)^{k_r}: a sum of ((d over lambda)) rank-one terms a^{(k)} (x) b^{(k)}, "
-              "full "
-              "rank iff the a^{(k)} are independent (det C != 0).",
+              "k) prod (v_r^a)^{k_r} prod (v_r^b)^{k_r}: a sum of ((d over lambda)) rank-one terms a^{(k)} (x) "
+              "b^{(k)}, full rank iff the a^{(k)} are independent (det C != 0).",
     domain="(d, lambda) in " + ", ".join(f"({d}, {lam})" for d, lam in CASES) + ", with Lemma 8's exhibited A",
     reading="Checked with the natural-number matrices found by wies2021_lemma8_hadamard_rank; the transcription's "
             "binom(d, lambda) rows are checked as a second reading (a principal submatrix of the full-rank matrix), "

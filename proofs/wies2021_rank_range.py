@@ -37,9 +37,10 @@ CLAIM = Claim(
     reading="Two readings, both in the text's own symbols (issue 34): one symbol r is rank(M_V) <= min(d_x, V) in "
             "eq. 3 and exceeds d_x in C.1.  Reading 'ranks min(r, d_x)' (holds): eq. 3 defines r = rank(M_V) with 'r "
             "<= min{d_x, V}', and C.1 says it 'factorize[s] the tokens and "
-            "positional embedding into two matrices of dimensions d_x x r, r x V', so its listed r (" + ", ".join(map(str, C1_RANKS)) + ") are inner dimensions and the ranks are min(r, d_x).  "
-            "Reading 'C.1's r as the ranks' (fails): C.1 and §5.1 use the same letter r that eq. 3 calls the rank and "
-            "list r = " + " and ".join(str(x) for x in C1_RANKS if x > C1_LOW_RANK_WIDTH) + " above "
+            "positional embedding into two matrices of dimensions d_x x r, r x V', so its listed r ("
+            + ", ".join(map(str, C1_RANKS)) + ") are inner dimensions and the ranks are min(r, d_x).  Reading 'C.1's r "
+            "as the ranks' (fails): C.1 and §5.1 use the same letter r that eq. 3 calls the rank and list r "
+            "= " + " and ".join(str(x) for x in C1_RANKS if x > C1_LOW_RANK_WIDTH) + " above "
             f"d_x = {C1_LOW_RANK_WIDTH}, so the ranks so named run past 'the full rank'.  The outcomes differ: "
             "ambiguous.",
     expected="ambiguous",

@@ -14,8 +14,8 @@ def _networks():
 
 def _count(printed: int):
     listed = _networks()
-    return len(listed) == printed, f"Tables 2 and 4 list {len(TABLE2)} + {len(TABLE4)} = {len(listed)} distinct rerun " \
-                                   f"networks; the text says {printed}", None if len(listed) == printed else \
+    return len(listed) == printed, f"Tables 2 and 4 list {len(TABLE2)} + {len(TABLE4)} = {len(listed)} distinct " \
+                                   f"rerun networks; the text says {printed}", None if len(listed) == printed else \
         {"printed": printed, "listed": len(listed)}
 
 
@@ -31,5 +31,6 @@ CLAIM = Claim(
     corrected_statement="Tables 2 and 4 list 8 rerun architectures (3 + 5); either the text's 7 or one table row is "
                         "off.",
     corrected_checks=[Property(lambda: _count(8), name="8 against the tables",
-                               perturb={"7 (the printed count)": shifted(_count, printed=7, claim=8), "9": shifted(_count, printed=9, claim=8)})],
+                               perturb={"7 (the printed count)": shifted(_count, printed=7, claim=8),
+                                        "9": shifted(_count, printed=9, claim=8)})],
 )

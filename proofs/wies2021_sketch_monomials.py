@@ -45,7 +45,8 @@ CLAIM = Claim(
             "3^L (no positional term).  The O(...) is checked with constant 1 through the count of degree-3^L "
             "monomials, ((N d_x over 3^L)) <= (3^L + N d_x)^(N d_x).",
     checks=[Property(_degrees, name="literal forward pass: degree 3^L, sep <= monomials <= ((N d_x over 3^L))",
-                     perturb={"degree 3^L - 1": shifted(_degrees, shift=-1), "degree 3^L + 1": shifted(_degrees, shift=1),
+                     perturb={"degree 3^L - 1": shifted(_degrees, shift=-1),
+                              "degree 3^L + 1": shifted(_degrees, shift=1),
                               "sep <= monomials - 1": shifted(_degrees, slack=1)}),
             InequalityChain([COUNT, BOUND], ["<="], grid={L: list(range(1, 6)), N: list(range(1, 7)),
                                                           d_x: list(range(1, 7))},

@@ -70,7 +70,8 @@ def _claim(printed_ok, corrected_ok=None, expected="verified"):
     checks = [Property(lambda: (printed_ok, "printed", None if printed_ok else {"x": 0}),
                        perturb=lambda: (False, "perturbed statement refuted", None))]
     corrected = [] if corrected_ok is None else [Property(lambda: (corrected_ok, "corrected", None),
-                                                          perturb=lambda: (False, "strengthened correction refuted", None))]
+                                                          perturb=lambda: (False, "strengthened correction refuted",
+                                                                           None))]
     return Claim("test_claim", SRC, "a statement", checks, expected=expected, corrected_checks=corrected,
                  corrected_statement="fixed" if corrected else "")
 
@@ -129,7 +130,8 @@ def test_arb_evaluation_encloses_an_independent_high_precision_value():
     ball = evaluate(sp.log(1000, 3))
     with mpmath.workdps(40):  # scoped: the precision is not left set for the next test
         reference = mpmath.log(1000) / mpmath.log(3)
-        assert abs(mpmath.mpf(ball.mid().str(30, radius=False)) - reference) <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10) ** -25
+        assert (abs(mpmath.mpf(ball.mid().str(30, radius=False)) - reference)
+                <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10) ** -25)
     assert evaluate(sp.log(81, 3)).contains(4) and compare(sp.log(82, 3), sp.Integer(4), ">") is True
 
 

@@ -224,7 +224,8 @@ def _findings_lists(text: str) -> dict:
         line = text[head:text.index("\n", head)]
         body = text[text.index("\n", head):]
         body = body[:body.find("\n#")] if "\n#" in body else body
-        found[outcome] = (int(re.findall(r"\((\d+)\)\s*$", line)[0]), set(re.findall(r"^- \*\*`([a-z0-9_]+)`\*\*", body, re.M)))
+        found[outcome] = (int(re.findall(r"\((\d+)\)\s*$", line)[0]),
+                          set(re.findall(r"^- \*\*`([a-z0-9_]+)`\*\*", body, re.M)))
     return found
 
 

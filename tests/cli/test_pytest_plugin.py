@@ -150,7 +150,8 @@ def test_both_junit_files_name_map_and_word_each_claim_alike_and_validate(projec
     project.runpytest("--verify-claims", "--verify-registry", str(folder), "-m", "verify_claim",
                       "--verify-junit-properties", "--junitxml=with_properties.xml")
     assert schema_errors(project.path / "with_properties.xml")
-    properties = {p.get("name") for p in junit_cases(project.path / "with_properties.xml")["toy_planted"].iter("property")}
+    properties = {p.get("name")
+                  for p in junit_cases(project.path / "with_properties.xml")["toy_planted"].iter("property")}
     assert properties == {"paper", "source", "expected", "outcome", "passage", "margin"}
 
 

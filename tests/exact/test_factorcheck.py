@@ -471,7 +471,8 @@ def test_the_left_sketch_folds_its_accumulator_before_a_sum_passes_two_to_the_53
     Over 2 folds + 1 rows: -(z^T A) and -(A x) against Python integers."""
     from verify.exact import factorcheck
 
-    monkeypatch.setattr(factorcheck, "_random", lambda ar, shape, seed: np.full(shape, (ar.p - 3) // 2, dtype=np.float64))
+    monkeypatch.setattr(factorcheck, "_random",
+                        lambda ar, shape, seed: np.full(shape, (ar.p - 3) // 2, dtype=np.float64))
     ar = ModArith(p)
     fold = (2**53 - p) // ((p - 1) * ar.h)
     assert fold * (p - 3) // 2 * (p - 2) <= 2**53 < 2 * fold * (p - 3) // 2 * (p - 2)

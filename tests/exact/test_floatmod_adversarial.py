@@ -145,7 +145,8 @@ def test_from_ints_centres_every_extreme_input(p, limbs, expected):
 def test_limbs_recombine_within_their_bound(p, limbs, expected):
     ar = arith(p, limbs)
     top = (p - 1) // 2
-    values = [top, -top, top - 1, -(top - 1), 2 ** (ar.bits - 1), -(2 ** (ar.bits - 1)), 2 ** (ar.bits * (ar.limbs - 1)),
+    values = [top, -top, top - 1, -(top - 1), 2 ** (ar.bits - 1), -(2 ** (ar.bits - 1)),
+              2 ** (ar.bits * (ar.limbs - 1)),
               top - 2 ** (ar.bits - 1), 1, -1, 0]
     x = np.array(values, dtype=np.float64)
     parts = ar._split(x)

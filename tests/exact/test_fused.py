@@ -75,7 +75,8 @@ def test_combination_is_bit_for_bit_numpys_at_the_largest_products(p):
     assert np.abs(results[0]).max() <= compiled.h
     p_obj = compiled.p
     want = (parent[3:43, 10:80].astype(np.int64).astype(object)
-            - (lo.astype(object) + x.astype(object) * 2**compiled.bits + hi.astype(object) * 2 ** (2 * compiled.bits))) % p_obj
+            - (lo.astype(object) + x.astype(object) * 2**compiled.bits
+               + hi.astype(object) * 2 ** (2 * compiled.bits))) % p_obj
     assert (results[0][3:43, 10:80].astype(np.int64).astype(object) % p_obj == want).all()
     assert np.array_equal(results[0][:3], parent[:3]) and np.array_equal(results[0][:, :10], parent[:, :10])
 

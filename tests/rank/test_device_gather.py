@@ -37,10 +37,12 @@ def _table(seed=0, nvars=4, degree=6, count=2, forms=None):
         coeffs = [rng.integers(0, P, len(exps)).tolist() for _ in range(count)]
     else:
         lines = rng.integers(1, P, (forms, nvars)).tolist()
-        powers = [[factorial(degree) // prod(factorial(e) for e in alpha) * prod(pow(l, e, P) for l, e in zip(line, alpha, strict=False))
+        powers = [[factorial(degree) // prod(factorial(e) for e in alpha)
+                   * prod(pow(l, e, P) for l, e in zip(line, alpha, strict=False))
                    % P for alpha in exps.tolist()] for line in lines]
         weights = rng.integers(1, P, (count, forms)).tolist()
-        coeffs = [[sum(w * power[i] for w, power in zip(weights[k], powers, strict=False)) % P for i in range(len(exps))]
+        coeffs = [[sum(w * power[i] for w, power in zip(weights[k], powers, strict=False)) % P
+                   for i in range(len(exps))]
                   for k in range(count)]
     field = Field(P)
     return DenseMoments(nvars, degree, [exps] * count, moment_values([exps] * count, coeffs, field), np.int64), exps

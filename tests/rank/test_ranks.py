@@ -94,8 +94,10 @@ def block_diagonal(draw):
     entries, r0, c0, expected = [], 0, 0, 0
     for rows, cols in sizes:
         rank = draw(st.integers(1, min(rows, cols)))
-        left = np.array(draw(st.lists(st.integers(-3, 3), min_size=rows * rank, max_size=rows * rank))).reshape(rows, rank)
-        right = np.array(draw(st.lists(st.integers(-3, 3), min_size=rank * cols, max_size=rank * cols))).reshape(rank, cols)
+        left = np.array(draw(st.lists(st.integers(-3, 3), min_size=rows * rank,
+                                      max_size=rows * rank))).reshape(rows, rank)
+        right = np.array(draw(st.lists(st.integers(-3, 3), min_size=rank * cols,
+                                       max_size=rank * cols))).reshape(rank, cols)
         block = left @ right
         expected += int(np.linalg.matrix_rank(block.astype(float)))
         for i in range(rows):
