@@ -5,8 +5,8 @@ monomials) in under 20 s, polynomial construction included.  Run: python benchma
 import time
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.model.polynomial import output_polynomial
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 
 def main():

@@ -80,8 +80,9 @@ def main():
     family = {}  # n -> (Karatsuba seconds, FLINT seconds at 2^63 - 25): verify.exact.tuning.SECONDS
     for n in map(int, args.sizes.split(",")):
         small = rng.integers(0, SMALL, (n, n))
-        t_lu, _ = timed(lambda: scipy.linalg.lu_factor(small.astype(np.float64), overwrite_a=True, check_finite=False))
-        t_one, r_one = timed(lambda: rank_mod_p(small, SMALL))
+        t_lu, _ = timed(lambda m=small: scipy.linalg.lu_factor(m.astype(np.float64), overwrite_a=True,
+                                                               check_finite=False))
+        t_one, r_one = timed(lambda m=small: rank_mod_p(m, SMALL))
         print(f"{n}^2: scipy lu_factor {t_lu:.3g}s; float64 elimination, one limb (p < 2^23) {t_one:.3g}s "
               f"(rank {r_one}, {t_one / t_lu:.2f}x lu_factor)", flush=True)
         fast = rng.integers(0, FAST, (n, n))
@@ -89,11 +90,12 @@ def main():
         print(f"{n}^2: float64 elimination, one limb (p < 2^20) {t_fast:.3g}s (rank {r_fast}, "
               f"{t_fast / t_lu:.2f}x lu_factor)", flush=True)
         t_run, t_sketch, t_check = check_cost(fast, FAST)
-        print(f"{n}^2: factorization check (Freivalds, {vector_count(FAST)} vectors at p < 2^20): sketch {t_sketch:.3f}s + "
-              f"verification {t_check:.3f}s = {100 * (t_sketch + t_check) / t_run:.1f}% of the elimination's "
-              f"{t_run:.1f}s (target: under 5%)", flush=True)
+        print(f"{n}^2: factorization check (Freivalds, {vector_count(FAST)} vectors at p < 2^20): sketch "
+              f"{t_sketch:.3f}s + verification {t_check:.3f}s = {100 * (t_sketch + t_check) / t_run:.1f}% of the "
+              f"elimination's {t_run:.1f}s (target: under 5%)", flush=True)
         del fast
-        for p, label in ((KARATSUBA, "two limbs by Karatsuba (p < 2^40)"), (LIMBED, "two limbs, four products (p < 2^46)")):
+        for p, label in ((KARATSUBA, "two limbs by Karatsuba (p < 2^40)"),
+                         (LIMBED, "two limbs, four products (p < 2^46)")):
             big = rng.integers(0, p, (n, n))
             t_two, r_two = timed(lambda m=big, q=p: rank_mod_p(m, q))
             if p == KARATSUBA:

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from verify.exact import blocklu
-from verify.exact.leaves import default_route
 from verify.exact.device import resolve_device
 from verify.exact.elimination import rank_mod_p
 from verify.exact.floatmod import ModArith
+from verify.exact.leaves import default_route
 
 P = 1048573
 

@@ -84,7 +84,7 @@ def leaf_stage(device, width: int, repeats: int = 3) -> dict:
         lu.inverse(block)  # compile / warm up
         best = None
         for _ in range(repeats):
-            took, inverse = gpu_blocklu.timed(device, lambda: lu.inverse(block))
+            took, inverse = gpu_blocklu.timed(device, lambda lu=lu: lu.inverse(block))
             assert inverse is not None, "a uniform random block is invertible"
             best = took if best is None else min(best, took)
         seconds[route] = round(best, 5)

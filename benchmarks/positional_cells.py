@@ -27,7 +27,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    names = [f"bound:{d},{r},{h},{p}" for d in args.depths for r in args.ranks for h in args.heads for p in args.pos_ranks]
+    names = [f"bound:{d},{r},{h},{p}" for d in args.depths for r in args.ranks for h in args.heads
+             for p in args.pos_ranks]
     return atlas_main(["--section", "bound", "--cells", *names, "--bound-evaluations", str(args.budget), "--out",
                        args.out, "--seed", str(args.seed), "--jobs", str(args.jobs), "--no-plot"])
 

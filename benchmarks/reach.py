@@ -84,7 +84,8 @@ def run_one(depth: int, width: int, heads: int, prime: int | None, memory_gib: f
     out = repeated.as_dict()
     best = repeated.best.as_dict()
     status = ("certified-exact" if repeated.certified_exact else
-              "probabilistic" if (repeated.probability_bound or 1) <= repeated.target else "probabilistic (target missed)")
+              "probabilistic" if (repeated.probability_bound or 1) <= repeated.target else
+              "probabilistic (target missed)")
     return {"rank": repeated.rank, "upper_bound": best.get("upper_bound", ""), "status": status,
             "probability_bound": out["probability_bound"], "primes": " ".join(map(str, out["primes"])),
             "runs": out["runs"], "eliminations": out["elimination"], "seconds": round(seconds, 1),
@@ -157,13 +158,15 @@ def gpu_row(depth: int = 4, width: int = 3, heads: int = 1) -> dict:
         return {"rank": found["rank"], "upper_bound": found["upper_bound"],
                 "status": "certified-exact" if found["certified_exact"] else "lower bound",
                 "probability_bound": 0.0 if found["certified_exact"] else "", "primes": found["prime"],
-                "runs": 1, "eliminations": "block-lu (cupy) + float64-blas-pluq", "seconds": round(sum(runs.values()), 1),
+                "runs": 1, "eliminations": "block-lu (cupy) + float64-blas-pluq",
+                "seconds": round(sum(runs.values()), 1),
                 "first_run_seconds": round(gpu_seconds, 1), "device": "NVIDIA H200 + CPU (benchmarks/gpu_reach.py)",
                 "note": f"read from {GPU_REACH.relative_to(ROOT)}: {len(found['blocks'])} degree blocks each at its "
                         f"proven bound; " + ", ".join(f"{k} {v} s" for k, v in runs.items())}
     if (depth, width, heads) != (4, 3, 1) or not GPU_RESULT.exists():
         return {"status": "refused", "note": "needs a GPU: run benchmarks/gpu_depth4.py or gpu_reach.py there (its "
-                                             f"largest slice is about {largest_slice_gib(depth, width):.0f} GiB of float64)"}
+                                             f"largest slice is about {largest_slice_gib(depth, width):.0f} GiB of "
+                                             "float64)"}
     found = json.loads(GPU_RESULT.read_text())["4,3,1"]
     return {"rank": found["rank"], "upper_bound": found["upper_bound"],
             "status": "certified-exact" if found["certified_exact"] else "lower bound",

@@ -28,7 +28,8 @@ from verify import NetworkSpec
 from verify.exact.floatmod import small_prime_windows
 
 #: depths 1-3, widths 2-4, every head count dividing the width, and depth 4 width 2 (bounds to 4,538)
-SPECS = "1,2,1;1,2,2;1,3,1;1,3,3;1,4,1;1,4,2;1,4,4;2,2,1;2,2,2;2,3,1;2,3,3;2,4,1;2,4,2;2,4,4;3,2,1;3,2,2;3,3,1;3,3,3;4,2,1;4,2,2"
+SPECS = ("1,2,1;1,2,2;1,3,1;1,3,3;1,4,1;1,4,2;1,4,4;2,2,1;2,2,2;2,3,1;2,3,3;2,4,1;2,4,2;2,4,4;"
+         "3,2,1;3,2,2;3,3,1;3,3,3;4,2,1;4,2,2")
 
 
 def window_text(p: int) -> str:

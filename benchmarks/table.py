@@ -22,7 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 

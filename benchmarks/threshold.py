@@ -9,9 +9,9 @@ Run: python benchmarks/threshold.py
 import time
 
 from verify import NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.model.polynomial import expected_monomial_count
 from verify.rank.reduced import tokens_threshold
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 SPECS = [(1, 2, 1), (1, 3, 1), (1, 4, 2), (2, 2, 1), (2, 2, 2), (2, 3, 1), (2, 3, 3), (3, 2, 1)]
 #: coefficient-route sizes above this many monomials are skipped (depth 3 stops at N = 4)
@@ -19,7 +19,8 @@ MAX_MONOMIALS = 2_000_000
 
 
 def main():
-    print("| depth | width | heads | residual | reduced | coefficient rank at N = 2, 4, ... | first N reaching it | 2(d_x+1) |")
+    print("| depth | width | heads | residual | reduced | coefficient rank at N = 2, 4, ... | first N reaching it | "
+          "2(d_x+1) |")
     print("|---|---|---|---|---|---|---|---|")
     for depth, width, heads in SPECS:
         for residual in (False, True):

@@ -2,8 +2,7 @@
 
 import sympy as sp
 
-from verify.authoring import multichoose
-from verify.authoring import H, L, N, Source, d_a, d_x, k, n, r, r_e  # noqa: F401  (re-exported)
+from verify.authoring import H, L, N, Source, d_a, d_x, k, multichoose, n, r, r_e  # noqa: F401  (re-exported)
 
 MAIN = "levine2020_limits_to_depth_efficiencies.md"
 REVISED = "levine2020_supplement_revised.txt"
@@ -21,5 +20,5 @@ BELOW_THRESHOLD = sp.StrictLessThan(L, sp.log(d_x, 3))
 ABOVE_THRESHOLD = sp.StrictGreaterThan(L, sp.log(d_x, 3))
 
 
-__all__ = ["MAIN", "REVISED", "RESPONSE", "WIES", "C", "log3", "BELOW_THRESHOLD", "ABOVE_THRESHOLD", "multichoose", "Source",
-           "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k", "sp"]
+__all__ = ["MAIN", "REVISED", "RESPONSE", "WIES", "C", "log3", "BELOW_THRESHOLD", "ABOVE_THRESHOLD", "multichoose",
+           "Source", "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k", "sp"]

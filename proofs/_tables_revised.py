@@ -42,7 +42,7 @@ _TABLE1 = """
 """
 
 #: Table 1 as rows of (depth -> width or None).
-TABLE1_ROWS = [dict(zip(DEPTHS, (None if cell == "-" else int(cell) for cell in line.split())))
+TABLE1_ROWS = [dict(zip(DEPTHS, (None if cell == "-" else int(cell) for cell in line.split()), strict=False))
                for line in _TABLE1.strip().splitlines()]
 
 #: Table 1 as the set of trained (depth, width) pairs.

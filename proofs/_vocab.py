@@ -59,7 +59,7 @@ def gram_of_halves(layout: Layout, outputs: dict[int, list[int]], rows: int) -> 
 
 
 def aat(a: list[list[int]]) -> list[list[int]]:
-    return [[sum(x * y for x, y in zip(u, v)) for v in a] for u in a]
+    return [[sum(x * y for x, y in zip(u, v, strict=False)) for v in a] for u in a]
 
 
 def carries_rows(layout: Layout, outputs: dict[int, list[int]], a: list[list[int]]) -> bool:

@@ -41,19 +41,19 @@ CITED_TOKENS = {2: (8, 36), 4: (8, 36)}
 
 PROOF = ("d_a even with r >= d_x - H + 2 (so H >= 2; at r = d_x every even d_a with H >= 2): the printed proof "
          "(appendix B.2: Corollary 1 through Lemma 5 or 6, or Corollary 2 through Lemma 7, all on eq. 15's layout of "
-         "(d_a - 1)/2 coordinates per head and half) needs (r - H)/2 columns of A (Lemma 7: (r - 1 - H)/2) in both halves, but "
-         "at even d_a the second half, (d_a - 1)/2 <= (alpha - 1) mod d_a < d_a - 1, has d_a/2 - 1 = floor((d_a - 1)/2) "
-         "coordinates per head whatever the numbering phi of that per-head layout, so the layout carries at most H floor((d_a - 1)/2) columns "
-         "(the printed phi, d_a - 1 per head, carries fewer still: at (d_x, H, r) = (8, 2, 8) its second half holds "
-         "column 2 only; the corrected numbering reaches H floor((d_a - 1)/2): claims "
-         "wies2021_lemma6_vocabulary_embedding, levine2020_supp1_lemma4_construction), and eq. 14 then exceeds the "
-         "rank the construction gives (or, with no column, sep >= 1).  No passage of appendix B.2 (nor the first "
-         "paper's construction) treats even d_a: footnote 3's floor concerns the parity of r - H only, and zeroing one "
-         "coordinate per head (odd d_a - 1, width d_x - H) reaches the same H floor((d_a - 1)/2).  The construction is empty first at (d_x, H, r, "
-         "L) = (4, 2, 4, 2) (d_a = 2), but the bound is 1 there, met by any nonzero output; the smallest case where "
-         "the bound says more than the proof gives is (8, 2, 8, 2): eq. 14 gives ((3 over 1)) = 3, the construction 2 "
-         "columns, sep >= 2 (and (8, 4, 8, 2), d_a = 2: bound 2, no column).  A layout pairing columns across "
-         "heads (the one-slot construction) is not bound by this reach.")
+         "(d_a - 1)/2 coordinates per head and half) needs (r - H)/2 columns of A (Lemma 7: (r - 1 - H)/2) in both "
+         "halves, but at even d_a the second half, (d_a - 1)/2 <= (alpha - 1) mod d_a < d_a - 1, has d_a/2 - 1 = "
+         "floor((d_a - 1)/2) coordinates per head whatever the numbering phi of that per-head layout, so the layout "
+         "carries at most H floor((d_a - 1)/2) columns (the printed phi, d_a - 1 per head, carries fewer still: at "
+         "(d_x, H, r) = (8, 2, 8) its second half holds column 2 only; the corrected numbering reaches H floor((d_a - "
+         "1)/2): claims wies2021_lemma6_vocabulary_embedding, levine2020_supp1_lemma4_construction), and eq. 14 then "
+         "exceeds the rank the construction gives (or, with no column, sep >= 1).  No passage of appendix B.2 (nor the "
+         "first paper's construction) treats even d_a: footnote 3's floor concerns the parity of r - H only, and "
+         "zeroing one coordinate per head (odd d_a - 1, width d_x - H) reaches the same H floor((d_a - 1)/2).  The "
+         "construction is empty first at (d_x, H, r, L) = (4, 2, 4, 2) (d_a = 2), but the bound is 1 there, met by any "
+         "nonzero output; the smallest case where the bound says more than the proof gives is (8, 2, 8, 2): eq. 14 "
+         "gives ((3 over 1)) = 3, the construction 2 columns, sep >= 2 (and (8, 4, 8, 2), d_a = 2: bound 2, no "
+         "column).  A layout pairing columns across heads (the one-slot construction) is not bound by this reach.")
 
 GRID_TEXT = (f"  The statement still holds there as far as computed: certified grid-rank lower bounds at seed-0 "
              f"integer weights with {TEMPLATES} templates per position (verify sep --tokens 2 --method grid "
@@ -63,10 +63,11 @@ GRID_TEXT = (f"  The statement still holds there as far as computed: certified g
              f"at those specs (N = 2) but never refute it, and say nothing about the proof." + REPAIRED)
 
 TOKEN_TEXT = (f"  The statement still holds there as far as computed: with a vocabulary embedding of rank r = 8 and "
-              f"a vocabulary of V = {VOCAB} (Lemma 6 needs V >= 7 at H = 2, V >= 5 at H = 4), exact token ranks at seed 0 are {CITED_TOKENS[2][0]} at N = 2 "
-              f"and {CITED_TOKENS[2][1]} at N = 4 for H = 2, {CITED_TOKENS[4][0]} and {CITED_TOKENS[4][1]} for "
-              f"H = 4 (rechecked by the gap check 'token ranks at the smallest cases'); larger N is not computed.  Being "
-              f"lower bounds on sep, these values can confirm eq. 14 there but never refute it." + REPAIRED
+              f"a vocabulary of V = {VOCAB} (Lemma 6 needs V >= 7 at H = 2, V >= 5 at H = 4), exact token ranks at "
+              f"seed 0 are {CITED_TOKENS[2][0]} at N = 2 and {CITED_TOKENS[2][1]} at N = 4 for H = 2, "
+              f"{CITED_TOKENS[4][0]} and {CITED_TOKENS[4][1]} for H = 4 (rechecked by the gap check 'token ranks at "
+              f"the smallest cases'); larger N is not computed.  Being lower bounds on sep, "
+              f"these values can confirm eq. 14 there but never refute it." + REPAIRED
               + "  That repair is for the plain network (r = d_x, templates free); a vocabulary embedding's "
                 "templates (Lemmas 6-7) on the one-slot layout are not built here, so for this statement it is "
                 "evidence, not proof.")
@@ -146,7 +147,8 @@ def reach_over_rank(widths=range(2, 25), depths=range(2, 6)):
     found.sort()
     first = [(w, h, r, d) for w, d, h, r in found if (w, d) == found[0][:2]] if found else []
     return first == list(SMALLEST), (f"{len(found)} points (d_x <= {max(widths)}, L <= {max(depths)}, any r <= d_x) "
-                                     f"where eq. 14 exceeds the construction; the smallest (d_x, H, r, L): {first}"), None
+                                     f"where eq. 14 exceeds the construction; the smallest (d_x, H, r, L): "
+                                     f"{first}"), None
 
 
 def plain_gap_checks(regime=None) -> list:

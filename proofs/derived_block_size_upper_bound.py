@@ -66,14 +66,14 @@ def _theorem2_case(width: int):
     depth and not below after it (a single crossing, whose depth the evidence states)."""
     depths = [depth for depth in range(1, DEEPEST + 1) if 3**depth > width]
     flags = [_tighter_than_theorem2(width, depth) for depth in depths]
-    last = max([depth for depth, t in zip(depths, flags) if t], default=0)
+    last = max([depth for depth, t in zip(depths, flags, strict=False) if t], default=0)
     if width in ALWAYS:
         ok = all(flags)
         line = f"d_x={width}: below Theorem 2 at every L in {depths[0]}..{DEEPEST}"
     else:
-        ok = last < DEEPEST and all(t == (depth <= last) for depth, t in zip(depths, flags))
+        ok = last < DEEPEST and all(t == (depth <= last) for depth, t in zip(depths, flags, strict=False))
         line = f"d_x={width}: below Theorem 2 for L <= {last}, not below for {last + 1} <= L <= {DEEPEST}"
-    return ok, line, None if ok else {"width": width, "flags": dict(zip(depths, flags))}
+    return ok, line, None if ok else {"width": width, "flags": dict(zip(depths, flags, strict=False))}
 
 
 #: Theorem 1's regime L < log3 d_x: depth 1 (d_x >= 4), 2 (d_x >= 10), 3 (d_x >= 28), 4 (d_x >= 82).
@@ -100,7 +100,8 @@ CLAIM = Claim(
                "n = d_x(d_x+1)/2 and C = (3^L-1)/2 (and, residual, min_t C(t-1+n, n) + d_x C(C-t+n, n)).  On the "
                "log3 scale it grows by about n per layer against 2 d_x + 1 in Theorem 2: it is below Theorem 2's "
                f"bound at every depth checked (L <= {DEEPEST}) for d_x = 2, 3, and for wider networks only up to "
-               "a crossover depth, past which it is not (the evidence gives each width's).  Inside Theorem 1's regime it equals Theorem 1's bound at L = 1, H = 1 "
+               "a crossover depth, past which it is not (the evidence gives each width's).  Inside Theorem 1's regime "
+               "it equals Theorem 1's bound at L = 1, H = 1 "
                "(both d_x + 1) and is below it otherwise."),
     formulas={"block_sum_upper": BLOCK_SUM, "theorem1_log3": THEOREM1, "theorem2_log3": THEOREM2},
     domain=(f"the registry's default specs (and their residual set) for the inequality; d_x = 2..8, L <= {DEEPEST} "

@@ -17,9 +17,9 @@ from verify.authoring.constructions import certify, check_certificate, layout_gr
 from verify.authoring.network import NetworkSpec
 
 from ._common import MAIN, H, L, Source, d_x, log3
+from ._small_n import at_small_n
 from .levine2020_theorem1_lower import BOUND as EQ6
 from .levine2020_theorem2_lower import BOUND as EQ7
-from ._small_n import at_small_n
 
 #: ((floor((d_x - 1)/2) over 3^(L-2))): the same for every H.
 ONE_SLOT = multichoose(sp.floor((d_x - 1) / 2), 3 ** (L - 2))
@@ -36,14 +36,16 @@ def _grid_case(depth, width, heads, extra=0):
     rank = layout_grid_rank(depth, width, heads, m + extra)
     ok = rank == m + extra
     return ok, f"L={depth} d_x={width} H={heads}: ((D={(width - 1) // 2} over {3 ** (depth - 2)})) = {m}, " \
-               f"exact grid rank {rank} of {m + extra} rows", None if ok else {"spec": (depth, width, heads), "rank": rank}
+               f"exact grid rank {rank} of {m + extra} rows", None if ok else {"spec": (depth, width, heads),
+                                                                               "rank": rank}
 
 
 def _certificates():
     """The certificate checker accepts the layout's certificate at each of the issue's four cases."""
     lines = []
     for depth, width, heads in CASES[:4]:
-        holds, reason = check_certificate(certify(NetworkSpec(depth=depth, width=width, heads=heads), layout="one-slot"))
+        holds, reason = check_certificate(certify(NetworkSpec(depth=depth, width=width, heads=heads),
+                                                  layout="one-slot"))
         lines.append(f"L={depth} d_x={width} H={heads}: {reason}")
         if not holds:
             return False, "; ".join(lines), {"spec": (depth, width, heads)}
@@ -84,9 +86,9 @@ def _printed_within(margin=0.0):
                 if not ok:
                     return False, f"eq. {'6' if below else '7'} exceeds it at d_x={width} H={heads} L={depth}", point
                 tight = tight or (width, heads, depth)
-    return True, (f"eqs. 6-7 within log3 ((floor((d_x - 1)/2) over 3^(L-2))){f' - {margin}' if margin else ''} at every "
-                  f"d_x = 3..300, 1 < H < d_x dividing d_x, L = 2..30 in their regimes; {exact} points within 1e-6 "
-                  f"decided exactly (first {tight})"), None
+    return True, (f"eqs. 6-7 within log3 ((floor((d_x - 1)/2) over 3^(L-2))){f' - {margin}' if margin else ''} at "
+                  f"every d_x = 3..300, 1 < H < d_x dividing d_x, L = 2..30 in their regimes; {exact} points within "
+                  f"1e-6 decided exactly (first {tight})"), None
 
 
 CLAIM = Claim(

@@ -32,6 +32,7 @@ def _strictly_inside():
              "smallest": "L = 1, d_x = 2, beta_2 = 1: L_s = 1 + log3 2 = log3 6 = log3 d_s"}
     return bool(gap.is_positive), f"log3 d_s - L_s = {gap}", None
 
+
 CLAIM = Claim(
     id="levine2020_corollary2_regimes",
     source=Source(MAIN, "§4.2", "Corollary 2, eq. 8, and 'the above corollary, which follows from theorems 1 and 2'"),

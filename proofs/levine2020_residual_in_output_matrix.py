@@ -54,8 +54,8 @@ def _feed_forward(depth, width, heads, transpose=False):
     for layer, a in enumerate(maps):
         columns = _times(a, forward(step, one_layer(weights, layer), columns))
     absorbed = []
-    for layer, a in zip(weights.layers, maps):
-        a = [list(r) for r in zip(*a)] if transpose else a
+    for layer, a in zip(weights.layers, maps, strict=False):
+        a = [list(r) for r in zip(*a, strict=False)] if transpose else a
         outputs = tuple(tuple(tuple(sum(a[r][c] * o[c][s] for c in range(width)) for s in range(len(o[0])))
                               for r in range(width)) for o in layer.output)
         absorbed.append(LayerWeights(layer.query, layer.key, layer.value, outputs))

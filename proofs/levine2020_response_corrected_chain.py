@@ -4,7 +4,7 @@ import sympy as sp
 
 from verify.authoring import Claim, InequalityChain
 
-from ._common import ABOVE_THRESHOLD, C, RESPONSE, L, Source, d_x, log3
+from ._common import ABOVE_THRESHOLD, RESPONSE, C, L, Source, d_x, log3
 
 E = sp.E
 SECOND_LINE = log3(d_x * (C + 1) * (2 * E * (d_x + 2 * C) / d_x) ** d_x * (2 * C / d_x + 1) ** d_x)

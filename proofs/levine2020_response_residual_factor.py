@@ -4,7 +4,7 @@ from verify.authoring import Claim, Property, RankBound, shifted
 from verify.authoring.network import NetworkSpec
 from verify.authoring.ranks import default_specs, exact_rank
 
-from ._common import C, RESPONSE, H, L, Source, d_a
+from ._common import RESPONSE, C, H, L, Source, d_a
 from ._small_n import at_small_n
 
 

@@ -20,9 +20,9 @@ CLAIM = Claim(
             "half is eq. 6's lower bound (claim levine2020_theorem1_lower, the same passage), which refutes none and "
             "whose printed proof falls short at even d_a, so the whole is gap, as there.",
     expected="gap",
-    gap="The lower half, eq. 6's lower bound restated (3^(L-2) = 3^L/9): at even d_a the printed per-head layout reaches "
-        "H floor((d_a - 1)/2) columns, fewer than the floor((d_x - H)/2) the proof uses; smallest case (d_x, H, L) = "
-        "(10, 5, 2) (d_a = 2), with d_a >= 3 (12, 2, 2)." + REPAIRED,
+    gap="The lower half, eq. 6's lower bound restated (3^(L-2) = 3^L/9): at even d_a the printed per-head layout "
+        "reaches H floor((d_a - 1)/2) columns, fewer than the floor((d_x - H)/2) the proof uses; smallest case (d_x, "
+        "H, L) = (10, 5, 2) (d_a = 2), with d_a >= 3 (12, 2, 2)." + REPAIRED,
     gap_checks=[Property(gap_check(LOWER, BELOW_THRESHOLD, (10, 2, 5), heads_min=2),
                          name="the lower half against the construction's corrected reach, d_a even")],
     left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "

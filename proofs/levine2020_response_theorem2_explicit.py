@@ -21,9 +21,9 @@ CLAIM = Claim(
     formulas={"upper": UPPER, "lower": LOWER},
     regime=ABOVE_THRESHOLD,
     passage="levine2020_theorem2_lower_bound",
-    reading="Two-sided: verified only if each side is; the lower half is eq. 7's (claim levine2020_theorem2_lower, "
-            "the same passage, gap).  The response's c_2 is garbled ('... sqrt 2e + log3 d_x'); it is taken as the closed form of the "
-            "corrected chain (claim levine2020_response_corrected_chain); b_1, b_2 as in the main text.",
+    reading="Two-sided: verified only if each side is; the lower half is eq. 7's (claim levine2020_theorem2_lower, the "
+            "same passage, gap).  The response's c_2 is garbled ('... sqrt 2e + log3 d_x'); it is taken as the closed "
+            "form of the corrected chain (claim levine2020_response_corrected_chain); b_1, b_2 as in the main text.",
     left_out="N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 (coefficient route, "
              "check 'bound at the smallest N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= "
              "3) and L = 3 with d_x = 2 (L = 2, d_x = 4, N = 4 takes about 55 s); the reduced-route ranks hold "

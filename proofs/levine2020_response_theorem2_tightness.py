@@ -31,7 +31,8 @@ def _large_width(stated=4):
 
 
 def _zero_slope_cases(width, heads):
-    """Information: the full lower slope (leading term and b_1) is (d_x - H)/2 - 1, positive exactly when d_x - H > 2."""
+    """Information: the full lower slope (leading term and b_1) is (d_x - H)/2 - 1, positive exactly when
+    d_x - H > 2."""
     slope = LOWER_SLOPE.subs({d_x: width, H: heads})
     return (slope > 0) == (width - heads > 2) and slope == sp.Rational(width - heads, 2) - 1, \
         f"d_x={width} H={heads}: slope {slope}"
@@ -48,7 +49,8 @@ CLAIM = Claim(
             "slope (b_1 included) to stay positive at every width would count a correction as a leading term, "
             "which the text does not do; the small widths where it vanishes (d_x - H = 2) are recorded as information "
             "(whether b_1 is truly of lower order when H grows is claim levine2020_theorem2_correction_orders).",
-    expected="not-decided",  # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not
+    # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not
+    expected="not-decided",
     checks=[Property(_large_width(), name="ratio of slopes for large width (no strengthening one step from 'a "
                                           "constant factor'; 'ratio -> 2' was far from it)"),
             Cases(SMALL, _zero_slope_cases, name="information: full lower slope (d_x - H)/2 - 1 at small widths")],

@@ -33,12 +33,14 @@ def _truncated(tenths=13):
     first <= offset < first + 1/10 (exact: 13/10 <= 2 - log3 2 < 14/10 iff 3^(7/10) >= 2 > 3^(6/10))."""
     first = sp.Rational(tenths, 10)
     ok = bool(first <= OFFSET) and bool(OFFSET < first + sp.Rational(1, 10))
-    return ok, f"2 - log3 2 = {float(sp.N(OFFSET, 20)):.4f} {'in' if ok else 'not in'} [{first}, {first + sp.Rational(1, 10)})", \
+    return ok, f"2 - log3 2 = {float(sp.N(OFFSET, 20)):.4f} {'in' if ok else 'not in'} [{first}, " \
+               f"{first + sp.Rational(1, 10)})", \
         None if ok else {"offset": float(sp.N(OFFSET, 20))}
 
 
 def _offset_text() -> str:
     return f"{float(sp.N(OFFSET, 20)):.2f}"
+
 
 CLAIM = Claim(
     id="levine2020_response_transition_point",
@@ -49,8 +51,8 @@ CLAIM = Claim(
             "authors' own 'L_th(d_x) ~ 6.3' for log3 1000 = 6.29 (main text, §1), printed with the same '~' and "
             "rounded up (truncated it would read 6.2).  'Truncated' (holds: 1.3 <= 1.369 < 1.4): '~' is the text's "
             "mark of an approximate figure, here in a rebuttal that also neglects H ('neglecting H << d_x'), and "
-            "nothing in it fixes the rounding rule.  The outcomes differ: ambiguous.  d_x/2 = 3^(L-2) solves to L = log3 d_x + 2 - log3 2 exactly, H neglected as the response "
-            "does ('neglecting H << d_x').",
+            "nothing in it fixes the rounding rule.  The outcomes differ: ambiguous.  d_x/2 = 3^(L-2) solves to L = "
+            "log3 d_x + 2 - log3 2 exactly, H neglected as the response does ('neglecting H << d_x').",
     checks=[QuotedNumber(lambda: OFFSET, "1.3", "0.05", label="L - log3 d_x", name="1.3 as the correctly rounded value",
                          reading="rounded"),
             Property(_truncated, name="1.3 as the truncated value", reading="truncated",

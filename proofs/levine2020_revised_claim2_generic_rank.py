@@ -28,7 +28,9 @@ CLAIM = Claim(
     source=Source(REVISED, "B.1.2", "Claim 2"),
     statement="If rank A(theta) >= r at one point, then {theta : rank A(theta) < r} has measure zero: "
               "the rank at random points is the generic (maximal) rank.",
-    expected="not-decided",  # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not (refuted only with degenerate, zero weights)
+    # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not (refuted only with
+    # degenerate, zero weights)
+    expected="not-decided",
     checks=[Cases([(2, 2, 1), (2, 3, 3), (3, 2, 1)], _case,
                   name="random wide-range weights all reach one rank, no degenerate point exceeds it")],
 )

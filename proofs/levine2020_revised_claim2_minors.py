@@ -73,5 +73,6 @@ CLAIM = Claim(
     corrected_checks=[Cases(SHAPES, _criterion, name="criterion over the reals"),
                       Cases(SHAPES, lambda m, c, r: _criterion(m, c, r, complex_entries=True, modulus=True),
                             name="sum |f_i|^2 criterion over the complex numbers",
-                            perturb={"the index shifted: sum |f_i|^2 = 0 iff rank A < r + 1": shifted(_criterion, given=dict(complex_entries=True, modulus=True), shift=1)})],
+                            perturb={"the index shifted: sum |f_i|^2 = 0 iff rank A < r + 1":
+                                     shifted(_criterion, given=dict(complex_entries=True, modulus=True), shift=1)})],
 )

@@ -29,16 +29,17 @@ def _matmul(a, b):
 
 
 def _transpose(a):
-    return [list(r) for r in zip(*a)]
+    return [list(r) for r in zip(*a, strict=False)]
 
 
 def eq1(layer, g):
     """Y = sum_h W^{O,h} W^{V,h} G G^T (W^{K,h})^T W^{Q,h} G (eq. 1)."""
     total = None
     gram = _matmul(g, _transpose(g))
-    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
         term = _matmul(_matmul(_matmul(_matmul(o, v), gram), _matmul(_transpose(k), q)), g)
-        total = term if total is None else [[a + b for a, b in zip(r, s)] for r, s in zip(total, term)]
+        total = term if total is None else [[a + b for a, b in zip(r, s, strict=False)]
+                                            for r, s in zip(total, term, strict=False)]
     return total
 
 
@@ -65,7 +66,7 @@ def eq10(layer, g, width, heads, tokens, p, i):
 
 def _eq1_is_layer(width, heads, tokens):
     spec, layer, g = _setup(width, heads, tokens)
-    engine = forward(spec, Weights((layer,), 0, 0), [list(col) for col in zip(*g)])
+    engine = forward(spec, Weights((layer,), 0, 0), [list(col) for col in zip(*g, strict=False)])
     matrix = eq1(layer, g)
     ok = all(engine[j][p] == matrix[p][j] for j in range(tokens) for p in range(width))
     return ok, f"d_x={width} H={heads} N={tokens}: eq. 1 {'=' if ok else '!='} the network layer"
@@ -107,7 +108,7 @@ def _grouping(width, heads, tokens):
     spec, layer, g = _setup(width, heads, tokens)
     matrix = eq1(layer, g)
     coef = [[[[0] * width for _ in range(width)] for _ in range(width)] for _ in range(width)]  # c[p][a2][a4][a6]
-    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
         ov, kq = _matmul(o, v), _matmul(_transpose(k), q)
         for p in range(width):
             for a2 in range(width):
@@ -129,9 +130,10 @@ CLAIM = Claim(
     statement="Eq. 1 is the layer of eq. 3; eq. 10 writes it with a1, a5 in [d_x/H], a2, a4, a6 in [d_x], j in [N]; "
               "'multiplying the number of summed terms by K^3' gives N d_x^4 K^3 / H.",
     formulas={"terms_stated": N * d_x**4 / H, "terms_of_eq10": N * d_x**5 / H},
-    domain="d_x in {1, 2, 3, 4, 6}, every H dividing d_x (H = 1 and H = d_x included), N in {2, 3} (N = 2 at d_x = 6); random integer "
-           "weights (the engine's draw) and inputs; exact integers",
-    reading="W^{O,h} is d_x x d_a and W^{Q,K,V,h} are d_a x d_x, d_a = d_x/H (the engine's layout); G holds the inputs.",
+    domain="d_x in {1, 2, 3, 4, 6}, every H dividing d_x (H = 1 and H = d_x included), N in {2, 3} (N = 2 at d_x = 6); "
+           "random integer weights (the engine's draw) and inputs; exact integers",
+    reading="W^{O,h} is d_x x d_a and W^{Q,K,V,h} are d_a x d_x, d_a = d_x/H (the engine's layout); G holds the "
+            "inputs.",
     checks=[Cases(CASES, _eq1_is_layer, name="eq. 1 = the engine's layer (eq. 3)"),
             Cases(CASES, _eq10_is_eq1, name="eq. 10 = eq. 1, every index inside its matrix"),
             Cases(CASES, _printed_count, name="eq. 10 has N d_x^4 / H summed terms")],
@@ -143,7 +145,9 @@ CLAIM = Claim(
                         "the first layer's exact ranks obey N d_x^3.",
     corrected_checks=[Cases(CASES, _eq10_is_eq1, name="eq. 10 = eq. 1, every index inside its matrix"),
                       Cases(CASES, _corrected_count, name="eq. 10 has N d_x^5 / H summed terms",
-                            perturb={"the count + 1 (its neighbour)": neighbour(_count, claim="N d_x^5 / H", stated=lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
+                            perturb={"the count + 1 (its neighbour)":
+                                     neighbour(_count, claim="N d_x^5 / H",
+                                               stated=lambda w_, h_, n_: n_ * w_**5 // h_ + 1)}),
                       Cases(CASES, _grouping, name="regrouped sum is exact and N d_x^3 <= N d_x^4 / H"),
                       RankBound(N * d_x**3, "upper", "sep", condition=lambda s: s.depth == 1,
                                 name="first-layer exact ranks <= N d_x^3 (K = 1)")],

@@ -5,8 +5,14 @@ eqs. 38-39 against the executed construction, and the column index of eqs. 40-42
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour, shifted
-from verify.authoring.constructions import (Layout, construction, grid_submatrix, hadamard_target, proportional,
-                                            unit_rows)
+from verify.authoring.constructions import (
+    Layout,
+    construction,
+    grid_submatrix,
+    hadamard_target,
+    proportional,
+    unit_rows,
+)
 from verify.authoring.network import GaussianRational, NetworkSpec, forward
 
 from ._common import REVISED, Source
@@ -40,7 +46,8 @@ def _corrected_support(width, heads, shift=0):
     """1_{d_a(h-1) < k <= d_a(h-1) + (d_a-1)/2}, 1-based, is the first half; and the heads' supports are disjoint
     (eq. 33's cross terms vanish)."""
     d_a = width // heads
-    sets = [{k + shift for k in range(d_a * (h - 1) + 1, d_a * (h - 1) + (d_a - 1) // 2 + 1)} for h in range(1, heads + 1)]
+    sets = [{k + shift for k in range(d_a * (h - 1) + 1, d_a * (h - 1) + (d_a - 1) // 2 + 1)}
+            for h in range(1, heads + 1)]
     ok = all(s == _first_half(width, heads, h) for h, s in enumerate(sets, start=1))
     ok = ok and sum(len(s) for s in sets) == len(set().union(*sets))
     return ok, f"d_x={width} H={heads}: supports are the first halves, pairwise disjoint"
@@ -102,7 +109,8 @@ def _constant(width, heads, depth, tokens, exponent_shift=0):
     holds, const = proportional(grid_submatrix(width, heads, depth, tokens, v, frozenset()),
                                 hadamard_target(v, 3 ** (depth - 2)))
     i = GaussianRational(0, 1)
-    printed = GaussianRational(tokens ** ((3 ** (depth - 1) - 1) // 2)) * i * (GaussianRational(0, 2)) ** (3 ** (depth - 2))
+    printed = (GaussianRational(tokens ** ((3 ** (depth - 1) - 1) // 2)) * i
+               * (GaussianRational(0, 2)) ** (3 ** (depth - 2)))
     want = GaussianRational(c ** (3 ** (depth - 2) - 1 + exponent_shift)) * printed
     ok = holds and const == want
     return ok, f"d_x={width} H={heads} L={depth} N={tokens}: Const {const}, eqs. 38-39 give {printed}, " \
@@ -136,7 +144,7 @@ def _layer_outputs(width, heads, tokens):
     gram = [sum((v[a] * v[a] for a in range(width) if layout.kind(a + 1) == "first" and a // d_a == h),
                 GaussianRational(0)) for h in range(heads)]
     s_total = sum(gram, GaussianRational(0))
-    inner = sum((GaussianRational(a * b) for a, b in zip(vi, vj)), GaussianRational(0))
+    inner = sum((GaussianRational(a * b) for a, b in zip(vi, vj, strict=False)), GaussianRational(0))
     return [forward(spec, weights, inputs, layers=layer) for layer in (1, 2, 3)], v, segment, gram, s_total, c, inner
 
 
@@ -171,10 +179,11 @@ CLAIM = Claim(
     id="levine2020_revised_lemma6_steps",
     source=Source(REVISED, "B.3", "proof of Lemma 6, eqs. 28-43"),
     statement="v~^(h)_k = v_k 1_{d_a(h-1) <= k <= d_a(h-1) + (d_a-1)/2}; every entry of v^(h) has a complement and the "
-              "sum over r mod d_a != 0 of y^(2)_r is N sum_h <v~h, v~h> (eq. 31); ||v~||^2 = sum_h <v~h, v~h> (eq. 33); "
-              "alpha_{l+1} = 3 alpha_l + 1, beta_{l+1} = 3 beta_l + 2, alpha_3 = 4, beta_3 = 2 give alpha_l = "
-              "(3^(l-1)-1)/2, beta_l = 3^(l-2) - 1 (eq. 37); y^(L) = N^((3^(L-1)-1)/2) i ||v~||^(2 3^(L-2)) (eqs. 38-39); "
-              "||v~||^2 = sum_h sum_{k <= (d_a-1)/2} (V_{i1,(d_a-1)(h-1)+k} + i V_{j1,(d_a-1)(h-1)+k})^2 (eq. 40).",
+              "sum over r mod d_a != 0 of y^(2)_r is N sum_h <v~h, v~h> (eq. 31); ||v~||^2 = sum_h <v~h, v~h> (eq. "
+              "33); alpha_{l+1} = 3 alpha_l + 1, beta_{l+1} = 3 beta_l + 2, alpha_3 = 4, beta_3 = 2 give alpha_l = "
+              "(3^(l-1)-1)/2, beta_l = 3^(l-2) - 1 (eq. 37); y^(L) = N^((3^(L-1)-1)/2) i ||v~||^(2 3^(L-2)) (eqs. "
+              "38-39); ||v~||^2 = sum_h sum_{k <= (d_a-1)/2} (V_{i1,(d_a-1)(h-1)+k} + i V_{j1,(d_a-1)(h-1)+k})^2 (eq. "
+              "40).",
     domain="every (d_x, H) with odd d_a = d_x/H >= 3 and d_x <= 15; eq. 37 for l = 2..15; the constant at "
            "(d_x, H, L, N) in (3,1,2,2) .. (5,1,4,2) (d_a = 3, 5, 7; L = 2, 3, 4; N = 2, 4), exact over Q(i)",
     reading="The support of v~^(h) is read with k 1-based and 0-based: both are checked, and both differ from the "
@@ -191,11 +200,12 @@ CLAIM = Claim(
             Cases(LAYER_CASES, lambda *a: _layers(*a, c_power=0),
                   name="eqs. 23, 28, 32 against layers 1-3 of the corrected construction (eq. 32 as printed)")],
     expected="erratum",
-    corrected_statement="v~^(h)_k = v_k 1_{d_a(h-1) < k <= d_a(h-1) + c} (1-based, c = (d_a-1)/2); a head's non-constant "
-                        "entries sum to c, not 1, so eqs. 31-39 lose a factor c^2 per layer and Const carries "
-                        "c^(3^(L-2) - 1) (c^2 at L = 3, c^8 at L = 4; nothing changes for d_a = 3); eqs. 40-42 read "
-                        "V_{., c(h-1) + k} (the printed stride d_a - 1 runs past V's H c columns when H >= 2, the same "
-                        "defect as phi).  Eqs. 33 and 37 hold as printed; the Hadamard power 3^(L-2) is unaffected.",
+    corrected_statement="v~^(h)_k = v_k 1_{d_a(h-1) < k <= d_a(h-1) + c} (1-based, c = (d_a-1)/2); a head's "
+                        "non-constant entries sum to c, not 1, so eqs. 31-39 lose a factor c^2 per layer and Const "
+                        "carries c^(3^(L-2) - 1) (c^2 at L = 3, c^8 at L = 4; nothing changes for d_a = 3); eqs. 40-42 "
+                        "read V_{., c(h-1) + k} (the printed stride d_a - 1 runs past V's H c columns when H >= 2, the "
+                        "same defect as phi).  Eqs. 33 and 37 hold as printed; the Hadamard power 3^(L-2) is "
+                        "unaffected.",
     corrected_checks=[Cases(LAYOUTS, _corrected_support, name="corrected supports", strategy=LAYOUT_STRATEGY, search=40,
                             perturb={"shifted by one": shifted(_corrected_support, shift=1)}),
                       Cases(LAYOUTS, _pair_sum, name="a head's entries sum to c", strategy=LAYOUT_STRATEGY, search=40,

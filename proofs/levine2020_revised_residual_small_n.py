@@ -45,16 +45,17 @@ def _lemma2(width, heads, tokens, scale=1):
 CLAIM = Claim(
     id="levine2020_revised_residual_small_n",
     source=Source(REVISED, "A.4 (residual connections)", "Theorem 3 and Lemma 2 at the smallest N"),
-    statement="log3 Sep(y^{L,i}_p) <= L log3 L + (4 log3 d_x + log3 N - log3 H)(3^L - 1)/2 for the residual network, and "
-              "one layer on inputs of sep 1 has sep <= N d_x^4 / H, for every N > 1.",
+    statement="log3 Sep(y^{L,i}_p) <= L log3 L + (4 log3 d_x + log3 N - log3 H)(3^L - 1)/2 for the residual network, "
+              "and one layer on inputs of sep 1 has sep <= N d_x^4 / H, for every N > 1.",
     formulas={"theorem3": "L^L (N d_x^4/H)^C(L)", "lemma2_K1": "N d_x^4 / H"},
     domain="(L, d_x, H, N) with L <= 2, d_x <= 3, N in {2, 4} (d_x = 1, H = d_x included); exact ranks over Q by the "
            "coefficient route, balanced partition, output i = 1, p = 1",
-    reading="The registry's other checks compare at N = 2(d_x + 1), where the reduced route is exact; these bounds grow "
-            "with N, so they are closest to the rank at the smallest N, which only the coefficient route reaches.  Both "
-            "are attained at L = 1, d_x = 1, H = 1, N = 2 (sep 2).",
+    reading="The registry's other checks compare at N = 2(d_x + 1), where the reduced route is exact; these bounds "
+            "grow with N, so they are closest to the rank at the smallest N, which only the coefficient route "
+            "reaches.  Both are attained at L = 1, d_x = 1, H = 1, N = 2 (sep 2).",
     checks=[Cases(SPECS, _theorem3, name="Theorem 3 against exact residual ranks",
                   perturb={"bound / 3": scaled(_theorem3, scale=3)}),
-            Cases(sorted({(w, h, n) for d, w, h, n in SPECS}), _lemma2, name="Lemma 2 (K = 1) against exact layer ranks",
+            Cases(sorted({(w, h, n) for d, w, h, n in SPECS}), _lemma2,
+                  name="Lemma 2 (K = 1) against exact layer ranks",
                   perturb={"bound / 3": scaled(_lemma2, scale=3)})],
 )

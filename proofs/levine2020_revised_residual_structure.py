@@ -26,7 +26,7 @@ def _lemma5_polynomial(depth, width, heads, tokens, top=0):
     poly = output_polynomial(spec, draw_weights(spec, seed=depth * 10 + width), Field(None))
     js, bad = set(), []
     linear = {}
-    for exps, coeff in zip(poly.monoms(), poly.coeffs()):
+    for exps, coeff in zip(poly.monoms(), poly.coeffs(), strict=False):
         degree = sum(exps)
         per_position = [sum(exps[variable_index(spec, j, a)] for a in range(width)) for j in range(tokens)]
         parity_ok = all((deg % 2 == 1) == (j == spec.position) for j, deg in enumerate(per_position))
@@ -66,7 +66,8 @@ def _theorem4_sum(width, depth, drop=0):
     c = _c(depth)
     total = sum(eq8(width, j) for j in range(1, c + 1)) + 1
     monotone = all(eq8(width, j) <= eq8(width, j + 1) for j in range(1, c))
-    ok = monotone and total <= c * eq8(width, c) + 1 <= (c + 1) * eq8(width, c) and total <= (c + 1 - drop) * eq8(width, c)
+    ok = monotone and total <= c * eq8(width, c) + 1 <= (c + 1) * eq8(width, c) and total <= (c + 1 - drop) * eq8(width,
+                                                                                                                  c)
     return ok, f"d_x={width} L={depth}: sum_j eq8(j) + 1 <= {c + 1 - drop} times eq8(C)" + \
         ("" if ok else " fails")
 

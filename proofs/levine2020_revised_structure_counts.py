@@ -28,7 +28,7 @@ def _recursion(depth, offset=0):
 
 
 def _dot(u, v):
-    return sum(a * b for a, b in zip(u, v))
+    return sum(a * b for a, b in zip(u, v, strict=False))
 
 
 def _matmul(a, b):
@@ -108,7 +108,8 @@ def _chi_counts(width, factors, strict=False):
     ok = len(comps) == comb(width + 2 * factors - 1, 2 * factors)
     worst = 0
     for n in comps:
-        splits = sum(1 for r in product(*(range(m + 1) for m in n)) if all(0 <= m - s for m, s in zip(n, r)))
+        splits = sum(1 for r in product(*(range(m + 1) for m in n)) if all(0 <= m - s
+                                                                           for m, s in zip(n, r, strict=False)))
         left, right = prod(m + 1 for m in n) * width**width, (2 * factors + width) ** width
         equal_clause = (left == right) == (len(set(n)) == 1) and not (strict and left == right)
         ok = ok and splits == prod(m + 1 for m in n) == prod(comb(2 + m - 1, m) for m in n) \
@@ -158,8 +159,8 @@ CLAIM = Claim(
            "multisets n = 1..5, k = 0..6; chi counts d_x = 1..4, C in {1, 4} and (d_x, C) = (2, 13); chi ranks "
            "d_x = 1, 2, C = 1, 2 on N = 4",
     reading="The swap positions are read as distinct (0 < beta_b < ... < beta_1 <= C): read literally, the printed "
-            "'<=' between betas would repeat positions and over-count.  ((2 over r_beta)) is read as ((2 over n_beta)), "
-            "the number of ways to split n_beta between P and Q.",
+            "'<=' between betas would repeat positions and over-count.  ((2 over r_beta)) is read as ((2 over "
+            "n_beta)), the number of ways to split n_beta between P and Q.",
     checks=[Cases(list(range(1, 16)), _recursion, name="C(L) recursion against its closed form",
                   strategy=st.integers(1, 200), search=30,
                   perturb={"closed form + 1": shifted(_recursion, offset=1)}),

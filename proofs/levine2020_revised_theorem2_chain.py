@@ -5,7 +5,7 @@ import sympy as sp
 
 from verify.authoring import Cases, Claim, InequalityChain
 
-from ._common import ABOVE_THRESHOLD, C, REVISED, L, Source, d_x, log3, multichoose
+from ._common import ABOVE_THRESHOLD, REVISED, C, L, Source, d_x, log3, multichoose
 
 E = sp.E
 LINE1 = log3(d_x * (C + 1) * multichoose(d_x, 2 * C) * (2 * C / d_x + 1) ** d_x)

@@ -22,7 +22,8 @@ def _expand(factors, d_a, width, tokens, b_index):
     for i, p in product(range(tokens), range(width)):
         row = [b[0][r][p] for r in range(d_a)]
         for c in range(1, factors + 1):
-            m = [[sum(sum(a[c][r1][u] * x[j][u] for u in range(width)) * sum(b[c][r2][u] * x[j][u] for u in range(width))
+            m = [[sum(sum(a[c][r1][u] * x[j][u] for u in range(width))
+                      * sum(b[c][r2][u] * x[j][u] for u in range(width))
                       for j in range(tokens)) for r2 in range(d_a)] for r1 in range(d_a)]
             row = [sum(row[s] * m[s][t] for s in range(d_a)) for t in range(d_a)]
         target = sum(row[r] * sum(a[0][r][u] * x[i][u] for u in range(width)) for r in range(d_a))
@@ -63,15 +64,16 @@ CLAIM = Claim(
               "A^(0)_{r_{C+1} alpha_{C+1}} prod_c A^(c)_{r_c alpha_c} B^(c)_{r_c beta_c} (as printed).",
     domain="(C, d_a, d_x, N) in (1,1,2,2), (1,2,2,2), (2,2,2,2), (1,2,3,3), (2,1,3,2); one head; random integer "
            "A^(c), B^(c) and inputs; exact integers",
-    reading="The line before (and Corollary 1) pairs <A^(c)_{r_c}, x^(j_c)> with <B^(c)_{r_{c+1}}, x^(j_c)>; the expansion "
-            "prints B^(c)_{r_c, beta_c}.  With d_a = 1 the two coincide, so the defect shows only for d_a >= 2.",
+    reading="The line before (and Corollary 1) pairs <A^(c)_{r_c}, x^(j_c)> with <B^(c)_{r_{c+1}}, x^(j_c)>; the "
+            "expansion prints B^(c)_{r_c, beta_c}.  With d_a = 1 the two coincide, so the defect shows only for d_a >= "
+            "2.",
     left_out="H >= 2: every case has one head; the printed index defect (B^(c) indexed by r_c) sits inside one "
              "head's term, so further heads repeat the same term and add no case the check could catch.",
     checks=[Cases(CASES, lambda *c: _expand(*c, 0), name="printed index B^(c)_{r_c, beta_c}")],
     expected="erratum",
-    corrected_statement="With B^(c)_{r_{c+1}, beta_c} (as in Corollary 1 and the line before) the expansion equals eq. 2 "
-                        "exactly; the proof's counting argument uses only the form T times monomials, so its bound is "
-                        "unaffected.",
+    corrected_statement="With B^(c)_{r_{c+1}, beta_c} (as in Corollary 1 and the line before) the expansion equals eq. "
+                        "2 exactly; the proof's counting argument uses only the form T times monomials, so its bound "
+                        "is unaffected.",
     corrected_checks=[Cases(CASES, lambda *c: _expand(*c, 1), name="index B^(c)_{r_{c+1}, beta_c}",
                             perturb={"index r_c": shifted(_expand, claim=1, b_index=0)})],
 )

@@ -115,7 +115,8 @@ CLAIM = Claim(
                         "establish Theorem 3 as printed (the exact residual ranks obey both; Theorem 3 itself is "
                         "levine2020_revised_theorem3_residual).",
     corrected_checks=[Cases(DEPTHS, _corrected_equals_recursion, name="closed form = recursion, exactly",
-                            perturb={"the closed form's coefficient + 1 (its neighbour)": neighbour(_neighbour_equals_recursion)}),
+                            perturb={"the closed form's coefficient + 1 (its neighbour)":
+                                     neighbour(_neighbour_equals_recursion)}),
                       Cases(DEPTHS, _theorem_within_corrected, name="derived bound strictly weaker than Theorem 3"),
                       Cases(default_specs(residual=True), _ranks_within_derived,
                             name="exact residual ranks within the derived bound")],

@@ -83,14 +83,16 @@ CLAIM = Claim(
             "theta as well.",
     checks=[Property(_count, name="number of minors",
                      perturb={"binom(M, r)^2 minors": neighbour(lambda: (all(len(_minors(sp.ones(m, n), 1)) == m * m
-                                                                     for m in range(1, 4) for n in range(1, 4)), "", None))}),
+                                                                     for m in range(1, 4) for n in range(1, 4)),
+                                                                 "", None))}),
             Cases(list(range(len(MATRICES))), _iff(_complex_points), name="f = 0 iff rank < r at complex points")],
     expected="erratum",
     corrected_statement="f(theta) = 0 iff rank A(theta) < r holds for real theta only: at theta = (1, i), A = [theta1, "
-                        "theta2] (r = 1) has rank 1 but f = theta1^2 + theta2^2 = 0.  Claim 3 still holds: a minor that "
-                        "is non-zero at the complex witness is a non-zero polynomial with real coefficients, so f is a "
-                        "non-zero real polynomial and its real zero set has measure zero.",
+                        "theta2] (r = 1) has rank 1 but f = theta1^2 + theta2^2 = 0.  Claim 3 still holds: a minor "
+                        "that is non-zero at the complex witness is a non-zero polynomial with real coefficients, so f "
+                        "is a non-zero real polynomial and its real zero set has measure zero.",
     corrected_checks=[Cases(list(range(len(MATRICES))), _iff(_real_points), name="f = 0 iff rank < r at real points",
-                            perturb={"f = 0 iff rank < r at complex points": neighbour(_iff, factory=True, claim=_real_points, points=_complex_points)}),
+                            perturb={"f = 0 iff rank < r at complex points":
+                                     neighbour(_iff, factory=True, claim=_real_points, points=_complex_points)}),
                       Property(_nonzero_f, name="f is a non-zero real polynomial")],
 )

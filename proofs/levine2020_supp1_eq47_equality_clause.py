@@ -48,8 +48,9 @@ CLAIM = Claim(
             "(claim levine2020_supp1_lemma6_rearrangement).",
     checks=[Cases(CASES, _clause("iff"), name="equality clause as printed (iff)")],
     expected="erratum",
-    corrected_statement="Equality holds exactly when a_sigma(i) = a_i for every i (sigma permutes within equal values); "
-                        "the printed biconditional fails already at a = (0, 0), sigma = identity.",
+    corrected_statement="Equality holds exactly when a_sigma(i) = a_i for every i (sigma permutes within equal "
+                        "values); the printed biconditional fails already at a = (0, 0), sigma = identity.",
     corrected_checks=[Cases(CASES, _clause("implies"), name="equality iff sigma permutes within equal values",
-                            perturb={"strict for every sigma != identity (clause dropped)": neighbour(_clause, factory=True, claim="implies", kind="strict")})],
+                            perturb={"strict for every sigma != identity (clause dropped)":
+                                     neighbour(_clause, factory=True, claim="implies", kind="strict")})],
 )

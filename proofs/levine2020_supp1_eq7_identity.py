@@ -1,6 +1,6 @@
 from verify.authoring import Claim, InequalityChain
 
-from ._common import C, MAIN, H, L, Source, d_x, log3
+from ._common import MAIN, C, H, L, Source, d_x, log3
 
 STEPS = [log3((H * (d_x / H + 1)) ** C), (3**L - 1) / 2 * log3(d_x + H)]
 

@@ -5,7 +5,6 @@ import random
 from math import comb
 
 import flint
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour
@@ -22,9 +21,9 @@ def _case(r, p, stated=lambda r, p: comb(r + p - 1, p)):
     rng = random.Random(f"hadamard:{r}:{p}")
     u = [[rng.randint(-9, 9) for _ in range(r)] for _ in range(n)]
     w = [[rng.randint(-9, 9) for _ in range(r)] for _ in range(n)]
-    gram = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) ** p for y in u] for x in u])
-    cross = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) ** p for y in w] for x in u])
-    plain = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) for y in u] for x in u]).rank()
+    gram = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) ** p for y in u] for x in u])
+    cross = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) ** p for y in w] for x in u])
+    plain = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) for y in u] for x in u]).rank()
     bound = stated(r, p)
     ranks = (gram.rank(), cross.rank())
     ok = plain <= r and all(k <= bound for k in ranks)
@@ -35,13 +34,15 @@ def _case(r, p, stated=lambda r, p: comb(r + p - 1, p)):
 CLAIM = Claim(
     id="levine2020_supp1_hadamard_rank",
     source=Source(MAIN, "supplement B.2", "'raising a rank r matrix to the Hadamard power of p results in a matrix "
-                                          "upper bounded by ((r over p))'; 'the rank of V V^T is upper bounded by (d_x-H)/2'"),
+                                          "upper bounded by ((r over p))'; 'the rank of V V^T is upper bounded by "
+                                          "(d_x-H)/2'"),
     statement="rank(A^{.p}) <= ((r over p)) for rank A = r; rank(V V^T) <= the number of columns of V.",
-    domain="r = 1..3, p = 1..5, n = ((r over p)) + 2 rows, random integer factors (Gram U U^T and U W^T), exact ranks; a hypothesis "
-           "search of 15 (r, p) with r, p <= 4",
+    domain="r = 1..3, p = 1..5, n = ((r over p)) + 2 rows, random integer factors (Gram U U^T and U W^T), exact ranks; "
+           "a hypothesis search of 15 (r, p) with r, p <= 4",
     reading="The printed bound on rank V V^T reads binom((d_x - H), 2) in this transcription; V has (d_x - H)/2 "
             "columns, which is read (the other reading is a weaker bound that is also true for d_x - H >= 2).",
     checks=[Cases(CASES, _case, name="exact ranks of Hadamard powers",
                   strategy=st.tuples(st.integers(1, 4), st.integers(1, 4)), search=15,
-                  perturb={"rank <= ((r over p)) - 1 (the bound one lower)": neighbour(_case, stated=lambda r, p: comb(r + p - 1, p) - 1)})],
+                  perturb={"rank <= ((r over p)) - 1 (the bound one lower)":
+                           neighbour(_case, stated=lambda r, p: comb(r + p - 1, p) - 1)})],
 )

@@ -6,7 +6,7 @@ from verify.authoring import Claim, Property, shifted
 from verify.authoring.network import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
 from verify.authoring.ranks import reduced_polynomials
 
-from ._common import C, MAIN, L, Source
+from ._common import MAIN, C, L, Source
 
 
 def _tree_counts(step=1):

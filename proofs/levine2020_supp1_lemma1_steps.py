@@ -15,20 +15,20 @@ CASES = [(1, 2, 1, 2), (1, 2, 2, 3), (2, 2, 1, 3), (2, 3, 3, 3), (2, 4, 2, 4), (
 
 
 def _mat(a, b):
-    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+    return [[sum(x * y for x, y in zip(row, col, strict=False)) for col in zip(*b, strict=False)] for row in a]
 
 
 def _t(a):
-    return [list(r) for r in zip(*a)]
+    return [list(r) for r in zip(*a, strict=False)]
 
 
 def eq9(layer, x):
     """Eq. 9: Y = sum_h W^{O,h} W^{V,h} X X^T (W^{K,h})^T W^{Q,h} X, with X holding the positions as columns."""
     gram = _mat(x, _t(x))
     out = [[0] * len(x[0]) for _ in x]
-    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+    for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
         term = _mat(_mat(_mat(_mat(o, v), gram), _mat(_t(k), q)), x)
-        out = [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(out, term)]
+        out = [[a + b for a, b in zip(r1, r2, strict=False)] for r1, r2 in zip(out, term, strict=False)]
     return out
 
 
@@ -48,7 +48,8 @@ def _case(depth, width, heads, tokens, degree=None, head_power=1):
     b = [[rng.randint(-3, 3) for _ in range(width)] for _ in range(2)]
     xs = _t(inputs)
     m = _mat(_mat(a, xs), _mat(_t(xs), _t(b)))
-    if any(m[r1][r2] != sum(sum(p * q for p, q in zip(a[r1], inputs[j])) * sum(p * q for p, q in zip(b[r2], inputs[j]))
+    if any(m[r1][r2] != sum(sum(p * q for p, q in zip(a[r1], inputs[j], strict=False))
+                            * sum(p * q for p, q in zip(b[r2], inputs[j], strict=False))
                             for j in range(tokens)) for r1 in range(2) for r2 in range(2)):
         return False, "M entries differ from sum_j <A_r1, x^j><B_r2, x^j>", {"failure": "M entries"}
     c = (3**depth - 1) // 2

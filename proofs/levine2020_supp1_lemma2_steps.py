@@ -68,10 +68,11 @@ CLAIM = Claim(
               "phi(M/k, ..., M/k) = prod_t f_t/((n-1)!)^k = prod_t (M/k + t)^k/((n-1)!)^k = (prod_t (M/k + t))^k.",
     domain="n = 1..5, k = 1..3, r_j = 0..4 (every tuple); equal case n = 1..4, k = 1..2, M/k = 0..2 "
            "and a hypothesis search of 20 with n <= 8, k <= 4, M/k <= 6",
-    reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.  The closing "
-            "display's last term is read as printed, (prod_t (M/k + t))^k (issue 20 rule 4): false for n >= 3.  The "
-            "equality case it sets out to show (its previous term) is the correction.  The same closing display is "
-            "the revised supplement's Lemma 3 (levine2020_revised_lemma3_equality_case): one passage, one label.",
+    reading="The AM-GM display is printed for t in [k]; the proof uses t in [n-1]; both ranges are checked.  The "
+            "closing display's last term is read as printed, (prod_t (M/k + t))^k (issue 20 rule 4): false for n >= "
+            "3.  The equality case it sets out to show (its previous term) is the correction.  The same closing "
+            "display is the revised supplement's Lemma 3 (levine2020_revised_lemma3_equality_case): one passage, one "
+            "label.",
     passage="levine2020_multiset_equality_case",
     also_at=("levine2020_supplement_revised.txt A.5, Lemma 3, closing display",),
     checks=[Property(_steps, name="AM-GM step and equality chain, exact",
@@ -83,5 +84,6 @@ CLAIM = Claim(
                         "wrong for n >= 3 (smallest: n = 3, k = 1, M = 0: phi = 1, printed 2).",
     corrected_checks=[Cases(EQUAL_CASES, _equal_case(False), name="equal case with 1/((n-1)!)^k",
                             strategy=st.tuples(st.integers(1, 8), st.integers(1, 4), st.integers(0, 6)), search=20,
-                            perturb={"phi = bound + 1": shifted(_equal_case, factory=True, given=dict(printed=False), shift=1)})],
+                            perturb={"phi = bound + 1":
+                                     shifted(_equal_case, factory=True, given=dict(printed=False), shift=1)})],
 )

@@ -64,13 +64,13 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement B.3", "Lemma 4, eq. 20 (revised supplement Lemma 6, eq. 17)"),
     statement="For V (M/2 rows of unit norm, (d_x - H)/2 columns) the printed weights (with the imaginary unit) and "
               "templates make the grid sub-matrix of eqs. 21-22 equal Const (V V^T)^{.3^(L-2)}.",
-    reading="Built as written and evaluated exactly over the Gaussian rationals with the engine's eq. 3 network "
-            "(3 rows of rational unit vectors, positions I = first N/2).  The printed weights and templates "
-            "differ from what eqs. 23-46 compute in five places (verify/levine_construction.py); each is "
-            "applied alone as well as all together, so the failing ones are located.  The printed factor 1/N "
-            "on all of W^{V,1,h} changes only Const; phi and eq. 41 read d_a odd.  Const is compared with eqs. 42/46 as "
-            "information: it differs by a power of c (c^2 at L = 3) when c = (d_a-1)/2 > 1, because eq. 34 drops the "
-            "factor c of the segment sums (each of the c first/second pairs sums to 1).",
+    reading="Built as written and evaluated exactly over the Gaussian rationals with the engine's eq. 3 network (3 "
+            "rows of rational unit vectors, positions I = first N/2).  The printed weights and templates differ from "
+            "what eqs. 23-46 compute in five places (verify/levine_construction.py); each is applied alone as well as "
+            "all together, so the failing ones are located.  The printed factor 1/N on all of W^{V,1,h} changes only "
+            "Const; phi and eq. 41 read d_a odd.  Const is compared with eqs. 42/46 as information: it differs by a "
+            "power of c (c^2 at L = 3) when c = (d_a-1)/2 > 1, because eq. 34 drops the factor c of the segment sums "
+            "(each of the c first/second pairs sums to 1).",
     checks=[Cases(ODD, _check(DEFECTS), name="construction as printed")]
            + [Cases(ODD, _check([defect]), name=f"printed {defect} alone") for defect in DEFECTS],
     expected="erratum",

@@ -10,7 +10,6 @@ import random
 from fractions import Fraction
 
 import sympy as sp
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, Property, neighbour
@@ -43,7 +42,7 @@ def _symbolic_step():
         heads, d_a = rng.randint(1, 4), rng.randint(3, 7)
         vec = [Fraction(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(heads * d_a)]
         seg = [[x if h * d_a <= k < h * d_a + (d_a - 1) // 2 else 0 for k, x in enumerate(vec)] for h in range(heads)]
-        total = [sum(col) for col in zip(*seg)]
+        total = [sum(col) for col in zip(*seg, strict=False)]
         if sum(x * x for x in total) != sum(sum(x * x for x in s) for s in seg):
             return False, f"eq. 36 fails for H={heads}, d_a={d_a}", {"H": heads, "d_a": d_a}
     return holds, "eq. 37 = eq. 39 symbolically (sympy); eq. 36 exact on 50 random vectors", None
@@ -64,10 +63,12 @@ CLAIM = Claim(
     domain="L = 2..25 (L = 2 is eq. 31, the recursion's start) and a hypothesis search of 20 L up to 80, exact "
            "integers; eqs. 37-39 symbolically",
     reading="Eq. 41-42 print the exponent with a lower-case l (3^(l-2)); read as L, the last layer.  The factor c = "
-            "(d_a - 1)/2 that eq. 34 drops is claim levine2020_supp1_lemma4_constant; it does not change the exponents.",
+            "(d_a - 1)/2 that eq. 34 drops is claim levine2020_supp1_lemma4_constant; it does not change the "
+            "exponents.",
     checks=[Cases(DEPTHS, _recursion, name="recursion from eq. 31 against the closed forms",
                   strategy=st.integers(2, 80), search=20,
-                  perturb={"alpha_l = (3^(l-1) + 1)/2": neighbour(_recursion, alpha_closed=lambda l: (3 ** (l - 1) + 1) // 2),
+                  perturb={"alpha_l = (3^(l-1) + 1)/2":
+                           neighbour(_recursion, alpha_closed=lambda l: (3 ** (l - 1) + 1) // 2),
                            "beta_l = 3^(l-2)": neighbour(_recursion, beta_closed=lambda l: 3 ** (l - 2))}),
             Property(_symbolic_step, name="eqs. 36-39")],
 )

@@ -50,18 +50,21 @@ def _case(n, seed, strict=True):
     det = _det(entries)
     dominant = len(sums) == 1 or sums[-2][0] < top
     if not dominant:  # the hypothesis fails: Lemma 5 says nothing, the perturbed statement claims det != 0
-        return (not det.is_zero()) if not strict else True, f"n={n}: no dominant term, det {'0' if det.is_zero() else det.degree()}"
+        return (not det.is_zero()) if not strict else True, (f"n={n}: no dominant term, det "
+                                                             f"{'0' if det.is_zero() else det.degree()}")
     ok = (not det.is_zero()) and det.degree() == top
     roots = len([r for r, _ in det.complex_roots()]) if det.degree() > 0 else 0
-    return ok, f"n={n} seed={seed}: dominant degree {top}, det of degree {det.degree()}, {roots} roots (the finite set)", \
+    return ok, f"n={n} seed={seed}: dominant degree {top}, det of degree {det.degree()}, {roots} roots " \
+               f"(the finite set)", \
         None if ok else {"n": n, "seed": seed, "degree": top}
 
 
 CLAIM = Claim(
     id="levine2020_supp1_lemma5_dominant_term",
     source=Source(MAIN, "supplement B.3", "Lemma 5 (from Levine et al. 2018a) and its proof"),
-    statement="If deg p_sigma-bar > deg p_sigma for every sigma != sigma-bar (p_sigma = prod_i A_{i sigma(i)}(x)), then det A "
-              "is a non-zero polynomial (of degree deg p_sigma-bar), so A has full rank for all x but a finite set.",
+    statement="If deg p_sigma-bar > deg p_sigma for every sigma != sigma-bar (p_sigma = prod_i A_{i sigma(i)}(x)), "
+              "then det A is a non-zero polynomial (of degree deg p_sigma-bar), so A has full rank for all x but a "
+              "finite set.",
     domain="n = 1..4, six random integer polynomial matrices each with a unique maximal-degree permutation",
     checks=[Cases(CASES, _case, name="det of degree deg p_sigma-bar, non-zero",
                   perturb={"without a strictly dominant term det A is still non-zero": converse(_case, strict=False)})],

@@ -25,7 +25,7 @@ def _search(distinct=True):
             if list(sigma) == list(range(count)):
                 continue
             cases += 1
-            cross = sum(sum(a * b for a, b in zip(vectors[i], vectors[sigma[i]])) for i in range(count))
+            cross = sum(sum(a * b for a, b in zip(vectors[i], vectors[sigma[i]], strict=False)) for i in range(count))
             if not cross < diagonal:
                 return False, f"fails for {vectors}, sigma={sigma}", {"vectors": vectors, "sigma": list(sigma)}
     return True, f"strict inequality in all {cases} (set, permutation) cases, entries 0..3, exact integers", None

@@ -81,13 +81,14 @@ CLAIM = Claim(
     domain="L = 3, d_x = 28 (the smallest width with d_x > 27), H = 14 (d_x - H even, 84 x 84) and H = 7 (odd, "
            "220 x 220), grid rank mod 1048573; N = 2 positions",
     reading="The m x m grid matrix of y_p^0 at seed-0 integer weights and integer templates has rank m modulo a prime, "
-            "so its rank over Q is m, and Claims 2-3 give sep >= m almost everywhere (the argument of verify certify).  "
-            "It is computed by the engine's batched exact mod-p forward pass (verify.constructions.grid_eval, checked "
-            "against the point-by-point forward pass at two grid points), the evaluation verify certify also uses; "
-            "certify_check() in this file is that certificate route, which the slow tests run at depth 3.  Depth 2 is claim "
-            "levine2020_supp1_lower_bound_certificate.  At H = 7 (d_a = 4) the bound 220 exceeds what the construction reaches "
-            "(84, claim levine2020_supp1_lower_quantity_construction): generic weights do better than the construction.  "
-            "Not decided (rule 1): the bound x3 is the strengthening to refute, and only a proven upper bound on the "
+            "so its rank over Q is m, and Claims 2-3 give sep >= m almost everywhere (the argument of verify "
+            "certify).  It is computed by the engine's batched exact mod-p forward pass "
+            "(verify.constructions.grid_eval, checked against the point-by-point forward pass at two grid points), the "
+            "evaluation verify certify also uses; certify_check() in this file is that certificate route, which the "
+            "slow tests run at depth 3.  Depth 2 is claim levine2020_supp1_lower_bound_certificate.  At H = 7 (d_a = "
+            "4) the bound 220 exceeds what the construction reaches (84, claim "
+            "levine2020_supp1_lower_quantity_construction): generic weights do better than the construction.  Not "
+            "decided (rule 1): the bound x3 is the strengthening to refute, and only a proven upper bound on the "
             "generic rank can refute it; the derivative-space bound at L = 3, d_x = 28 is far above 3 x 220.  Until "
             "issue 20 this claim was verified by refuting 'the bound is trivial (<= 1)', i.e. by beating sep >= 1.",
     expected="not-decided",

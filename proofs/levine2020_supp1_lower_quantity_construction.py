@@ -55,7 +55,8 @@ CLAIM = Claim(
     source=Source(MAIN, "supplement B.2", "choice M/2 = ((d over 3^(L-2))) with Lemma 4 (eq. 16): the sub-matrix "
                                           "has full rank"),
     statement="With M/2 = ((d over lambda)) rows of V, lambda = 3^(L-2), the grid sub-matrix of Lemma 4's construction "
-              "is Const (V V^T)^{.lambda} of full rank ((d over lambda)); with more rows its rank stays ((d over lambda)).",
+              "is Const (V V^T)^{.lambda} of full rank ((d over lambda)); with more rows its rank stays ((d over "
+              "lambda)).",
     domain="L = 2 (lambda = 1) and L = 3 (lambda = 3), d_x = 5, 6, 8, H = 1, 2, N = 2; V of random rational unit rows",
     reading="Executed with the corrected construction (claim levine2020_supp1_lemma4_construction), whose V has "
             "d = H floor((d_a-1)/2) columns: d = (d_x-H)/2 when d_a is odd, but for even d_a it is (d_x-2H)/2, so for "
@@ -64,5 +65,7 @@ CLAIM = Claim(
             "vectors, no two equal up to sign, not the Omega rows (those need square roots); their full rank is "
             "checked, not assumed.",
     checks=[Cases(CASES, _case(), name="full rank ((d over lambda)) from the executed construction",
-                  perturb={"one row more gives rank ((d over lambda)) + 1": shifted(_case, factory=True, given=dict(claimed=lambda m, extra: m + extra), extra_rows=1)})],
+                  perturb={"one row more gives rank ((d over lambda)) + 1":
+                           shifted(_case, factory=True, given=dict(claimed=lambda m, extra: m + extra),
+                                   extra_rows=1)})],
 )

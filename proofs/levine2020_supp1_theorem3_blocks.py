@@ -48,6 +48,10 @@ CLAIM = Claim(
                         "floor(b/2) - 1 drops the last Q block (0, beta_b] when b is odd), and the factors after the "
                         "last swap are P_{beta_1 + 1}, ..., P_{beta_0} (P_{beta_1} itself is on side Q when b >= 1).",
     corrected_checks=[Cases(CS, _per_case(lambda b: (b + 1) // 2 - 1, 1), name="Q to ceil(b/2) - 1, P from beta_1 + 1",
-                            perturb={"Q product to ceil(b/2) (one block more)": neighbour(_per_case, factory=True, claim="ceil(b/2) - 1", given=dict(p_from=1), q_last=lambda b: (b + 1) // 2),
-                                     "P side from beta_1 (shifted by one)": shifted(_per_case, factory=True, claim=1, given=dict(q_last=lambda b: (b + 1) // 2 - 1), p_from=0)})],
+                            perturb={"Q product to ceil(b/2) (one block more)":
+                                     neighbour(_per_case, factory=True, claim="ceil(b/2) - 1", given=dict(p_from=1),
+                                               q_last=lambda b: (b + 1) // 2),
+                                     "P side from beta_1 (shifted by one)":
+                                     shifted(_per_case, factory=True, claim=1,
+                                             given=dict(q_last=lambda b: (b + 1) // 2 - 1), p_from=0)})],
 )

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour
 
-from ._common import C, MAIN, H, Source, d_a
+from ._common import MAIN, C, H, Source, d_a
 from ._swaps import betas, sequences
 
 #: C(L) for L = 1, 2, 3 (1, 4, 13) and every C up to 8, so that small and real cases are both counted.
@@ -26,9 +26,9 @@ def _count(c, count=comb):
         ok = ok and all(h**c * terms == (h * (da + 1)) ** c for h in range(1, 5))
     literal = sum(comb(c + b - 1, b) for b in range(c + 1))  # 0 < beta_b <= ... <= beta_1 <= C as typeset
     line = (f"C={c}: {len(seqs)} sequences, by swaps {dict(sorted(by_b.items()))}; "
-            f"H^C (d_a+1)^C = (H(d_a+1))^C terms for d_a = 1..5, H = 1..4; the index set typeset with <= between betas would count {literal}")
+            "H^C (d_a+1)^C = (H(d_a+1))^C terms for d_a = 1..5, H = 1..4; the index set typeset with <= between betas "
+            f"would count {literal}")
     return ok, line, None if ok else {"C": c, "by_swaps": dict(by_b)}
-
 
 
 CLAIM = Claim(

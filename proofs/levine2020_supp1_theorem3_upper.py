@@ -1,6 +1,6 @@
 from verify.authoring import Claim, RankBound
 
-from ._common import C, MAIN, H, Source, d_a
+from ._common import MAIN, C, H, Source, d_a
 from ._small_n import at_small_n
 
 BOUND = (H * (d_a + 1)) ** C

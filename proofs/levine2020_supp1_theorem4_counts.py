@@ -8,7 +8,6 @@ from itertools import product
 from math import comb, prod
 
 import flint
-
 from hypothesis import strategies as st
 
 from verify.authoring import Cases, Claim, neighbour, shifted
@@ -49,8 +48,8 @@ def _side(n, positions):
     """Exponent matrices of one side, keyed by their row sums r (the side's share of n)."""
     out = {}
     for cols in product(_columns(n, len(n)), repeat=positions):
-        r = tuple(map(sum, zip(*cols)))
-        if all(a <= b for a, b in zip(r, n)):
+        r = tuple(map(sum, zip(*cols, strict=False)))
+        if all(a <= b for a, b in zip(r, n, strict=False)):
             out.setdefault(r, []).append(cols)
     return out
 
@@ -68,7 +67,8 @@ def _chi(d_x, c, tokens, drop=0):
         p_side, q_side = _side(n, tokens // 2), _side(n, tokens // 2)
         rows = [(r, m) for r, ms in p_side.items() for m in ms]
         cols = [(r, m) for r, ms in q_side.items() for m in ms]
-        matrix = flint.fmpz_mat([[1 if all(a + b == x for a, b, x in zip(rp, rq, n)) else 0 for rq, _ in cols]
+        matrix = flint.fmpz_mat([[1 if all(a + b == x for a, b, x in zip(rp, rq, n, strict=False)) else 0
+                                  for rq, _ in cols]
                                  for rp, _ in rows])
         rank = matrix.rank()
         lemma2 = prod(x + 1 for x in n) * d_x**d_x <= (2 * c + d_x) ** d_x  # prod ((2 over n)) <= (2C/d_x + 1)^d_x
@@ -94,16 +94,19 @@ CLAIM = Claim(
                                           "'at most d_x ((d_x over 2C)) different chi'"),
     statement="|{a in Z>=0^n: sum a = k}| = ((n over k)); the monomials group by alpha_{C+1} and powers n with sum 2C, "
               "d_x ((d_x over 2C)) chi's; sep(chi) <= (C+1) prod_beta ((2 over n_beta)) <= (C+1)(2C/d_x + 1)^d_x.",
-    domain="multiset identity n = 1..5, k = 0..6 and a hypothesis search of 15 with k <= 7; powers at d_x = 1..3, C = 1, 4 (L = 1, 2) by enumerating all "
+    domain="multiset identity n = 1..5, k = 0..6 and a hypothesis search of 15 with k <= 7; powers at d_x = 1..3, C = "
+           "1, 4 (L = 1, 2) by enumerating all "
            "(alpha, beta); sep(chi) exactly at d_x = 2, 3, C = 1 and d_x = 2, C = 4, N = 2, 4",
     reading="The printed product prod_beta ((2 over r_beta)) is read as ((2 over n_beta)) = n_beta + 1, the number of "
             "splits r_{beta,P} + r_{beta,Q} = n_beta (the r's are summed over).  chi's monomials have coefficient 1, "
             "so its coefficient matrix (P-side exponents x Q-side exponents) is 0/1; the factor x^i_alpha does not "
             "change its rank.",
     checks=[Cases(MULTISET, _multiset, name="multiset identity",
-                  strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = binom(n + k, k)": neighbour(_multiset, formula=lambda n, k: comb(n + k, k))}),
+                  strategy=st.tuples(st.integers(1, 5), st.integers(0, 7)), search=15, perturb={"((n over k)) = "
+                      "binom(n + k, k)": neighbour(_multiset, formula=lambda n, k: comb(n + k, k))}),
             Cases(POWERS, _powers, name="powers and number of chi",
-                  perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)": neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
+                  perturb={"((d_x over 2C)) chi's (alpha_{C+1} not counted)":
+                           neighbour(_powers, chis=lambda d, c: comb(d + 2 * c - 1, 2 * c))}),
             Cases(CHI, _chi, name="sep(chi) exactly and Lemma 2's step",
                   perturb={"sep(chi) <= C prod ((2 over n_beta)) (factor C+1 -> C)": shifted(_chi, drop=1)})],
 )

@@ -21,24 +21,24 @@ CASES = [(1, 2, 2), (1, 2, 1), (1, 3, 1), (2, 2, 2), (2, 2, 1), (2, 4, 2)]
 
 
 def _mat(a, b):
-    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+    return [[sum(x * y for x, y in zip(row, col, strict=False)) for col in zip(*b, strict=False)] for row in a]
 
 
 def _t(a):
-    return [list(r) for r in zip(*a)]
+    return [list(r) for r in zip(*a, strict=False)]
 
 
 def chains(weights, depth):
     """Lemma 1's terms: (b0 row of B^(0)T as a d_x x d_a matrix, [(A^(c), B^(c)T-side matrix) ...], A^(0))."""
     if depth == 1:
         layer = weights.layers[0]
-        return [(o, [(v, k)], q) for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output)]
+        return [(o, [(v, k)], q) for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False)]
     if depth != 2:
         raise ValueError("built for L <= 2")
     first, second = weights.layers
-    heads = list(zip(first.query, first.key, first.value, first.output))
+    heads = list(zip(first.query, first.key, first.value, first.output, strict=False))
     out = []
-    for q, k, v, o in zip(second.query, second.key, second.value, second.output):
+    for q, k, v, o in zip(second.query, second.key, second.value, second.output, strict=False):
         for (q1, k1, v1, o1), (q2, k2, v2, o2), (q3, k3, v3, o3) in product(heads, repeat=3):
             g = _mat(_mat(_mat(_t(o2), _t(k)), q), o3)  # d_a x d_a, absorbed into M^(3)'s B
             out.append((_mat(_mat(o, v), o1), [(v1, k1), (q1, q2), (k2, _mat(_t(g), v2)), (v3, k3)], q3))
@@ -59,7 +59,7 @@ def evaluate(terms, inputs, position, output, pattern):
             vec = [row]
             for m in mats:
                 vec = _mat(vec, m)
-            total += sum(p * q for p, q in zip(vec[0], a0x))
+            total += sum(p * q for p, q in zip(vec[0], a0x, strict=False))
         else:
             value = sum(row[r] * mats[0][r][r] for r in range(len(row)))
             for m in mats[1:]:
@@ -88,16 +88,16 @@ CLAIM = Claim(
     id="levine2020_supp1_theorem4_expansion",
     source=Source(MAIN, "supplement A.3", "proof of Theorem 4, first display and the coefficients T (with Lemma 1 "
                                           "and Corollary 3's g^L, A.1)"),
-    statement="y_p^i = sum_{alpha, beta} sum_j sum_h sum_r B^(0,h)_{r_1 p} A^(0,h)_{r_{C+1} alpha_{C+1}} x^i_{alpha_{C+1}} "
-              "prod_c A^(c,h)_{r_c alpha_c} x^{j_c}_{alpha_c} B^(c,h)_{r_c beta_c} x^{j_c}_{beta_c}, as printed (B^(c) "
-              "indexed by r_c).",
+    statement="y_p^i = sum_{alpha, beta} sum_j sum_h sum_r B^(0,h)_{r_1 p} A^(0,h)_{r_{C+1} alpha_{C+1}} "
+              "x^i_{alpha_{C+1}} prod_c A^(c,h)_{r_c alpha_c} x^{j_c}_{alpha_c} B^(c,h)_{r_c beta_c} x^{j_c}_{beta_c}, "
+              "as printed (B^(c) indexed by r_c).",
     domain="L = 1 and 2 (C = 1, 4), d_x = 2..4, H = 1..d_x, N = 3, seed-0 integer weights, random integer inputs",
     reading="The matrices A^(c,h), B^(c,h) are Lemma 1's, built by its induction (module docstring); the printed "
-            "subscript alpha_{C(L)}+1 of A^(0,h) is read alpha_{C(L)+1}.  The subscript r_c of B^(c,h) is read as printed "
-            "(twice, in the expansion and in T; a printed index is read as printed, issue 20 rule 4): false whenever "
-            "d_a >= 2.  Reading it r_{c+1}, as Corollary 3's g^L that the display expands, is the correction.  The "
-            "same display is the revised supplement's Theorem 2 expansion (levine2020_revised_theorem2_expansion): "
-            "one passage, one label.",
+            "subscript alpha_{C(L)}+1 of A^(0,h) is read alpha_{C(L)+1}.  The subscript r_c of B^(c,h) is read as "
+            "printed (twice, in the expansion and in T; a printed index is read as printed, issue 20 rule 4): false "
+            "whenever d_a >= 2.  Reading it r_{c+1}, as Corollary 3's g^L that the display expands, is the "
+            "correction.  The same display is the revised supplement's Theorem 2 expansion "
+            "(levine2020_revised_theorem2_expansion): one passage, one label.",
     passage="levine2020_expansion_B_index",
     also_at=("levine2020_supplement_revised.txt B.1, Theorem 2's expansion",),
     checks=[Cases(CASES, _case("printed"), name="Theorem 4's expansion as printed")],
@@ -107,5 +107,6 @@ CLAIM = Claim(
                         "printed it holds only when d_a = 1 (smallest failure: L = 1, d_x = 2, H = 1).  The count of "
                         "monomials that Theorem 4 needs does not depend on the r pattern, so its bound stands.",
     corrected_checks=[Cases(CASES, _case("chain"), name="Corollary 3's pattern B^(c)_{r_{c+1}}: Lemma 1's chain",
-                            perturb={"B^(c) indexed by r_c (as printed)": neighbour(_case, factory=True, claim="chain", pattern="printed")})],
+                            perturb={"B^(c) indexed by r_c (as printed)":
+                                     neighbour(_case, factory=True, claim="chain", pattern="printed")})],
 )

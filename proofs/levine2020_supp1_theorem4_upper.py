@@ -1,6 +1,6 @@
 from verify.authoring import Claim, RankBound
 
-from ._common import C, MAIN, Source, d_x, multichoose
+from ._common import MAIN, C, Source, d_x, multichoose
 from ._small_n import at_small_n
 
 BOUND = d_x * (C + 1) * multichoose(d_x, 2 * C) * (2 * C / d_x + 1) ** d_x

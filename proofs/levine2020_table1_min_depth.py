@@ -65,5 +65,6 @@ CLAIM = Claim(
     corrected_statement="The printed depths are the minimal L with L >= floor(log3 d_x); under the stated "
                         "criterion L >= log3 d_x each is one larger (6, 7, 8, 9, 10).",
     corrected_checks=[Property(_table(_floor), name="minimal depth with L >= floor(log3 d_x)",
-                               perturb={"the index shifted: L >= ceil(log3 d_x)": neighbour(_table, factory=True, claim=_floor, rounding=_ceil)})],
+                               perturb={"the index shifted: L >= ceil(log3 d_x)":
+                                        neighbour(_table, factory=True, claim=_floor, rounding=_ceil)})],
 )

@@ -20,11 +20,12 @@ CLAIM = Claim(
     regime=BELOW_THRESHOLD,
     passage="levine2020_theorem1_lower_bound",
     expected="gap",  # rule 1: no strengthening refuted on the specs in reach; rule 5: the proof falls short
-    gap="d_a even: the printed proof (its per-head layout) takes the construction's rank ((floor((d_x - H)/2) over 3^(L-2))), but the "
-        "construction with its corrected weights reaches only H floor((d_a - 1)/2) columns of V (claim "
-        "levine2020_supp1_lemma4_construction), and there eq. 6 exceeds log3 of what it reaches.  Smallest case "
-        "(d_x, H, L) = (10, 5, 2) (d_a = 2: the printed layout places no column at all); smallest with d_a >= 3 (where the construction "
-        "is built) (12, 2, 2): eq. 6 gives log3 5, the printed construction proves sep >= 4." + REPAIRED,
+    gap="d_a even: the printed proof (its per-head layout) takes the construction's rank ((floor((d_x - H)/2) over "
+        "3^(L-2))), but the construction with its corrected weights reaches only H floor((d_a - 1)/2) columns of V "
+        "(claim levine2020_supp1_lemma4_construction), and there eq. 6 exceeds log3 of what it reaches.  Smallest case "
+        "(d_x, H, L) = (10, 5, 2) (d_a = 2: the printed layout places no column at all); smallest with d_a >= 3 (where "
+        "the construction is built) (12, 2, 2): eq. 6 gives log3 5, the printed construction proves sep >= "
+        "4." + REPAIRED,
     gap_checks=[Property(gap_check(BOUND, BELOW_THRESHOLD, (10, 2, 5), heads_min=2),
                          name="eq. 6 against the construction's corrected reach, d_a even")],
     left_out="Three of the four in-regime specs are at L = 1, where the construction (L >= 2) does not exist; "

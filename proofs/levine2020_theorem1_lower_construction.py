@@ -63,7 +63,10 @@ CLAIM = Claim(
                         "bound when d_x - H is even, and the printed bound follows from Q for L >= 3 at either parity. "
                         "At L = 2 with d_x - H odd the printed bound exceeds log3 Q = log3((d_x-H-1)/2) by "
                         "log3((d_x-H)/(d_x-H-1)): there it needs floor((d_x-H)/2) in place of (d_x-H)/2."
-                        "  Q is the rank the proof assumes; the construction with its corrected weights reaches H floor((d_a-1)/2) columns, floor((d_x-H)/2) only for odd d_a (claim levine2020_supp1_lemma4_construction), so at even d_a this step bounds a rank the construction does not provide (the proof gap of levine2020_theorem1_lower).",
+                        "  Q is the rank the proof assumes; the construction with its corrected weights reaches H "
+                        "floor((d_a-1)/2) columns, floor((d_x-H)/2) only for odd d_a (claim "
+                        "levine2020_supp1_lemma4_construction), so at even d_a this step bounds a rank the "
+                        "construction does not provide (the proof gap of levine2020_theorem1_lower).",
     corrected_checks=[InequalityChain([FLOORED, POWER, log3(Q)], ["<=", "<="], grid=GRID, regime=BELOW_THRESHOLD,
                                       condition=_heads, search=60, search_ranges=SEARCH,
                                       name="floored chain, every parity"),

@@ -12,8 +12,8 @@ def _defined_at_every_divisor(widths=range(4, 400), depths=range(1, 7)):
         for depth in (d for d in depths if 3**d < width):
             for heads in (h for h in range(2, width + 1) if width % h == 0):
                 if width - heads <= 0:
-                    return False, (f"L={depth} d_x={width} H={heads}: log3(d_x - H) = log3 0 is undefined (-infinity), so "
-                                   f"log3(d_x - H) + a_2 > 0 fails"), {"L": depth, "d_x": width, "H": heads}
+                    return False, (f"L={depth} d_x={width} H={heads}: log3(d_x - H) = log3 0 is undefined (-infinity), "
+                                   f"so log3(d_x - H) + a_2 > 0 fails"), {"L": depth, "d_x": width, "H": heads}
     return True, "d_x - H > 0 at every point", None
 
 

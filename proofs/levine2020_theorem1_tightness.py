@@ -72,7 +72,8 @@ CLAIM = Claim(
     left_out="'double-exponentially with depth' is not checked as a separate statement (eq. 6's sides are 3^L "
              "times a logarithm by their form); the ratio at fixed depth is decided for L = 1..4 with H = 2 "
              "only (each depth by the same limit; H enters only the corrections, H = 3 gives the same limits).",
-    expected="not-decided",  # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not
+    # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not
+    expected="not-decided",
     checks=[Property(_fixed_depth(), name="fixed depth, width growing (no strengthening one step from 'a constant "
                                           "factor': the statement names no factor to move; 'limit 1' is far from it)"),
             Property(_edge_between, name="information: L <= upper/lower <= 4L at the edge d_x = 3^L + 1, L = 2..40")],

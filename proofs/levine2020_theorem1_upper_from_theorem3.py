@@ -6,7 +6,7 @@ exactly: the printed bound is Theorem 3's, for every depth (the regime L < log3 
 
 from verify.authoring import Claim, InequalityChain
 
-from ._common import C, MAIN, H, L, Source, d_x, log3
+from ._common import MAIN, C, H, L, Source, d_x, log3
 
 PRINTED = (3**L - 1) / 2 * log3(d_x + H)
 THEOREM3 = C * log3(H * (d_x / H + 1))

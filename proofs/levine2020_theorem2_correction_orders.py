@@ -50,14 +50,15 @@ CLAIM = Claim(
     source=Source(MAIN, "§4.2", "Theorem 2: 'corrections on the order of L' and 'on the order of d_x log3(d_x)'"),
     statement="b_1 = -L(H/2 + 1) and c_1 = L are of the order of L; b_2 and c_2 are of the order of d_x log3 d_x.",
     formulas={"b_1": B1, "b_2": B2, "c_1": C1, "c_2": C2},
-    reading="Order of f means f / (L or d_x log d_x) tends to a finite nonzero limit.  Read as printed (rule 4): "
-            "the text states each order in the variables it names ('on the order of L', 'on the order of d_x "
-            "log3(d_x)'), with H a fixed parameter, as its own Corollary 2 does when it writes H into an order "
-            "('beta_2 = O(log(H) log(d_x^deep) log(L^deep))') and as the response does ('neglecting H << d_x'); with H fixed "
-            "all four hold.  In L alone b_1 = -L(H/2 + 1) is exactly linear at every H and d_x; only tying H to d_x "
-            "(a relation the text never states) makes it of a higher order, so that is not a second reading; information: at H = d_x/2 "
-            "b_1 / (d_x L) tends to a nonzero limit, i.e. b_1 is then of the order of the leading term.",
-    expected="not-decided",  # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not
+    reading="Order of f means f / (L or d_x log d_x) tends to a finite nonzero limit.  Read as printed (rule 4): the "
+            "text states each order in the variables it names ('on the order of L', 'on the order of d_x log3(d_x)'), "
+            "with H a fixed parameter, as its own Corollary 2 does when it writes H into an order ('beta_2 = O(log(H) "
+            "log(d_x^deep) log(L^deep))') and as the response does ('neglecting H << d_x'); with H fixed all four "
+            "hold.  In L alone b_1 = -L(H/2 + 1) is exactly linear at every H and d_x; only tying H to d_x (a relation "
+            "the text never states) makes it of a higher order, so that is not a second reading; information: at H = "
+            "d_x/2 b_1 / (d_x L) tends to a nonzero limit, i.e. b_1 is then of the order of the leading term.",
+    # rule 1 (issue 34): a strengthening must be one step from the statement; the old one was not
+    expected="not-decided",
     checks=[Property(_orders(H), name="H fixed as d_x grows (an order has no one-step strengthening; 'order 1' was "
                                       "far from 'order L')"),
             Property(_b1_with_width, name="information: b_1 / (d_x L) at H = d_x/2")],

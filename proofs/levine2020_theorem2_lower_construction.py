@@ -64,14 +64,19 @@ CLAIM = Claim(
     regime=ABOVE_THRESHOLD,
     passage="levine2020_theorem2_step_from_Q",
     reading="One defect with claim levine2020_supp1_b2_theorem2_step (the supplement's B.2 states the same step; they "
-            "share a passage and count once).  H = 1 is outside Theorem 1's definition of y; with it the same step fails from L = 10, d_x = 4.",
+            "share a passage and count once).  H = 1 is outside Theorem 1's definition of y; with it the same step "
+            "fails from L = 10, d_x = 4.",
     checks=_chains([PRINTED, log3(sp.Max(Q, 1))], ["<="], _heads, "printed bound <= log3 max(1, Q)"),
     expected="erratum",
     corrected_statement="With d_x - H replaced by 2 floor((d_x-H)/2) (i.e. d_x by 2 floor((d_x-H)/2) + H) the bound "
                         "follows from Q through the mirror estimate, at every depth; it is the printed bound when "
                         "d_x - H is even.  For odd d_x - H the printed bound grows by (d_x-H)/2 - 1 per layer while "
                         "log3 Q grows by floor((d_x-H)/2) - 1, and it passes log3 Q from L = 15 at d_x = 6, H = 3."
-                        "  Q is the rank the proof assumes; the construction with its corrected weights reaches H floor((d_a-1)/2) columns, floor((d_x-H)/2) only for odd d_a (claim levine2020_supp1_lemma4_construction), so at even d_a this step bounds a rank the construction does not provide (the proof gap of levine2020_theorem1_lower, and of levine2020_theorem2_lower from L = 9 on).",
+                        "  Q is the rank the proof assumes; the construction with its corrected weights reaches H "
+                        "floor((d_a-1)/2) columns, floor((d_x-H)/2) only for odd d_a (claim "
+                        "levine2020_supp1_lemma4_construction), so at even d_a this step bounds a rank the "
+                        "construction does not provide (the proof gap of levine2020_theorem1_lower, and of "
+                        "levine2020_theorem2_lower from L = 9 on).",
     corrected_checks=[*_chains([FLOORED, MIRROR_POWER, log3(MIRROR), log3(Q)], ["<=", "<=", "="], _two_halves,
                                "floored bound through the mirror estimate"),
                       *_chains([FLOORED, log3(Q)], ["<="], _heads, "floored bound <= log3 Q"),

@@ -56,7 +56,8 @@ CLAIM = Claim(
             "coordinate x^(i)_{alpha_{C(L)+1}} summed apart (holds).  The outcomes differ: ambiguous.",
     checks=[Property(_degrees(_total), name="total degree of y_p^i", reading="total degree"),
             Property(_degrees(_split), name="degree in the summed (non-query) positions", reading="summed inputs",
-                     perturb={"degree 2C + 1 in the summed positions": neighbour(_degrees, factory=True, claim=_split, degree_of=_split_shifted)})],
+                     perturb={"degree 2C + 1 in the summed positions":
+                              neighbour(_degrees, factory=True, claim=_split, degree_of=_split_shifted)})],
     expected="ambiguous",
     corrected_statement="y_p^i has total degree 3^L = 2C + 1; its degree in the non-query positions is 2C = 3^L - 1 "
                         "(the query x^i contributes one more factor).",

@@ -23,7 +23,9 @@ CLAIM = Claim(
     reading="Decided on the formulas themselves (their free symbols); that the exact ranks obey them is "
             "wies2021_theorem3_upper's and wies2021_theorem3_rank_sweep's business.",
     checks=[Property(lambda: _free(EQ9, [N, H, d_a, d_x], [L, r, r_e]), name="eq. 9 is free of N, H, d_a, d_x",
-                     perturb={"eq. 9 also free of L": neighbour(_free, given=dict(bound=EQ9, present=[r, r_e]), claim=[N, H, d_a, d_x], absent=[N, H, d_a, d_x, L])}),
+                     perturb={"eq. 9 also free of L": neighbour(_free, given=dict(bound=EQ9, present=[r, r_e]),
+                                                                claim=[N, H, d_a, d_x], absent=[N, H, d_a, d_x, L])}),
             Property(lambda: _free(LOWER, [N, d_a], [H, L, r]), name="Corollary 1's bound depends on H",
-                     perturb={"also free of L": neighbour(_free, given=dict(bound=LOWER, present=[H, r]), claim=[N, d_a], absent=[N, d_a, L])})],
+                     perturb={"also free of L": neighbour(_free, given=dict(bound=LOWER, present=[H, r]),
+                                                          claim=[N, d_a], absent=[N, d_a, L])})],
 )

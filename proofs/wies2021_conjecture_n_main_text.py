@@ -14,10 +14,12 @@ DATA = [(2, 4, 1, 3), (3, 4, 1, 3), (2, 4, 1, 4), (2, 6, 1, 6)]
 
 
 def _printed(squared: bool, constants=CONSTANTS):
-    """Holds iff for no constant c the counting cap at N = c r L / log3 r (squared: its square) falls below the bound."""
+    """Holds iff for no constant c the counting cap at N = c r L / log3 r (squared: its square) falls below the
+    bound."""
     found = [first_failure(c, ranks=RANKS, depths=range(2, 400), squared=squared) for c in constants]
-    missing = [c for c, f in zip(constants, found) if f is None]
-    lines = [f"c={f['c']}: r={f['r']} L={f['L']} N={f['N']} cap {f['cap']:,} < bound {f['bound']:,}" for f in found if f]
+    missing = [c for c, f in zip(constants, found, strict=False) if f is None]
+    lines = [f"c={f['c']}: r={f['r']} L={f['L']} N={f['N']} cap {f['cap']:,} < bound {f['bound']:,}"
+             for f in found if f]
     if missing:
         return True, f"no failure found for c in {missing}; " + "; ".join(lines), None
     return False, "cap below Theorem 2's V = r bound: " + "; ".join(lines), found[0]
@@ -56,9 +58,9 @@ CLAIM = Claim(
             Property(lambda: _printed(True), name="B.2.2: cap at N = (c r L / log3 r)^2 against the bound")],
     expected="erratum",
     corrected_statement="Positions ignored, V = r: the bound can hold only from N_min(r, L, H) = min{even N : "
-                        "binom(N/2 + r - 1, r - 1) >= bound} on, which grows exponentially in L (N/2 >= "
-                        "((r-1)! bound)^(1/(r-1)) - r + 1); on exact data sep(N) = min(counting cap, limit) at every N, "
-                        "so the bound holds from N_min on wherever the limit reaches it.",
+                        "binom(N/2 + r - 1, r - 1) >= bound} on, which grows exponentially in L (N/2 >= ((r-1)! "
+                        "bound)^(1/(r-1)) - r + 1); on exact data sep(N) = min(counting cap, limit) at every N, so the "
+                        "bound holds from N_min on wherever the limit reaches it.",
     corrected_checks=[Property(_maximal_rank, name="exact token ranks = min(counting cap, limit)",
                                perturb={"sep(N) = counting cap at every N": neighbour(_maximal_rank, perturbed=True)})],
 )

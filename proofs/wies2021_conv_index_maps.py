@@ -39,7 +39,8 @@ def _unique(shift: int = 0):
                 hits = [(l, lam) for l in range(1, k + 1) for lam in range(1, d_input + 1)
                         if k * (lam - 1) + l + shift == alpha]
                 if hits != [((alpha - 1) % k + 1, (alpha - 1) // k + 1)]:
-                    return False, f"d_x={width}, k={k}, alpha={alpha}: solutions {hits}", {"d_x": width, "k": k, "alpha": alpha}
+                    return False, f"d_x={width}, k={k}, alpha={alpha}: solutions {hits}", {"d_x": width, "k": k,
+                                                                                           "alpha": alpha}
     return True, "d_x = 1..12, k = 1..6, d_input = ceil(d_x/k): one (l, lambda) per alpha, the one step (1) reads", None
 
 
@@ -47,14 +48,17 @@ SHIFT = "index map shifted by one"
 
 CLAIM = Claim(
     id="wies2021_conv_index_maps",
-    source=Source(WIES, "§2.1 eq. 2; appendix A.3; appendix B.2.1", "index maps of the convolution embedding "
-                                                                    "(eq. 2, Theorem 4's [N] x [M/N] = [M], Lemma 5 steps (1)-(2))"),
+    source=Source(WIES, "§2.1 eq. 2; appendix A.3; appendix B.2.1", "index maps of the convolution embedding (eq. 2, "
+                                                                    "Theorem 4's [N] x [M/N] = [M], Lemma 5 steps "
+                                                                    "(1)-(2))"),
     statement="(M/N)(i-1)+j is a bijection [N] x [M/N] -> [M]; for each alpha there is a single (l, lambda) in "
               "[k] x [d_input] with alpha = k(lambda-1)+l; alpha = k floor((alpha-1)/k) + ((alpha-1) mod k) + 1.",
     domain="N = 1..8 and M/N = 1..6; d_x = 1..12, k = 1..6; alpha = 1..200, k = 1..12",
     reading="Lemma 5 needs d_input >= ceil(d_x/k) for every coordinate alpha to be read (the kernel has k d_input "
             "inputs per position); that is the domain checked.",
-    checks=[Property(_patches, name="eq. 2 / Theorem 4: [N] x [M/N] -> [M]", perturb={SHIFT: shifted(_patches, shift=1)}),
-            Property(_unique, name="Lemma 5 step (1): one (l, lambda) per alpha", perturb={SHIFT: shifted(_unique, shift=1)}),
+    checks=[Property(_patches, name="eq. 2 / Theorem 4: [N] x [M/N] -> [M]",
+                     perturb={SHIFT: shifted(_patches, shift=1)}),
+            Property(_unique, name="Lemma 5 step (1): one (l, lambda) per alpha",
+                     perturb={SHIFT: shifted(_unique, shift=1)}),
             Property(_digits, name="Lemma 5 step (2): alpha's digits", perturb={SHIFT: shifted(_digits, shift=1)})],
 )

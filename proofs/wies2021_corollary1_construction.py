@@ -17,7 +17,8 @@ from ._vocab import a_matrix, corrected_layout
 
 #: (d_x, H, r, L): depth 2 (lambda = 1) and depth 3 (lambda = 3), odd and even d_a, r = d_x and r < d_x;
 #: the smallest n = (r - H)/2 = 1 first (rule 2: the domain's edge).
-CASES = [(3, 1, 3, 2), (3, 1, 3, 3), (6, 2, 4, 2), (5, 1, 5, 2), (6, 2, 6, 2), (7, 1, 7, 2), (7, 1, 5, 2), (5, 1, 5, 3), (6, 2, 6, 3), (7, 1, 5, 3),
+CASES = [(3, 1, 3, 2), (3, 1, 3, 3), (6, 2, 4, 2), (5, 1, 5, 2), (6, 2, 6, 2), (7, 1, 7, 2), (7, 1, 5, 2), (5, 1, 5, 3),
+         (6, 2, 6, 3), (7, 1, 5, 3),
          (7, 1, 7, 3), (8, 2, 8, 3), (9, 3, 7, 3), (9, 3, 9, 3)]
 TOKENS = 2
 

@@ -1,9 +1,9 @@
 from verify.authoring import Claim, RankBound
 
 from ._common import WIES, Source
-from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
-from ._wies import FULL_RANK, LOWER, READING
 from ._small_n import at_small_n
+from ._wies import FULL_RANK, LOWER, READING
+from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
 
 CLAIM = Claim(
     id="wies2021_corollary1_lower",
@@ -23,7 +23,8 @@ CLAIM = Claim(
              "N') reach only L = 1 with d_x <= 6, L = 2 with d_x <= 4 (N = 4: d_x <= 3) and L = 3 with d_x = 2 "
              "(one more, L = 2, d_x = 4, N = 4, takes about 55 s); the reduced-route ranks hold from N = 2(d_x + "
              "1) on.",
-    checks=[RankBound(LOWER.xreplace(FULL_RANK), "lower", "sep", condition=lambda s: s.depth >= 2 and s.heads < s.width)],
+    checks=[RankBound(LOWER.xreplace(FULL_RANK), "lower", "sep",
+                      condition=lambda s: s.depth >= 2 and s.heads < s.width)],
 )
 
 # rule 2 (whole domains): the same bound at the smallest N (proofs/_small_n.py)

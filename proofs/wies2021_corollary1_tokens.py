@@ -18,10 +18,11 @@ def _case(depth, width, heads, vocab, rank, scale=1):
     lower = corollary1_lower_bound(depth, rank, heads)
     lemma6 = "" if lower is None else f" (Lemma 6 needs V >= {2 * lower + 1})"
     if lower is not None and lower != eq14(depth, rank, heads):  # the engine's bound is the formula's (odd r - H)
-        return False, f"L={depth} r={rank} H={heads}: the engine's bound {lower} is not eq. 14's {eq14(depth, rank, heads)}"
+        return False, (f"L={depth} r={rank} H={heads}: the engine's bound {lower} is not eq. 14's "
+                       f"{eq14(depth, rank, heads)}")
     return lower is None or best >= scale * lower, (f"L={depth} d_x={width} H={heads} r={rank} V={vocab}{lemma6}: "
-                                                    f"bound {lower}, reached at N={data['tokens_reaching_lower_bound']}, "
-                                                    f"sep up to {best}")
+                                                    f"bound {lower}, reached at "
+                                                    f"N={data['tokens_reaching_lower_bound']}, sep up to {best}")
 
 
 CLAIM = Claim(

@@ -13,15 +13,18 @@ def _table3(heads=HEADS):
     for key, widths in TABLE3.items():
         bad = [w for w in widths if w % heads]
         if bad or widths != sorted(set(widths)):
-            return False, f"row {key}: widths {bad or widths} not divisible by H={heads} or not increasing", {"row": str(key)}
-    return True, f"all {sum(map(len, TABLE3.values()))} widths in {len(TABLE3)} rows divisible by H={heads}, rows increasing", None
+            return False, (f"row {key}: widths {bad or widths} not divisible by H={heads} "
+                           f"or not increasing"), {"row": str(key)}
+    return True, (f"all {sum(map(len, TABLE3.values()))} widths in {len(TABLE3)} rows divisible by H={heads}, rows "
+                  "increasing"), None
 
 
 def _table4(shift=0):
     """Each Table 4 rerun is a trained network of Table 3 (same V, L, r and a listed width)."""
     for v, depth, width, rank, _ in TABLE4:
         if width + shift not in TABLE3.get((v, depth, rank), []):
-            return False, f"Table 4 row V={v} L={depth} d_x={width} r={rank} is not in Table 3", {"V": v, "L": depth, "d_x": width}
+            return False, f"Table 4 row V={v} L={depth} d_x={width} r={rank} is not in Table 3", {"V": v, "L": depth,
+                                                                                                  "d_x": width}
     return True, f"all {len(TABLE4)} rows of Table 4 are networks of Table 3", None
 
 
@@ -85,11 +88,15 @@ CLAIM = Claim(
               "V = 257, 500, 2000; the GPT-2-vocabulary experiment's largest width is 1064.",
     reading="Tables transcribed in proofs/_wies_tables.py.  Table 2's (680, 680) row is read as the width-680 network "
             "with r = 680 (it is also a baseline width).",
-    checks=[Property(_table3, name="Table 3: H = 2 divides every width", perturb={"H = 4 divides every width": neighbour(_table3, heads=4)}),
-            Property(_table4, name="Table 4 rows are Table 3 networks", perturb={"widths shifted by one": shifted(_table4, shift=1)}),
-            Property(_table2, name="Table 2 rows are C.1 networks", perturb={"widths shifted by one": shifted(_table2, shift=1)}),
+    checks=[Property(_table3, name="Table 3: H = 2 divides every width",
+                     perturb={"H = 4 divides every width": neighbour(_table3, heads=4)}),
+            Property(_table4, name="Table 4 rows are Table 3 networks",
+                     perturb={"widths shifted by one": shifted(_table4, shift=1)}),
+            Property(_table2, name="Table 2 rows are C.1 networks",
+                     perturb={"widths shifted by one": shifted(_table2, shift=1)}),
             Property(_table5, name="Table 5 against §5.3 and C.3",
-                     perturb={"ratios {1,2,4,8}": neighbour(_table5, ratios=(1, 2, 4, 8)), "depths {12, 24}": neighbour(_table5, depths=(12, 24))}),
+                     perturb={"ratios {1,2,4,8}": neighbour(_table5, ratios=(1, 2, 4, 8)),
+                              "depths {12, 24}": neighbour(_table5, depths=(12, 24))}),
             Property(_c4, name="C.4 ranks admissible", perturb={"ranks <= 256": neighbour(_c4, cap=256)}),
             Property(_counts, name="C.2 counts", perturb={"4 BPE vocabularies": shifted(_counts, vocabularies=4),
                                                           "largest width 1063": shifted(_counts, largest=1063)})],

@@ -24,15 +24,15 @@ def _mat(rng, rows, cols):
 
 
 def _mul(a, b):
-    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+    return [[sum(x * y for x, y in zip(row, col, strict=False)) for col in zip(*b, strict=False)] for row in a]
 
 
 def _t(a):
-    return [list(col) for col in zip(*a)]
+    return [list(col) for col in zip(*a, strict=False)]
 
 
 def _dot(u, v):
-    return sum(x * y for x, y in zip(u, v))
+    return sum(x * y for x, y in zip(u, v, strict=False))
 
 
 def _layers(seed, depth, width, heads, attn):
@@ -122,15 +122,17 @@ def _cyclic(shift: int = 0):
             for i in range(len(xs)):
                 for p in range(width):
                     if _eq8(terms, xs, i, p) != out[i][p]:
-                        return False, f"L={depth} d_x={width} H={heads} d_a={attn} seed {seed}: eq. 8 != eq. 5 at i={i}, p={p}", \
+                        return False, f"L={depth} d_x={width} H={heads} d_a={attn} seed {seed}: eq. 8 != eq. 5 at " \
+                                      f"i={i}, p={p}", \
                             {"L": depth, "d_x": width, "H": heads, "d_a": attn, "i": i, "p": p}
         lines.append(f"L={depth} d_x={width} H={heads} d_a={attn}: {len(terms)} terms (H^C(L))")
     return True, "eq. 8 = eq. 5 exactly, N = 3, every i and p, 2 weight draws: " + "; ".join(lines), None
 
 
 def _literal():
-    """As printed (r_{C+1} not bound by eq. 8's sums): at depth 1 the form is sum_h <a_h, y^i> sum_j <u_h, y^j><b_h, y^j>, so its part linear in
-    y^i and quadratic in one other y^j has a coefficient matrix of rank <= H.  The network's has rank
+    """As printed (r_{C+1} not bound by eq. 8's sums): at depth 1 the form is sum_h <a_h, y^i> sum_j <u_h, y^j><b_h,
+    y^j>, so its part linear in y^i and quadratic in one other y^j has a coefficient matrix of rank <= H.  The network's
+    has rank
     rank(sum_h ...) computed exactly; above H no choice of A, B can write the layer in this form."""
     for width, heads, attn in [(2, 1, 2), (3, 1, 2), (3, 1, 3), (4, 2, 2)]:
         w = _layers(0, 1, width, heads, attn)[0]
@@ -149,9 +151,10 @@ def _literal():
             rows.append(row)
         rank = flint.fmpz_mat(rows).rank()
         if rank > heads:
-            return False, f"d_x={width} H={heads} d_a={attn}: the layer's y^i-linear, y^j-quadratic part has rank {rank} > " \
-                          f"H = {heads}; the literal eq. 8 allows at most H", {"L": 1, "d_x": width, "H": heads, "d_a": attn,
-                                                                              "rank": rank}
+            return False, f"d_x={width} H={heads} d_a={attn}: the layer's y^i-linear, y^j-quadratic part has rank " \
+                          f"{rank} > H = {heads}; the literal eq. 8 allows at most H", {"L": 1, "d_x": width,
+                                                                                       "H": heads, "d_a": attn,
+                                                                                       "rank": rank}
     return True, "rank <= H at every spec tried", None
 
 

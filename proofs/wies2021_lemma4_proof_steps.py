@@ -19,7 +19,8 @@ CLAIM = Claim(
     statement="binom(n, k) >= (n/k)^k (1 <= k <= n), hence ((n over k)) = binom(n+k-1, n-1) >= ((n+k-1)/(n-1))^(n-1) "
               "for n >= 2.",
     formulas={f"step{i}": s for i, s in enumerate(STEPS)},
-    domain="cited inequality: 1 <= k <= n <= 30; chain: n = 2..16, k = 0..40 (k = 0 included); 40 searched points each up to n = 300-400",
+    domain="cited inequality: 1 <= k <= n <= 30; chain: n = 2..16, k = 0..40 (k = 0 included); 40 searched points each "
+           "up to n = 300-400",
     checks=[InequalityChain(CITED, ["<="], grid={n: list(range(1, 31)), k: list(range(1, 31))},
                             condition=lambda p: p[k] <= p[n], search=40, search_ranges={n: (1, 400), k: (1, 400)},
                             name="binom(n, k) >= (n/k)^k"),

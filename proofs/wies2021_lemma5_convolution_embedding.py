@@ -5,8 +5,16 @@ from verify.authoring import Cases, Claim, neighbour
 from verify.authoring.constructions import convolution_embedding
 
 from ._common import WIES, Source
-from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
-                     printed_layout, printed_phi_outcome)
+from ._vocab import (
+    LEMMA56_CASES,
+    LEMMA56_ODD_CASES,
+    a_matrix,
+    carries_rows,
+    corrected_layout,
+    embedding_target,
+    printed_layout,
+    printed_phi_outcome,
+)
 
 KERNELS = (1, 2, 3)
 
@@ -16,7 +24,7 @@ def _run(layout, a, r):
     lines, holds = [], True
     for kernel in KERNELS:
         _, outputs, rank = convolution_embedding(layout, a, tokens, kernel)
-        by_token = dict(zip(tokens, outputs))
+        by_token = dict(zip(tokens, outputs, strict=False))
         ok = all(by_token[t] == embedding_target(layout, a, t) for t in tokens) and rank <= r
         ok = ok and carries_rows(layout, by_token, a)
         holds &= ok
@@ -35,6 +43,7 @@ def _corrected(width, heads, r, depth):
         return True, f"d_x={width} H={heads} r={r}: nothing to carry (capacity 0)"
     holds, line = _run(layout, a_matrix(layout.carried, depth), r)
     return holds, f"d_x={width} H={heads} r={r} L={depth}: n={layout.carried}, {line}, outputs = eq. 15, Gram = A A^T"
+
 
 def _one_column_more(width, heads, r, depth):
     """the corrected construction carrying one column of A more than H floor((d_a-1)/2) (a strengthening)"""

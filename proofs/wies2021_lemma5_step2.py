@@ -27,17 +27,18 @@ def _compare(literal: bool, bump: int = 0):
         tokens = list(range(1, 2 * len(a) + 2))
         for kernel in KERNELS:
             _, outputs, _ = convolution_embedding(layout, a, tokens, kernel)
-            for token, out in zip(tokens, outputs):
+            for token, out in zip(tokens, outputs, strict=False):
                 rhs = embedding_target(layout, a, token)
                 rhs = [v + bump if layout.kind(alpha) == "const" else v for alpha, v in enumerate(rhs, start=1)]
                 if literal:
                     rhs = [v if alpha <= rank else 0 for alpha, v in enumerate(rhs, start=1)]
                 checked += 1
                 if out != rhs:
-                    alpha = next(i for i, (x, y) in enumerate(zip(out, rhs), start=1) if x != y)
+                    alpha = next(i for i, (x, y) in enumerate(zip(out, rhs, strict=False), start=1) if x != y)
                     return False, (f"d_x={width} H={heads} r={rank} L={depth} k={kernel} token {token}: step (1) gives "
                                    f"{out[alpha - 1]} at alpha={alpha}, step (2) {rhs[alpha - 1]}"), \
-                        {"d_x": width, "H": heads, "r": rank, "L": depth, "kernel": kernel, "token": token, "alpha": alpha}
+                        {"d_x": width, "H": heads, "r": rank, "L": depth, "kernel": kernel, "token": token,
+                         "alpha": alpha}
     return True, f"step (1) = step (2) for {checked} (layout, kernel, token) triples", None
 
 
@@ -46,8 +47,8 @@ CLAIM = Claim(
     source=Source(WIES, "appendix B.2.1", "proof of Lemma 5, step (2)"),
     statement="y^(0,j)_alpha = x^(j, ((alpha-1) mod k)+1)_{floor((alpha-1)/k)+1} on the read coordinates equals: "
               "A_{i_j, phi(alpha)} / A_{i_j - M/2, phi(alpha)} / 1 / 0 by case, each case with 'alpha <= r'.",
-    domain="every small layout (d_x = 3..8 at L = 2, 3..6 at L = 3; H | d_x, r - H even; corrected phi), kernel widths 1, 2, "
-           "every token",
+    domain="every small layout (d_x = 3..8 at L = 2, 3..6 at L = 3; H | d_x, r - H even; corrected phi), kernel widths "
+           "1, 2, every token",
     reading="The clause 'alpha <= r' is read as printed (rule 4: coordinates beyond r are 0); nothing in the text "
             "says otherwise, and eq. 15 (which step (2) must reach) has no such clause, so dropping it is the "
             "correction, not a second reading.  The second half's A_{i_j - M/2, phi(alpha)} is read as eq. 15's "
@@ -66,5 +67,6 @@ CLAIM = Claim(
                         "nonzero rows are not the first r; the rank is checked by claim "
                         "wies2021_lemma5_convolution_embedding).",
     corrected_checks=[Property(lambda: _compare(False), name="step (1) = step (2) without the clause (eq. 15)",
-                               perturb={"constant coordinates = 2": shifted(_compare, given=dict(literal=False), bump=1)})],
+                               perturb={"constant coordinates = 2":
+                                        shifted(_compare, given=dict(literal=False), bump=1)})],
 )

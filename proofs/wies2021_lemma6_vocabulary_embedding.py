@@ -5,8 +5,17 @@ from verify.authoring import Cases, Claim, neighbour
 from verify.authoring.constructions import vocabulary_matrix
 
 from ._common import WIES, Source
-from ._vocab import (LEMMA56_CASES, LEMMA56_ODD_CASES, a_matrix, carries_rows, corrected_layout, embedding_target,
-                     matrix_rank, printed_layout, printed_phi_outcome)
+from ._vocab import (
+    LEMMA56_CASES,
+    LEMMA56_ODD_CASES,
+    a_matrix,
+    carries_rows,
+    corrected_layout,
+    embedding_target,
+    matrix_rank,
+    printed_layout,
+    printed_phi_outcome,
+)
 
 
 def _outputs(layout, a, vocab):
@@ -47,7 +56,8 @@ def _corrected(width, heads, r, depth):
     matches = all(outputs[i] == embedding_target(layout, a, i) for i in range(1, vocab + 1))
     rank = matrix_rank(m)
     holds = matches and rank <= r and carries_rows(layout, outputs, a)
-    return holds, f"d_x={width} H={heads} r={r} L={depth}: n={n}, V={vocab}, rank M_V={rank} <= r, Gram of each half = A A^T"
+    return holds, (f"d_x={width} H={heads} r={r} L={depth}: n={n}, V={vocab}, rank M_V={rank} <= r, Gram of each half "
+                   "= A A^T")
 
 
 def _one_column_more(width, heads, r, depth):

@@ -68,5 +68,6 @@ CLAIM = Claim(
                         "6, n = min((r-1-H)/2, H floor((d_a-1)/2))): the first layer then outputs exactly "
                         "(sum_h W^O W^V) u for every j1, j2, and M_V has H + 2n <= r - 1 nonzero rows.",
     corrected_checks=[Cases(CASES, lambda *c: _all_pairs(*c, printed=False), name="corrected construction",
-                            perturb={"the index shifted: row j2 + 1 in the second halves": neighbour(_second_row_shifted)})],
+                            perturb={"the index shifted: row j2 + 1 in the second halves":
+                                     neighbour(_second_row_shifted)})],
 )

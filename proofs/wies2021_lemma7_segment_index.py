@@ -44,7 +44,8 @@ CLAIM = Claim(
               "A_{j, floor(t/E)+1}, else 1: every index lands inside A and P's tokens, and segment s holds "
               "A_{j,s} copies of token s+1 (pi_Q the same, shifted by (r-1-H)/2).",
     domain="E = 1..4, n = (r-1-H)/2 = 1..3, every row of A with entries 0..E and maximum E",
-    reading="[N/2] = {1, ..., N/2} as everywhere in the paper.  The index map alone; wies2021_lemma7_large_n_first_layer "
+    reading="[N/2] = {1, ..., N/2} as everywhere in the paper.  The index map alone; "
+            "wies2021_lemma7_large_n_first_layer "
             "checks the whole construction.  Counting t from 0 instead (t = 0..N/2-1) would also repair the map; it is "
             "checked among the corrections, not as a reading, since the text says t in [N/2] twice.",
     checks=[Property(lambda: _segments(PRINTED), name="printed floor(t/E), t = 1..N/2")],
@@ -52,7 +53,9 @@ CLAIM = Claim(
     corrected_statement="Take the segment floor((t-1)/E) for t in [N/2] (or count t from 0): then every index lands "
                         "inside A and P's tokens and segment s holds exactly A_{j,s} copies of token s+1.",
     corrected_checks=[Property(lambda: _segments(SHIFTED), name="floor((t-1)/E), t = 1..N/2",
-                               perturb={"one copy more per segment": shifted(_segments, given=dict(segment=SHIFTED), extra=1),
-                                        "segment index shifted back to floor(t/E)": neighbour(_segments, segment=PRINTED, claim=SHIFTED)}),
+                               perturb={"one copy more per segment":
+                                        shifted(_segments, given=dict(segment=SHIFTED), extra=1),
+                                        "segment index shifted back to floor(t/E)":
+                                        neighbour(_segments, segment=PRINTED, claim=SHIFTED)}),
                       Property(lambda: _segments(PRINTED, start=0), name="floor(t/E), t = 0..N/2-1")],
 )

@@ -25,7 +25,7 @@ def find_matrix(d: int, lam: int):
         chosen = []
         for v in vectors:
             trial = chosen + [v]
-            gram = [[sum(a * b for a, b in zip(x, y)) ** lam for y in trial] for x in trial]
+            gram = [[sum(a * b for a, b in zip(x, y, strict=False)) ** lam for y in trial] for x in trial]
             if flint.fmpz_mat(gram).rank() == len(trial):
                 chosen = trial
             if len(chosen) == need:
@@ -42,9 +42,10 @@ def _check(extra: int = 0):
             return False, f"no matrix found for d={d}, lambda={lam}", {"d": d, "lambda": lam}
         if extra:
             more = list(rows_of_a) + [tuple(range(2, d + 2))] * extra
-            gram = [[sum(a * b for a, b in zip(x, y)) ** lam for y in more] for x in more]
+            gram = [[sum(a * b for a, b in zip(x, y, strict=False)) ** lam for y in more] for x in more]
             if flint.fmpz_mat(gram).rank() < len(more):
-                return False, f"d={d} lambda={lam}: {len(more)} rows reach rank {flint.fmpz_mat(gram).rank()} only", None
+                return False, f"d={d} lambda={lam}: {len(more)} rows reach rank {flint.fmpz_mat(gram).rank()} " \
+                              f"only", None
         rows.append(f"d={d} lambda={lam}: {len(rows_of_a)} rows of squared norm {c}")
     return True, "exhibited, full rank checked exactly over Z: " + "; ".join(rows), None
 

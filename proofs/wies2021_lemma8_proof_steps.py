@@ -27,7 +27,7 @@ def _multinomial(lam: int, ks) -> int:
 
 def _power(v, ks) -> int:
     out = 1
-    for x, e in zip(v, ks):
+    for x, e in zip(v, ks, strict=False):
         out *= x**e
     return out
 
@@ -44,7 +44,7 @@ def _steps(extra_terms: int = 0, extra_rows: int = 0):
         ks = _compositions(d, lam)
         if len(ks) != comb(d + lam - 1, lam) + extra_terms:
             return False, f"d={d} lambda={lam}: {len(ks)} terms", {"d": d, "lambda": lam}
-        hadamard = [[sum(x * y for x, y in zip(a, b)) ** lam for b in rows] for a in rows]
+        hadamard = [[sum(x * y for x, y in zip(a, b, strict=False)) ** lam for b in rows] for a in rows]
         expanded = [[sum(_multinomial(lam, k) * _power(a, k) * _power(b, k) for k in ks) for b in rows] for a in rows]
         c = flint.fmpz_mat([[_power(a, k) for k in ks] for a in rows])
         dmat = flint.fmpz_mat([[_multinomial(lam, k) if i == j else 0 for j, k in enumerate(ks)]
@@ -66,7 +66,7 @@ def _binomial_reading():
     for d, lam in CASES:
         need = comb(d, lam)
         _, rows = find_matrix(d, lam)
-        sub = [[sum(x * y for x, y in zip(a, b)) ** lam for b in rows[:need]] for a in rows[:need]]
+        sub = [[sum(x * y for x, y in zip(a, b, strict=False)) ** lam for b in rows[:need]] for a in rows[:need]]
         rank = flint.fmpz_mat(sub).rank() if need else 0
         if rank != need:
             return False, f"d={d} lambda={lam}: rank {rank} < binom = {need}", {"d": d, "lambda": lam}
@@ -77,9 +77,9 @@ def _binomial_reading():
 CLAIM = Claim(
     id="wies2021_lemma8_proof_steps",
     source=Source(WIES, "appendix B.3", "proof of Lemma 8, eqs. 24-26"),
-    statement="((A A^T)^{.lambda})_{ab} = (sum_r v_r^a v_r^b)^lambda = sum_{k_1+..+k_d = lambda} multinomial(lambda; k) "
-              "prod (v_r^a)^{k_r} prod (v_r^b)^{k_r}: a sum of ((d over lambda)) rank-one terms a^{(k)} (x) b^{(k)}, full "
-              "rank iff the a^{(k)} are independent (det C != 0).",
+    statement="((A A^T)^{.lambda})_{ab} = (sum_r v_r^a v_r^b)^lambda = sum_{k_1+..+k_d = lambda} multinomial(lambda; "
+              "k) prod (v_r^a)^{k_r} prod (v_r^b)^{k_r}: a sum of ((d over lambda)) rank-one terms a^{(k)} (x) "
+              "b^{(k)}, full rank iff the a^{(k)} are independent (det C != 0).",
     domain="(d, lambda) in " + ", ".join(f"({d}, {lam})" for d, lam in CASES) + ", with Lemma 8's exhibited A",
     reading="Checked with the natural-number matrices found by wies2021_lemma8_hadamard_rank; the transcription's "
             "binom(d, lambda) rows are checked as a second reading (a principal submatrix of the full-rank matrix), "

@@ -18,7 +18,8 @@ def _bijection(shift: int = 0):
         for half in range(1, 5):
             rows = sorted(_row(digits, m, shift) for digits in product(range(1, m + 1), repeat=half))
             if rows != list(range(1, m**half + 1)):
-                return False, f"M={m}, N/2={half}: indices {rows[0]}..{rows[-1]} are not [M^(N/2)]", {"M": m, "N": 2 * half}
+                return False, f"M={m}, N/2={half}: indices {rows[0]}..{rows[-1]} are not [M^(N/2)]", {"M": m,
+                                                                                                      "N": 2 * half}
     # the whole matrix: (row, column) over all d in [M]^N, one partition with interleaved P and Q
     for m, n in [(2, 4), (3, 4), (2, 6)]:
         p, q = list(range(0, n, 2)), list(range(1, n, 2))
@@ -36,5 +37,6 @@ CLAIM = Claim(
     statement="Row index 1 + sum_{t=1}^{N/2} (d_{p_t} - 1) M^(N/2-t) (and the column analogue over Q) places the M^N "
               "entries of A bijectively into the M^(N/2) x M^(N/2) matrix.",
     domain="M = 1..4, N = 2..8 (rows); whole matrices at (M, N) = (2, 4), (3, 4), (2, 6)",
-    checks=[Property(_bijection, name="bijection onto [M^(N/2)]", perturb={"index shifted by one": shifted(_bijection, shift=1)})],
+    checks=[Property(_bijection, name="bijection onto [M^(N/2)]",
+                     perturb={"index shifted by one": shifted(_bijection, shift=1)})],
 )

@@ -20,7 +20,8 @@ def _check(shift: int = 0):
         counted, formula = _count(n, k), comb(n + k - 1 + shift, k)
         if counted != formula:
             return False, f"n={n} k={k}: {counted} compositions, formula {formula}", {"n": n, "k": k}
-    return True, f"enumerated compositions equal binom(n+k-1, k) for n = 1..6, k = 0..8 ({len(cases)} cases, k = 0 included)", None
+    return True, (f"enumerated compositions equal binom(n+k-1, k) for n = 1..6, k = 0..8 ({len(cases)} cases, k = 0 "
+                  "included)"), None
 
 
 CLAIM = Claim(

@@ -12,7 +12,8 @@ def _effective(low=16, high=C1_LOW_RANK_WIDTH):
     min(r, d_x, V) at generic weights) range from low to high."""
     ranks = [min(x, C1_LOW_RANK_WIDTH) for x in C1_RANKS]
     ok = min(ranks) == low and max(ranks) == high
-    return ok, f"min(r, d_x) from {min(ranks)} to {max(ranks)} ({sum(x >= C1_LOW_RANK_WIDTH for x in C1_RANKS)} at full " \
+    return ok, f"min(r, d_x) from {min(ranks)} to {max(ranks)} ({sum(x >= C1_LOW_RANK_WIDTH for x in C1_RANKS)} at " \
+               "full " \
                f"rank)", None if ok else {"effective": [min(ranks), max(ranks)]}
 
 
@@ -34,11 +35,14 @@ CLAIM = Claim(
     source=Source(WIES, "§5.1 paragraph 1; appendix C.1", "embedding ranks between 16 and the full rank d_x = 680"),
     statement="The low-rank networks (d_x = 680) have embedding ranks from 16 to the full rank 680.",
     reading="Two readings, both in the text's own symbols (issue 34): one symbol r is rank(M_V) <= min(d_x, V) in "
-            "eq. 3 and exceeds d_x in C.1.  Reading 'ranks min(r, d_x)' (holds): eq. 3 defines r = rank(M_V) with 'r <= min{d_x, V}', and C.1 says it 'factorize[s] the tokens and "
-            "positional embedding into two matrices of dimensions d_x x r, r x V', so its listed r (" + ", ".join(map(str, C1_RANKS)) + ") are inner dimensions and the ranks are min(r, d_x).  "
-            "Reading 'C.1's r as the ranks' (fails): C.1 and §5.1 use the same letter r that eq. 3 calls the rank and "
-            "list r = " + " and ".join(str(x) for x in C1_RANKS if x > C1_LOW_RANK_WIDTH) + " above "
-            f"d_x = {C1_LOW_RANK_WIDTH}, so the ranks so named run past 'the full rank'.  The outcomes differ: ambiguous.",
+            "eq. 3 and exceeds d_x in C.1.  Reading 'ranks min(r, d_x)' (holds): eq. 3 defines r = rank(M_V) with 'r "
+            "<= min{d_x, V}', and C.1 says it 'factorize[s] the tokens and "
+            "positional embedding into two matrices of dimensions d_x x r, r x V', so its listed r ("
+            + ", ".join(map(str, C1_RANKS)) + ") are inner dimensions and the ranks are min(r, d_x).  Reading 'C.1's r "
+            "as the ranks' (fails): C.1 and §5.1 use the same letter r that eq. 3 calls the rank and list r "
+            "= " + " and ".join(str(x) for x in C1_RANKS if x > C1_LOW_RANK_WIDTH) + " above "
+            f"d_x = {C1_LOW_RANK_WIDTH}, so the ranks so named run past 'the full rank'.  The outcomes differ: "
+            "ambiguous.",
     expected="ambiguous",
     checks=[effective, listed],
 )

@@ -38,12 +38,15 @@ CLAIM = Claim(
     statement="Each layer is a degree-3 polynomial in its N d_x inputs, so y_p^i is a degree-3^L polynomial; sep is "
               "at most its number of monomials, at most (3^L + N d_x)^(N d_x).",
     formulas={"monomials_room": COUNT, "sketch_bound": BOUND},
-    domain="degree and sep: L = 1-3, d_x = 1-3, N = 2 and 4 (SIZES); count: L = 1..5, N = 1..6, d_x = 1..6 and 100 random points",
-    reading="sep is the exact coefficient-route rank for the balanced partition.  'Degree 3^L' is checked as homogeneity: every monomial of the literal forward pass has degree exactly "
+    domain="degree and sep: L = 1-3, d_x = 1-3, N = 2 and 4 (SIZES); count: L = 1..5, N = 1..6, d_x = 1..6 and 100 "
+           "random points",
+    reading="sep is the exact coefficient-route rank for the balanced partition.  'Degree 3^L' is checked as "
+            "homogeneity: every monomial of the literal forward pass has degree exactly "
             "3^L (no positional term).  The O(...) is checked with constant 1 through the count of degree-3^L "
             "monomials, ((N d_x over 3^L)) <= (3^L + N d_x)^(N d_x).",
     checks=[Property(_degrees, name="literal forward pass: degree 3^L, sep <= monomials <= ((N d_x over 3^L))",
-                     perturb={"degree 3^L - 1": shifted(_degrees, shift=-1), "degree 3^L + 1": shifted(_degrees, shift=1),
+                     perturb={"degree 3^L - 1": shifted(_degrees, shift=-1),
+                              "degree 3^L + 1": shifted(_degrees, shift=1),
                               "sep <= monomials - 1": shifted(_degrees, slack=1)}),
             InequalityChain([COUNT, BOUND], ["<="], grid={L: list(range(1, 6)), N: list(range(1, 7)),
                                                           d_x: list(range(1, 7))},

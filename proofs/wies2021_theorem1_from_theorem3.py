@@ -26,7 +26,8 @@ CLAIM = Claim(
     id="wies2021_theorem1_from_theorem3",
     source=Source(WIES, "appendix A.2", "sentence after Theorem 3's proof: Theorem 1 by Lemma 3 with r_e = 1"),
     statement="With r_e = 1, log3 of eq. 9 <= (r+1) log3(2e(r+1+3^L)/(r+1)) + 4 log3(2e(4+3^L)/4) + (r+1) log3(3^L+1) "
-              "<= (2r+6)L + (r+1) log3(8e) + 4 log3(2e) <= 20 L r, i.e. log sep = O(L r) = O(L min{r, d_x}) (r <= d_x by eq. 3).",
+              "<= (2r+6)L + (r+1) log3(8e) + 4 log3(2e) <= 20 L r, i.e. log sep = O(L r) = O(L min{r, d_x}) (r <= d_x "
+              "by eq. 3).",
     formulas={f"step{i}": s for i, s in enumerate(STEPS)},
     domain="L = 1..8, r = 1..40 (r = 1 included), plus 40 searched points up to L = 12, r = 400",
     reading="The paper states only that Theorem 1 follows 'by lemma 3 with r_e = 1'.  The intermediate steps are the "

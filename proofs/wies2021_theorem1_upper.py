@@ -2,9 +2,9 @@ import sympy as sp
 
 from verify.authoring import Claim, RankBound
 
-from ._common import WIES, Source, L, d_x, log3
-from ._wies import EQ9, FULL_RANK, READING
+from ._common import WIES, L, Source, d_x, log3
 from ._small_n import at_small_n
+from ._wies import EQ9, FULL_RANK, READING
 
 CLAIM = Claim(
     id="wies2021_theorem1_upper",

@@ -1,9 +1,9 @@
 from verify.authoring import Claim, RankBound
 
 from ._common import ABOVE_THRESHOLD, WIES, Source
-from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
-from ._wies import FULL_RANK, LOWER, READING
 from ._small_n import at_small_n
+from ._wies import FULL_RANK, LOWER, READING
+from ._wies_gap import GRID_TEXT, PROOF, plain_gap_checks
 
 CLAIM = Claim(
     id="wies2021_theorem2_lower",
@@ -15,9 +15,10 @@ CLAIM = Claim(
     reading=READING + " Depth >= 2 (3^(L-2) must be an integer).",
     passage="wies2021_eq14_lower_bound",  # eq. 14 (Corollary 1), the bound Theorem 2 is shown through
     expected="gap",  # rule 1 (issue 20): no strengthening refuted on the specs in reach; rule 5: the proof falls short
-    gap=PROOF + GRID_TEXT + ("  Eq. 7's Omega~ form keeps its order from the proof at even d_a >= 4 (H floor((d_a - 1)/2) = "
-             "(d_x - 2H)/2 >= (d_x - H)/6), but at d_a = 2 (H = d_x/2) the printed proof (its per-head layout) gives nothing at any size; the one-slot "
-             "construction cited above does (floor((d_x - 1)/2) columns at every d_a)."),
+    gap=PROOF + GRID_TEXT + ("  Eq. 7's Omega~ form keeps its order from the proof at even d_a >= 4 (H floor((d_a - "
+                             "1)/2) = (d_x - 2H)/2 >= (d_x - H)/6), but at d_a = 2 (H = d_x/2) the printed proof (its "
+                             "per-head layout) gives nothing at any size; the one-slot construction cited above does "
+                             "(floor((d_x - 1)/2) columns at every d_a)."),
     gap_checks=plain_gap_checks(ABOVE_THRESHOLD),
     left_out="embeddings of rank r < d_x and positional embeddings (r_e >= 1): compared on the plain network (r = "
              "d_x, r_e = 0) only; N from 2 up to 2(d_x + 1) beyond the small specs: exact ranks at N = 2 and 4 "

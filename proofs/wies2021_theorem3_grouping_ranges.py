@@ -7,7 +7,6 @@ from itertools import product
 from verify.authoring import Cases, Claim, Property, shifted
 
 from ._common import WIES, Source
-
 from .wies2021_theorem3_counting import GRID, bound, count
 
 

@@ -1,8 +1,8 @@
 from verify.authoring import Claim, RankBound
 
 from ._common import WIES, Source
-from ._wies import EQ9, FULL_RANK, READING
 from ._small_n import at_small_n
+from ._wies import EQ9, FULL_RANK, READING
 
 CLAIM = Claim(
     id="wies2021_theorem4_upper",

@@ -25,14 +25,15 @@ def rule_width(parameters: int) -> flint.arb:
 
 CLAIM = Claim(
     id="wies2021_trillion_width",
-    source=Source(WIES, "§6 paragraph 4", "'1-Trillion parameter networks ... d_x = 30K and more (Levine et al. 2020)'"),
+    source=Source(WIES, "§6 paragraph 4",
+                  "'1-Trillion parameter networks ... d_x = 30K and more (Levine et al. 2020)'"),
     statement="By the first paper's rule (12 L d_x^2 parameters at depth L = log3 d_x), 1-trillion parameter networks "
               "need d_x = 30K.",
     formulas={"rule": sp.sympify("12*log(d_x)/log(3)*d_x**2")},
     reading="'d_x = 30K and more' for '1-Trillion parameter networks and beyond' pairs 10^12 with 30K ('and more' with "
-            "'and beyond'); the figure is attributed to the first paper, whose only rule for it is the budget 12 L d_x^2 "
-            "with L >= log3 d_x (Table 1 lists depths up to 10^11 parameters).  The rule gives d_x = 8.96e4 at 10^12 "
-            "and 2.98e4 ~ 30K at 10^11: the printed 30K is the rule's width one decade lower.",
+            "'and beyond'); the figure is attributed to the first paper, whose only rule for it is the budget 12 L "
+            "d_x^2 with L >= log3 d_x (Table 1 lists depths up to 10^11 parameters).  The rule gives d_x = 8.96e4 at "
+            "10^12 and 2.98e4 ~ 30K at 10^11: the printed 30K is the rule's width one decade lower.",
     checks=[QuotedNumber(lambda: rule_width(10**12), "30000", "500", label="the rule's d_x at 10^12 parameters")],
     expected="erratum",
     corrected_statement="By the first paper's rule, 1-trillion parameter networks need d_x ~ 90K (8.96e4); 30K "

@@ -11,7 +11,7 @@ def _mv(m, v):
 
 
 def _dot(u, v):
-    return sum(a * b for a, b in zip(u, v))
+    return sum(a * b for a, b in zip(u, v, strict=False))
 
 
 def naive_forward(spec, weights, inputs):
@@ -21,10 +21,10 @@ def naive_forward(spec, weights, inputs):
         for i in range(len(xs)):
             y = list(xs[i]) if spec.residual else [0] * spec.width
             for j in range(len(xs)):
-                for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+                for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
                     score = _dot(_mv(q, xs[i]), _mv(k, xs[j]))
                     contribution = _mv(o, _mv(v, xs[j]))
-                    y = [a + score * b for a, b in zip(y, contribution)]
+                    y = [a + score * b for a, b in zip(y, contribution, strict=False)]
             ys.append(y)
         xs = ys
     return xs

@@ -87,7 +87,8 @@ def test_imports_point_down_the_flow():
 def test_no_engine_module_imports_the_test_doubles():
     """``verify.testing`` holds stand-ins for tests and benchmarks (the strict fake cupy): the engine
     never imports them, so a double cannot stand in for a real device in a user's run."""
-    users = sorted(a for a, b in _graph().edges if b.startswith("verify.testing") and not a.startswith("verify.testing"))
+    users = sorted(a for a, b in _graph().edges
+                   if b.startswith("verify.testing") and not a.startswith("verify.testing"))
     assert users == []
 
 
@@ -227,7 +228,8 @@ def test_ci_runs_exactly_the_readme_test_command_with_the_pinned_versions():
     root = PACKAGE.parent
     ci = (root / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert "-c constraints.txt" in ci and ci in (root / "README.md").read_text()
-    pinned = {line.split("==")[0].lower() for line in (root / "constraints.txt").read_text().splitlines() if "==" in line}
+    pinned = {line.split("==")[0].lower() for line in (root / "constraints.txt").read_text().splitlines()
+              if "==" in line}
     assert {"pytest", "ruff", "python-flint", "hypothesis"} <= pinned
 
 

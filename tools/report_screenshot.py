@@ -62,7 +62,7 @@ var pre=document.createElement('pre'); pre.id='probe-result'; pre.textContent=JS
 document.body.appendChild(pre);
 })();
 </script>
-"""
+"""  # noqa: E501 (JavaScript the browser runs as written, one statement group a line)
 
 
 def browser(given: str | None) -> str | None:
@@ -92,7 +92,8 @@ def checks(found: dict) -> list[tuple[str, bool, str]]:
         ("filter: unexpected only keeps exactly the unexpected rows",
          found["filtered_visible"] == found["unexpected_rows"] and found["filtered_all_unexpected"]
          and found["filtered_shown_text"] == str(found["unexpected_rows"]),
-         f"{found['filtered_visible']} shown ('{found['filtered_shown_text']}'), {found['unexpected_rows']} unexpected"),
+         f"{found['filtered_visible']} shown ('{found['filtered_shown_text']}'), "
+         f"{found['unexpected_rows']} unexpected"),
         ("filter: every row shown at the start", found["visible_at_start"] == found["rows"]
          and found["shown_text"] == str(found["rows"]), f"{found['visible_at_start']} of {found['rows']}"),
         ("sort: ascending within each unit, no margin last", sorted_within_units(found["ascending"], False)

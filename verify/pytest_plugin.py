@@ -220,10 +220,10 @@ def _registries(names: list[str] | None) -> dict:
     """``{label: (Registry, claims, documents)}`` of the chosen registries, as ``verify run`` finds
     them (None: ``$VERIFY_REGISTRY`` or the one installed); an empty one is refused as it refuses it."""
     from .claims.coverage import load_index
-    from .report.junit import registry_label
     from .claims.record import load_claims
     from .claims.registry import find_registry
     from .errors import InputError, printable
+    from .report.junit import registry_label
 
     found = {}
     for name in names or [None]:
@@ -295,9 +295,9 @@ class ClaimItem(pytest.Item):
 
     def setup(self) -> None:
         """Run the claim; a check that raised is an error (pytest reports a failing setup as one)."""
-        from .report.junit import claim_properties, error_text, raised_checks, system_out
         from .claims.record import run_claims_with
         from .errors import InputError
+        from .report.junit import claim_properties, error_text, raised_checks, system_out
 
         plugin = self.config.pluginmanager.get_plugin("verify-claims-plugin")
         claim = self.claim  # a rank bound anywhere (printed, corrected, gap, a reading) reads the store

@@ -5,13 +5,14 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verify import NetworkSpec
-from verify.exact.arbexpr import compare, evaluate, multichoose
 from verify.claims.checks import InequalityChain, Property, QuotedNumber, RankBound
 from verify.claims.record import Claim, H, L, Source, d_a, d_x, k, load_claims, n, run_claim
 from verify.cli.main import main
+from verify.exact.arbexpr import compare, evaluate, multichoose
 
 SMALL = [NetworkSpec(depth=1, width=2), NetworkSpec(depth=2, width=2), NetworkSpec(depth=2, width=3, heads=3)]
 SRC = Source("levine2020_limits_to_depth_efficiencies.md", "test", "test")
@@ -69,7 +70,8 @@ def _claim(printed_ok, corrected_ok=None, expected="verified"):
     checks = [Property(lambda: (printed_ok, "printed", None if printed_ok else {"x": 0}),
                        perturb=lambda: (False, "perturbed statement refuted", None))]
     corrected = [] if corrected_ok is None else [Property(lambda: (corrected_ok, "corrected", None),
-                                                          perturb=lambda: (False, "strengthened correction refuted", None))]
+                                                          perturb=lambda: (False, "strengthened correction refuted",
+                                                                           None))]
     return Claim("test_claim", SRC, "a statement", checks, expected=expected, corrected_checks=corrected,
                  corrected_statement="fixed" if corrected else "")
 
@@ -128,7 +130,8 @@ def test_arb_evaluation_encloses_an_independent_high_precision_value():
     ball = evaluate(sp.log(1000, 3))
     with mpmath.workdps(40):  # scoped: the precision is not left set for the next test
         reference = mpmath.log(1000) / mpmath.log(3)
-        assert abs(mpmath.mpf(ball.mid().str(30, radius=False)) - reference) <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10) ** -25
+        assert (abs(mpmath.mpf(ball.mid().str(30, radius=False)) - reference)
+                <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10) ** -25)
     assert evaluate(sp.log(81, 3)).contains(4) and compare(sp.log(82, 3), sp.Integer(4), ">") is True
 
 
@@ -137,7 +140,8 @@ def test_every_claim_has_its_expected_outcome_and_every_verified_one_could_have_
     result = run_claim(claim)
     assert result.outcome == claim.expected, result.evidence
     if result.outcome in ("verified", "gap"):  # rule 1: a passing check refuted a strengthened statement
-        assert any(r.status == "pass" and any(p.get("counted", p["refuted"]) for p in r.perturbations)  # declared, no defect
+        # declared, no defect
+        assert any(r.status == "pass" and any(p.get("counted", p["refuted"]) for p in r.perturbations)
                    for r in result.checks) or \
             result.outcome == "gap", result.evidence
     if result.outcome == "erratum":  # rule 6: the corrected statement passed and refuted a strengthening of it

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import toy_registry
-from verify.report.html_report import _SCRIPT, ATLAS_PNG, MARGIN_SCALES, html_report
 from verify.cli.main import main
+from verify.report.html_report import _SCRIPT, ATLAS_PNG, MARGIN_SCALES, html_report
 
 
 class Page(HTMLParser):
@@ -127,8 +127,8 @@ def test_the_rank_table_is_sorted_and_its_log3_column_is_log3():
 def test_the_rank_plot_is_embedded_or_its_absence_said():
     png = b"\x89PNG\r\n\x1a\n fake"
     page = parse(html_report([], {"rank_table": RANKS}, rank_plot=png))
-    assert {"rank-plot", "plot-size"} <= page.ids and any(v.startswith("data:image/png;base64,") for t, k, v in page.links
-                                           if t == "img") and external(page) == []
+    assert {"rank-plot", "plot-size"} <= page.ids and any(
+        v.startswith("data:image/png;base64,") for t, k, v in page.links if t == "img") and external(page) == []
     text = "".join(parse(html_report([], {"rank_table": RANKS}, rank_plot=None)).text)
     assert "No plot" in text and "seprank-verify[plot]" in text
 

@@ -14,8 +14,8 @@ from verify.claims.bounds import trivial_upper
 from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
 from verify.claims.perturb import NO_PERTURBATION
 from verify.claims.record import OUTCOMES, Claim, Source, d_x, n, run_claim
-from verify.report.run_report import counts, markdown
 from verify.cli.main import main
+from verify.report.run_report import counts, markdown
 
 SRC = Source("levine2020_limits_to_depth_efficiencies.md", "test", "test")
 DEPTH1 = [NetworkSpec(depth=1, width=2), NetworkSpec(depth=1, width=3)]  # H = 1: sep = d_x + 1 (3, 4)
@@ -224,7 +224,8 @@ def _findings_lists(text: str) -> dict:
         line = text[head:text.index("\n", head)]
         body = text[text.index("\n", head):]
         body = body[:body.find("\n#")] if "\n#" in body else body
-        found[outcome] = (int(re.findall(r"\((\d+)\)\s*$", line)[0]), set(re.findall(r"^- \*\*`([a-z0-9_]+)`\*\*", body, re.M)))
+        found[outcome] = (int(re.findall(r"\((\d+)\)\s*$", line)[0]),
+                          set(re.findall(r"^- \*\*`([a-z0-9_]+)`\*\*", body, re.M)))
     return found
 
 

@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 
 import verify
+from toy_registry import TOY_BOUND
 from verify.claims import registry as registry_module
 from verify.claims.registry import ENVIRONMENT, GROUP, find_registry
 from verify.cli.main import main
-from verify.report import formats
 from verify.errors import InputError
-
-from toy_registry import TOY_BOUND
+from verify.report import formats
 
 ROOT = Path(__file__).resolve().parents[2]
 DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][GROUP]

@@ -18,8 +18,17 @@ from collections import defaultdict
 import pytest
 
 from verify.claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
-from verify.claims.perturb import (as_dict, converse, defects, neighbour, scaled, shifted, stated,  # noqa: F401
-                                   strict, trivial_description)
+from verify.claims.perturb import (  # noqa: F401
+    as_dict,
+    converse,
+    defects,
+    neighbour,
+    scaled,
+    shifted,
+    stated,
+    strict,
+    trivial_description,
+)
 from verify.claims.record import load_claims
 
 CLAIMS = load_claims()
@@ -52,7 +61,8 @@ def can_refute_a_strengthening(check) -> bool:
         return True  # x3 / /3 / +-1, each step tightened by one, the printed value +1
     if isinstance(check, (Property, Cases)):
         return any(not problems and not (stated(p) and p.kind in ("scaled", "shifted", "strict"))
-                   for (text, problems), p in zip(perturbation_defects(check).items(), as_dict(check.perturb).values()))
+                   for (text, problems), p in zip(perturbation_defects(check).items(), as_dict(check.perturb).values(),
+                                                  strict=False))
     return True  # a check kind this test does not know: judged by its results in test_claims.py
 
 
@@ -186,7 +196,8 @@ def test_a_derived_one_step_strengthening_is_sound_and_counts(perturbation):
     check = Cases([1, 2, 3], _bound_case, perturb={"strengthened": perturbation})
     assert perturbation_defects(check) == {"strengthened": []} and can_refute_a_strengthening(check)
     result = check.run()
-    assert result.could_fail and result.perturbations[0]["counted"] and result.perturbations[0]["kind"] == perturbation.kind
+    assert (result.could_fail and result.perturbations[0]["counted"]
+            and result.perturbations[0]["kind"] == perturbation.kind)
 
 
 def test_a_factory_made_perturbation_is_the_factorys_closure_with_one_argument_changed():

@@ -122,8 +122,8 @@ def test_an_interrupted_certify_promises_no_store(capsys, monkeypatch):
     from verify.constructions import certificate
 
     for stop in (KeyboardInterrupt(), Terminated("SIGTERM")):
-        def interrupted(*args, **kwargs):
-            raise stop
+        def interrupted(*args, _stop=stop, **kwargs):
+            raise _stop
         monkeypatch.setattr(certificate, "certify", interrupted)
         err = refused(capsys, "certify", "--depth", "2", "--width", "10", phrase="interrupted")
         assert "store" not in err and "resume" not in err

@@ -174,7 +174,8 @@ def damaged_store(tmp_path):
     path = tmp_path / "s.sqlite"
     with Store(path) as store:
         for seed in range(300):
-            store.put(Task("sep", NetworkSpec(depth=1, width=2), "reduced", "gf:101", seed), {"rank": 3, "pad": "x" * 200},
+            store.put(Task("sep", NetworkSpec(depth=1, width=2), "reduced", "gf:101", seed),
+                      {"rank": 3, "pad": "x" * 200},
                       0.0)
         store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     size = path.stat().st_size

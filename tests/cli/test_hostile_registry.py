@@ -18,11 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import verify
+from toy_registry import TOY_BOUND
 from verify.claims.registry import ENVIRONMENT
 from verify.cli.main import main
 from verify.errors import InputError
-
-from toy_registry import TOY_BOUND
 
 FAST = 5.0
 
@@ -250,7 +249,7 @@ def _trees(draw):
     for name in draw(st.lists(_NAMES, max_size=5, unique=True)):
         kind = draw(st.sampled_from(["good", "bad-id", "fragment", "text"]))
         stem = name.rsplit("/", 1)[-1]
-        text = {"good": lambda: good(stem if stem != "__init__" else name.split("/")[0]),
+        text = {"good": lambda stem=stem, name=name: good(stem if stem != "__init__" else name.split("/")[0]),
                 "bad-id": lambda: good("toy_zz"),
                 "fragment": lambda: draw(st.sampled_from(_FRAGMENTS)),
                 "text": lambda: draw(st.text(max_size=30))}[kind]()

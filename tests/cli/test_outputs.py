@@ -15,9 +15,9 @@ import stat
 import time
 
 import pytest
+
 import special_files
 from special_files import FifoReader
-
 from verify.cli.main import main
 from verify.files import read_text, write_output
 

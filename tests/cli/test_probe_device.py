@@ -7,12 +7,12 @@ import json
 import pytest
 
 import verify
-from verify.exact import tuning
 from verify.cli.main import main
 from verify.errors import InputError
 from verify.exact import device as devices
-from verify.testing import fake_cupy
+from verify.exact import tuning
 from verify.sweeps import probe as probe_module
+from verify.testing import fake_cupy
 
 CONTINUOUS = ["probe-n", "--depth", "2", "--width", "2", "--continuous", "--max-tokens", "6", "--patience", "1",
               "--no-store", "--json"]

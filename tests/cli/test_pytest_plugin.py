@@ -14,19 +14,20 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import toy_registry
-from toy_registry import CLASSNAME, schema_errors
+
 # imported here, so the in-process runs share them: pytester drops the modules a run imported, and
 # numpy (under the claims' checks and the rank sweep) cannot be imported twice in one process
 import verify.authoring  # noqa: F401
 import verify.claims.coverage  # noqa: F401
-import verify.report.junit  # noqa: F401
 import verify.claims.record  # noqa: F401
 import verify.claims.registry  # noqa: F401  (patched below: the runs must see the same module)
 import verify.claims.specsets  # noqa: F401
+import verify.report.junit  # noqa: F401
 import verify.sweeps.claim_run  # noqa: F401
 import verify.sweeps.executor  # noqa: F401
 import verify.sweeps.store  # noqa: F401  (patched below)
 import verify.sweeps.table  # noqa: F401
+from toy_registry import CLASSNAME, schema_errors
 
 pytest_plugins = ["pytester"]
 
@@ -149,7 +150,8 @@ def test_both_junit_files_name_map_and_word_each_claim_alike_and_validate(projec
     project.runpytest("--verify-claims", "--verify-registry", str(folder), "-m", "verify_claim",
                       "--verify-junit-properties", "--junitxml=with_properties.xml")
     assert schema_errors(project.path / "with_properties.xml")
-    properties = {p.get("name") for p in junit_cases(project.path / "with_properties.xml")["toy_planted"].iter("property")}
+    properties = {p.get("name")
+                  for p in junit_cases(project.path / "with_properties.xml")["toy_planted"].iter("property")}
     assert properties == {"paper", "source", "expected", "outcome", "passage", "margin"}
 
 

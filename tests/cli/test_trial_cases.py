@@ -23,7 +23,8 @@ REFUSED = [
      "--junit and --out (report.json) name one file"),
     (["run", "--out", "{tmp}/D", "--claim", "x", "--junit", "{tmp}/D/partial/report.md", "--no-store"], 2,
      "--junit and --out (report.md) name one file"),
-    (["run", "--out", "{tmp}/D", "--junit", "-", "--json", "--no-store"], 2, "--junit and --json would both go to stdout"),
+    (["run", "--out", "{tmp}/D", "--junit", "-", "--json", "--no-store"], 2, "--junit and --json would both go to "
+        "stdout"),
     (["run", "--out", "{tmp}/D", "--junit", "{tmp}/s.sqlite", "--store", "{tmp}/s.sqlite"], 2,
      "--junit and --store name one file"),
     (["table", "--depths", "1", "--widths", "2", "--csv", "-", "--plot", "-", "--no-store"], 2,

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from verify import NetworkSpec
-from verify.constructions.certificate import certify, check_certificate, lower_bound
 from verify.cli.main import main
+from verify.constructions.certificate import certify, check_certificate, lower_bound
 
 
 @pytest.fixture(scope="module")

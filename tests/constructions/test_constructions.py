@@ -7,10 +7,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.exact.gaussian import I, GaussianRational
 from verify.constructions.levine import grid_submatrix, hadamard_target, proportional, unit_rows
-from verify.constructions.vocabulary import (Layout, carried_columns, convolution_embedding, embedding_target,
-                                        large_n_construction, matrix_rank, vocabulary_matrix)
+from verify.constructions.vocabulary import (
+    Layout,
+    carried_columns,
+    convolution_embedding,
+    embedding_target,
+    large_n_construction,
+    matrix_rank,
+    vocabulary_matrix,
+)
+from verify.exact.gaussian import GaussianRational, I
 
 small = st.integers(-50, 50)
 

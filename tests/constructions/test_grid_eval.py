@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.exact import tuning
 from verify import NetworkSpec
 from verify.constructions.grid_eval import fits, grid_values, largest_fitting_prime
+from verify.exact import tuning
 from verify.model.network import output_coordinate
 from verify.model.spec import draw_weights
 

@@ -21,12 +21,12 @@ def _reference(xs, heads, p, residual):
             total = [0] * len(x[0])
             for ov, kq in heads:
                 kx = [sum(int(kq[r][k]) * x[i][k] for k in range(len(x[i]))) for r in range(len(kq))]
-                c = [sum(a * b for a, b in zip(x[j], kx)) for j in range(2)]
+                c = [sum(a * b for a, b in zip(x[j], kx, strict=False)) for j in range(2)]
                 z = [x[0][k] * c[0] + x[1][k] * c[1] for k in range(len(x[0]))]
                 for r in range(len(ov)):
                     total[r] += sum(int(ov[r][k]) * z[k] for k in range(len(z)))
             if residual:
-                total = [t + v for t, v in zip(total, x[i])]
+                total = [t + v for t, v in zip(total, x[i], strict=False)]
             rows.append([t % p for t in total])
         out.append(rows)
     return out

@@ -49,9 +49,9 @@ def test_exact_rank_of_the_grid_is_the_multiset_coefficient(width, heads, depth,
 def test_grid_is_a_constant_times_the_hadamard_power(width, heads, depth):
     grid, v, w = _grid(width, heads, depth, 4, seed=1)
     power = 3 ** (depth - 2)
-    target = [[sum(x * y for x, y in zip(a, b)) ** power for b in w] for a in v]
+    target = [[sum(x * y for x, y in zip(a, b, strict=False)) ** power for b in w] for a in v]
     const = 4 ** power * 2 ** ((power - 1) // 2)  # s_2 = 4 <v, w>, s_l = 2 s_{l-1}^3 at N = 2
-    assert all(g == const * t for gr, tr in zip(grid, target) for g, t in zip(gr, tr))
+    assert all(g == const * t for gr, tr in zip(grid, target, strict=False) for g, t in zip(gr, tr, strict=False))
 
 
 def test_bound_is_at_least_the_printed_bound_for_every_head_count():

@@ -18,7 +18,7 @@ def test_precision_is_restored_after_the_block_after_an_error_and_when_nested():
     assert flint.ctx.prec == before
     with pytest.raises(ZeroDivisionError):
         with precision(500):
-            1 / 0
+            1 / 0  # noqa: B018 (evaluated only to raise inside pytest.raises)
     assert flint.ctx.prec == before
 
 

@@ -10,12 +10,11 @@ import flint
 import numpy as np
 import pytest
 
-from verify.exact import tuning
 from verify import NetworkSpec
 from verify.cli.main import main
 from verify.errors import InputError
 from verify.exact import device as devices
-from verify.exact import kernels
+from verify.exact import kernels, tuning
 from verify.exact.device import CPU, Device, resolve_device
 from verify.exact.fields import Field
 from verify.rank.reduced import reduced_separation_rank

@@ -9,11 +9,12 @@ from __future__ import annotations
 import flint
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.exact.elimination import rank_mod_p
-from verify.exact.tuning import BASE
 from verify.exact.floatmod import ModArith
+from verify.exact.tuning import BASE
 
 #: One prime per product split: one limb (chunk 512), one limb forced at p near 2^26 (chunk 7,
 #: delayed reduction every 8 updates), two limbs by Karatsuba (the smallest two-limb prime, whose

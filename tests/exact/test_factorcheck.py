@@ -180,8 +180,8 @@ def test_the_checks_digit_product_at_its_chunk_with_the_largest_sums(p):
     nearly all 2^b - 1, so the digit sums reach s h (2^b - 1)), c at +-p/2; both orientations (the thin
     operand on the right, as in A x, and on the left, as in z^T A); every residue against Python
     integers, every result centred."""
-    from verify.exact.tuning import PLAIN_MIN_CHUNK
     from verify.exact.factorcheck import _subtract_product, digit_plan
+    from verify.exact.tuning import PLAIN_MIN_CHUNK
 
     ar = ModArith(p)
     assert not ar.small or (2**53 - p) // (ar.h * ar.h) < PLAIN_MIN_CHUNK
@@ -322,7 +322,7 @@ def test_the_checks_own_reduction_of_the_callers_integers(p):
         out = _residues(ar, values)
         assert out.dtype == np.float64 and out.shape == values.shape
         assert (np.abs(out) <= p - 1).all()
-        for got, want in zip(out.ravel().tolist(), values.ravel().tolist()):
+        for got, want in zip(out.ravel().tolist(), values.ravel().tolist(), strict=False):
             assert got == int(got) and (int(got) - int(want)) % p == 0, (want, got)
 
 
@@ -333,8 +333,8 @@ def test_the_sketch_of_residues_at_their_largest_crosses_its_chunk_exactly(p):
     ``digit_plan`` with bound p - 1.  A matrix whose every entry is the odd p - 2 (and a row of
     p - 1, the largest residue) over an inner dimension of 2 chunks + 1: -(A x) against Python
     integers, and the same with the left vectors z^T A."""
-    from verify.exact.tuning import PLAIN_MIN_CHUNK
     from verify.exact.factorcheck import digit_plan, sketch
+    from verify.exact.tuning import PLAIN_MIN_CHUNK
 
     ar = ModArith(p)
     chunk = (2**53 - p) // ((p - 1) * ar.h)
@@ -362,8 +362,8 @@ def test_the_checks_product_with_residue_bounds_at_the_largest_sums(p):
     or ``digit_plan`` with bound p - 1).  Residues the odd p - 2, thin entries +-g (g the odd one of h,
     h - 1) for plain chunks and -1 (digits at their largest) for digits; c at +-(p - 1)/2.  A bound taken
     as h (half of p - 1) doubles the chunk and the sums pass 2^53; against Python integers."""
-    from verify.exact.tuning import PLAIN_MIN_CHUNK
     from verify.exact.factorcheck import _subtract_product, digit_plan
+    from verify.exact.tuning import PLAIN_MIN_CHUNK
 
     ar = ModArith(p)
     g = ar.h if ar.h % 2 else ar.h - 1
@@ -412,8 +412,8 @@ def test_null_rows_at_the_largest_sums_pass_exactly_and_one_off_fails(p):
     large power of 2), z of magnitude about p/2 (plain) or -1, -3 (digits at their largest), each row's
     last entry set so that z^T A x = 0 mod p: the check passes (a sum past 2^53 would round and
     raise); with one entry off by one it raises."""
-    from verify.exact.tuning import PLAIN_MIN_CHUNK
     from verify.exact.factorcheck import Sketch, check_null_rows, digit_plan
+    from verify.exact.tuning import PLAIN_MIN_CHUNK
 
     ar = ModArith(p)
     rng = np.random.default_rng(p % 967)
@@ -471,7 +471,8 @@ def test_the_left_sketch_folds_its_accumulator_before_a_sum_passes_two_to_the_53
     Over 2 folds + 1 rows: -(z^T A) and -(A x) against Python integers."""
     from verify.exact import factorcheck
 
-    monkeypatch.setattr(factorcheck, "_random", lambda ar, shape, seed: np.full(shape, (ar.p - 3) // 2, dtype=np.float64))
+    monkeypatch.setattr(factorcheck, "_random",
+                        lambda ar, shape, seed: np.full(shape, (ar.p - 3) // 2, dtype=np.float64))
     ar = ModArith(p)
     fold = (2**53 - p) // ((p - 1) * ar.h)
     assert fold * (p - 3) // 2 * (p - 2) <= 2**53 < 2 * fold * (p - 3) // 2 * (p - 2)

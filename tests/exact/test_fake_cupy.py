@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from verify.exact import blocklu, kernels, leaves
-from verify.testing import fake_cupy
 from verify.exact.device import Device
 from verify.exact.elimination import rank_mod_p
 from verify.exact.fields import Field
 from verify.exact.floatmod import ModArith
+from verify.testing import fake_cupy
 
 P = 1048573
 cp = fake_cupy.module()

@@ -145,7 +145,8 @@ def test_from_ints_centres_every_extreme_input(p, limbs, expected):
 def test_limbs_recombine_within_their_bound(p, limbs, expected):
     ar = arith(p, limbs)
     top = (p - 1) // 2
-    values = [top, -top, top - 1, -(top - 1), 2 ** (ar.bits - 1), -(2 ** (ar.bits - 1)), 2 ** (ar.bits * (ar.limbs - 1)),
+    values = [top, -top, top - 1, -(top - 1), 2 ** (ar.bits - 1), -(2 ** (ar.bits - 1)),
+              2 ** (ar.bits * (ar.limbs - 1)),
               top - 2 ** (ar.bits - 1), 1, -1, 0]
     x = np.array(values, dtype=np.float64)
     parts = ar._split(x)
@@ -161,10 +162,10 @@ def test_mul_of_the_largest_residues_of_both_signs(p, limbs, expected):
     ar = arith(p, limbs)
     top = (p - 1) // 2
     values = [top, -top, top - 1, -(top - 1), 1, -1, 0, 2, top // 2, -(top // 2) - 1]
-    x, y = zip(*itertools.product(values, repeat=2))
+    x, y = zip(*itertools.product(values, repeat=2), strict=False)
     out = ar.mul(np.array(x, dtype=np.float64), np.array(y, dtype=np.float64))
     assert np.abs(out).max() <= ar.h
-    assert (residues(ar, out) == exact([a * b % p for a, b in zip(x, y)])).all()
+    assert (residues(ar, out) == exact([a * b % p for a, b in zip(x, y, strict=False)])).all()
     for scalar in (top, -top, top - 1, p - 1):  # a Python int factor, as the combination of limbs uses
         out = ar.mul(np.array(values, dtype=np.float64), scalar)
         assert (residues(ar, out) == exact([v * scalar % p for v in values])).all()

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from verify.exact import tuning
-from verify.exact import fused
+from verify.exact import fused, tuning
 from verify.exact.floatmod import ModArith
 
 PRIMES = [2**40 - 87, 4398046511093, 31988991918047]
@@ -42,7 +41,7 @@ def test_split_is_bit_for_bit_numpys_on_a_strided_view(p):
         low, high, total = (np.full(view.shape, np.nan) for _ in range(3))
         ar._split_sum(view, low, high, total)
         outs.append((low, high, total))
-    for a, b in zip(*outs):
+    for a, b in zip(*outs, strict=False):
         assert np.array_equal(a, b)
     low, high, total = outs[0]
     assert (low + 2.0**compiled.bits * high == view).all() and (total == low + high).all()
@@ -76,7 +75,8 @@ def test_combination_is_bit_for_bit_numpys_at_the_largest_products(p):
     assert np.abs(results[0]).max() <= compiled.h
     p_obj = compiled.p
     want = (parent[3:43, 10:80].astype(np.int64).astype(object)
-            - (lo.astype(object) + x.astype(object) * 2**compiled.bits + hi.astype(object) * 2 ** (2 * compiled.bits))) % p_obj
+            - (lo.astype(object) + x.astype(object) * 2**compiled.bits
+               + hi.astype(object) * 2 ** (2 * compiled.bits))) % p_obj
     assert (results[0][3:43, 10:80].astype(np.int64).astype(object) % p_obj == want).all()
     assert np.array_equal(results[0][:3], parent[:3]) and np.array_equal(results[0][:, :10], parent[:, :10])
 

@@ -35,7 +35,8 @@ def test_gpu_reach_runs_its_gpu_path_with_every_figure(tmp_path):
     # width 2 (verify.separation_rank's example), 3,102 the README's reach row for depth 3 width 3; both certified
     specs = data["specs"]
     assert (specs["2,2,1"]["rank"], specs["2,2,1"]["certified_exact"]) == (18, True)
-    assert (specs["3,3,1"]["rank"], specs["3,3,1"]["upper_bound"], specs["3,3,1"]["certified_exact"]) == (3102, 3102, True)
+    assert ((specs["3,3,1"]["rank"], specs["3,3,1"]["upper_bound"], specs["3,3,1"]["certified_exact"])
+            == (3102, 3102, True))
     assert specs["3,3,1"]["eliminations"] == ["float64-block-lu"]  # the device kernel ran
     assert all("error" not in entry for entry in specs.values())
     # each finished degree block went to the JSON as it finished, with its plan and its seconds by phase

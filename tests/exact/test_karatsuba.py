@@ -8,14 +8,14 @@ closed form catches it).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import flint
 import numpy as np
 import pytest
 
 from verify.exact import tuning
 from verify.exact.elimination import rank_mod_p
-from fractions import Fraction
-
 from verify.exact.floatmod import ModArith
 from verify.exact.karatsuba import _karatsuba_plan, shift_output
 
@@ -150,9 +150,10 @@ def test_karatsuba_equals_four_products_on_random_blocks(p, rows, cols):
         results.append(ar.to_ints(out))
     assert (results[1] == results[0]).all() and (results[2] == results[0]).all()
     picks = [(i, j) for i in range(rows) for j in range(cols)] if rows < 100 else \
-        [(int(i), int(j)) for i, j in zip(rng.integers(0, rows, 60), rng.integers(0, cols, 60))] + [(rows - 1, cols - 1)]
+        [(int(i), int(j))
+         for i, j in zip(rng.integers(0, rows, 60), rng.integers(0, cols, 60), strict=False)] + [(rows - 1, cols - 1)]
     for i, j in picks:
-        want = (int(c[i, j]) - sum(int(x) * int(y) for x, y in zip(a[i], b[:, j]))) % p
+        want = (int(c[i, j]) - sum(int(x) * int(y) for x, y in zip(a[i], b[:, j], strict=False))) % p
         assert int(results[0][i, j]) == want, (i, j)
 
 

@@ -41,7 +41,7 @@ def _per_block(n: int, width: int, leaf: str | None = None) -> list[dict]:
     assert pivots == n and widths == [width] * (n // width)  # uniform random: full rank, no halving
     marks.append((fake_cupy.STATS["launches"], fake_cupy.host_reads()))  # the end of the last block's step
     # (the last step's mark includes the closing factorization check: a constant, not per block)
-    return [{"launches": b[0] - a[0], "reads": b[1] - a[1]} for a, b in zip(marks, marks[1:])][:-1] or \
+    return [{"launches": b[0] - a[0], "reads": b[1] - a[1]} for a, b in zip(marks, marks[1:], strict=False)][:-1] or \
         [{"launches": marks[1][0] - marks[0][0], "reads": marks[1][1] - marks[0][1]}]
 
 

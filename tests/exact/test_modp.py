@@ -9,8 +9,16 @@ import pytest
 
 from verify.exact import modp
 from verify.exact.floatmod import MAX_PRIME
-from verify.exact.modp import (INNER_CHUNK, INT64_INNER_MAX, LIMB_BITS, floor_mod, int64_product, product, residues,
-                               three_limb_product)
+from verify.exact.modp import (
+    INNER_CHUNK,
+    INT64_INNER_MAX,
+    LIMB_BITS,
+    floor_mod,
+    int64_product,
+    product,
+    residues,
+    three_limb_product,
+)
 
 P63 = 2**63 - 25
 

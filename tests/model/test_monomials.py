@@ -5,10 +5,9 @@ from itertools import product
 import pytest
 from hypothesis import given
 
+from strategies import small_specs
 from verify import Field, NetworkSpec, draw_weights
 from verify.model.polynomial import expected_monomial_count, monomial_report
-
-from strategies import small_specs
 
 
 def brute_force_count(spec):

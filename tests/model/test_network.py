@@ -1,14 +1,14 @@
 """The forward pass and the exact polynomial against an independent element-wise eq. 3."""
 
 import flint
-from hypothesis import given, strategies as st
-
-from verify import Field, NetworkSpec, draw_weights
-from verify.model.network import forward, output_coordinate
-from verify.model.polynomial import output_polynomial, variable_index
+from hypothesis import given
+from hypothesis import strategies as st
 
 from naive import naive_forward
 from strategies import small_specs
+from verify import Field, NetworkSpec, draw_weights
+from verify.model.network import forward, output_coordinate
+from verify.model.polynomial import output_polynomial, variable_index
 
 
 @given(small_specs(tokens=3), st.integers(0, 10**6), st.randoms(use_true_random=False))
@@ -40,8 +40,8 @@ def test_polynomial_mod_p_is_the_reduction_of_the_integer_polynomial():
     p = 1_000_003
     over_z = output_polynomial(spec, weights, Field(None))
     mod_p = output_polynomial(spec, weights, Field(p))
-    reduced = {m: int(c) % p for m, c in zip(over_z.monoms(), over_z.coeffs()) if int(c) % p}
-    assert dict(zip(mod_p.monoms(), map(int, mod_p.coeffs()))) == reduced
+    reduced = {m: int(c) % p for m, c in zip(over_z.monoms(), over_z.coeffs(), strict=False) if int(c) % p}
+    assert dict(zip(mod_p.monoms(), map(int, mod_p.coeffs()), strict=False)) == reduced
 
 
 def test_weights_are_reproducible_and_depend_on_the_seed():

@@ -29,7 +29,7 @@ def test_the_plan_has_the_runs_blocks_and_their_kernels():
     plan = plan_separation_rank(SPEC, device="cpu")
     run = separation_rank(SPEC, max_runs=1, device="cpu")
     assert [(b.rows, b.cols) for b in plan.blocks] == [(b.rows, b.cols) for b in run.blocks]
-    for planned, block in zip(plan.blocks, run.blocks):
+    for planned, block in zip(plan.blocks, run.blocks, strict=False):
         assert planned.kernel.name == kernel_for(plan.field, planned.slice_rows, planned.slice_cols).name
         if block.implied_by is None and block.rows and block.cols:
             assert block.elimination == planned.kernel.name

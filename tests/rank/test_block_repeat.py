@@ -20,8 +20,9 @@ UPPER = [3, 10, 8]  # planted per-block upper bounds
 
 
 def _blocks(ranks, bounds, ranked=None):
-    return [Block(u, u, r, upper_bound=u, probability_bound=(0.0 if r == u else e), ranked=ranked is None or a in ranked)
-            for a, (r, u, e) in enumerate(zip(ranks, UPPER, bounds))]
+    return [Block(u, u, r, upper_bound=u, probability_bound=(0.0 if r == u else e),
+                  ranked=ranked is None or a in ranked)
+            for a, (r, u, e) in enumerate(zip(ranks, UPPER, bounds, strict=False))]
 
 
 def _planted(first, later):

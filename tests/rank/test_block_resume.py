@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from verify.exact import tuning
 from verify import NetworkSpec, separation_rank
 from verify.cli.main import main
-from verify.testing import fake_cupy
+from verify.exact import tuning
 from verify.exact.device import Device
 from verify.rank import degree_blocks
 from verify.sweeps.block_rows import BLOCK_KIND, BlockRows
 from verify.sweeps.store import Store
+from verify.testing import fake_cupy
 
 SPEC = NetworkSpec(depth=3, width=2, heads=2)
 FIELD = "gf:1048573"

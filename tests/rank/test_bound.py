@@ -12,12 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verify import Field, NetworkSpec, draw_weights
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.exact.compositions import compositions
 from verify.exact.fields import DEFAULT_PRIME
 from verify.rank.bound import degree_block_sizes, derivative_bound, homogeneous_bound, staircase_bound
-from verify.rank.reduced import _split, reduced_polynomials
 from verify.rank.moments import moment_table
+from verify.rank.reduced import _split, reduced_polynomials
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 
 def _monomials(nvars, degree):
@@ -37,7 +37,7 @@ def _term_rank(allowed):
     rows = [("r", i) for i in range(allowed.shape[0])]
     graph.add_nodes_from(rows)
     graph.add_nodes_from(("c", j) for j in range(allowed.shape[1]))
-    graph.add_edges_from((("r", i), ("c", j)) for i, j in zip(*np.nonzero(allowed)))
+    graph.add_edges_from((("r", i), ("c", j)) for i, j in zip(*np.nonzero(allowed), strict=False))
     return len(nx.bipartite.hopcroft_karp_matching(graph, top_nodes=rows)) // 2
 
 

@@ -32,7 +32,7 @@ def _first_layer_forms(layer, d):
     columns = []
     for e in _sym_basis(d):
         values = []
-        for v, k in zip(layer.value, layer.key):
+        for v, k in zip(layer.value, layer.key, strict=False):
             values.extend(sympy.Matrix(v) * e * sympy.Matrix(k).T)
         columns.append(values)
     return sympy.Matrix(columns).T
@@ -43,7 +43,7 @@ def _q_along(spec, weights, s):
     f = sympy.eye(spec.width)
     for layer in weights.layers:
         t = sympy.zeros(spec.width, spec.width)
-        for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output):
+        for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False):
             t += sympy.Matrix(o) * sympy.Matrix(v) * s * sympy.Matrix(k).T * sympy.Matrix(q)
         f = t * f
         s = (t * s * t.T).expand()
@@ -59,10 +59,10 @@ def test_lemma_k_q_has_degree_at_most_c_of_l_minus_1_along_the_first_layer_kerne
     kernel = _first_layer_forms(weights.layers[0], width).nullspace()
     assert len(kernel) >= first_layer_kernel(width * (width + 1) // 2, heads, spec.attn_dim) > 0
     basis = _sym_basis(width)
-    directions = [sum((c * e for c, e in zip(vec, basis)), sympy.zeros(width, width)) for vec in kernel]
+    directions = [sum((c * e for c, e in zip(vec, basis, strict=False)), sympy.zeros(width, width)) for vec in kernel]
     ts = sympy.symbols(f"t0:{len(directions)}")
     start = sympy.Matrix(width, width, lambda a, b: 3 * (a + 1) ** 2 + 5 * (b + 1) ** 2 + 7 * a * b - 2)
-    line = start + sum((t * e for t, e in zip(ts, directions)), sympy.zeros(width, width))
+    line = start + sum((t * e for t, e in zip(ts, directions, strict=False)), sympy.zeros(width, width))
     degrees = [sympy.Poly(x, *ts).total_degree() for x in _q_along(spec, weights, line) if x != 0]
     assert degrees and max(degrees) <= (3 ** (depth - 1) - 1) // 2
     u = sympy.Symbol("u")
@@ -155,7 +155,7 @@ def _mul(a, b, p=P):
 
 
 def _tr(a):
-    return [list(r) for r in zip(*a)]
+    return [list(r) for r in zip(*a, strict=False)]
 
 
 def _order_of_vanishing(width, break_condition=None, seed=0):
@@ -211,7 +211,7 @@ def test_b4_point_count_is_the_hilbert_function_of_two_quadrics(width):
         for m in monomials(12):
             row = [0] * len(target)
             for e, c in quad.items():
-                row[target[tuple(u + v for u, v in zip(e, m))]] = c
+                row[target[tuple(u + v for u, v in zip(e, m, strict=False))]] = c
             rows.append(row)
     rank = flint.nmod_mat(len(rows), len(target), [c for r in rows for c in r], P).rank()
     assert one_head_depth3_points(width) == len(target) - rank
@@ -224,7 +224,8 @@ def test_b4_lowers_only_block_7_and_only_for_one_full_head_at_depth_3():
     assert derivative_bound(NetworkSpec(depth=3, width=3)).total == 3_102  # width 3: no base points
     deeper = derivative_bound(NetworkSpec(depth=4, width=4))  # proven at depth 3 only
     assert deeper.kind == "degree blocks" and deeper.total == sum(min(r, c) for r, c, _ in deeper.blocks)
-    assert derivative_bound(NetworkSpec(depth=3, width=4, heads=1, attn_dim=3)).kind != "degree blocks less the one-head base points"
+    assert derivative_bound(NetworkSpec(depth=3, width=4, heads=1, attn_dim=3)).kind != ("degree blocks less the "
+         "one-head base points")
 
 
 @pytest.mark.slow

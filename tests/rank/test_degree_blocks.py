@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify import Field
+from verify.exact.compositions import compositions
 from verify.rank import degree_blocks
 from verify.rank.blocks import rank_dense
-from verify.exact.compositions import compositions
 from verify.rank.degree_blocks import block_rank, degree_block_ranks
 from verify.rank.moments import AdditiveEncoder, DenseMoments, SearchMoments, Terms, moment_table, moment_terms
 
@@ -140,7 +140,7 @@ def test_dense_positions_look_up_the_same_values_as_the_sorted_search(nvars, deg
     dense = DenseMoments(nvars, degree, exponents, values, np.int64)
     encoder = AdditiveEncoder(nvars, degree + 1)
     terms = []
-    for exps, vals in zip(exponents, values):
+    for exps, vals in zip(exponents, values, strict=False):
         keys = encoder.encode(exps)
         order = np.argsort(keys)
         terms.append(Terms(keys[order], vals[order]))
@@ -212,7 +212,7 @@ def test_proven_block_bounds_tight_or_loose_give_the_whole_block_ranks(nvars, de
     with _small_probe():
         rank, blocks, _ = degree_block_ranks(field, moments, nvars, degree, uppers=uppers)
     assert rank == _whole_block_ranks(field, q, nvars, degree)
-    assert all(b.rank <= u for b, u in zip(blocks, uppers))
+    assert all(b.rank <= u for b, u in zip(blocks, uppers, strict=False))
 
 
 def test_a_slice_reaching_the_bound_skips_the_complement(monkeypatch):

@@ -7,17 +7,16 @@ import json
 import numpy as np
 import pytest
 
-from verify.exact import tuning
 from verify import NetworkSpec
 from verify.cli.main import main
-from verify.exact import kernels
-from verify.testing import fake_cupy
+from verify.exact import kernels, tuning
 from verify.exact.device import Device
-from verify.rank.block_plan import RunPlan
 from verify.exact.fields import Field
 from verify.rank import degree_blocks
+from verify.rank.block_plan import RunPlan
 from verify.rank.moments import DenseMoments
 from verify.rank.reduced import reduced_separation_rank
+from verify.testing import fake_cupy
 
 cp = fake_cupy.module()
 GPU = Device("gpu", cp)
@@ -38,10 +37,12 @@ def _table(seed=0, nvars=4, degree=6, count=2, forms=None):
         coeffs = [rng.integers(0, P, len(exps)).tolist() for _ in range(count)]
     else:
         lines = rng.integers(1, P, (forms, nvars)).tolist()
-        powers = [[factorial(degree) // prod(factorial(e) for e in alpha) * prod(pow(l, e, P) for l, e in zip(line, alpha))
+        powers = [[factorial(degree) // prod(factorial(e) for e in alpha)
+                   * prod(pow(l, e, P) for l, e in zip(line, alpha, strict=False))
                    % P for alpha in exps.tolist()] for line in lines]
         weights = rng.integers(1, P, (count, forms)).tolist()
-        coeffs = [[sum(w * power[i] for w, power in zip(weights[k], powers)) % P for i in range(len(exps))]
+        coeffs = [[sum(w * power[i] for w, power in zip(weights[k], powers, strict=False)) % P
+                   for i in range(len(exps))]
                   for k in range(count)]
     field = Field(P)
     return DenseMoments(nvars, degree, [exps] * count, moment_values([exps] * count, coeffs, field), np.int64), exps

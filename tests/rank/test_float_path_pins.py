@@ -27,9 +27,9 @@ import pytest
 from verify import Field, NetworkSpec, separation_rank
 from verify.exact.compositions import compositions
 from verify.exact.elimination import ELIMINATION
+from verify.exact.tuning import FLOAT_MIN
 from verify.model.spec import draw_weights
 from verify.rank import degree_blocks
-from verify.exact.tuning import FLOAT_MIN
 from verify.rank.degree_blocks import block_rank
 from verify.rank.moments import moment_table
 from verify.rank.reduced import reduced_polynomials, term_exponents

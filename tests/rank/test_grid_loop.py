@@ -40,7 +40,7 @@ def _python_y(s, g, a, b, residual, output, x, p):
         return [[sum(u[r][k] * v[k][c] for k in range(d)) % p for c in range(d)] for r in range(d)]
 
     def tr(u):
-        return [list(col) for col in zip(*u)]
+        return [list(col) for col in zip(*u, strict=False)]
 
     def plus(u, v):
         return [[(u[r][c] + v[r][c]) % p for c in range(d)] for r in range(d)]
@@ -155,7 +155,9 @@ def test_limit_falls_back_to_every_row_when_the_first_rows_fall_short(monkeypatc
 
 
 def test_reductions_at_their_edges_against_python_integers():
-    from verify.exact.modp_compiled import MERSENNE, part as _part, red as _red
+    from verify.exact.modp_compiled import MERSENNE
+    from verify.exact.modp_compiled import part as _part
+    from verify.exact.modp_compiled import red as _red
 
     for p in (MERSENNE, 2**31 - 19, 1000003):
         edges = [0, 1, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2**32 - 1, (p - 1) ** 2, 2**46 - 1, 13 * p]

@@ -11,11 +11,11 @@ import flint
 import numpy as np
 
 from verify import Field, NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.exact.compositions import compositions
 from verify.exact.kernels import three_limb_product as modular_product
 from verify.rank.blocks import rank_by_blocks
 from verify.rank.moments import AdditiveEncoder, Terms, search_gather
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 P = 2**63 - 25
 
@@ -46,7 +46,7 @@ def test_multi_word_key_lookup_finds_every_sum_of_keys():
     rng = np.random.default_rng(5)
     chosen = exps[rng.choice(len(exps), 400, replace=False)]
     values = rng.integers(1, 1000, len(chosen)).astype(np.int64)
-    table = {tuple(e): int(v) for e, v in zip(chosen.tolist(), values)}
+    table = {tuple(e): int(v) for e, v in zip(chosen.tolist(), values, strict=False)}
     halves = compositions(2, nvars)
     rows, cols = halves[:60], halves[rng.choice(len(halves), 80, replace=False)]
     got = search_gather(Terms(encoder.encode(chosen), values), encoder.encode(rows), encoder.encode(cols), np.int64)

@@ -4,14 +4,14 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-from verify import Field, NetworkSpec
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
-from verify.rank.blocks import rank_by_blocks, rank_dense
-from verify.model.partitions import balanced_partitions
+from hypothesis import given
+from hypothesis import strategies as st
 
 from strategies import small_specs
+from verify import Field, NetworkSpec
+from verify.model.partitions import balanced_partitions
+from verify.rank.blocks import rank_by_blocks, rank_dense
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 GF = Field(2**63 - 25)
 QQ = Field(None)
@@ -94,8 +94,10 @@ def block_diagonal(draw):
     entries, r0, c0, expected = [], 0, 0, 0
     for rows, cols in sizes:
         rank = draw(st.integers(1, min(rows, cols)))
-        left = np.array(draw(st.lists(st.integers(-3, 3), min_size=rows * rank, max_size=rows * rank))).reshape(rows, rank)
-        right = np.array(draw(st.lists(st.integers(-3, 3), min_size=rank * cols, max_size=rank * cols))).reshape(rank, cols)
+        left = np.array(draw(st.lists(st.integers(-3, 3), min_size=rows * rank,
+                                      max_size=rows * rank))).reshape(rows, rank)
+        right = np.array(draw(st.lists(st.integers(-3, 3), min_size=rank * cols,
+                                       max_size=rank * cols))).reshape(rank, cols)
         block = left @ right
         expected += int(np.linalg.matrix_rank(block.astype(float)))
         for i in range(rows):

@@ -15,7 +15,8 @@ def _as_real(weights) -> RealWeights:
     """The exact engine's integer weights as float64 arrays (eq. 3 needs no feed-forward)."""
     layers = weights.layers
     return RealWeights([np.array(l.query, dtype=float) for l in layers], [np.array(l.key, dtype=float) for l in layers],
-                       [np.array(l.value, dtype=float) for l in layers], [np.array(l.output, dtype=float) for l in layers],
+                       [np.array(l.value, dtype=float) for l in layers],
+                       [np.array(l.output, dtype=float) for l in layers],
                        [], [])
 
 

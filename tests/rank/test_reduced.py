@@ -3,12 +3,11 @@
 import pytest
 from hypothesis import given
 
+from strategies import small_specs
 from verify import Field, NetworkSpec, draw_weights
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.model.polynomial import output_polynomial, variable_index
 from verify.rank.reduced import reduced_polynomials, symmetric_variables, tokens_threshold
-
-from strategies import small_specs
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 
 @given(small_specs(depths=(1, 2), widths=(2, 3), tokens=3))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.exact import tuning
-from verify.exact import floatmod
+from verify.exact import floatmod, tuning
 from verify.rank.reduced_memory import OVERHEAD_BYTES
 
 

@@ -35,7 +35,8 @@ def _fake(ranks, bounds, exact_at=None):
 
 
 @given(st.integers(1, 40), st.integers(2, 60))
-def test_runs_stop_at_the_first_count_whose_product_of_bounds_meets_the_target_or_at_once_if_out_of_reach(exponent, target_exponent):
+def test_runs_stop_at_the_first_count_whose_product_of_bounds_meets_the_target_or_at_once_if_out_of_reach(
+        exponent, target_exponent):
     """Bounds 2^-e per run (exact in binary): the product first drops to 2^-t after ceil(t/e) runs."""
     run, seen = _fake([3] * 20, [2.0**-exponent] * 20)
     out = repeat_until(run, Field(2**61 - 1), 5, target=2.0**-target_exponent, max_runs=20)

@@ -15,7 +15,8 @@ import sympy
 
 from verify import Field, NetworkSpec
 from verify.exact import tuning
-from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME, MID_PRIME as KARATSUBA_PRIME
+from verify.exact.fields import DEFAULT_PRIME, FAST_PRIME
+from verify.exact.fields import MID_PRIME as KARATSUBA_PRIME
 from verify.exact.kernels import kernel_for
 from verify.exact.tuning import FLOAT_MIN
 from verify.rank.blocks import Block

@@ -33,7 +33,8 @@ def test_block_lu_blocks_count_as_checked():
     p = 1048573
     (lu, lu_flint), (pluq, pluq_flint), (flint_block, _) = (_ranked(p, k) for k in ("block-lu", "pluq", "flint"))
     assert lu.rank == lu_flint == 250 and pluq.rank == pluq_flint == 250  # the kernels against FLINT
-    assert (lu.elimination, pluq.elimination, flint_block.elimination) == ("float64-block-lu", "float64-blas-pluq", "flint")
+    assert ((lu.elimination, pluq.elimination, flint_block.elimination)
+            == ("float64-block-lu", "float64-blas-pluq", "flint"))
     out = _result(p, [lu, pluq, flint_block, Block(3, 3, 3)]).as_dict()["factorization_check"]
     assert out["blocks_checked"] == 2 and out["false_pass_per_block_at_most"] == "2^-64"
     assert "freivalds P A Q = L U" in out["method"] and "block LU" in out["method"]

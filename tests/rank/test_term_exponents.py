@@ -2,7 +2,8 @@
 
 import flint
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.exact.compositions import compositions
 from verify.rank.reduced import MISSING_CAP, term_exponents
@@ -14,7 +15,7 @@ def polynomials(draw):
     degree = draw(st.integers(0, 5))
     full = [tuple(int(v) for v in row) for row in compositions(degree, nvars)]
     keep = draw(st.lists(st.booleans(), min_size=len(full), max_size=len(full)))
-    terms = {m: draw(st.integers(1, 6)) for m, k in zip(full, keep) if k}
+    terms = {m: draw(st.integers(1, 6)) for m, k in zip(full, keep, strict=False) if k}
     if draw(st.booleans()):  # a term of another degree: not homogeneous
         terms[(0,) * (nvars - 1) + (degree + 1,)] = 1
     ordering = draw(st.sampled_from(["deglex", "deglex", "lex"]))

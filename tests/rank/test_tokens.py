@@ -3,18 +3,18 @@
 import json
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
+from strategies import small_specs
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
-from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
 from verify.model.network import output_coordinate
 from verify.rank.bound import corollary1_lower_bound
-from verify.sweeps.probe import probe_tokens
+from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 from verify.rank.token.tokens import compositions, token_rank
-
-from strategies import small_specs
+from verify.sweeps.probe import probe_tokens
 
 GF = Field(DEFAULT_PRIME)
 
@@ -59,6 +59,7 @@ def test_rank_r_embedding_never_exceeds_the_rank_r_continuous_network(depth, wid
                for i in range(width)] for j in range(tokens)]
     poly = output_coordinate(spec, weights, inputs)
     import numpy as np
+
     from verify.rank.blocks import rank_by_blocks
     exps = np.array(poly.monoms(), dtype=np.int64)
     half = tokens // 2 * rank
@@ -135,6 +136,7 @@ def test_probe_bad_input_exits_2_with_one_line(capsys, argv, phrase):
 
 def _conv_coefficient_rank(spec, embedding, tokens):
     import numpy as np
+
     from verify.rank.blocks import rank_by_blocks
     k, din = embedding.kernel, embedding.input_dim
     ctx = GF.poly_context(("u", tokens * k * din))

@@ -60,7 +60,8 @@ def _brute_hilbert(points, degree, p):
 
     m = len(points[0])
     exps = [e for e in itertools.product(range(degree + 1), repeat=m) if sum(e) <= degree]
-    rows = [[int(np.prod([pow(c, k, p) for c, k in zip(z, e)], dtype=object)) % p for e in exps] for z in points]
+    rows = [[int(np.prod([pow(c, k, p) for c, k in zip(z, e, strict=False)], dtype=object)) % p for e in exps]
+            for z in points]
     return flint.nmod_mat(rows, p).rank()
 
 

@@ -23,7 +23,8 @@ def test_every_sequence_kept_offers_its_schwartz_zippel_bound():
 
 def test_the_positions_offer_needs_the_rank_to_meet_eq74_at_the_positions():
     union = Fraction(783, 233017)  # issue 39 item 1 at L = 3, V = 2, R = 1, N = 12
-    assert tokens._offers(_cell(), 12, 52, 52, False) == [(union, "eq. 7.4 with H at the positions (union over every j)")]
+    assert (tokens._offers(_cell(), 12, 52, 52, False)
+            == [(union, "eq. 7.4 with H at the positions (union over every j)")])
     assert tokens._offers(_cell(), 12, 51, 52, False) == []
 
 

@@ -23,7 +23,8 @@ def _visible_labels(fig, ax) -> list[str]:
 def test_equal_series_share_one_line_named_by_both_and_the_drawn_bounds_are_named(tmp_path, monkeypatch):
     """H = 1 and H = 2 with equal ranks are one line labelled 'H = 1, 2' (drawn twice, the second hid
     the first and its legend entry claimed a line nobody could see); H = 4 differs and keeps its own
-    line; the bound, equal at every H, is one line. The title names the bounds drawn and says the table holds the rest."""
+    line; the bound, equal at every H, is one line. The title names the bounds drawn and says the table holds the
+    rest."""
     from verify.report import plot
 
     figures = _figures(monkeypatch, plot)

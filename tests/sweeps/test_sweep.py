@@ -11,8 +11,8 @@ import pytest
 
 from verify import NetworkSpec
 from verify.cli.main import main
-from verify.sweeps.store import Store, Task, export_csv
 from verify.sweeps.executor import run_sweep
+from verify.sweeps.store import Store, Task, export_csv
 from verify.sweeps.table import sep_task, table_specs
 
 FIELD = "gf:9223372036854775783"
@@ -48,7 +48,7 @@ def test_repeated_sweep_reuses_every_stored_result(tmp_path):
     assert stats1.computed == len(_tasks()) and stats2.computed == 0 and stats2.reused == len(_tasks())
     assert [v["rank"] for v in first] == [v["rank"] for v in second]
     # an independent route: one layer, sep = 1 + min(d_x, H d_a) = 1 + d_x
-    assert [v["rank"] for v, t in zip(first, _tasks()) if t.spec.depth == 1] == [3, 3, 4, 4]
+    assert [v["rank"] for v, t in zip(first, _tasks(), strict=False) if t.spec.depth == 1] == [3, 3, 4, 4]
 
 
 KILLER = textwrap.dedent("""

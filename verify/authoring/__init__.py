@@ -26,10 +26,12 @@ from it (checked when each module loads, and by a test).
 """
 
 # what a claim is made of: its record, its source, the kinds of check and the formulas' symbols
-from ..claims.record import Claim, Source, H, L, N, d_a, d_x, k, n, r, r_e
 from ..claims.checks import Cases, InequalityChain, Property, QuotedNumber, RankBound
+
 # a Property's or Cases' perturbed statements, declared by kind (rule 1's vocabulary)
 from ..claims.perturb import converse, neighbour, scaled, shifted, strict
+from ..claims.record import Claim, H, L, N, Source, d_a, d_x, k, n, r, r_e
+
 # certified arithmetic (arb)
 from ..exact.arbexpr import compare, evaluate, multichoose, precision
 from . import _guard

@@ -3,10 +3,17 @@
 from ..constructions.certificate import certify, check_certificate, lower_bound
 from ..constructions.grid_eval import grid_values
 from ..constructions.levine import DEFECTS, construction, grid_submatrix, hadamard_target, proportional, unit_rows
-from ..constructions.one_slot import layout_grid_rank, one_slot_bound
 from ..constructions.omega import bad_omegas, exponent_matrix, hadamard_gram, omega_rows
-from ..constructions.vocabulary import (Layout, carried_columns, convolution_embedding, embedding_target,
-                                        large_n_construction, matrix_rank, vocabulary_matrix)
+from ..constructions.one_slot import layout_grid_rank, one_slot_bound
+from ..constructions.vocabulary import (
+                                        Layout,
+                                        carried_columns,
+                                        convolution_embedding,
+                                        embedding_target,
+                                        large_n_construction,
+                                        matrix_rank,
+                                        vocabulary_matrix,
+)
 from . import _guard
 
 __all__ = [

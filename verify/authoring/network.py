@@ -3,7 +3,7 @@ embeddings and partitions, and the fields and exact numbers it is computed in.""
 
 from ..exact.compositions import compositions
 from ..exact.fields import DEFAULT_PRIME, Field
-from ..exact.gaussian import I, GaussianRational
+from ..exact.gaussian import GaussianRational, I
 from ..model.embeddings import ConvolutionEmbedding, VocabularyEmbedding
 from ..model.network import forward, output_coordinate
 from ..model.partitions import balanced_partitions, default_partition

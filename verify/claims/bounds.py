@@ -40,7 +40,7 @@ from ..model.spec import NetworkSpec, divisors
 from ..rank.bound import derivative_bound
 from ..rank.reduced import tokens_threshold
 from ..rank.reduced_memory import estimate_block_bytes
-from .record import CheckResult, Check, L, d_x, H, d_a, N
+from .record import Check, CheckResult, H, L, N, d_a, d_x
 from .specsets import default_specs, exact_rank
 
 __all__ = ["RankBound", "spec_values", "trivial_upper", "construction_lower", "BITE_SEARCH"]
@@ -75,7 +75,8 @@ def construction_lower(spec: NetworkSpec) -> int:
     have: H floor((d_a-1)/2) columns of V, i.e. floor((d_x - H)/2) for odd d_a and one column a head
     fewer for even d_a; claim levine2020_supp1_lemma4_construction), else 1 (y_p^i is not zero).
 
-    >>> construction_lower(NetworkSpec(depth=2, width=12, heads=2)), construction_lower(NetworkSpec(depth=3, width=9, heads=3))
+    >>> (construction_lower(NetworkSpec(depth=2, width=12, heads=2)),
+    ...  construction_lower(NetworkSpec(depth=3, width=9, heads=3)))
     (4, 10)
     """
     columns = spec.heads * ((spec.attn_dim - 1) // 2)

@@ -22,10 +22,11 @@ import flint
 import sympy as sp
 
 from ..exact.arbexpr import compare, evaluate, precision
-from .bounds import RankBound, _in_regime, spec_values
 from . import perturb
-from .record import CheckResult, Check
-from .search import integer_points, search as hypothesis_search
+from .bounds import RankBound, _in_regime, spec_values
+from .record import Check, CheckResult
+from .search import integer_points
+from .search import search as hypothesis_search
 
 __all__ = ["RankBound", "InequalityChain", "QuotedNumber", "Property", "Cases", "spec_values"]
 
@@ -35,7 +36,7 @@ def _grid_points(grid: dict) -> list[dict]:
     then made dicts (sorting 470,000 dicts took 16 s of one claim)."""
     names = list(grid)
     combos = sorted(product(*(grid[s] for s in names)), key=lambda c: (sum(c), c))
-    return [dict(zip(names, combo)) for combo in combos]
+    return [dict(zip(names, combo, strict=False)) for combo in combos]
 
 
 @dataclass
@@ -145,7 +146,8 @@ class InequalityChain(Check):
             result.margin = {"value": value, "scale": "rhs - lhs (float)", "where": f"step {step} at {_fmt(point)}"}
         result.evidence += f"; perturbations refuted {len(state['refuted'])} of {len(self.relations)}"
         if not result.could_fail:
-            result.bites_at = "no strengthening refuted: every inequality step has rhs - lhs >= 1 at every checked point"
+            result.bites_at = ("no strengthening refuted: every inequality step has rhs - lhs >= 1 at every checked "
+                               "point")
         return result
 
     @staticmethod

@@ -3,8 +3,8 @@
 A perturbed statement is the claim's own statement made one step stronger, or its neighbour
 (docs/claims.md, rule 1): a bound x3 or /3 (``scaled``), an index, count or bound moved by one
 (``shifted``), an inequality made strict (``strict``), an implication's converse (``converse``), an
-equality's or identity's neighbouring formula (``neighbour``).  A check whose statement is true *and* whose perturbation is refuted shows
-it could have failed; one without any perturbation cannot show it, and its claim is ``not-decided``
+equality's or identity's neighbouring formula (``neighbour``).  A check whose statement is true *and* whose perturbation
+is refuted shows it could have failed; one without any perturbation cannot show it, and its claim is ``not-decided``
 unless another check can.
 
 Each perturbation is *declared* by one of those constructors, which build it from the check's own
@@ -22,10 +22,10 @@ A perturbation may also be *stated*: a separate function with no argument change
 ``scaled`` or ``shifted`` is recorded as information and never counts.
 ``defects(perturbation, check_function)`` says what is wrong with one mechanically: undeclared (a
 bare callable), not one argument, a step that is not one unit / a factor 3 / a change at all, a
-function the check does not compute with, or a stated one sharing nothing with the check.  A defective perturbation is recorded but never counted
-(``attach``).  ``perturb`` is a declared perturbation, or a dict ``description -> perturbation``;
-a bare callable (or dict of them) is still run and counted, for hand-written checks outside a
-registry, but the registry test (tests/claims/test_rules.py) rejects it.
+function the check does not compute with, or a stated one sharing nothing with the check.  A defective perturbation is
+recorded but never counted (``attach``).  ``perturb`` is a declared perturbation, or a dict
+``description -> perturbation``; a bare callable (or dict of them) is still run and counted, for hand-written checks
+outside a registry, but the registry test (tests/claims/test_rules.py) rejects it.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Callable
 
-__all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted",
-           "converse", "neighbour", "strict", "defects", "trivial_description", "stated", "computes_with", "shares_computation"]
+__all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted", "converse",
+           "neighbour", "strict", "defects", "trivial_description", "stated", "computes_with", "shares_computation"]
 
 #: Why a check that supplies no perturbation cannot show it could fail.
 NO_PERTURBATION = ("no perturbed statement supplied (give the check a declared perturb=: scaled, shifted, strict, "
@@ -211,7 +211,7 @@ def _referenced(fn, depth: int = 3) -> list:
 
 def _filled(cell) -> bool:
     try:
-        cell.cell_contents
+        cell.cell_contents  # noqa: B018 (read only to raise ValueError on an empty cell)
     except ValueError:
         return False
     return True

@@ -1,7 +1,7 @@
 """The claims registry: records of the papers' statements and how each is decided.
 
-A claim is data (a file of the registry package, ``verify.claims.registry``); this module holds what a claim is made of and how its
-outcome follows from its checks.  Outcomes:
+A claim is data (a file of the registry package, ``verify.claims.registry``); this module holds what a claim is made of
+and how its outcome follows from its checks.  Outcomes:
 
 * ``verified`` — every check of the printed statement passed, and at least one of them refuted a
   strengthened statement with the exact values (a lower bound x3, an upper bound /3, an index
@@ -42,7 +42,8 @@ L, d_x, H, d_a, N, r, r_e, n, k = sp.symbols("L d_x H d_a N r r_e n k", positive
 
 @dataclass(frozen=True)
 class Source:
-    """Where a claim is stated: document (the source file's name, an id: see docs/claims.md for the full references), section, label."""
+    """Where a claim is stated: document (the source file's name, an id: see docs/claims.md for the full references),
+    section, label."""
 
     document: str
     section: str
@@ -283,7 +284,8 @@ def _outcome(results: list[CheckResult], run_corrected, sides=()) -> tuple[str, 
     if verdict == "pass":
         could_fail = any(r.could_fail for r in results if r.status == "pass")
         for side in {side for side in sides if side}:  # a two-sided statement: every side must be verified
-            could_fail = could_fail and any(r.could_fail for r, s in zip(results, sides) if s == side and r.status == "pass")
+            could_fail = could_fail and any(r.could_fail for r, s in zip(results, sides, strict=False)
+                                            if s == side and r.status == "pass")
         return ("verified" if could_fail else "not-decided"), [], None
     if verdict == "undecided":
         return "violated", [], None  # nothing certified either way: treated as a surprise unless expected
@@ -311,7 +313,8 @@ def run_claim(claim: Claim) -> ClaimResult:
             corrected_cache.extend(_run_all(claim.corrected_checks))
         return corrected_cache
 
-    per_reading = {name: _outcome([done[id(c)] for c in checks], run_corrected, [getattr(c, "side", "") for c in checks])
+    per_reading = {name: _outcome([done[id(c)] for c in checks], run_corrected,
+                                  [getattr(c, "side", "") for c in checks])
                    for name, checks in groups.items()}
     outcomes = {o for o, _, _ in per_reading.values()}
     counterexample = next((cx for _, _, cx in per_reading.values() if cx is not None), None)

@@ -227,7 +227,8 @@ def find_registry(registry: str | os.PathLike | ModuleType | Registry | None = N
     if isinstance(registry, ModuleType):
         return Registry(registry.__name__, registry)
     if not isinstance(registry, (str, os.PathLike, type(None))):
-        raise InputError(f"registry must be a name, a path or a module, got {type(registry).__name__}; give one of those")
+        raise InputError(f"registry must be a name, a path or a module, got {type(registry).__name__}; give one of "
+                         "those")
     entry_points = registry_entry_points()
     if registry is not None:
         return _load(os.fspath(registry), entry_points, "--registry")

@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from typing import Callable
 
 import hypothesis.configuration as _configuration
-
 from hypothesis import HealthCheck, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky

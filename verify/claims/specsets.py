@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from functools import lru_cache
 
 from ..exact.fields import DEFAULT_PRIME, parse_field
-from ..rank.routes import rank_once
 from ..model.spec import NetworkSpec, divisors
+from ..rank.routes import rank_once
 
 __all__ = ["RankSource", "using", "current", "default_specs", "exact_rank", "remember"]
 

@@ -7,7 +7,8 @@ from ..api import NetworkSpec, default_store_path
 from ..errors import InputError
 from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
-__all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of", "pairs_table"]
+__all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of",
+           "pairs_table"]
 
 
 def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):
@@ -16,15 +17,20 @@ def add_network_args(p, defaults, tokens_required=False, field_help=None, weight
     g = p.add_argument_group("network (eq. 3)")
     g.add_argument("--depth", type=int_range("--depth", 1, MAX_DEPTH), required=True, help="number of layers L >= 1")
     g.add_argument("--width", type=int_range("--width", 1, MAX_WIDTH), required=True, help="embedding dimension d_x")
-    g.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H per layer (default 1)")
-    g.add_argument("--attn-dim", type=int_range("--attn-dim", 1, MAX_WIDTH), default=None, help="attention dimension d_a (default d_x/H)")
+    g.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H per layer "
+        "(default 1)")
+    g.add_argument("--attn-dim", type=int_range("--attn-dim", 1, MAX_WIDTH), default=None, help="attention dimension "
+        "d_a (default d_x/H)")
     g.add_argument("--tokens", type=int_range("--tokens", 1, MAX_TOKENS), required=tokens_required, default=None,
                    help="sequence length N" + ("" if tokens_required else
                                                " (omit for the N-independent value of the reduced route)"))
-    g.add_argument("--output", type=int_range("--output", 0, MAX_WIDTH), default=0, help="output coordinate p (default 0)")
-    g.add_argument("--position", type=int_range("--position", 0, MAX_COUNT), default=0, help="output position i (default 0)")
+    g.add_argument("--output", type=int_range("--output", 0, MAX_WIDTH), default=0, help="output coordinate p (default "
+        "0)")
+    g.add_argument("--position", type=int_range("--position", 0, MAX_COUNT), default=0, help="output position i "
+        "(default 0)")
     g.add_argument("--residual", action="store_true", help="residual connections: each layer is I + T_l")
-    g.add_argument("--seed", type=int_range("--seed", 0), default=defaults.seed, help="seed of the integer weights (default 0)")
+    g.add_argument("--seed", type=int_range("--seed", 0), default=defaults.seed, help="seed of the integer weights "
+        "(default 0)")
     g.add_argument("--weight-range", type=int_range("--weight-range", 1, 2**62), default=defaults.weight_range,
                    help=weight_help or "weights uniform in [-R, R] (default 2^31)")
     g.add_argument("--field", type=field_text, default=defaults.field,
@@ -36,7 +42,8 @@ def add_network_args(p, defaults, tokens_required=False, field_help=None, weight
 def add_device_arg(p, default: str = "auto", what: str = "the reduced route's eliminations", extra: str = "") -> None:
     """``--device auto|cpu|gpu`` (``verify.exact.device``); ``extra``: a sentence on what never uses it."""
     p.add_argument("--device", choices=["auto", "cpu", "gpu"], default=default,
-                   help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu-cuda12]' or '[gpu-cuda13]'); "
+                   help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu-cuda12]' "
+                        "or '[gpu-cuda13]'); "
                         f"auto takes the GPU when one is present and the largest slice pays for it (default {default})"
                         + (f". {extra}" if extra else ""))
 

@@ -8,10 +8,11 @@ import argparse
 import math
 from pathlib import Path
 
-from ..errors import InputError
 from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
+from ..errors import InputError
 from ..files import STDOUT, check_output, distinct_outputs, is_stream, probe_folder
-from ..validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, integer as validate_integer, memory_gib
+from ..validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, memory_gib
+from ..validate import integer as validate_integer
 
 __all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable_dir", "plot_file",
            "distinct_outputs", "store_files", "MAX_DEPTH",

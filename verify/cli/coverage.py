@@ -33,7 +33,8 @@ def run(args) -> int:
         data["ok"] = ok
         print(json.dumps(data))
         return 0 if ok else 1
-    head = f"{'file':<22} {'entries':>7} {'claim':>6} {'reason':>6} {'pending':>7} {'neither':>7} {'bad id':>6}  document"
+    head = (f"{'file':<22} {'entries':>7} {'claim':>6} {'reason':>6} {'pending':>7} {'neither':>7} {'bad id':>6}  "
+            "document")
     print(head)
     for r in data["documents"] + [{"file": "total", "document": "", **data["totals"]}]:
         bad = r["unknown_claims"] if isinstance(r["unknown_claims"], int) else len(r["unknown_claims"])

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..version import __version__
 from ..errors import InputError
+from ..version import __version__
 from . import certify, check_certificate, claims, coverage, monomials, probe_n, recheck, results, run, sep, table
 
 __all__ = ["main", "build_parser", "COMMANDS"]

@@ -6,10 +6,10 @@ import json
 import sys
 
 from .. import api
-from ..report import formats
-from ..report.plan_text import plan_text
 from ..errors import InputError, printable
 from ..files import is_stdout
+from ..report import formats
+from ..report.plan_text import plan_text
 from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
 from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, distinct_outputs, int_range, plot_file, store_files
 
@@ -25,7 +25,8 @@ def add_parser(sub):
         "Compares with Corollary 1's lower bound and the conjectured scale r L / log3 r "
         "(wies2021_vocabulary_bottleneck.md, section 4 and B.2.2)."))
     add_network_args(probe, D, tokens_required=False)
-    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT, "the vocabulary size"), default=None, help="vocabulary size V")
+    probe.add_argument("--vocab", type=int_range("--vocab", 1, MAX_COUNT, "the vocabulary size"), default=None,
+                       help="vocabulary size V")
     probe.add_argument("--rank", type=int_range("--rank", 1, MAX_WIDTH), default=None, help="embedding rank r")
     probe.add_argument("--pos-rank", type=int_range("--pos-rank", 0, MAX_WIDTH), default=D.positional_rank,
                        help="positional embedding rank (default 0: none)")
@@ -35,7 +36,8 @@ def add_parser(sub):
                        help=f"stop once the rank has been constant for this many steps (default {D.patience})")
     probe.add_argument("--continuous", action="store_true",
                        help="continuous inputs (no embedding): coefficient route per N, reduced-route limit")
-    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds (- : on stdout, the table then on stderr)")
+    probe.add_argument("--plot", default=None, metavar="FILE.png", help="draw rank against N with the bounds (- : on "
+        "stdout, the table then on stderr)")
     probe.add_argument("--dry-run", action="store_true",
                        help="print the plan (each N, its estimated memory, what is stored) and compute nothing")
     add_device_arg(probe, D.device, "the --continuous limit's eliminations (the reduced route)",

@@ -6,9 +6,9 @@ import json
 import sys
 
 from .. import api
-from ..report import formats
 from ..errors import InputError, printable
 from ..files import STDOUT, write_output
+from ..report import formats
 from .args import add_output_args, note
 from .argtypes import distinct_outputs, store_files, writable_file
 
@@ -19,10 +19,13 @@ def add_parser(sub):
     results = sub.add_parser("results", help="list or export the results store", description=(
         "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
     results.add_argument("--kind", default=None, choices=api.RESULT_KINDS,
-                         help=f"only this kind of result ({api.RESULT_KINDS[-1]}: a verify sep --store run's finished blocks)")
+                         help=f"only this kind of result ({api.RESULT_KINDS[-1]}: a verify sep --store run's finished "
+                              "blocks)")
     results.add_argument("--format", default="table", choices=["table", "csv", "json"],
                          help="table (default), csv or json")
-    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced atomically; a symlink is written through, /dev/null or a FIFO streamed to; - is stdout)")
+    results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced "
+                                                     "atomically; a symlink is written through, /dev/null or a FIFO "
+                                                     "streamed to; - is stdout)")
     results.add_argument("--store", default=None, metavar="PATH", help="the store to read (default as for table)")
     add_output_args(results)
 

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 
 from .. import api
+from ..errors import printable
+from ..files import is_stdout, write_output
 from ..report import formats
 from ..report.plan_text import plan_text
-from ..errors import printable
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
-from ..files import write_output
-from ..files import is_stdout
 from .argtypes import distinct_outputs, store_files, writable_dir, writable_file
 
 NAME = "run"
@@ -74,6 +73,8 @@ def run(args) -> int:
         print(text, file=shown)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
-              f"\nreports: {printable(Path(done['out']) / 'report.md')}, {printable(Path(done['out']) / 'report.json')}, "
-              f"{printable(Path(done['out']) / 'report.html')}" + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
+              f"\nreports: {printable(Path(done['out']) / 'report.md')}, "
+              f"{printable(Path(done['out']) / 'report.json')}, "
+              f"{printable(Path(done['out']) / 'report.html')}"
+              + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
     return 1 if surprises else 0

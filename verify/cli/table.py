@@ -6,13 +6,21 @@ import json
 import sys
 
 from .. import api
-from ..report import formats
-from ..report.plan_text import plan_text
 from ..errors import printable
 from ..files import is_stdout, write_output
+from ..report import formats
+from ..report.plan_text import plan_text
 from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
-from .argtypes import (MAX_COUNT, distinct_outputs, field_text, int_range, memory_limit, plot_file, store_files,
-                     writable_file)
+from .argtypes import (
+    MAX_COUNT,
+    distinct_outputs,
+    field_text,
+    int_range,
+    memory_limit,
+    plot_file,
+    store_files,
+    writable_file,
+)
 
 NAME = "table"
 D = api.TABLE
@@ -41,7 +49,8 @@ def add_parser(sub):
                             "1e-9), or gf:P / qq for one run there")
     table.add_argument("--max-memory-gib", type=memory_limit, default=D.max_memory_gib,
                        help=f"skip specs whose largest block is estimated above this (default {D.max_memory_gib:g})")
-    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (- : on stdout, the markdown table then on stderr)")
+    table.add_argument("--csv", default=None, metavar="FILE", help="also write the table as CSV (- : on stdout, the "
+        "markdown table then on stderr)")
     table.add_argument("--plot", default=None, metavar="FILE.png", help="draw log3 sep against depth per width")
     table.add_argument("--dry-run", action="store_true",
                        help="print the plan (tasks, estimated memory and work, what is stored) and compute nothing")
@@ -98,5 +107,6 @@ def run(args) -> int:
         print(f"\n{stats['total']} results: {stats['computed']} computed, {stats['reused']} from the store"
               f"{' (' + printable(store) + ')' if store else ''}"
               + (f", {stats['refused']} refused" if stats["refused"] else "") + f", {stats['seconds']:.1f}s"
-              + (f"; CSV: {printable(args.csv)}" if args.csv else "") + (f"; plot: {printable(args.plot)}" if args.plot else ""), file=shown)
+              + (f"; CSV: {printable(args.csv)}" if args.csv else "")
+              + (f"; plot: {printable(args.plot)}" if args.plot else ""), file=shown)
     return 0

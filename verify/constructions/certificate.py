@@ -67,7 +67,7 @@ def _layers(weights_json: dict, p: int):
     out = []
     for layer in weights_json["layers"]:
         heads = []
-        for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"]):
+        for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"], strict=False):
             mat = lambda m: flint.nmod_mat([[x % p for x in row] for row in m], p)  # noqa: E731
             heads.append((mat(o) * mat(v), mat(k).transpose() * mat(q)))
         out.append(heads)
@@ -246,7 +246,7 @@ def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_ra
     layers = _layers(weights, prime)
     for attempt in range(tries):
         rng = random.Random(f"verify-certificate-one-slot:{seed}:{attempt}")
-        draw = lambda: [rng.randint(-weight_range, weight_range) for _ in range(columns(spec.width))]  # noqa: E731
+        draw = lambda rng=rng: [rng.randint(-weight_range, weight_range) for _ in range(columns(spec.width))]  # noqa: E731
         rows, cols = layout_templates(spec.width, [draw() for _ in range(m)], [draw() for _ in range(m)])
         det = int(_matrix(weights, layers, rows, cols, prime, spec.output, False, progress).det())
         if det:
@@ -283,7 +283,7 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
     layers = _layers(weights, prime)
     for attempt in range(tries):
         rng = random.Random(f"verify-certificate:{seed}:{attempt}")
-        draw = lambda: [rng.randint(-weight_range, weight_range) for _ in range(spec.width)]  # noqa: E731
+        draw = lambda rng=rng: [rng.randint(-weight_range, weight_range) for _ in range(spec.width)]  # noqa: E731
         rows, cols = [draw() for _ in range(m)], [draw() for _ in range(m)]
         det = int(_matrix(weights, layers, rows, cols, prime, spec.output, spec.residual, progress).det())
         if det:

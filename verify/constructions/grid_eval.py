@@ -48,7 +48,7 @@ def head_maps(weights: dict, p: int) -> list[list[tuple[np.ndarray, np.ndarray]]
     out = []
     for layer in weights["layers"]:
         heads = []
-        for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"]):
+        for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"], strict=False):
             q, k, v, o = (residues(a, p, dtype=object) for a in (q, k, v, o))
             heads.append((np.mod(o.dot(v), p).astype(np.float64), np.mod(k.T.dot(q), p).astype(np.float64)))
         out.append(heads)
@@ -61,7 +61,7 @@ def _layer(xs, heads, p: int, residual: bool):
     kxs = [[floor_mod(x @ kq.T, p) for x in xs] for _, kq in heads]  # KQ_h x_i, per head and position
     for i in range(2):
         total = None
-        for (ov, _), kx in zip(heads, kxs):
+        for (ov, _), kx in zip(heads, kxs, strict=False):
             c = [floor_mod(np.einsum("ij,ij->i", xs[j], kx[i]), p)[:, None] for j in range(2)]
             z = floor_mod(xs[0] * c[0] + xs[1] * c[1], p)
             term = z @ ov.T

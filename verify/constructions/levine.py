@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..exact.gaussian import I, GaussianRational
+from ..exact.gaussian import GaussianRational, I
 from ..model.network import output_coordinate
 from ..model.spec import LayerWeights, NetworkSpec, Weights
 from .vocabulary import Layout
@@ -151,17 +151,17 @@ def grid_submatrix(width: int, heads: int, depth: int, tokens: int, v_matrix: li
 
 def hadamard_target(v_matrix: list[list[Fraction]], power: int) -> list[list[Fraction]]:
     """(V V^T)^{.power}."""
-    return [[sum(a * b for a, b in zip(u, w)) ** power for w in v_matrix] for u in v_matrix]
+    return [[sum(a * b for a, b in zip(u, w, strict=False)) ** power for w in v_matrix] for u in v_matrix]
 
 
 def proportional(grid: list[list], target: list[list]) -> tuple[bool, GaussianRational | None]:
     """Whether grid = Const * target entry by entry for one nonzero Const (exactly); and Const."""
     const = None
-    for grow, trow in zip(grid, target):
-        for g, t in zip(grow, trow):
+    for grow, trow in zip(grid, target, strict=False):
+        for g, t in zip(grow, trow, strict=False):
             if t != 0 and const is None:
                 const = GaussianRational._of(g) / GaussianRational._of(t)
     if const is None or const == 0:
         return False, const
-    return all(g == const * GaussianRational._of(t) for grow, trow in zip(grid, target)
-               for g, t in zip(grow, trow)), const
+    return all(g == const * GaussianRational._of(t) for grow, trow in zip(grid, target, strict=False)
+               for g, t in zip(grow, trow, strict=False)), const

@@ -10,7 +10,6 @@ finite set of bad Omega is its set of roots.
 
 from __future__ import annotations
 
-
 import flint
 
 from ..exact.compositions import compositions
@@ -25,13 +24,13 @@ def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
 
 def hadamard_gram(rows: list[list[int]], lam: int) -> flint.fmpz_mat:
     """(V V^T)^{.lam} exactly over Z."""
-    return flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) ** lam for y in rows] for x in rows])
+    return flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) ** lam for y in rows] for x in rows])
 
 
 def exponent_matrix(d: int, lam: int) -> list[list[int]]:
     """E[q, k] = <q, k>: A = Omega^E entrywise (the proof's matrix of the a^(k) vectors)."""
     comps = compositions(lam, d).tolist()
-    return [[sum(a * b for a, b in zip(q, k)) for k in comps] for q in comps]
+    return [[sum(a * b for a, b in zip(q, k, strict=False)) for k in comps] for q in comps]
 
 
 def determinant_polynomial(d: int, lam: int) -> flint.fmpz_poly:

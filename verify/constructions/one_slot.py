@@ -120,7 +120,7 @@ def layout_grid_rank(depth: int, width: int, heads: int, rows: int, seed: int = 
     spec = NetworkSpec(depth=depth, width=width, heads=heads)
     maps = [[(flint.fmpz_mat([list(r) for r in o]) * flint.fmpz_mat([list(r) for r in v]),
               flint.fmpz_mat([list(r) for r in k]).transpose() * flint.fmpz_mat([list(r) for r in q]))
-             for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output)]
+             for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False)]
             for layer in one_slot_weights(spec).layers]
     rng = random.Random(f"one-slot-grid:{seed}:{depth}:{width}:{heads}:{rows}")
     d = columns(width)

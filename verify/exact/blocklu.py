@@ -25,10 +25,10 @@ leaf-sized block is singular the loop stops and returns the Schur complement:
 rank(M) = (pivots so far) + rank(Schur complement), exactly, since each A11 used was invertible.
 ``rank`` ranks the rest by the engine's pivoting elimination.
 
-The leaves live in ``verify.exact.leaves``.  Exactness (``floatmod``'s argument): one limb only (``ModArith.limbs == 1``, p below about 2^23.5).
-Entries are held reduced, |x| <= h = (p-1)/2 + 2, in float64.  A product of inner dimension k has
-every partial sum bounded by k h^2, and C - A B by h + k h^2; both are exact while below 2^53 - 2p
-(``ModArith.limit``), i.e. k <= ``ModArith.chunk`` (32,767 for p = 1,048,573, so a block of
+The leaves live in ``verify.exact.leaves``.  Exactness (``floatmod``'s argument): one limb only
+(``ModArith.limbs == 1``, p below about 2^23.5).  Entries are held reduced, |x| <= h = (p-1)/2 + 2, in float64.  A
+product of inner dimension k has every partial sum bounded by k h^2, and C - A B by h + k h^2; both are exact while
+below 2^53 - 2p (``ModArith.limit``), i.e. k <= ``ModArith.chunk`` (32,767 for p = 1,048,573, so a block of
 w <= 4096 columns is one product).  Products with longer inner dimensions are split into chunks,
 each reduced.  The array leaf: entries brought to |x| <= (p-1)/2 <= h; a fraction-free step
 x <- d x - f y has |d x|, |f y| <= h^2 and |d x - f y| <= 2 h^2 < 2^53 - 2p (p < 2^26), then is
@@ -49,8 +49,15 @@ import numpy as np
 
 from . import tuning
 from .floatmod import ModArith
-from .leaves import (LEAF_PRIME, ROUTES, array_leaf_inverse, default_route, host_inverse, kernel_leaf_inverse,
-                     leaf_inverse)
+from .leaves import (
+    LEAF_PRIME,
+    ROUTES,
+    array_leaf_inverse,
+    default_route,
+    host_inverse,
+    kernel_leaf_inverse,
+    leaf_inverse,
+)
 from .phases import phase
 
 __all__ = ["BlockLU", "BLOCK_LU", "LEAF_PRIME", "VECTORS", "leaf_inverse", "array_leaf_inverse",

@@ -13,8 +13,8 @@ between them: synchronising for timings, freeing the memory pool, and how much m
   for the copies and kernel launches (its largest matrix has a side of at least ``GPU_MIN``);
   else the CPU.
 
-cupy is optional (``pip install 'seprank-verify[gpu-cuda12]'`` or ``[gpu-cuda13]``, for the driver's CUDA); nothing here imports it unless a GPU is
-asked for, and no test needs it.
+cupy is optional (``pip install 'seprank-verify[gpu-cuda12]'`` or ``[gpu-cuda13]``, for the driver's CUDA); nothing here
+imports it unless a GPU is asked for, and no test needs it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import numpy as np
 from ..errors import InputError
 from . import tuning
 
-__all__ = ["Device", "CPU", "DEVICES", "GPU_EXTRA", "GPU_EXTRAS", "gpu_extra", "driver_cuda_major", "resolve_device", "gpu_device"]
+__all__ = ["Device", "CPU", "DEVICES", "GPU_EXTRA", "GPU_EXTRAS", "gpu_extra", "driver_cuda_major", "resolve_device",
+           "gpu_device"]
 
 #: What ``--device`` and ``device=`` accept.
 DEVICES = ("auto", "cpu", "gpu")

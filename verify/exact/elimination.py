@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .factorcheck import CHECK, check_factorization, sketch
 from . import tuning
+from .factorcheck import CHECK, check_factorization, sketch
 from .floatmod import ModArith
 from .phases import phase
 

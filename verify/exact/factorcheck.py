@@ -12,10 +12,10 @@ so the check needs O((m + n) k) extra memory plus one band, never a second copy 
 L (U (Q^T x)) is formed from the factors stored in place (row bands, the triangular parts of each
 diagonal band masked in a small copy) and compared with P (A x).  Together with a nonzero
 diagonal of U, P A Q = L U proves rank A = r: L's first r rows are unit lower triangular and U's
-first r columns upper triangular with a nonzero diagonal, so L U has rank exactly r.  Cost: three passes over the stored matrix, O(m n k) multiply-adds in
-exact BLAS products of the check's own (``_subtract_product``: plain chunked products and ``fmod``
-for p below about 2^23.5; above, base-2^b digits of the thin operand, reduced in int64), against O(m n r) for
-the elimination.  They share no code with the elimination's ``ModArith.submul``, so a fault there
+first r columns upper triangular with a nonzero diagonal, so L U has rank exactly r.  Cost: three passes over the stored
+matrix, O(m n k) multiply-adds in exact BLAS products of the check's own (``_subtract_product``: plain chunked products
+and ``fmod`` for p below about 2^23.5; above, base-2^b digits of the thin operand, reduced in int64), against O(m n r)
+for the elimination.  They share no code with the elimination's ``ModArith.submul``, so a fault there
 cannot cancel itself out: a product that silently did nothing would leave both A x and L U x at
 zero, and a shared check would pass.  Nor does the check use ``ModArith``'s input reduction
 (``from_ints``), its canonical residues (``to_ints``) or its zero test (``nonzero``): a fault in the
@@ -23,8 +23,8 @@ first would have the elimination and the check agree on the wrong matrix, and on
 could make every comparison pass (both planted and caught in ``tests/exact/test_factorcheck.py``).
 
 Digits (p above about 2^23.5, where plain chunks would be shorter than ``PLAIN_MIN_CHUNK``: 8 indices at
-67,108,859 and 1 at 189,812,507; limbs from 189,812,533): every product has a thin operand (k vectors), so the check splits
-that one, never the stored matrix.  Its residues v in [0, p) are written in base 2^b, v = sum_i 2^(b i)
+67,108,859 and 1 at 189,812,507; limbs from 189,812,533): every product has a thin operand (k vectors), so the check
+splits that one, never the stored matrix.  Its residues v in [0, p) are written in base 2^b, v = sum_i 2^(b i)
 v_i with 0 <= v_i < 2^b, and the matrix M (|.| <= h) multiplies all the digit columns in one BLAS
 product over inner chunks of s indices: every partial sum is at most s h (2^b - 1) <= 2^53
 (``digit_plan``), so exact, and converts to int64 exactly.  Then M v = sum_i 2^(b i) (M v_i) mod p

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .karatsuba import KaratsubaProducts
 # MIN_CHUNK: fewest inner indices per BLAS call (fewer limbs preferred while their chunk is that long);
 # TILE_ENTRIES: largest product temporary; BAND_ENTRIES: row bands of the elementwise passes on numpy
 # (the array module's own loop on a GPU).  Tuned values, measured where ``verify.exact.tuning`` says.
 from . import tuning
+from .karatsuba import KaratsubaProducts
 
 __all__ = ["ModArith", "MAX_PRIME", "small_prime_windows"]
 
@@ -300,8 +300,8 @@ class ModArith(KaratsubaProducts):
             for r in range(0, m, step):
                 tile = c[r:r + step, j:j + width]
                 for k in range(0, inner, self.chunk):
-                    self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk], b[k:k + self.chunk, j:j + width]),
-                                  True)
+                    self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk],
+                                                      b[k:k + self.chunk, j:j + width]), True)
 
     def submul(self, c, a, b, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every

@@ -33,16 +33,16 @@ from fractions import Fraction
 
 import numpy as np
 
-from .blocklu import BLOCK_LU, VECTORS
 from . import tuning
+from .blocklu import BLOCK_LU, VECTORS
 from .device import CPU
 from .elimination import CHECK, ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
 from .modp import product, three_limb_product
 from .nullspace import null_space
 
-__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product", "FLINT",
-           "kernel_again", "large_bytes_per_entry", "factorization_check"]
+__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
+           "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
 
 #: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q): the field's own.
 FLINT = "flint"

@@ -78,7 +78,7 @@ class VocabularyEmbedding:
 
     def embed(self, tokens: list[int]) -> list[list[int]]:
         """The input vectors x^j = E_{w_j} + pos_j of a token sequence."""
-        return [[a + b for a, b in zip(self.columns[w], self.position(j))] for j, w in enumerate(tokens)]
+        return [[a + b for a, b in zip(self.columns[w], self.position(j), strict=False)] for j, w in enumerate(tokens)]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ def _int_matmul(a, b):
 
 
 def _transpose(a):
-    return tuple(zip(*a))
+    return tuple(zip(*a, strict=False))
 
 
 def layer_maps(weights: Weights) -> list[list[tuple]]:
@@ -36,7 +36,7 @@ def layer_maps(weights: Weights) -> list[list[tuple]]:
     maps = []
     for layer in weights.layers:
         maps.append([(_int_matmul(o, v), _int_matmul(_transpose(k), q))
-                     for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output)])
+                     for q, k, v, o in zip(layer.query, layer.key, layer.value, layer.output, strict=False)])
     return maps
 
 

@@ -17,7 +17,8 @@ what one slice holds at once (8 an entry for the float kernels, 28 for FLINT's).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from math import comb
 
 from ..exact.device import CPU, Device
@@ -160,5 +161,5 @@ def plan_run(spec, field: Field, device: Device = CPU, leaf: str | None = None) 
     uppers = [most for _, _, most in bound.blocks] if len(bound.blocks) == len(sizes) else [None] * len(sizes)
     plan.turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
     plan.blocks = [plan_block(field, device, a, rows, cols, upper, leaf)
-                   for a, ((rows, cols), upper) in enumerate(zip(sizes, uppers))]
+                   for a, ((rows, cols), upper) in enumerate(zip(sizes, uppers, strict=False))]
     return plan

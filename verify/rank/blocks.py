@@ -81,7 +81,7 @@ def components(rows: np.ndarray, cols: np.ndarray) -> list[tuple[np.ndarray, np.
     one edge per nonzero entry: O(nodes + edges).
     """
     graph = nx.Graph()
-    graph.add_edges_from(zip(rows.tolist(), (-1 - cols).tolist()))
+    graph.add_edges_from(zip(rows.tolist(), (-1 - cols).tolist(), strict=False))
     found = []
     for comp in nx.connected_components(graph):
         idx = np.fromiter(comp, dtype=np.int64, count=len(comp))
@@ -142,7 +142,7 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
         mat = field.zeros(len(r_idx), len(c_idx))
         local_rows = np.searchsorted(r_idx, rows[sel]).tolist()
         local_cols = np.searchsorted(c_idx, cols[sel]).tolist()
-        for i, j, k in zip(local_rows, local_cols, sel.tolist()):
+        for i, j, k in zip(local_rows, local_cols, sel.tolist(), strict=False):
             mat[i, j] = values[k]
         block = Block(len(r_idx), len(c_idx), _flint_rank(field, mat), elimination=field.elimination)
         result.blocks.append(block)

@@ -249,7 +249,7 @@ def derivative_bound(spec: NetworkSpec, rank: int | None = None) -> DerivativeBo
     sizes = degree_block_sizes(nvars, top, r) if top <= BLOCK_LIST_CAP else []
     if kernel and (top + 1) * (tail + 2) <= KERNEL_WORK_CAP:
         most = kernel_graded_bounds(nvars, kernel, tail, top, comps)
-        blocks = tuple((rows, cols, bound) for (rows, cols), bound in zip(sizes, most))
+        blocks = tuple((rows, cols, bound) for (rows, cols), bound in zip(sizes, most, strict=False))
         return DerivativeBound(sum(most), blocks, "kernel-graded degree blocks")
     blocks = tuple((rows, cols, min(rows, cols // r * comps)) for rows, cols in sizes)
     points = one_head_depth3_points(r) if (rank is None and spec.depth == 3 and spec.heads == 1

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .blocks import BlockRank, rank_by_blocks
 from ..exact.fields import Field
-from .memory import guard
 from ..model.polynomial import expected_monomial_count, output_polynomial, variable_index
 from ..model.spec import NetworkSpec, Weights
+from .blocks import BlockRank, rank_by_blocks
+from .memory import guard
 
 __all__ = ["coefficient_entries", "coefficient_rank", "estimate_coefficient_bytes"]
 

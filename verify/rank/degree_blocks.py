@@ -14,8 +14,8 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
   m + 32 seeded random columns and R = the other columns: rank(B) = rank(S) + rank(Y^T R), where
   the columns of Y span the left null space of S.  A generic block is full on its slice
   (Y empty: one (m+32) x m elimination instead of m x n).  Over GF(p) the complement's product
-  is formed in numpy by the field's kernel (``verify.exact.kernels``), R gathered in chunks and never copied into FLINT; a
-  null space wider than 32 is mixed down to 32 random combinations Z = Y H first:
+  is formed in numpy by the field's kernel (``verify.exact.kernels``), R gathered in chunks and never copied into FLINT;
+  a null space wider than 32 is mixed down to 32 random combinations Z = Y H first:
   rank(Z^T R) <= rank(Y^T R) always (so the result stays a certified lower bound), with equality
   unless a nonzero polynomial of degree <= 32 in H vanishes (Schwartz-Zippel, <= 32/p).  A mixed
   rank of 32 is saturated and says nothing, so the block is then ranked whole.  Over Q the
@@ -63,11 +63,11 @@ from math import comb
 
 import numpy as np
 
-from .blocks import Block
-from .block_plan import SLICE_EXTRA, RunPlan
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.phases import phase, record, split
+from .block_plan import SLICE_EXTRA, RunPlan
+from .blocks import Block
 from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank", "SLICE_EXTRA"]
@@ -359,6 +359,7 @@ def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, pro
         keys_cols = moments.keys(compositions(top - a, nvars))
         # the computed neighbour's rank (a + 1 going down, a - 1 going up) predicts this one's
         hint = next((found[b].rank for b in (a + 1, a - 1) if b in found and found[b].implied_by is None), None)
+
         def compute() -> Block:
             block = block_rank(plan, moments, keys_rows, keys_cols, hint, seed, max_memory_gib, bound_of(a), a)
             if block.elimination is None:  # no elimination ran (an empty block) or FLINT's over Q: the field's kernel

@@ -12,12 +12,12 @@ import random
 from itertools import product
 from math import comb
 
-from .blocks import Block, rank_dense
 from ..errors import InputError
 from ..exact.fields import Field
-from .memory import guard
 from ..model.network import output_coordinate
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
+from .blocks import Block, rank_dense
+from .memory import guard
 
 __all__ = ["default_template_count", "draw_templates", "grid_rank", "DEFAULT_MAX_EVALUATIONS"]
 
@@ -66,10 +66,10 @@ def grid_rank(spec: NetworkSpec, weights: Weights, field: Field, part_a: tuple[i
     for r, row_choice in enumerate(rows):
         line = []
         inputs = [None] * n
-        for j, t in zip(part_a, row_choice):
+        for j, t in zip(part_a, row_choice, strict=False):
             inputs[j] = scalars[t]
         for col_choice in cols:
-            for j, t in zip(part_b, col_choice):
+            for j, t in zip(part_b, col_choice, strict=False):
                 inputs[j] = scalars[t]
             line.append(int(output_coordinate(spec, weights, inputs)))
         matrix.append(line)

@@ -20,8 +20,8 @@ import numpy as np
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 
-__all__ = ["Terms", "AdditiveEncoder", "moment_values", "moment_terms", "search_gather", "SearchMoments", "DenseMoments",
-           "moment_table"]
+__all__ = ["Terms", "AdditiveEncoder", "moment_values", "moment_terms", "search_gather", "SearchMoments",
+           "DenseMoments", "moment_table"]
 
 #: Largest direct table (entries) a half of the variables may need for ``DenseMoments``.
 DENSE_TABLE_CAP = 2**23
@@ -74,10 +74,10 @@ def moment_values(exponents: list, coefficients: list, field: Field) -> list[np.
     if field.modulus is not None:
         fact = [f % field.modulus for f in fact]
     out = []
-    for exps, coeffs in zip(exponents, coefficients):
+    for exps, coeffs in zip(exponents, coefficients, strict=False):
         vals = [int(c) for c in coeffs]
         big_rows, big_cols = np.nonzero(exps >= 2)
-        for row, e in zip(big_rows.tolist(), exps[big_rows, big_cols].tolist()):
+        for row, e in zip(big_rows.tolist(), exps[big_rows, big_cols].tolist(), strict=False):
             vals[row] *= fact[e]
         if field.modulus is not None:
             vals = [v % field.modulus for v in vals]
@@ -88,7 +88,7 @@ def moment_values(exponents: list, coefficients: list, field: Field) -> list[np.
 def moment_terms(exponents: list, coefficients: list, field: Field, encoder: AdditiveEncoder) -> list[Terms]:
     """Per component q_k, its terms as additive keys (sorted when one word) and values c~."""
     out = []
-    for exps, values in zip(exponents, moment_values(exponents, coefficients, field)):
+    for exps, values in zip(exponents, moment_values(exponents, coefficients, field), strict=False):
         keys = encoder.encode(exps)
         if keys.ndim == 1:
             order = np.argsort(keys)
@@ -205,7 +205,7 @@ class DenseMoments:
         size = int(sizes.sum())
         assert size == comb(degree + nvars - 1, nvars - 1)
         self.tables = []
-        for exps, vals in zip(exponents, values):
+        for exps, vals in zip(exponents, values, strict=False):
             dense = np.zeros(size, dtype=dtype)
             if len(exps):
                 dense[self._position(self.keys(exps))] = vals

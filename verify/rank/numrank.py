@@ -4,8 +4,8 @@ The grid matrix is the one of the papers' grid-tensor argument (first supplement
 rows are the assignments of M template vectors to the positions in A, columns those to the
 positions in B, entries y_p^i.  Its numerical rank is read off the singular values at their
 largest gap: r maximising sigma_r / sigma_{r+1}, every sigma clipped from below at the rounding
-floor n * eps * sigma_1, which also stands in for sigma_{n+1} (so a matrix whose every singular value stands well above rounding is
-reported as full rank).  The gap, in decades, is reported beside the rank: a gap of one decade
+floor n * eps * sigma_1, which also stands in for sigma_{n+1} (so a matrix whose every singular value stands well above
+rounding is reported as full rank).  The gap, in decades, is reported beside the rank: a gap of one decade
 is a weak claim, ten decades a strong one.
 """
 
@@ -18,10 +18,10 @@ from math import comb
 
 import numpy as np
 
-from ..model.bert import draw_real_weights, forward, forward_mp
 from ..errors import InputError
-from .memory import guard
+from ..model.bert import draw_real_weights, forward, forward_mp
 from ..model.spec import NetworkSpec
+from .memory import guard
 
 __all__ = ["check_grid", "NumericRank", "numerical_rank", "grid_matrix", "real_grid_rank", "DEFAULT_TEMPLATES"]
 
@@ -122,6 +122,7 @@ def real_grid_rank(spec: NetworkSpec, seed: int = 0, templates: int = DEFAULT_TE
         worst = max(worst, abs(float(exact) - matrix[row, col]) / scale)
     # y^position is symmetric in the inputs at B's positions, so equal multisets give equal columns
     cap = min(templates**half, comb(templates + half - 1, half))
-    found.extra = {"templates": templates, "tokens": tokens, "grid_cap": cap, "at_cap": found.rank >= cap, "network": "BERT eqs. 1-2" if real else "eq. 3",
-                   "mp_dps": dps, "mp_confirmed_entries": confirm, "mp_max_rel_diff": worst}
+    found.extra = {"templates": templates, "tokens": tokens, "grid_cap": cap, "at_cap": found.rank >= cap,
+                   "network": "BERT eqs. 1-2" if real else "eq. 3", "mp_dps": dps, "mp_confirmed_entries": confirm,
+                   "mp_max_rel_diff": worst}
     return found

@@ -17,20 +17,20 @@ from math import comb
 
 import numpy as np
 
-from .blocks import Block, components, rank_dense
+from ..errors import InputError
 from ..exact.compositions import compositions, exponent_dtype
+from ..exact.fields import Field
+from ..model.network import attention_matrix, layer_maps
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
+from .blocks import Block, components, rank_dense
 from .bound import derivative_bound
 from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
-from ..errors import InputError
-from ..exact.fields import Field
-from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
 from .moments import moment_table
-from ..model.network import attention_matrix, layer_maps
+from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
 from .result import SepResult
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights, draw_weights
 
-__all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank", "reduced_separation_rank",
-           "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
+__all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank",
+           "reduced_separation_rank", "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
 
 #: Split a pattern with networkx only below this many nonzeros (above, a full row or column
 #: proves connectivity, or the block is ranked whole, which is still exact).
@@ -295,7 +295,7 @@ def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
     compressed = any(b.compressed_to is not None for b in blocks)
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     if upper.blocks and len(blocks) == len(upper.blocks):  # degree blocks a = 0..C, in order
-        for block, (rows, cols, most) in zip(blocks, upper.blocks):
+        for block, (rows, cols, most) in zip(blocks, upper.blocks, strict=False):
             assert (block.rows, block.cols) == (rows, cols), "degree block shape differs from the closed form"
             block.upper_bound = most
             if block.ranked:

@@ -33,8 +33,8 @@ import math
 from math import comb
 
 from ..exact.compositions import exponent_dtype
-from ..exact.fields import DEFAULT_PRIME, Field
 from ..exact.device import CPU
+from ..exact.fields import DEFAULT_PRIME, Field
 from ..exact.kernels import large_bytes_per_entry
 from ..model.spec import NetworkSpec
 from .block_plan import SLICE_EXTRA, plan_block  # the slices and their kernels are planned there

@@ -23,20 +23,22 @@ The rank function is a parameter (``rank_once(seed, field) -> SepResult``), so a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field as dc_field, replace
+from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
 from fractions import Fraction
 from typing import Callable, Iterator
 
 import flint
 
-from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, MID_PRIME, Field
 from ..exact.kernels import kernel_again
+from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from .result import SepResult
 
-__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range", "repeat_until", "block_level_bound", "runs_needed",
-           "later_family", "run_seconds", "FAMILIES", "DEFAULT_TARGET", "DEFAULT_MAX_RUNS"]
+__all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range",
+           "repeat_until", "block_level_bound", "runs_needed", "later_family", "run_seconds", "FAMILIES",
+           "DEFAULT_TARGET", "DEFAULT_MAX_RUNS"]
 
 #: Stop once the bound on missing the generic rank is at most this.
 DEFAULT_TARGET = 1e-9

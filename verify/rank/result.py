@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 
-from .certainty import Certainty
 from ..exact.kernels import factorization_check
 from ..model.spec import NetworkSpec
+from .certainty import Certainty
 
 __all__ = ["SepResult"]
 

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from math import comb, log2
 from typing import Callable
 
-from .bound import derivative_bound
-from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, Field
+from ..model.partitions import default_partition
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
+from .bound import derivative_bound
+from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_sample_size
 from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
 from .memory import DEFAULT_MEMORY_GIB, guard, guard_log2, log2_multichoose
-from ..model.partitions import default_partition
 from .result import SepResult
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 
 __all__ = ["Route", "ROUTES", "METHODS", "register_route", "rank_once", "coefficient_size", "weights_size",
            "WEIGHT_BYTES"]
@@ -200,6 +200,8 @@ def _reduced_rank(spec, field, seed, partition, templates, weight_range, max_mem
 
 register_route(Route("coefficients", True, _coefficient_check, _partitioned("coefficients", _coefficient_rank)))
 register_route(Route("grid", True, _grid_check, _partitioned("grid", _grid_rank)))
+
+
 def _token_rank(spec, weights, embedding, field, part_a, **options):
     from .token.tokens import token_rank
 
@@ -209,11 +211,14 @@ def _token_rank(spec, weights, embedding, field, part_a, **options):
 register_route(Route("reduced", False, _no_check, _reduced_rank))
 register_route(Route("tokens", True, _no_check, _token_rank, inputs="tokens"))
 
+#: ``rank_once``'s default field, GF(DEFAULT_PRIME) (one instance, as the default argument was).
+DEFAULT_FIELD = Field(DEFAULT_PRIME)
+
 #: The names of the routes on continuous inputs, for messages and ``--method`` (registration order).
 METHODS = tuple(name for name, route in ROUTES.items() if route.inputs == "vectors")
 
 
-def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = Field(DEFAULT_PRIME),
+def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DEFAULT_FIELD,
               seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
               max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None, placement=None,

@@ -20,19 +20,26 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import comb
 
-from .certainty import Certainty
 from ..errors import InputError
-from ..validate import integer
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
+from ..model.partitions import balanced_partitions, parse_partition
+from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
+from ..validate import integer
+from .block_plan import Placement, RunPlan, plan_run
+from .certainty import Certainty
 from .grid import DEFAULT_MAX_EVALUATIONS
 from .memory import DEFAULT_MEMORY_GIB
-from ..model.partitions import balanced_partitions, parse_partition
-from .repeat import (DEFAULT_MAX_RUNS, DEFAULT_TARGET, Repeated, bad_prime_note, escalating_primes,
-                     field_weight_range, repeat_until)
-from .block_plan import Placement, RunPlan, plan_run
+from .repeat import (
+    DEFAULT_MAX_RUNS,
+    DEFAULT_TARGET,
+    Repeated,
+    bad_prime_note,
+    escalating_primes,
+    field_weight_range,
+    repeat_until,
+)
 from .result import SepResult
 from .routes import METHODS, ROUTES, rank_once, weights_size
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 
 __all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separation_rank", "device_for", "repeated_ranks",
            "combined", "choose_method", "weight_range_for", "METHODS", "MAX_PARTITIONS"]

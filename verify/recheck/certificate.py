@@ -20,7 +20,8 @@ BOUNDS = {"multichoose(floor((width - heads)/2), 3^(depth - 2))": "per-head",
 
 
 def _layers(weights: dict) -> list:
-    return [[(q, k, v, o) for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"])]
+    return [[(q, k, v, o) for q, k, v, o in zip(layer["query"], layer["key"], layer["value"], layer["output"],
+                                                strict=False)]
             for layer in weights["layers"]]
 
 

@@ -26,7 +26,8 @@ def detect(path: str) -> str:
         with open(path, "rb") as handle:
             head = handle.read(16)
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}; pass an export of verify (JSON, CSV or a store)")
+        raise BadInput(f"cannot read {path}: {exc.strerror or exc}; "
+                       "pass an export of verify (JSON, CSV or a store)") from exc
     if head == SQLITE_MAGIC:
         return "store"
     text = _text(path)
@@ -60,15 +61,16 @@ def _text(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
-    except UnicodeDecodeError:
-        raise BadInput(f"{path} is neither UTF-8 text nor an SQLite store; pass an export of verify")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path} is neither UTF-8 text nor an SQLite store; pass an export of verify") from exc
 
 
 def _json(path: str, text: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInput(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno}); pass the file verify wrote")
+        raise BadInput(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno}); "
+                       "pass the file verify wrote") from exc
     if not isinstance(data, dict):
         raise BadInput(f"{path} holds JSON but not an object; pass the file verify wrote")
     return data
@@ -96,7 +98,7 @@ def recheck_path(rc: Recheck, path: str) -> str:
         if isinstance(exc, BadInput):
             raise
         raise BadInput(f"{path} looks like a {kind} export but a field is missing or malformed ({type(exc).__name__}: "
-                       f"{exc}); pass the file as verify wrote it")
+                       f"{exc}); pass the file as verify wrote it") from exc
     rc.files.append((path, kind))
     return kind
 
@@ -195,7 +197,7 @@ def _store(rc, path):
         rows = connection.execute("SELECT key, kind, spec, method, field, seed, params, version, value "
                                   "FROM results ORDER BY rowid").fetchall()
     except sqlite3.DatabaseError as exc:
-        raise BadInput(f"{path} is not a readable results store ({exc}); pass a store verify wrote (--store)")
+        raise BadInput(f"{path} is not a readable results store ({exc}); pass a store verify wrote (--store)") from exc
     finally:
         try:
             connection.close()

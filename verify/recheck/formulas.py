@@ -13,9 +13,9 @@ from fractions import Fraction
 from math import comb
 
 __all__ = ["layer_degree", "multichoose", "count_cap", "hilbert_cap", "eq74", "eq74_caps", "hilbert_at_positions",
-           "side_points", "hilbert_seconds", "derivative_bound", "free_variables", "block_bound", "thm2_proof_bound", "residue_sample",
-           "entry_degree", "union_probability", "every_sequence_probability", "limit_probability", "round_up",
-           "EMBEDDING_SAMPLE"]
+           "side_points", "hilbert_seconds", "derivative_bound", "free_variables", "block_bound", "thm2_proof_bound",
+           "residue_sample", "entry_degree", "union_probability", "every_sequence_probability", "limit_probability",
+           "round_up", "EMBEDDING_SAMPLE"]
 
 
 def layer_degree(depth: int) -> int:
@@ -115,10 +115,10 @@ def hilbert_at_positions(points: list[tuple], max_degree: int, p: int) -> list[i
             for combo in itertools.combinations_with_replacement(range(m), j):
                 base = previous[combo[:-1]]
                 coordinate = z[:, combo[-1]]
-                current[combo] = [b * int(c) % p for b, c in zip(base, coordinate)]
+                current[combo] = [b * int(c) % p for b, c in zip(base, coordinate, strict=False)]
             previous = current
             columns.extend(current.values())
-        dims.append(flint.nmod_mat([list(r) for r in zip(*columns)], p).rank())
+        dims.append(flint.nmod_mat([list(r) for r in zip(*columns, strict=False)], p).rank())
     return dims
 
 
@@ -229,7 +229,8 @@ def _token_sample(weight_range: int, p: int) -> Fraction:
 
 def every_sequence_probability(proven: int, depth: int, weight_range: int, p: int) -> Fraction:
     """Every sequence kept: the rank at the weights is below the generic one only if a nonzero minor of size
-    <= proven, of degree <= proven * entry_degree, vanished (Schwartz-Zippel; docs/mathematics.md §7, every sequence kept)."""
+    <= proven, of degree <= proven * entry_degree, vanished (Schwartz-Zippel; docs/mathematics.md §7, every sequence
+    kept)."""
     return Fraction(proven * entry_degree(depth)) / _token_sample(weight_range, p)
 
 

@@ -63,7 +63,8 @@ def check_sep_row(rc: Recheck, where: str, row: dict) -> None:
                 rc.add(where, "certified_exact", BEYOND, f"the rank meets the stated upper bound {upper}, below the "
                        f"recomputed {proven} ({which}): it rests on a bound this recheck does not derive")
             else:
-                rc.check(where, "certified_exact", rank == proven, f"the rank meets the proven bound {proven} ({which})",
+                rc.check(where, "certified_exact", rank == proven,
+                         f"the rank meets the proven bound {proven} ({which})",
                          f"the rank {rank} does not meet the proven bound {proven} ({which})")
             if prob is not None:
                 rc.check(where, f"probability_bound {prob}", prob == 0, "0 for a certified exact rank",

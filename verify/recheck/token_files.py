@@ -112,12 +112,14 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
         while formulas.count_cap(v, cap_first, positional) < limit:
             cap_first += 2
     rc.check(where, f"first_n_cap_reaches_limit {row['first_n_cap_reaches_limit'] or '-'}",
-             _int(row["first_n_cap_reaches_limit"]) == cap_first, "the first even N whose counting cap reaches the limit",
+             _int(row["first_n_cap_reaches_limit"]) == cap_first, "the first even N whose counting cap reaches the "
+                 "limit",
              f"it is {cap_first}")
     if bound is not None:
         reach = next((n for n in sorted(ranks) if ranks[n] >= bound), None)
-        rc.check(where, f"first_n_thm2_bound {row['first_n_thm2_bound'] or '-'}", _int(row["first_n_thm2_bound"]) == reach,
-                 "the first N whose rank reaches Theorem 2's proof bound", f"the ranks give {reach}")
+        rc.check(where, f"first_n_thm2_bound {row['first_n_thm2_bound'] or '-'}",
+                 _int(row["first_n_thm2_bound"]) == reach, "the first N whose rank reaches Theorem 2's proof bound",
+                 f"the ranks give {reach}")
     scale = _scale(v, cell.depth)
     rc.check(where, f"scale {row['scale_rL_over_log3r']}", abs(float(row["scale_rL_over_log3r"]) - scale) <= 0.0051,
              "r L / log3 r to 2 decimals", f"r L / log3 r = {scale:.4f}")
@@ -137,7 +139,8 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
         rc.check(where, f"max_n {row['max_n']}", int(row["max_n"]) == last, what, f"{what} is {last}")
     exceptions, below = [], []
     for n in sorted(ranks):
-        top = formulas.count_cap(v, n, positional) if limit is None else min(formulas.count_cap(v, n, positional), limit)
+        top = (formulas.count_cap(v, n, positional) if limit is None
+               else min(formulas.count_cap(v, n, positional), limit))
         if ranks[n] < top:
             (below if labels.get(n, "").startswith("lb-") else exceptions).append(f"{n}:{ranks[n]}<{top}")
     rc.check(where, f"maximal_rank_exceptions '{row['maximal_rank_exceptions']}'",
@@ -147,7 +150,8 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
              "the lower-bound ranks below min(cap, limit)", f"the ranks give '{' '.join(below)}'")
     reached = limit is not None and bool(ranks) and ranks[max(ranks)] == limit
     rc.check(where, f"status '{row['status']}'", (row["status"] == "reached the limit") == reached,
-             "agrees with the ranks and the limit", f"the last rank {'meets' if reached else 'does not meet'} the limit")
+             "agrees with the ranks and the limit",
+             f"the last rank {'meets' if reached else 'does not meet'} the limit")
 
 
 def _prime(rc, where, p):
@@ -307,8 +311,8 @@ def _probe_lists(rc, where, data, cell, ranks):
              "the N whose rank exceeds the limit", f"it is {above}")
     if data.get("conjecture_scale") is not None and cell.rank > 1:
         scale = _scale(cell.rank, cell.depth)
-        rc.check(where, f"conjecture_scale {data['conjecture_scale']}", abs(data["conjecture_scale"] - scale) <= 1e-9 * scale,
-                 "r L / log3 r", f"it is {scale}")
+        rc.check(where, f"conjecture_scale {data['conjecture_scale']}",
+                 abs(data["conjecture_scale"] - scale) <= 1e-9 * scale, "r L / log3 r", f"it is {scale}")
 
 
 def _probe_top(rc, where, data, certainties, p):

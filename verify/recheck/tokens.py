@@ -241,8 +241,8 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool) 
 def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
                 ranks: dict | None = None) -> None:
     """The N-independent limit: its upper bound is the derivative bound (docs/mathematics.md §7), certified
-    exactly when it meets it, else its probability is docs/mathematics.md §7, the limit; a rank that reaches it confirms it as a
-    lower bound (every rank is at most the limit when it is certified)."""
+    exactly when it meets it, else its probability is docs/mathematics.md §7, the limit; a rank that reaches it confirms
+    it as a lower bound (every rank is at most the limit when it is certified)."""
     bound = formulas.derivative_bound(cell.depth, cell.width, cell.vocab, cell.positional_rank)
     if upper is not None:
         rc.check(where, f"limit upper bound {upper}", upper == bound,

@@ -30,7 +30,7 @@ def _grid_panel(ax, rows: list[dict], depth: int) -> None:
         vocab = int(r["vocab_r"])
         color = f"C{vocab - 2}"
         pos = str(r["pos_rank"]).split()[0]
-        ax.plot(*zip(*points), styles.get(pos, ":"), color=color, marker=".", ms=3, lw=1,
+        ax.plot(*zip(*points, strict=False), styles.get(pos, ":"), color=color, marker=".", ms=3, lw=1,
                 label=f"V = r = {vocab}, R = {r['pos_rank']}")
         shown += [p[1] for p in points]
         if pos in ("0", "1"):  # caps: multisets (R = 0), sequences (R >= 1), drawn once per V
@@ -71,7 +71,7 @@ def _bound_panel(ax, rows: list[dict]) -> None:
         ax.plot(xs, xs, color="gray", lw=0.8, ls=(0, (1, 3)), label="N = r L / log3 r")
     handles, labels = ax.get_legend_handles_labels()
     unique = {}
-    for label, handle in zip(labels, handles):
+    for label, handle in zip(labels, handles, strict=False):
         unique.setdefault(label, handle)
     ax.legend(unique.values(), unique.keys(), fontsize=6, loc="upper left")
     ax.set_ylim(bottom=0)
@@ -89,7 +89,7 @@ def plot_atlas(grid_rows: list[dict], bound_rows: list[dict], path: str) -> None
     lines = math.ceil(panels / columns)
     fig, grid = plt.subplots(lines, columns, figsize=(5.2 * columns + 2.6, 3.9 * lines), squeeze=False)
     axes = list(grid.ravel())
-    for ax, depth in zip(axes, depths):
+    for ax, depth in zip(axes, depths, strict=False):
         _grid_panel(ax, grid_rows, depth)
     if bound_rows:
         _bound_panel(axes[len(depths)], bound_rows)

@@ -24,8 +24,8 @@ class ReviewersTable(dict):
         return table_markdown(self["rows"], self.registry)
 
     def _repr_html_(self) -> str:
-        from .html_report import _reviewers_section
         from ..sweeps.table import _grid, bound_columns
+        from .html_report import _reviewers_section
 
         head, body, used = _grid(self["rows"], bound_columns(registry=self.registry))
         notes = [f"{col.id}: {col.claim_id}, {col.check.kind} bound, {col.source}" + col.note for col in used]

@@ -51,6 +51,7 @@ def margin_scale(margin: dict | None) -> tuple[int, str]:
     scale = margin.get("scale") or ""
     return (names.index(scale), MARGIN_SCALES[scale]) if scale in MARGIN_SCALES else (len(names), scale)
 
+
 _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#111}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #bbb;padding:.2em .45em;vertical-align:top}
@@ -67,7 +68,7 @@ figure.full img{max-width:none}figure .wide{max-height:90vh;overflow:auto}
 @media print{#filters,th button::after,button.size{display:none}section.claim{break-inside:avoid-page}
 tr.hidden{display:table-row!important}a{color:inherit;text-decoration:none}}
 tr.hidden{display:none}
-"""
+"""  # noqa: E501 (CSS written byte-for-byte into report.html, one rule a line)
 
 #: The filters and the sort. A row's ``data-unexpected`` is "1" when its outcome is not the expected one;
 #: its ``data-scale`` ranks the margin's unit (MARGIN_SCALES; no margin: last) and ``data-margin`` is the

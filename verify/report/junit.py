@@ -73,7 +73,8 @@ def claim_properties(record: dict) -> list[tuple[str, str]]:
 
 def system_out(record: dict) -> str:
     """A claim's ``system-out``: its properties, one ``name: value`` line each, then its evidence."""
-    return "\n".join(f"{name}: {value}" for name, value in claim_properties(record)) + f"\nevidence: {record['evidence']}"
+    return "\n".join(f"{name}: {value}" for name, value in claim_properties(record)) + ("\nevidence: "
+         f"{record['evidence']}")
 
 
 def _text(value) -> str:
@@ -138,7 +139,7 @@ def junit_xml(records: list[dict], header: dict, registry: str | None = None,
     registry = registry or header.get("registry")
     label = registry_label(registry) if registry else "claims"
     errors = [bool(raised_checks(rec)) for rec in records]
-    failures = [not rec["as_expected"] and not err for rec, err in zip(records, errors)]
+    failures = [not rec["as_expected"] and not err for rec, err in zip(records, errors, strict=False)]
     root = ET.Element("testsuites", name="verify run")
     suite = ET.SubElement(root, "testsuite", name="verify claims" + (f" ({label})" if registry else ""),
                           tests=str(len(records)), failures=str(sum(failures)), errors=str(sum(errors)),
@@ -146,7 +147,7 @@ def junit_xml(records: list[dict], header: dict, registry: str | None = None,
     _properties(suite, [(key, header[key]) for key in sorted(header)
                         if not isinstance(header[key], dict) and key not in ("rank_table", "reviewers_table")]
                 + ([("registry", registry)] if registry and "registry" not in header else []))
-    for rec, error, failure in zip(records, errors, failures):
+    for rec, error, failure in zip(records, errors, failures, strict=False):
         case = ET.SubElement(suite, "testcase", classname=_text(classname(label, rec["document"])),
                              name=_text(rec["id"]), time=f"{float(rec.get('seconds') or 0.0):.3f}")
         if testcase_properties:

@@ -166,17 +166,17 @@ def _table_figure(rows: list[dict], title: str | None):
         ax.set_visible(False)
     handles = {}
     colors = {h: f"C{i}" for i, h in enumerate(sorted({r["heads"] for r in rows}))}  # one colour per H
-    for ax, width in zip(axes.ravel(), widths):
+    for ax, width in zip(axes.ravel(), widths, strict=False):
         mine = [r for r in rows if r["width"] == width]
         for what, heads, points in _series(mine):
             color = colors[heads[0]]
             who = "H = " + ", ".join(map(str, heads))
             if what == "exact rank":
-                drawn, = ax.plot(*zip(*points), "o-", color=color)
+                drawn, = ax.plot(*zip(*points, strict=False), "o-", color=color)
                 handles.setdefault(f"{who}: exact rank", drawn)
             else:
                 name, style = _CURVES[what]
-                drawn, = ax.plot(*zip(*points), style, marker="x", color=color, alpha=0.7)
+                drawn, = ax.plot(*zip(*points, strict=False), style, marker="x", color=color, alpha=0.7)
                 handles.setdefault(f"{who}: {name}", drawn)
         depths = [r["depth"] for r in mine]
         transition = math.log(width, 3)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..files import write_output
 from ..claims.record import OUTCOMES
+from ..files import write_output
 
 __all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength"]
 

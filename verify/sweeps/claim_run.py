@@ -85,10 +85,10 @@ def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool, s
     tasks = [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
     with Store(store) as results:
         values, _ = run_sweep(tasks, results, scheduler, workers, SweepProgress("exact ranks", show), cost=sep_cost)
-    for spec, value in zip(specs, values):
+    for spec, value in zip(specs, values, strict=False):
         if value is not None:  # a refused spec is left to the checks, which report it
             source.remember(spec, 0, value["rank"])
-    return [(spec, value) for spec, value in zip(specs, values) if value is not None]
+    return [(spec, value) for spec, value in zip(specs, values, strict=False) if value is not None]
 
 
 def rank_rows(pairs: list[tuple]) -> list[dict]:
@@ -164,11 +164,11 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     ``verify.claims.registry.find_registry`` takes it (None: ``$VERIFY_REGISTRY`` or the installed one)."""
     from ..claims.record import load_claims, run_claims_with
     from ..claims.registry import find_registry
-    from ..report.html_report import write_html
-    from ..report.run_report import write_reports
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
     from ..rank.memory import DEFAULT_MEMORY_GIB
+    from ..report.html_report import write_html
+    from ..report.run_report import write_reports
     from ..version import __version__
     from .progress import Progress
 

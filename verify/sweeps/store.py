@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..version import __version__
 from ..errors import InputError, printable
 from ..model.spec import NetworkSpec
+from ..version import __version__
 
 __all__ = ["Task", "Store", "default_store_path", "identify", "refuse_read_only"]
 
@@ -31,6 +31,7 @@ def _is_read_only(exc: Exception) -> bool:
     """SQLite's "attempt to write a readonly database" (SQLITE_READONLY) and its OS counterparts."""
     text = str(exc).lower().replace("-", "").replace(" ", "")
     return "readonly" in text or getattr(exc, "errno", None) in (13, 30)  # EACCES, EROFS
+
 
 #: Free space below which a failed write is put down to a full disk: SQLite reports a disk too full for its
 #: -wal and -shm files as "disk I/O error", not as SQLITE_FULL.

@@ -17,18 +17,17 @@ import io
 import math
 from dataclasses import dataclass
 
-
-from ..exact.arbexpr import evaluate
 from ..errors import InputError
+from ..exact.arbexpr import evaluate
 from ..exact.fields import as_field
+from ..model.spec import NetworkSpec, divisors
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.numrank import DEFAULT_TEMPLATES
 from .provenance import certainty_label
-from ..model.spec import NetworkSpec, divisors
 from .store import Task
 
-__all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns", "sep_task", "real_task", "build_rows", "markdown", "to_csv",
-           "regime"]
+__all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns",
+           "sep_task", "real_task", "build_rows", "markdown", "to_csv", "regime"]
 
 
 #: The table's default field: each cell repeated like ``verify sep`` until certified (see ``TableDefaults``).
@@ -46,7 +45,8 @@ class TableDefaults:
     real_tokens: int = 4
     seed: int = 0
     #: ``auto``: every cell through ``verify sep``'s repeat loop (a fast prime first, then 2^63 - 25 and
-    #: below or 2^40 - 87 and below by expected cost, block-level) until certified exact or its bound is at most 1e-9; ``gf:P``/``qq``: one run there.
+    #: below or 2^40 - 87 and below by expected cost, block-level) until certified exact or its bound is at most 1e-9;
+    #: ``gf:P``/``qq``: one run there.
     field: str = AUTO
     max_memory_gib: float = DEFAULT_MEMORY_GIB
     #: ``verify.exact.device``: each cell on the GPU where present and its largest slice pays, else the CPU.
@@ -60,13 +60,13 @@ TABLE = TableDefaults()
 MAX_DEPTH = 64
 
 #: What ``sep_rank`` in the table means (its JSON says it beside the rows).
-MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's "
-           "runs, a fast prime first, then 2^63-25 and below or 2^40-87 and below by expected cost, block by block, until certified exact or the bound "
-           "is at most 1e-9; the primes used are in each row), a certified lower bound on the generic "
-           "rank (equal to it with probability >= 1 - probability_bound; certified_exact when it meets the "
-           "derivative-space upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the probability is "
-           "about the generic rank over GF(p), equal to the one over Q unless p is one of finitely many bad "
-           "primes; real_rank: numeric")
+MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's runs, "
+           "a fast prime first, then 2^63-25 and below or 2^40-87 and below by expected cost, block by block, until "
+           "certified exact or the bound is at most 1e-9; the primes used are in each row), a certified lower bound on "
+           "the generic rank (equal to it with probability >= 1 - probability_bound; certified_exact when it meets the "
+           "derivative-space upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the probability is about "
+           "the generic rank over GF(p), equal to the one over Q unless p is one of finitely many bad primes; "
+           "real_rank: numeric")
 
 
 def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
@@ -74,13 +74,14 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
                 max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
                 workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False,
                 registry=None, device: str = TABLE.device) -> dict:
-    """``verify table``: one reduced-route rank per spec through the sweep executor, then every
-    ``RankBound`` of the registry whose regime holds (``registry`` as ``load_claims`` takes it).  ``depths``/``widths``: lists, or text like
-    ``1-3``.  ``store``: path of the results store (None keeps nothing).  ``on_skipped(list)`` hears the specs the memory estimate refuses before any work.
-    Returns ``rows``, ``skipped``, ``sweep``, ... (``verify table --json``), or the plan with
-    ``dry_run``.  ``device`` (auto, cpu, gpu): where each cell's eliminations run (``verify.exact.device``; gpu is
-    refused up front without cupy and a CUDA device, or when the largest cell's estimate passes its free memory).
-    ``progress``: draw the bar on stderr.  On Ctrl-C, ``SweepInterrupted`` carries ``rows`` and ``total`` of what was done."""
+    """``verify table``: one reduced-route rank per spec through the sweep executor, then every ``RankBound`` of the
+    registry whose regime holds (``registry`` as ``load_claims`` takes it).  ``depths``/``widths``: lists, or text
+    like ``1-3``.  ``store``: path of the results store (None keeps nothing).  ``on_skipped(list)`` hears the specs
+    the memory estimate refuses before any work.  Returns ``rows``, ``skipped``, ``sweep``, ... (``verify table
+    --json``), or the plan with ``dry_run``.  ``device`` (auto, cpu, gpu): where each cell's eliminations run
+    (``verify.exact.device``; gpu is refused up front without cupy and a CUDA device, or when the largest cell's
+    estimate passes its free memory).  ``progress``: draw the bar on stderr.  On Ctrl-C, ``SweepInterrupted``
+    carries ``rows`` and ``total`` of what was done."""
     from ..rank.numrank import check_grid
     from .executor import SweepInterrupted, run_sweep
     from .progress import SweepProgress
@@ -89,7 +90,8 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     field = AUTO if field is None or (isinstance(field, str) and field == AUTO) else as_field(field).name
     if real:
         check_grid(templates, real_tokens)
-    depths_text, widths_text = (text if isinstance(text, str) else ",".join(map(str, text)) for text in (depths, widths))
+    depths_text, widths_text = (text if isinstance(text, str) else ",".join(map(str, text))
+                                for text in (depths, widths))
     depths = parse_range(depths, "depths", MAX_DEPTH) if isinstance(depths, str) else list(depths)
     widths = parse_range(widths, "widths", 1000) if isinstance(widths, str) else list(widths)
     if len(depths) * len(widths) > 2000:
@@ -124,8 +126,7 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
             from ..rank.reduced import estimate_block_bytes
             from .plan import sweep_plan
 
-            plan = sweep_plan(tasks, results, cost,
-                              lambda t: estimate_block_bytes(t.spec) if t.kind == "sep" else None)
+            plan = sweep_plan(tasks, results, cost, lambda t: estimate_block_bytes(t.spec) if t.kind == "sep" else None)
             plan["skipped"] = skipped
             return plan
         store_path = None if results.path is None else str(results.path)
@@ -144,8 +145,7 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     from ..version import __version__
 
     return {"rows": rows, "skipped": skipped, "field": field, "seed": seed, "sweep": stats.as_dict(),
-            "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name,
-            "version": __version__}
+            "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name, "version": __version__}
 
 
 def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:

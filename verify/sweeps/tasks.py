@@ -24,8 +24,9 @@ def register_task_kind(kind: str):
 @register_task_kind("sep")
 def _sep(task: Task) -> dict:
     """The table's rank of one spec.  Field ``auto``: ``verify sep``'s repeat loop (a fast prime first,
-    then 2^63 - 25 and below or 2^40 - 87 and below by expected cost, block-level, weights uniform over each field) until certified exact or
-    the bound is at most 1e-9; otherwise one run in the task's field, weights in [-2^31, 2^31]."""
+    then 2^63 - 25 and below or 2^40 - 87 and below by expected cost, block-level, weights uniform over each field)
+    until certified exact or the bound is at most 1e-9; otherwise one run in the task's field, weights in
+    [-2^31, 2^31]."""
     from ..exact.fields import parse_field
     from ..model.spec import DEFAULT_WEIGHT_RANGE
     from ..rank.block_plan import Placement

@@ -26,7 +26,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ...exact import tuning
-from ...exact.modp import int64_product as _mm, reduce_int64 as _reduce, residues
+from ...exact.modp import int64_product as _mm
+from ...exact.modp import reduce_int64 as _reduce
+from ...exact.modp import residues
 from ...model.embeddings import VocabularyEmbedding
 from ...model.network import layer_maps
 from ...model.spec import NetworkSpec, Weights

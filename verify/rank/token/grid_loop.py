@@ -32,9 +32,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...exact.modp_compiled import mul as _mul, mul_t as _mul_t, part as _part, red as _red, vec as _vec, vec_t as _vec_t
+from ...exact.modp_compiled import mul as _mul
+from ...exact.modp_compiled import mul_t as _mul_t
+from ...exact.modp_compiled import part as _part
+from ...exact.modp_compiled import red as _red
+from ...exact.modp_compiled import vec as _vec
+from ...exact.modp_compiled import vec_t as _vec_t
 
 __all__ = ["grid"]
+
 
 @njit(cache=True, nogil=True)
 def grid(s_left, s_right, g_left, g_right, a, b, residual, output, queries, p, out):

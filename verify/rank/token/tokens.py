@@ -25,14 +25,14 @@ from math import comb
 import flint
 import numpy as np
 
-from ...exact.compositions import compositions
-from ...model.embeddings import VocabularyEmbedding
 from ...errors import InputError
+from ...exact.compositions import compositions
 from ...exact.fields import Field
 from ...exact.kernels import kernel_for
-from ..memory import guard
+from ...model.embeddings import VocabularyEmbedding
 from ...model.network import layer_maps, output_coordinate
 from ...model.spec import NetworkSpec, Weights
+from ..memory import guard
 
 __all__ = ["compositions", "token_rank", "TokenRank"]  # compositions re-exported for callers
 
@@ -166,7 +166,7 @@ def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progre
         for v in range(1, vocab):
             s = s + gram[v] * counts[v]
         row = _output_row(spec, maps, s, p)
-        values[k] = [sum(r * e for r, e in zip(row, embedding.columns[w])) % p for w in range(vocab)]
+        values[k] = [sum(r * e for r, e in zip(row, embedding.columns[w], strict=False)) % p for w in range(vocab)]
         if progress is not None and k % 256 == 0:
             progress(k + 1, len(all_counts))
     base = n + 1
@@ -199,9 +199,9 @@ def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
         line = []
         for right in cols:
             seq = [0] * n
-            for j, w in zip(part_a, left):
+            for j, w in zip(part_a, left, strict=False):
                 seq[j] = w
-            for j, w in zip(part_b, right):
+            for j, w in zip(part_b, right, strict=False):
                 seq[j] = w
             inputs = [[field.scalar(v) for v in x] for x in embedding.embed(seq)]
             line.append(int(output_coordinate(spec, weights, inputs)))
@@ -218,9 +218,9 @@ def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbeddi
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 
     ``route``: ``gram`` (``route``: cost independent of V^N; mod p < 2^31, ``modulus`` says
-    which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the full grid over all tokens, so at these weights it
-    is sep exactly; mod p it is a certified lower bound on the generic rank.  Large count
-    matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
+    which), ``counts`` (no positional embedding), ``enumeration``, or ``auto`` (gram).  The value is the rank of the
+    full grid over all tokens, so at these weights it is sep exactly; mod p it is a certified lower bound on the generic
+    rank.  Large count matrices are ranked through a random compression to binom(C + V, V) columns, a proven bound on
     their rank: still a certified lower bound, equal to the exact rank unless a degree-r
     polynomial in the random entries vanishes (probability <= r/p); ``compressed_to`` says so.
     ``likely``: the computed token limit, where known (the positional gram route's sample stops at it).
