@@ -42,8 +42,16 @@ from pathlib import Path
 
 from verify.errors import InputError
 from verify.files import probe_folder, write_output
-from verify.sweeps.atlas.plan import (BOUND_CELLS, GRIDS, bound_cells, budget_for, estimate_seconds, grid_cells,
-                                      parse_cell)
+from verify.sweeps.atlas.plan import (
+    BOUND_CELLS,
+    GRIDS,
+    bound_cells,
+    budget_for,
+    estimate_seconds,
+    grid_cells,
+    parse_cell,
+)
+
 # the rest of the engine (numba kernels: seconds to load) is imported once the arguments are checked (_engine)
 
 #: The repository's committed tables (read by --price without --out; written only with --out naming them).

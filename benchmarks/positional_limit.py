@@ -34,9 +34,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: see the note
 
 from verify import NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.token.positional_bound import exact_hilbert, side_points
 from verify.rank.token.gram import TOKEN_PRIME, GramModel
 from verify.rank.token.limit import token_limit
+from verify.rank.token.positional_bound import exact_hilbert, side_points
 from verify.rank.token.route import sequence_rank
 from verify.sweeps.atlas.bound import bound_row
 from verify.sweeps.atlas.plan import Cell

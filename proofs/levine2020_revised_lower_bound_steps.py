@@ -40,7 +40,7 @@ def _hadamard_rank(r, p, drop=0):
     size = comb(r + p - 1, p) + 2
     u = [[rng.randint(-9, 9) for _ in range(r)] for _ in range(size)]
     w = [[rng.randint(-9, 9) for _ in range(r)] for _ in range(size)]
-    mat = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y)) ** p for y in w] for x in u])
+    mat = flint.fmpz_mat([[sum(a * b for a, b in zip(x, y, strict=False)) ** p for y in w] for x in u])
     rank, bound = mat.rank(), comb(r + p - 1, p) - drop
     return rank <= bound, f"r={r} p={p}: rank {rank}, ((r over p)) - {drop} = {bound}"
 
@@ -71,9 +71,9 @@ def _multinomial(d, lam, coefficient=True):
     rng = random.Random(f"multinomial:{d}:{lam}")
     u = [rng.randint(-5, 5) for _ in range(d)]
     w = [rng.randint(-5, 5) for _ in range(d)]
-    lhs = sum(a * b for a, b in zip(u, w)) ** lam
+    lhs = sum(a * b for a, b in zip(u, w, strict=False)) ** lam
     rhs = sum((factorial(lam) // prod(factorial(x) for x in ks) if coefficient else 1)
-              * prod(a**x for a, x in zip(u, ks)) * prod(b**x for b, x in zip(w, ks))
+              * prod(a**x for a, x in zip(u, ks, strict=False)) * prod(b**x for b, x in zip(w, ks, strict=False))
               for ks in product(range(lam + 1), repeat=d) if sum(ks) == lam)
     return lhs == rhs, f"d={d} lambda={lam}: {lhs} {'=' if lhs == rhs else '!='} {rhs}"
 
@@ -86,8 +86,8 @@ def _row_factor(d, lam, omega, extra=0):
     for q in comps:
         norm = sp.sqrt(sum(w ** (2 * x) for x in q))
         for kk in comps:
-            lhs = sp.Mul(*[(w**x / norm) ** y for x, y in zip(q, kk)])
-            rhs = sum(w ** (2 * x) for x in q) ** sp.Rational(-(lam + extra), 2) * w ** sum(x * y for x, y in zip(q, kk))
+            lhs = sp.Mul(*[(w**x / norm) ** y for x, y in zip(q, kk, strict=False)])
+            rhs = sum(w ** (2 * x) for x in q) ** sp.Rational(-(lam + extra), 2) * w ** sum(x * y for x, y in zip(q, kk, strict=False))
             if sp.simplify(lhs - rhs) != 0:
                 return False, f"d={d} lambda={lam} Omega={omega}: q={q} k={kk} differ"
     return True, f"d={d} lambda={lam} Omega={omega}: all {len(comps)}^2 entries agree"

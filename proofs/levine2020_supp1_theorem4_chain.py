@@ -10,7 +10,7 @@ import sympy as sp
 
 from verify.authoring import Claim, InequalityChain
 
-from ._common import ABOVE_THRESHOLD, C, MAIN, L, Source, d_x, log3, multichoose
+from ._common import ABOVE_THRESHOLD, MAIN, C, L, Source, d_x, log3, multichoose
 
 E = sp.E
 STEPS = [

@@ -21,16 +21,17 @@ from .rank.certainty import format_bound
 from .rank.memory import DEFAULT_MEMORY_GIB
 from .rank.routes import METHODS
 from .rank.sep import SEP, plan_separation_rank, separation_rank
+from .report.formats import ReviewersTable
+from .sweeps.block_rows import BLOCK_KIND
 from .sweeps.executor import SweepInterrupted
 from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
 from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
-from .sweeps.block_rows import BLOCK_KIND
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
-from .report.formats import ReviewersTable
-from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, integer as validate_integer, memory_gib
+from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, memory_gib
+from .validate import integer as validate_integer
 
 #: What a results-store row can be: a task kind, or a ``verify sep --store`` run's finished degree block.
 RESULT_KINDS = (*TASK_KINDS, BLOCK_KIND)

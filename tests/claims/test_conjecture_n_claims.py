@@ -3,6 +3,7 @@ N_min = the counting floor on each, is a derived claim verified by a strengtheni
 
 import proofs.derived_conjecture_n_counting_floor as derived
 import proofs.wies2021_conjecture_n_positional as conjecture
+
 from verify.claims.record import run_claim
 
 

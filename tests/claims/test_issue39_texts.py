@@ -32,9 +32,9 @@ def test_eq7_gap_at_l9_is_every_even_width_14_to_24_with_da_2():
 def test_chain_step_first_failures_are_the_ones_the_reading_states():
     """Step 1->2 of the chain after Theorem 4 holds at d_x = first failure - 1 and fails there, L = 2..5 (an
     mpmath search to d_x = 1,200 found these, each failing from there on), and holds just past 3^L."""
+    from proofs._common import L as depth_sym
+    from proofs._common import d_x as width_sym
     from proofs.levine2020_supp1_theorem4_chain import CLAIM, FIRST_FAILURES, STEPS
-
-    from proofs._common import L as depth_sym, d_x as width_sym
 
     def holds(depth, width):
         return compare(STEPS[1], STEPS[2], "<=", {depth_sym: depth, width_sym: width}) is True

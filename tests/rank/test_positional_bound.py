@@ -10,9 +10,14 @@ import pytest
 
 from verify import NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.token.positional_bound import (certified_hilbert, exact_hilbert, hilbert_caps, positional_bound,
-                                          side_points)
 from verify.rank.token.gram import TOKEN_PRIME, GramModel
+from verify.rank.token.positional_bound import (
+    certified_hilbert,
+    exact_hilbert,
+    hilbert_caps,
+    positional_bound,
+    side_points,
+)
 from verify.rank.token.route import sequence_rank
 
 P = TOKEN_PRIME
@@ -117,7 +122,7 @@ def _monomial_rank(z, degree):
             for t, e in enumerate(alpha):
                 col = col * z[:, t].astype(object) ** e
             columns.append([int(v) % P for v in col])
-    return flint.nmod_mat([list(r) for r in zip(*columns)], P).rank()
+    return flint.nmod_mat([list(r) for r in zip(*columns, strict=False)], P).rank()
 
 
 @pytest.mark.parametrize("vocab,pos_rank,size", [(2, 1, 3), (3, 1, 2), (2, 2, 3), (3, 2, 2)])
@@ -126,7 +131,7 @@ def test_exact_hilbert_against_every_monomial(vocab, pos_rank, size):
     positions = list(range(size, 2 * size))
     z = np.zeros((vocab**size, model.dim), dtype=np.int64)
     for i, seq in enumerate(product(range(vocab), repeat=size)):
-        for j, w in zip(positions, seq):
+        for j, w in zip(positions, seq, strict=False):
             z[i, w] += 1
             for k, x in enumerate(model.position_vector(j)):
                 z[i, vocab + w * pos_rank + k] += x

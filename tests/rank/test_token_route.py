@@ -198,7 +198,6 @@ def test_one_token_vocabulary_is_rank_one_by_enumeration_and_the_naive_forward_p
     # V = 1 (issue 43): every sequence is w w ... w, so the matrix is 1 x 1 and the rank is 1 exactly when
     # y at that sequence is non-zero, read here from the naive eq. 3 (tests/naive.py), not from the routes
     from naive import naive_forward
-
     from verify.rank.token.gram import GramModel
     from verify.rank.token.route import count_rank
 

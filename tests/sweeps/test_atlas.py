@@ -22,8 +22,18 @@ from verify.rank.token.tokens import token_rank
 from verify.sweeps.atlas.bound import bound_row
 from verify.sweeps.atlas.csv_rows import csv_text, merge_rows, read_rows, row_key
 from verify.sweeps.atlas.grid import grid_row, split_exceptions
-from verify.sweeps.atlas.plan import (CONSTANTS, GRIDS, Budget, Cell, bound_cells, budget_for,
-                                      estimate_seconds, grid_cells, parse_cell, step_cost)
+from verify.sweeps.atlas.plan import (
+    CONSTANTS,
+    GRIDS,
+    Budget,
+    Cell,
+    bound_cells,
+    budget_for,
+    estimate_seconds,
+    grid_cells,
+    parse_cell,
+    step_cost,
+)
 from verify.sweeps.atlas.run import run_cells
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -206,7 +216,7 @@ def test_the_driver_writes_both_tables_and_the_figure_and_reruns_named_rows(tmp_
     assert rerun.returncode == 0, rerun.stderr
     after = read_rows((tmp_path / "n_positional_cells.csv").read_text())
     assert [row_key("bound", r) for r in after] == [row_key("bound", r) for r in before]
-    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b]
     assert changed == [2] and after[2]["status"] == "N = 2 beyond the budget"  # 1 evaluation > budget 0
     bad = subprocess.run(script + ["--cells", "3,3"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "L,V,H,R" in bad.stderr
@@ -231,7 +241,7 @@ def test_probe_plot_draws_the_counting_caps(tmp_path):
         data = probe_tokens(NetworkSpec(depth=1, width=3), Field(TOKEN_PRIME), 0, 8, 2, vocab=2, rank=2,
                             positional_rank=positional).as_dict()
         label, tokens, caps = cap_series(data)
-        for n, cap in zip(tokens, caps):
+        for n, cap in zip(tokens, caps, strict=False):
             sides = list(product(range(2), repeat=n // 2))
             assert cap == (len(sides) if positional else len({tuple(sorted(s)) for s in sides}))
         assert ("sequences" in label) == bool(positional) and tokens == [row["tokens"] for row in data["ranks"]]

@@ -17,10 +17,10 @@ import pytest
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
 from verify.cli.main import main
 from verify.model.embeddings import VocabularyEmbedding
-from verify.rank.certainty import format_bound
 from verify.model.network import output_coordinate
-from verify.rank.token.gram import TOKEN_PRIME
 from verify.rank.bound import corollary1_lower_bound, lemma7_lower_bound
+from verify.rank.certainty import format_bound
+from verify.rank.token.gram import TOKEN_PRIME
 from verify.report.probe_summary import probe_summary
 from verify.sweeps.probe import probe_tokens
 
@@ -121,7 +121,7 @@ def check_summary(data: dict, text: str) -> None:
             seen.append("stop")
             if m := re.fullmatch(r"the rank is (\d+) from N = (\d+) on", rest):
                 value, first = int(m[1]), int(m[2])
-                run = [r for n, r in zip(tokens, ranks) if n >= first]
+                run = [r for n, r in zip(tokens, ranks, strict=False) if n >= first]
                 assert len(run) >= 2 and set(run) == {value} and first in tokens
                 assert tokens.index(first) == 0 or ranks[tokens.index(first) - 1] != value
             elif m := re.fullmatch(r"at N = (\d+) the rank meets the N-independent limit (\d+)(, certified: no N can "
@@ -143,7 +143,7 @@ def check_summary(data: dict, text: str) -> None:
             assert m[2].startswith("certified exact") == limit["certified_exact"]
             if limit["certified_exact"]:
                 assert limit_rank == limit["upper_bound"]
-            above = [n for n, r in zip(tokens, ranks) if r > limit_rank]
+            above = [n for n, r in zip(tokens, ranks, strict=False) if r > limit_rank]
             if m[3] == "no N can exceed it":
                 assert limit["certified_exact"] and not above
             elif m[3] == "no N exceeds it unless that event occurred":
@@ -158,7 +158,7 @@ def check_summary(data: dict, text: str) -> None:
             seen.append("limit")
         elif m := re.fullmatch(r"At N = ([\d, ]+) the rank equals the counting cap: there the number of distinct "
                                r"token (multisets|sequences), not the network, decides the rank\.", sentence):
-            assert _listed(m[1]) == [n for n, r in zip(tokens, ranks)
+            assert _listed(m[1]) == [n for n, r in zip(tokens, ranks, strict=False)
                                      if r == count_cap(data["vocab"], n, positional)]
             assert m[2] == ("sequences" if positional else "multisets")
             seen.append("cap")
@@ -186,7 +186,7 @@ def check_summary(data: dict, text: str) -> None:
             seen.append("sampled")
         elif sentence.startswith("Corollary 1"):
             bound = eq14(data["depth"], data["rank"] or data["width"], data["heads"])
-            reached = next((n for n, r in zip(tokens, ranks) if bound is not None and r >= bound), None)
+            reached = next((n for n, r in zip(tokens, ranks, strict=False) if bound is not None and r >= bound), None)
             if bound is None:
                 assert sentence == "Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H)."
             elif bound == 0:  # issue 39: a bound of 0 has no content
@@ -229,7 +229,7 @@ def check_table(data: dict, out: str) -> None:
     rank == cap."""
     lines = [line for line in out.splitlines() if re.match(r"^\s*\d+\s", line)]
     assert len(lines) == len(data["ranks"])
-    for line, row in zip(lines, data["ranks"]):
+    for line, row in zip(lines, data["ranks"], strict=False):
         if data["mode"] != "tokens":
             assert [int(x) for x in line.split()] == [row["tokens"], row["rank"]]
             continue
@@ -343,7 +343,6 @@ def test_corollary1_bound_takes_the_floor_of_r_minus_h_over_2_when_it_is_odd(dep
     assert lemma7_lower_bound(depth, rank + 1, heads) == eq14(depth, rank, heads)
 
 
-
 @pytest.mark.parametrize("argv", [
     ["--depth", "1", "--width", "2", "--vocab", "2", "--rank", "1", "--max-tokens", "6"],  # no Corollary 1 bound
     ["--depth", "1", "--width", "2", "--vocab", "2", "--rank", "2", "--pos-rank", "1", "--max-tokens", "8"],
@@ -403,7 +402,7 @@ def _summary_data(ranks, labels=None, limit_rank=None):
     from verify.rank.bound import conjecture_scale
 
     rows = [{"tokens": 2 * (i + 1), "rank": r, "count_cap": 10**6, "sampled": False} for i, r in enumerate(ranks)]
-    for row, label in zip(rows, labels or []):
+    for row, label in zip(rows, labels or [], strict=False):
         row.update(label=label, probability=1e-3 if label == "probabilistic" else None)
     return {"ranks": rows, "limit_rank": limit_rank, "patience": 2, "stopped": "max-tokens", "limit": None,
             "lower_bound": None, "conjecture_scale": conjecture_scale(3, 3), "seconds": 1.0, "positional_rank": 1}

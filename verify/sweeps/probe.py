@@ -11,20 +11,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..model.embeddings import VocabularyEmbedding
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, Field
-from ..rank.memory import DEFAULT_MEMORY_GIB
+from ..model.embeddings import VocabularyEmbedding
 from ..model.partitions import default_partition
-from ..rank.routes import ROUTES, rank_once
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from ..rank.bound import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound
 from ..rank.certainty import PRIME_CONDITION
 from ..rank.labels import label_row
+from ..rank.memory import DEFAULT_MEMORY_GIB
+from ..rank.routes import ROUTES, rank_once
 from ..rank.token.caps import count_caps
-from ..rank.token.gram import token_prime
+from ..rank.token.gram import GramModel, token_prime
 from ..rank.token.limit import token_limit
-from ..rank.token.gram import GramModel
 from ..rank.token.tokens import positional_bounds
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
@@ -228,7 +227,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
                 raise
             result.stopped = f"refused at N = {wave[0]} ({exc})"
             break
-        for tokens, found in zip(wave, found_wave):
+        for tokens, found in zip(wave, found_wave, strict=False):
             value = found["rank"]
             row = {"tokens": tokens, "rank": value}
             if not continuous:

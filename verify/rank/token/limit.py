@@ -7,11 +7,10 @@ when it meets ``route.derivative_upper_bound``.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import random
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -30,10 +29,8 @@ __all__ = ["LimitOutOfReach", "token_limit", "TokenLimit", "entry_degree", "MAX_
 MAX_LIMIT_EVALUATIONS = 40_000_000
 
 
-
 #: Rows beyond k that the limit's first try ranks (``_limit_rank``): V q >= k + slack rows of q row points.
 LIMIT_ROW_SLACK = 16
-
 
 
 class LimitOutOfReach(InputError):
@@ -43,7 +40,6 @@ class LimitOutOfReach(InputError):
     def __init__(self, message: str, at_least: int, needed: int):
         super().__init__(message)
         self.at_least, self.needed = at_least, needed
-
 
 
 def _extend(model: GramModel, zeta0: np.ndarray, blocks: list, rows: np.ndarray, cols: np.ndarray,
@@ -62,7 +58,6 @@ def _extend(model: GramModel, zeta0: np.ndarray, blocks: list, rows: np.ndarray,
             blocks[w] = np.vstack([np.hstack([blocks[w], right]), below])
         spent += blocks[w].size - (kept * old_cols if kept and old_cols else 0)
     return spent
-
 
 
 def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.ndarray, old_cols: int,
@@ -91,7 +86,6 @@ def _limit_rank(model: GramModel, zeta0: np.ndarray, rows: np.ndarray, cols: np.
     return rank_mod_p(np.vstack(blocks), p), spent
 
 
-
 @dataclass
 class TokenLimit:
     """The N-independent token rank (for all but finitely many large N) and what certifies it."""
@@ -111,12 +105,10 @@ class TokenLimit:
                 "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
 
 
-
 def entry_degree(spec: NetworkSpec) -> int:
     """Degree of one limit entry in every random value: weights 2(3^L - 1), embedding factors 4C + 2
     (S is quadratic in E = P Q), the random points and K0 C each."""
     return spec.weight_degree + 6 * spec.layer_degree + 2
-
 
 
 def limit_bound_below_one(spec: NetworkSpec, vocab: int, positional_rank: int, p: int,

@@ -34,9 +34,9 @@ import time
 from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
-from ...rank.token.positional_bound import counting_floor, positional_bound
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
+from ...rank.token.positional_bound import counting_floor, positional_bound
 from ...rank.token.route import count_rank, sampled_minor_rank
 from .plan import Cell, bound_step_cost, calibrate
 
