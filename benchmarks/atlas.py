@@ -117,8 +117,8 @@ def committed(out: Path) -> dict:
 
 def summary(cell, row) -> str:
     if cell.section == "grid":
-        limit = row["limit"] if row["limit"] != "" else (f">= {row['limit_at_least']}" if row.get("limit_at_least", "") != ""
-                                                         else "-")
+        limit = row["limit"] if row["limit"] != "" else (f">= {row['limit_at_least']}"
+                                                         if row.get("limit_at_least", "") != "" else "-")
         return (f"{row['status']}; limit {limit} ({row['limit_certainty']}); first N: bound "
                 f"{row['first_n_thm2_bound'] or '-'}, limit {row['first_n_limit'] or '-'}")
     return (f"bound {row['bound'] or '-'}, floor {row['counting_floor'] or '-'}, reached at {row['n_reached'] or '-'} "

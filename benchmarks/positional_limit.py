@@ -59,7 +59,8 @@ def main():
     for vocab, depth, pos_rank in ((8, 5, 1), (8, 5, 2), (12, 4, 1), (12, 4, 2)):
         cell = Cell("bound", depth, vocab, 1, pos_rank)
         timed(f"bound cell r = {vocab}, L = {depth}, H = 1, R = {pos_rank}", 600,
-              lambda: "rank >= {rank_at_least} at N = {n_reached} ({status})".format(**bound_row(cell, 3_000_000)))
+              lambda cell=cell: "rank >= {rank_at_least} at N = {n_reached} ({status})".format(
+                  **bound_row(cell, 3_000_000)))
     model = GramModel(spec, weights, VocabularyEmbedding(4, 3, 3, 1, 0), TOKEN_PRIME)
     timed("positional row L = 3, V = 3, R = 1, N = 14, aimed at 705 (the sample doubles into every sequence)",
           None, lambda: sequence_rank(model, 14, 705, 0, budget=11_000_000))

@@ -18,11 +18,12 @@ from verify.authoring import compare
 from ._common import H, L, d_x
 
 #: What the gap claims say about the statement itself (issue 34): the gap is in the printed per-head layout only.
-REPAIRED = ("  The statement itself is proven where the printed proof falls short: the repaired (one-slot) construction, "
-            "which pairs columns across heads instead of per head, gives sep >= ((floor((d_x - 1)/2) over 3^(L-2))) "
-            ">= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere for every H dividing d_x, d_a = 2 included "
-            "(claim derived_one_slot_lower_bound; certificates by 'verify certify --layout one-slot', accepted by "
-            "'verify check-certificate', e.g. sep >= 5 at (d_x, H, L) = (12, 2, 2) and sep >= 3 at (8, 2, 2)).")
+REPAIRED = ("  The statement itself is proven where the printed proof falls short: the repaired (one-slot) "
+            "construction, which pairs columns across heads instead of per head, gives sep >= ((floor((d_x - 1)/2) "
+            "over 3^(L-2))) >= ((floor((d_x - H)/2) over 3^(L-2))) almost everywhere for every H dividing d_x, d_a = 2 "
+            "included (claim derived_one_slot_lower_bound; certificates by 'verify certify --layout one-slot', "
+            "accepted by 'verify check-certificate', e.g. sep >= 5 at (d_x, H, L) = (12, 2, 2) and sep >= 3 at "
+            "(8, 2, 2)).")
 
 
 def reach(width: int, heads: int) -> int:
@@ -64,8 +65,8 @@ def gap_check(bound, regime, smallest, **grid):
         return cases[0] == smallest, (
             f"{len(cases)} grid points with d_a even where the printed bound exceeds log3 ((H floor((d_a-1)/2) over "
             f"3^(L-2))); smallest d_x={width} L={depth} H={heads}: log3 bound {float(bound.subs(point).evalf()):.4g} > "
-            f"log3 rank {float(construction_log3(width, heads, depth).evalf()):.4g} (reach {reach(width, heads)} columns, "
-            f"the proof uses {(width - heads) // 2})"), None
+            f"log3 rank {float(construction_log3(width, heads, depth).evalf()):.4g} (reach {reach(width, heads)} "
+            f"columns, the proof uses {(width - heads) // 2})"), None
     return shown
 
 

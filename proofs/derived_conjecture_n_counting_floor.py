@@ -38,8 +38,8 @@ def _n_min(shift: int = 0):
         if below >= 2 and vocab ** (below // 2) >= bound:  # counting does not rule out N = below: the minor decides
             rank = sampled_minor_rank(spec, weights, embedding, below, bound, 0, PRIME)
             if rank >= bound:
-                return False, (f"{name}: a nonsingular {bound} x {bound} minor at N = {below} shows sep >= bound there, "
-                               f"so N_min <= {below}"), {"cell": name, "N": below}
+                return False, (f"{name}: a nonsingular {bound} x {bound} minor at N = {below} shows sep >= bound "
+                               f"there, so N_min <= {below}"), {"cell": name, "N": below}
             return None, f"{name}: N = {below} neither ruled out by counting nor reached (minor rank {rank})", None
         rank = sampled_minor_rank(spec, weights, embedding, claimed, bound, 0, PRIME)
         if rank < bound:
@@ -52,11 +52,12 @@ def _n_min(shift: int = 0):
 
 CLAIM = Claim(
     id="derived_conjecture_n_counting_floor",
-    source=Source(WIES, "§4 after Theorem 2; appendix B.2.2 before Corollary 2 (the conjecture on N, on computed cells)",
+    source=Source(WIES, "§4 after Theorem 2; appendix B.2.2 before Corollary 2 (the conjecture on N, on computed "
+                        "cells)",
                   "derived here, not in the papers: N_min = the counting floor on each computed cell"),
     statement="Derived in this toolkit, not stated in the papers: with a positional embedding, on each computed cell "
-              "(V = r = 8, 10, 12 at L = 3, r = 8 at L = 4; H = 1, 2; R = 1, 2; width r + 1, d_a = floor(d_x / H)), the "
-              "smallest even N at which the generic token separation rank reaches Theorem 2's proof bound "
+              "(V = r = 8, 10, 12 at L = 3, r = 8 at L = 4; H = 1, 2; R = 1, 2; width r + 1, d_a = floor(d_x / H)), "
+              "the smallest even N at which the generic token separation rank reaches Theorem 2's proof bound "
               "((floor((r-1-H)/2) over 3^(L-2))) is the counting floor 2 ceil(log_V bound), certified: below it the "
               "counting cap V^(N/2) < bound for every weight, at it a nonsingular sampled minor of size bound.",
     reading="A result of this toolkit about the cells of docs/conjecture_n.md (the evidence of claim "

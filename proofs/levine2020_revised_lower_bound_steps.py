@@ -87,7 +87,8 @@ def _row_factor(d, lam, omega, extra=0):
         norm = sp.sqrt(sum(w ** (2 * x) for x in q))
         for kk in comps:
             lhs = sp.Mul(*[(w**x / norm) ** y for x, y in zip(q, kk, strict=False)])
-            rhs = sum(w ** (2 * x) for x in q) ** sp.Rational(-(lam + extra), 2) * w ** sum(x * y for x, y in zip(q, kk, strict=False))
+            rhs = (sum(w ** (2 * x) for x in q) ** sp.Rational(-(lam + extra), 2)
+                   * w ** sum(x * y for x, y in zip(q, kk, strict=False)))
             if sp.simplify(lhs - rhs) != 0:
                 return False, f"d={d} lambda={lam} Omega={omega}: q={q} k={kk} differ"
     return True, f"d={d} lambda={lam} Omega={omega}: all {len(comps)}^2 entries agree"

@@ -47,25 +47,25 @@ CLAIM = Claim(
     regime=ABOVE_THRESHOLD,
     passage="levine2020_theorem2_step_from_Q",
     reading="One defect with claim levine2020_theorem2_lower_construction (the same step from Q to eq. 7, which the "
-            "main text reaches through the response's mirror form): they share a passage and count once.  "
-            "The proof's quantity is the rank of the construction's grid sub-matrix; its d must be an integer, so at odd "
-            "d_x - H it is floor((d_x - H)/2) (the certificates' bound).  The Theorem 1 branch is claim "
+            "main text reaches through the response's mirror form): they share a passage and count once.  The proof's "
+            "quantity is the rank of the construction's grid sub-matrix; its d must be an integer, so at odd d_x - H "
+            "it is floor((d_x - H)/2) (the certificates' bound).  The Theorem 1 branch is claim "
             "levine2020_theorem1_lower_construction; the main text's Theorem 2 from the same quantity through the "
             "author response's mirror form is claim levine2020_theorem2_lower_construction.",
     checks=[_chain(_admissible, [PRINTED, log3(Q)], ["<="], "printed bound <= log3 Q, every parity")],
     expected="erratum",
     corrected_statement="For every parity, log3 Q >= (D-1) log3(lambda/(D-1) + 1) >= (D-1)(L - 2 - log3(D-1)) >= "
                         "(D-1)L - d_x - (d_x/2) log3 D with D = floor((d_x - H)/2) >= 2 (and log3 Q = 0 >= the same at "
-                        "D = 1); this is the printed bound when d_x - H is even.  At odd d_x - H the printed bound uses "
-                        "(d_x - H)/2 = D + 1/2 and gains L/2 over log3 Q, so it exceeds it from some depth on "
-                        "(smallest in the grid: the counterexample); there the construction proves the bound with D when d_a "
-                        "is odd.  At even d_a the construction with its corrected weights reaches only H floor((d_a-1)/2) < D "
-                        "columns (claim levine2020_supp1_lemma4_construction): the step holds for Q as mathematics, "
-                        "but the construction does not give Q there (eq. 7 itself exceeds log3 of the rank it does give from "
-                        "L = 9 on, at L = 9 at every even d_x from 14 to 24 with H = d_x/2, and with d_a >= 4 first at (8, 2, 11): the "
-                        "gap of claim "
-                        "levine2020_theorem2_lower; the one-slot construction gives floor((d_x - 1)/2) >= D columns at "
-                        "every d_a: claim derived_one_slot_lower_bound).",
+                        "D = 1); this is the printed bound when d_x - H is even.  At odd d_x - H the printed bound "
+                        "uses (d_x - H)/2 = D + 1/2 and gains L/2 over log3 Q, so it exceeds it from some depth on "
+                        "(smallest in the grid: the counterexample); there the construction proves the bound with D "
+                        "when d_a is odd.  At even d_a the construction with its corrected weights reaches only H "
+                        "floor((d_a-1)/2) < D columns (claim levine2020_supp1_lemma4_construction): the step holds for "
+                        "Q as mathematics, but the construction does not give Q there (eq. 7 itself exceeds log3 of "
+                        "the rank it does give from L = 9 on, at L = 9 at every even d_x from 14 to 24 with H = d_x/2, "
+                        "and with d_a >= 4 first at (8, 2, 11): the gap of claim levine2020_theorem2_lower; the "
+                        "one-slot construction gives floor((d_x - 1)/2) >= D columns at every d_a: claim "
+                        "derived_one_slot_lower_bound).",
     corrected_checks=[
         _chain(lambda p: _admissible(p) and (p[d_x] - p[H]) // 2 >= 2, [FLOORED, POWER, BRANCH, log3(Q)],
                ["<=", "<=", "<="], "floored chain, D >= 2, every parity"),

@@ -24,7 +24,11 @@ CLAIM = Claim(
     domain="chain: n = 2..12, k = 0..20, and n = 1 with k = 0..30; quoted inequality: 1 <= k <= n <= 15; plus 40 "
            "seeded points each up to n = 500, k = 5000 (2000 for the quoted inequality)",
     passage="levine2020_lemma3_multiset_upper",
-    reading="One display with claim levine2020_supp1_lemma3_multiset_upper (the same passage, not-decided): that claim decides the display ((n over k)) <= (2e(n+k)/n)^n alone, which refutes no strengthening; this one decides the proof's chain, verified only through the +1 neighbour of the definition ((n over k)) = binom(n+k-1, n-1) (an equality step), so its verdict is about the steps, not the display; claim levine2020_revised_lower_bound_steps reprints the display among other steps (issue 39).  "
+    reading="One display with claim levine2020_supp1_lemma3_multiset_upper (the same passage, not-decided): that claim "
+            "decides the display ((n over k)) <= (2e(n+k)/n)^n alone, which refutes no strengthening; this one decides "
+            "the proof's chain, verified only through the +1 neighbour of the definition ((n over k)) = binom(n+k-1, "
+            "n-1) (an equality step), so its verdict is about the steps, not the display; claim "
+            "levine2020_revised_lower_bound_steps reprints the display among other steps (issue 39).  "
             "The proof names only the quoted inequality; the intermediate term applies it with N = n + k - 1, "
             "K = n - 1, which needs n >= 2; n = 1 is checked without it.",
     checks=[InequalityChain(QUOTED, ["<="], grid={n: list(range(1, 16)), k: list(range(1, 16))},

@@ -35,7 +35,8 @@ def _reached(earlier: int = 0):
         embedding = VocabularyEmbedding(width, vocab, vocab, big_r, 0)
         rank = sampled_minor_rank(spec, draw_weights(spec, 0), embedding, tokens, bound, 0, PRIME)
         if rank < bound or tokens > scale:
-            return False, f"{name}: minor rank {rank} at N = {tokens} (bound {bound}, scale {scale:.2f})", {"cell": name}
+            return False, (f"{name}: minor rank {rank} at N = {tokens} (bound {bound}, scale {scale:.2f})"), \
+                {"cell": name}
         lines.append(f"{name}: bound {bound} reached at N = {tokens} = counting floor (minor of rank {rank}), "
                      f"r L / log3 r = {scale:.2f}, c = {tokens / scale:.2f}")
     return True, "; ".join(lines), None
@@ -45,14 +46,15 @@ CLAIM = Claim(
     id="wies2021_conjecture_n_positional",
     source=Source(WIES, "§4 after Theorem 2; appendix B.2.2 before Corollary 2",
                   "conjecture: the lower bound holds for N = Omega(r L / log3 r)"),
-    statement="With positional embeddings (rank R >= 1) Theorem 2's V = r bound holds already at N of order r L / log3 r.",
+    statement="With positional embeddings (rank R >= 1) Theorem 2's V = r bound holds already at N of order r L / log3 "
+              "r.",
     expected="not-decided",
     reading="An asymptotic statement (N = Omega(r L / log3 r) for every r and L), so finitely many cells cannot decide "
             "it: not decided.  Evidence, on the cells the exact data cover (V = r = 8, 10, 12, width r + 1, L = 3 and "
             "L = 4 at r = 8, H = 1 and 2 at r = 10, R = 1, 2, seed 0, mod 2^31 - 1): in each the rank reaches Theorem "
             "2's proof bound ((floor((r-1-H)/2) over 3^(L-2))) at the counting floor 2 ceil(log_V bound), certified by "
-            "a sampled nonsingular minor of size bound (a lower bound on the generic rank), at N <= 0.32 r L / log3 r.  "
-            "What the cells prove, N_min = the counting floor on each, certified, is the claim "
+            "a sampled nonsingular minor of size bound (a lower bound on the generic rank), at N <= 0.32 r L / log3 "
+            "r.  What the cells prove, N_min = the counting floor on each, certified, is the claim "
             "derived_conjecture_n_counting_floor.  The strengthening 'reached two tokens earlier' is refuted by the "
             "counting cap alone, whatever the ranks, so it is not a strengthening that could fail and is not offered "
             "(issue 39).  B.2.2's '^2' is read as footnote marker 2 (docs/conjecture_n.md); the square would only "

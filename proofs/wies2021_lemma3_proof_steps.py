@@ -20,9 +20,14 @@ CLAIM = Claim(
     statement="binom(n, k) <= (en/k)^k (1 <= k <= n), hence ((n over k)) = binom(n+k-1, n-1) <= "
               "(e(n+k-1)/(n-1))^(n-1) <= (2e(n+k)/n)^n for n >= 2.",
     formulas={f"step{i}": s for i, s in enumerate(STEPS)},
-    domain="cited inequality: 1 <= k <= n <= 30; chain: n = 2..16, k = 0..40 (k = 0 included); 40 searched points each up to n = 300-400",
+    domain="cited inequality: 1 <= k <= n <= 30; chain: n = 2..16, k = 0..40 (k = 0 included); 40 searched points each "
+           "up to n = 300-400",
     passage="levine2020_lemma3_multiset_upper",
-    reading="One display with claim levine2020_supp1_lemma3_multiset_upper (the same passage, not-decided): that claim decides the display ((n over k)) <= (2e(n+k)/n)^n alone, which refutes no strengthening; this one decides the proof's chain, verified only through the +1 neighbour of the definition ((n over k)) = binom(n+k-1, n-1) (an equality step), so its verdict is about the steps, not the display; claim levine2020_revised_lower_bound_steps reprints the display among other steps (issue 39).  "
+    reading="One display with claim levine2020_supp1_lemma3_multiset_upper (the same passage, not-decided): that claim "
+            "decides the display ((n over k)) <= (2e(n+k)/n)^n alone, which refutes no strengthening; this one decides "
+            "the proof's chain, verified only through the +1 neighbour of the definition ((n over k)) = binom(n+k-1, "
+            "n-1) (an equality step), so its verdict is about the steps, not the display; claim "
+            "levine2020_revised_lower_bound_steps reprints the display among other steps (issue 39).  "
             "The printed proof goes from binom(n+k-1, n-1) straight to (2e(n+k)/n)^n; the intermediate "
             "(e(n+k-1)/(n-1))^(n-1) is the cited inequality applied to binom(n+k-1, n-1).  n = 1 (binom(k, 0) = 1) "
             "is Lemma 3 itself, checked by levine2020_supp1_lemma3_multiset_upper.",

@@ -36,7 +36,8 @@ order_reading = Property(_order, name="every std of order 1e-3", reading="of ord
                          perturb={"of order 10^-2": shifted(_order, exponent=-2),
                                   "of order 10^-4": shifted(_order, exponent=-4)})
 order = Property(_order, name="every std of order 1e-3",
-                 perturb={"of order 10^-2": shifted(_order, exponent=-2), "of order 10^-4": shifted(_order, exponent=-4)})
+                 perturb={"of order 10^-2": shifted(_order, exponent=-2),
+                          "of order 10^-4": shifted(_order, exponent=-4)})
 
 CLAIM = Claim(
     id="wies2021_loss_stability",
@@ -45,8 +46,9 @@ CLAIM = Claim(
     reading="Two readings of 'stable up to 10^-3' (issue 34).  'At most 10^-3' (fails): 'up to' as an upper limit "
             "on the reruns' spread, the std the appendix tables report; where this paper means an approximate figure "
             "it writes '~' ('BERT-Base is of size ~100M', '~25X larger').  'Of order 10^-3' (holds): 'up to' as "
-            "'to within the precision', the physicist's usage, which the tables' own stds of " + _sci(min(STDS)) + " to "
-            + _sci(max(STDS)) + " illustrate.  The outcomes differ: ambiguous.  " + _below()[1] + ".  The correction is tight: the largest std, 3.1e-3, lies 0.009 "
+            "'to within the precision', the physicist's usage, which the tables' own stds of " + _sci(min(STDS))
+            + " to " + _sci(max(STDS)) + " illustrate.  The outcomes differ: ambiguous.  " + _below()[1]
+            + ".  The correction is tight: the largest std, 3.1e-3, lies 0.009 "
             "inside the order window on the log10 scale.",
     checks=[below, order_reading],
     expected="ambiguous",

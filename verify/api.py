@@ -41,8 +41,8 @@ RESULT_KINDS = (*TASK_KINDS, BLOCK_KIND)
 #: argument checks ``verify.validate``, which the command line imports directly (issue 42).
 __all__ = ["separation_rank", "plan_separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
-           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results", "block_store",
-           "progress_bars", "close_all",
+           "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results",
+           "block_store", "progress_bars", "close_all",
            # shared defaults, limits and types
            "SEP", "PROBE", "TABLE", "MONOMIALS", "METHODS", "RESULT_KINDS", "MAX_DEPTH", "MAX_CERTIFICATE_BYTES",
            "DEFAULT_PRIME", "FAST_PRIME", "NetworkSpec", "SweepInterrupted", "parse_field", "default_store_path",

@@ -176,13 +176,15 @@ def test_audit_entry_matches_the_claim(claim_id):
 
 
 @pytest.mark.parametrize("claim_id", sorted(
-    i for i, c in CLAIMS.items() if AUDITED.get(i) != "not-audited" and any(isinstance(x, RankBound) for x in c.checks)))
+    i for i, c in CLAIMS.items()
+    if AUDITED.get(i) != "not-audited" and any(isinstance(x, RankBound) for x in c.checks)))
 def test_rank_bound_claims_check_the_smallest_n_and_say_what_is_left(claim_id):
     """Reduced-route ranks hold from N = 2(d_x + 1) on (``verify.claims.specsets``), so a RankBound
     claim also checks its bound at N = 2 and 4 (``proofs/_small_n.py``) and names in ``left_out``
     the N it still leaves out.  (Not-audited claims would be skipped; none is left.)"""
     claim = CLAIMS[claim_id]
-    assert "2(d_x + 1)" in claim.left_out, f"{claim_id}: its RankBound ranks start at N = 2(d_x + 1); say so in left_out"
+    assert "2(d_x + 1)" in claim.left_out, (f"{claim_id}: its RankBound ranks start at N = 2(d_x + 1); say so in "
+                                            "left_out")
     assert any("smallest N" in getattr(c, "name", "") for c in claim.checks), \
         f"{claim_id}: no check of its bound at the smallest N (proofs/_small_n.py at_small_n)"
 

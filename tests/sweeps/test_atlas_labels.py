@@ -51,7 +51,8 @@ def test_a_bound_cell_reached_above_its_floor_does_not_say_at_the_counting_floor
 def _committed_grid_row(depth, vocab, heads, pos_rank):
     with open(ROOT / "results" / "n_atlas.csv", newline="") as handle:
         return next(r for r in csv.DictReader(handle)
-                    if (r["depth"], r["vocab_r"], r["heads"], r["pos_rank"]) == tuple(map(str, (depth, vocab, heads, pos_rank))))
+                    if (r["depth"], r["vocab_r"], r["heads"], r["pos_rank"])
+                    == tuple(map(str, (depth, vocab, heads, pos_rank))))
 
 
 @pytest.mark.parametrize("heads", [1, 2])

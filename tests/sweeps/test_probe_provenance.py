@@ -7,7 +7,8 @@ from verify.cli.main import main
 from verify.rank.certainty import PRIME_CONDITION, WHP_LABEL
 from verify.rank.token.positional_bound import exact_bound_probability
 
-ARGS = ["--depth", "3", "--width", "3", "--vocab", "2", "--rank", "2", "--pos-rank", "1", "--no-store", "--workers", "1"]
+ARGS = ["--depth", "3", "--width", "3", "--vocab", "2", "--rank", "2", "--pos-rank", "1", "--no-store",
+        "--workers", "1"]
 
 
 def _probe(capsys, *extra):

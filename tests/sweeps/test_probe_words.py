@@ -125,7 +125,8 @@ def check_summary(data: dict, text: str) -> None:
                 assert len(run) >= 2 and set(run) == {value} and first in tokens
                 assert tokens.index(first) == 0 or ranks[tokens.index(first) - 1] != value
             elif m := re.fullmatch(r"at N = (\d+) the rank meets the N-independent limit (\d+)(, certified: no N can "
-                                   r"exceed it|, which no N exceeds unless the limit's own random event occurred)", rest):
+                                   r"exceed it|, which no N exceeds unless the limit's own random event occurred)",
+                                   rest):
                 # issue 39: a last rank at the limit is named, certified or not, never "still changing"
                 assert int(m[1]) == tokens[-1] and int(m[2]) == ranks[-1] == limit_rank
                 assert len(rows) < 2 or ranks[-1] != ranks[-2]
@@ -162,11 +163,11 @@ def check_summary(data: dict, text: str) -> None:
                                      if r == count_cap(data["vocab"], n, positional)]
             assert m[2] == ("sequences" if positional else "multisets")
             seen.append("cap")
-        elif m := re.fullmatch(r"At N = ([\d, ]+) (the generic rank is below min\(counting cap, limit\), certified: the "
-                               r"rank meets a bound proven for every weight|the rank at these weights is below "
+        elif m := re.fullmatch(r"At N = ([\d, ]+) (the generic rank is below min\(counting cap, limit\), certified: "
+                               r"the rank meets a bound proven for every weight|the rank at these weights is below "
                                r"min\(counting cap, limit\), and so is the generic rank with probability >= 1 - "
-                               r"([\d.e-]+) \(each row's own probability at most that\) unless p divides the content of "
-                               r"every witness minor|the exact rank at these weights is below min\(counting cap, "
+                               r"([\d.e-]+) \(each row's own probability at most that\) unless p divides the content "
+                               r"of every witness minor|the exact rank at these weights is below min\(counting cap, "
                                r"limit\))\.", sentence):
             # issue 39: what the sentence says of the generic rank follows each row's label
             exact_below = {row["tokens"]: row for row in rows if not _lower_only(row) and row["rank"] <
@@ -190,7 +191,8 @@ def check_summary(data: dict, text: str) -> None:
             if bound is None:
                 assert sentence == "Corollary 1 gives no lower bound here (it needs depth >= 2 and r > H)."
             elif bound == 0:  # issue 39: a bound of 0 has no content
-                assert sentence == "Corollary 1's lower bound is 0 here (floor((r - H)/2) = 0): a bound with no content."
+                assert sentence == ("Corollary 1's lower bound is 0 here (floor((r - H)/2) = 0): a bound with no "
+                                    "content.")
             elif reached is None:
                 assert sentence == f"Corollary 1's lower bound {bound} was not reached at any N probed."
             else:
@@ -358,7 +360,8 @@ def test_a_rank_equal_to_corollary1s_bound_reaches_it():
     """Ranks held at exactly Corollary 1's bound (1 at depth 2, r = 4, H = 1: ((1 over 1))) reach it at the
     first N: the bound is met by equality, and "not reached" would be false."""
     spec, options = NetworkSpec(depth=2, width=4), {"vocab": 4, "rank": 4}
-    data = probe_tokens(spec, Field(DEFAULT_PRIME), 0, 4, 1, run_batch=_plateau(1)(spec, **options), **options).as_dict()
+    data = probe_tokens(spec, Field(DEFAULT_PRIME), 0, 4, 1, run_batch=_plateau(1)(spec, **options),
+                        **options).as_dict()
     assert [row["rank"] for row in data["ranks"]] == [1, 1] and eq14(2, 4, 1) == 1
     summary = probe_summary(data)
     assert "Corollary 1's lower bound 1 is first reached at N = 2." in summary

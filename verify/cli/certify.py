@@ -24,12 +24,15 @@ def add_parser(sub):
                           description=(
         "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving, almost "
         "everywhere, " + "; ".join(f"with --layout {name}: sep >= ((floor(({top})/2) over 3^(L-2))) for {where}"
-                                   for name, (top, where) in LAYOUT_BOUNDS.items()) + ". "
-        "'verify check-certificate FILE' re-checks it from its own numbers."))
+                                   for name, (top, where) in LAYOUT_BOUNDS.items()) + ". 'verify check-certificate "
+        "FILE' re-checks it from its own numbers."))
     cert.add_argument("--depth", type=int_range("--depth", 2, MAX_DEPTH), required=True, help="number of layers L >= 2")
-    cert.add_argument("--width", type=int_range("--width", 2, MAX_WIDTH), required=True, help="embedding dimension d_x (> 3^L with --layout seeded, >= 3 with one-slot)")
-    cert.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1, help="attention heads H < d_x (default 1)")
-    cert.add_argument("--seed", type=int_range("--seed", 0), default=0, help="seed of weights and templates (default 0)")
+    cert.add_argument("--width", type=int_range("--width", 2, MAX_WIDTH), required=True,
+                      help="embedding dimension d_x (> 3^L with --layout seeded, >= 3 with one-slot)")
+    cert.add_argument("--heads", type=int_range("--heads", 1, MAX_WIDTH), default=1,
+                      help="attention heads H < d_x (default 1)")
+    cert.add_argument("--seed", type=int_range("--seed", 0), default=0,
+                      help="seed of weights and templates (default 0)")
     cert.add_argument("--layout", choices=("seeded", "one-slot"), default="seeded",
                       help="seeded: random weights, bound ((floor((d_x - H)/2) over 3^(L-2))), d_x > 3^L (default); "
                            "one-slot: the repaired construction's weights, bound ((floor((d_x - 1)/2) over 3^(L-2))), "

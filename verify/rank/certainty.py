@@ -22,8 +22,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Certainty", "format_bound", "schwartz_zippel", "residue_sample_size", "against_upper_bound", "BAD_PRIME_NOTE",
-           "PRIME_CONDITION", "WHP_LABEL", "ProbabilityBound", "union_bound"]
+__all__ = ["Certainty", "format_bound", "schwartz_zippel", "residue_sample_size", "against_upper_bound",
+           "BAD_PRIME_NOTE", "PRIME_CONDITION", "WHP_LABEL", "ProbabilityBound", "union_bound"]
 
 #: The prime condition (docs/mathematics.md §3), stated on every probabilistic statement over GF(p): Schwartz-Zippel
 #: over GF(p) bounds the chance that a minor nonzero mod p vanishes; if p divides the content of every witness minor

@@ -13,7 +13,8 @@ from .token.limit import entry_degree
 __all__ = ["row_certainty", "positional_label", "label_row"]
 
 
-def row_certainty(rank: int, proven: int, at_positions: int | None = None, at_positions_probability: float | None = None,
+def row_certainty(rank: int, proven: int, at_positions: int | None = None,
+                  at_positions_probability: float | None = None,
                   other: list[tuple[int, float]] = ()) -> tuple[str, float | None, int]:
     """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
     bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
@@ -60,8 +61,8 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
     or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
     bounds = found["bounds"]
     proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []))
-    label, probability, aim = positional_label(row["rank"], proven, bounds, spec, not found.get("sampled"), weight_range,
-                                               found["modulus"], limit["rank"] if limit else None,
+    label, probability, aim = positional_label(row["rank"], proven, bounds, spec, not found.get("sampled"),
+                                               weight_range, found["modulus"], limit["rank"] if limit else None,
                                                bool(limit and limit["certified_exact"]),
                                                limit["probability_bound"] if limit else None)
     if limit and limit["certified_exact"]:

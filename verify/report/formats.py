@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ..rank.certainty import PRIME_CONDITION
 
-__all__ = ["PRIME_CONDITION", "table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe", "plot_table",
-           "require_matplotlib", "ReviewersTable"]
+__all__ = ["PRIME_CONDITION", "table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe",
+           "plot_table", "require_matplotlib", "ReviewersTable"]
 
 
 class ReviewersTable(dict):

@@ -66,8 +66,8 @@ def probe_summary(data: dict) -> str:
                      "limit): those ranks are certified lower bounds only.")
     labels = [row["label"] for row in rows if "label" in row]
     if labels:
-        counts = ", ".join(f"{labels.count(name)} {name}" for name in ("certified exact", "probabilistic", "lower bound")
-                           if name in labels)
+        counts = ", ".join(f"{labels.count(name)} {name}"
+                           for name in ("certified exact", "probabilistic", "lower bound") if name in labels)
         lines.append(f"Against the positional bound of docs/mathematics.md eq. 7.4 the rows are: {counts}.")
     lower = data["lower_bound"]
     reached = next((row["tokens"] for row in rows if lower is not None and row["rank"] >= lower), None)

@@ -97,8 +97,9 @@ class ProbeResult:
             "meaning": ("each rank is the exact rank of the full token grid at seeded integer weights and "
                         "embedding, mod p (Gram route, rows marked sampled: a sample of the sequences, a lower "
                         "bound, equal to the rank where it meets count_cap or the derivative bound, and where it "
-                        "meets limit_rank unless the limit's own random event occurred); count_cap is the counting cap binom(N/2 + V - 1, V - 1) without positional "
-                        "embeddings, V^(N/2) with them, a proven upper bound for any weights, and where "
+                        "meets limit_rank unless the limit's own random event occurred); count_cap is the counting cap "
+                        "binom(N/2 + V - 1, V - 1) without positional embeddings, V^(N/2) with them, a proven upper "
+                        "bound for any weights, and where "
                         "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
                         "N-independent value, an upper bound on the rank at every N (when not certified_exact: "
                         "unless the limit's random event occurred)" if self.mode == "tokens" else
@@ -192,7 +193,8 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
                "weight_range": weight_range, "max_memory_gib": max_memory_gib}
     if continuous:
         if vocab is not None or rank is not None or positional_rank:
-            raise InputError("--continuous probes the plain network on continuous inputs; drop --vocab/--rank/--pos-rank")
+            raise InputError("--continuous probes the plain network on continuous inputs; drop "
+                             "--vocab/--rank/--pos-rank")
         result = ProbeResult(spec, "continuous", None, None, 0)
         result.limit_rank = rank_once(spec, "reduced", field=field, seed=seed, weight_range=weight_range,
                                             max_memory_gib=max_memory_gib, placement=device).rank

@@ -3,9 +3,9 @@
 The fields: ``certainty`` (the label of ``verify.rank.certainty.Certainty``: ``certified`` for a
 value proven equal to the generic rank, ``certified lower bound; equal to generic w.h.p.`` for a
 certified lower bound that equals the generic rank except with ``probability_bound``, and
-``certified lower bound`` where no equality is claimed, ``probabilistic`` otherwise), ``probability_bound``, ``seed``, ``primes`` (the moduli the value
-was computed over), ``version`` (of this toolkit) and, where a registry decided something,
-``registry``.  A field that does not apply is present and null (a numeric rank has no prime).
+``certified lower bound`` where no equality is claimed, ``probabilistic`` otherwise), ``probability_bound``, ``seed``,
+``primes`` (the moduli the value was computed over), ``version`` (of this toolkit) and, where a registry decided
+something, ``registry``.  A field that does not apply is present and null (a numeric rank has no prime).
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ given positions, mod p, as the dimension of V_j = V_{j-1} + sum_t z_t V_{j-1} on
 the rank mod p at those weights.  At random positions it equals the bound with the generic H unless
 some H_X(j), on either side and at any j (the k attaining the minimum is read off the same draw), dropped: a
 nonzero H x H minor of the monomial matrix, of degree <= j H in pi, vanishes (Schwartz-Zippel, the union over
-every j: ``eq74_probability``, docs/mathematics.md §7 Lemma P).  Written by hand: no library here computes Hilbert functions of a
-finite point set mod p (sympy's Groebner bases are far too slow at these sizes).
+every j: ``eq74_probability``, docs/mathematics.md §7 Lemma P).  Written by hand: no library here computes Hilbert
+functions of a finite point set mod p (sympy's Groebner bases are far too slow at these sizes).
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ import numpy as np
 
 from ..certainty import PRIME_CONDITION, ProbabilityBound, union_bound
 
-__all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound",
-           "PositionalBound", "exact_bound_probability", "eq74_probability", "EQ74_EVENT", "bounds_at", "EXACT_HILBERT_POINTS", "counting_floor"]
+__all__ = ["hilbert_caps", "certified_hilbert", "exact_hilbert", "side_points", "positional_bound", "PositionalBound",
+           "exact_bound_probability", "eq74_probability", "EQ74_EVENT", "bounds_at", "EXACT_HILBERT_POINTS",
+           "counting_floor"]
 
 
 def hilbert_caps(size: int, degree: int, vocab: int, positional_rank: int) -> tuple[int, int, int]:

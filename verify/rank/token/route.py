@@ -223,7 +223,8 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         k = grown
 
 
-def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, rng, budget: int) -> tuple[int, bool, int]:
+def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, rng,
+                               budget: int) -> tuple[int, bool, int]:
     """``sequence_rank``'s sample of k distinct rows (A-side sequences, drawn without replacement in one seeded
     order, so a doubled sample keeps the old rows) against every column (every B-side sequence), doubled until
     its rank meets ``aim``, every row is kept (the whole matrix), or the next doubling passes ``budget``:

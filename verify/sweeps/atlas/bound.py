@@ -42,8 +42,9 @@ from .plan import Cell, bound_step_cost, calibrate
 
 __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
 
-BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached", "rank_at_least",
-                 "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate", "seed", "prime", "seconds"]
+BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached",
+                 "rank_at_least", "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate",
+                 "seed", "prime", "seconds"]
 
 
 def _network(cell: Cell, seed: int):
@@ -99,7 +100,8 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     while True:
         cost = bound_step_cost(vocab, tokens, spec.layer_degree, positional, bound)
         if spent + cost > budget:
-            row.update(n_reached="", rank_at_least="", rank_at_n="", certainty="", status=f"N = {tokens} beyond the budget",
+            row.update(n_reached="", rank_at_least="", rank_at_n="", certainty="",
+                       status=f"N = {tokens} beyond the budget",
                        estimate=(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s at "
                                  f"{rate * 1e6:.1f} us each here) > budget {budget:,}" if positional else
                                  f"N = {tokens} priced at {cost:,} count-matrix entries > budget {budget:,}"))

@@ -223,8 +223,8 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     notes = []
     model = GramModel(spec, weights, embedding, TOKEN_PRIME)
     rate = calibrate(model, 64)
-    limit = _cell_limit(row, notes, cell, spec, weights, embedding, seed, budget.evaluations("limit_evaluations", depth),
-                        skip, upper, rate)
+    limit = _cell_limit(row, notes, cell, spec, weights, embedding, seed,
+                        budget.evaluations("limit_evaluations", depth), skip, upper, rate)
     spent = 0
     ranks, caps, steps, labels, eq74 = [], [], [], [], []
     first_limit = None

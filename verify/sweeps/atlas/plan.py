@@ -57,7 +57,8 @@ class Budget:
 #: L = 3: the R = 2 limit (3,102) takes about 40 million evaluations; at R = 1 (issue 39, item 8) N = 16 is ranked
 #: whole (6,561^2 = 43 million evaluations: 696) and N = 18 by rows against all 19,683 columns (721 rows, 14.2
 #: million: 705, the certified limit), about 64 million over the row.
-RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000, step_evaluations=66_000_000 if big_r == 1 else 75_000_000,
+RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000,
+                                      step_evaluations=66_000_000 if big_r == 1 else 75_000_000,
                                       loop_evaluations=99_000_000 if big_r == 1 else 300_000_000)
           for heads in (1, 2) for big_r in (1, 2)}
 
