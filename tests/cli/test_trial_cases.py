@@ -201,6 +201,24 @@ def test_a_damaged_row_is_the_store_damaged_not_the_engine_wrong(stored, tmp_pat
     assert len(err.strip().splitlines()) == 1 and out == ""
 
 
+def test_a_stored_block_above_its_proven_bound_is_the_store_damaged(tmp_path, capsys):
+    """Within its rows and columns, but above the block's proven bound (verify.rank.bound, depth 3 width 2 two heads:
+    deficient blocks, e.g. rank 30 of 36 x 56): no engine writes that, so the row is damaged, not the engine wrong."""
+    import sqlite3
+
+    path, argv = tmp_path / "s.sqlite", ["sep", "--depth", "3", "--width", "2", "--heads", "2", "--quiet"]
+    assert main([*argv, "--store", str(path), "--json"]) == 0
+    with sqlite3.connect(path) as conn:
+        raised = conn.execute("UPDATE results SET value = json_set(value, '$.rank', min(json_extract(value, '$.rows'), "
+                              "json_extract(value, '$.cols'))) WHERE kind = 'degree_block'").rowcount
+    conn.close()
+    capsys.readouterr()
+    assert raised > 0 and main([*argv, "--store", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert "is damaged" in err and "above the block's proven bound" in err and "engine" not in err, err
+    assert len(err.strip().splitlines()) == 1 and out == ""
+
+
 # -- a matplotlib that is found but does not import is refused before the work ----------------------
 
 @pytest.mark.parametrize("argv, broken", [

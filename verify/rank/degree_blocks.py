@@ -324,7 +324,10 @@ def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, pro
         alone = only is not None  # ranked without a neighbour's hint: kept apart from the hinted ones
         stored = None if done is None else done.get(a, alone)
         if stored is not None:
-            return Block(**{k: v for k, v in stored.items() if k in BLOCK_FIELDS})
+            block = Block(**{k: v for k, v in stored.items() if k in BLOCK_FIELDS})
+            if bound_of(a) is not None and block.rank > bound_of(a):  # no engine gives that: the row is damaged
+                done.damaged(a, f"rank {block.rank} above the block's proven bound {bound_of(a)}")
+            return block
         start = time.perf_counter()
         with record() as seconds:
             block = compute()

@@ -55,9 +55,13 @@ class _RunRows:
         if value is not None:
             problem = block_row_problem(value)
             if problem:
-                raise InputError(f"the results store {store.path} is damaged (the row of degree block {a}: "
-                                 f"{problem}); delete or move it, pass another --store PATH, or drop --store")
+                self.damaged(a, problem)
         return value
+
+    def damaged(self, a: int, problem: str) -> None:
+        """Refuse a stored row the engine could not have written (e.g. a rank above the block's proven bound)."""
+        raise InputError(f"the results store {self.rows.store.path} is damaged (the row of degree block {a}: "
+                         f"{problem}); delete or move it, pass another --store PATH, or drop --store")
 
     def put(self, a: int, alone: bool, value: dict, seconds: float) -> None:
         self.rows.store.put(self._task(a, alone), value, seconds)
