@@ -31,9 +31,9 @@ def add_parser(sub):
     run.add_argument("--extended", action="store_true",
                      help="add the slow spec depth 5 width 2 (about 3 minutes) to the bound checks")
     run.add_argument("--junit", default=None, metavar="FILE",
-                     help="also write JUnit XML (one testcase per claim, classname the paper; an unexpected outcome "
-                          "is a failure, a check that raised an error) for CI test reports; - writes it on stdout "
-                          "and the claims table on stderr")
+                     help="also write JUnit XML (one testcase per claim, classname <registry>.<paper>; an unexpected "
+                          "outcome is a failure, a check that raised an error) for CI test reports; - writes it on "
+                          "stdout and the claims table on stderr")
     add_registry_arg(run)
     add_sweep_args(run)
     add_output_args(run)
