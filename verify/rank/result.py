@@ -63,3 +63,18 @@ class SepResult:
             "false_pass_per_block_at_most": max(checks, key=lambda c: c[1])[2]} if checks else None
         out.update(self.extra)
         return out
+
+    def _repr_markdown_(self) -> str:
+        """A notebook's view: the rank, the network, what the rank certifies, its probability bound, the route."""
+        s, p = self.spec, self.certainty.probability_bound
+        bound = "" if p in (None, 0.0) else f", probability of being below the generic rank at most {p:.3g}"
+        return (f"**sep = {self.rank:,}** for depth {s.depth}, width {s.width}, {s.heads} head(s): "
+                f"{self.certainty.label}{bound} ({self.method} route over {self.field}, seed {self.seed}, "
+                f"{self.seconds:.1f} s)\n")
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        head, rest = self._repr_markdown_().strip().replace("**", "").split(":", 1)
+        return f"<p><b>{escape(head)}</b>:{escape(rest)}</p>"
+
