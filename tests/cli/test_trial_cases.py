@@ -219,6 +219,25 @@ def test_a_stored_block_above_its_proven_bound_is_the_store_damaged(tmp_path, ca
     assert len(err.strip().splitlines()) == 1 and out == ""
 
 
+def test_a_stored_probe_step_above_its_count_cap_is_the_store_damaged(tmp_path, capsys):
+    """V = 2 without positions: at N = 4 the multisets of two tokens a side are 3 (the count cap), so a stored rank
+    of 999 there is no rank the engine writes: the store is damaged, named as such (issue 43)."""
+    import sqlite3
+
+    path = tmp_path / "s.sqlite"
+    argv = ["probe-n", "--depth", "1", "--width", "3", "--vocab", "2", "--rank", "2", "--max-tokens", "4", "--quiet"]
+    assert main([*argv, "--store", str(path), "--json"]) == 0
+    with sqlite3.connect(path) as conn:
+        changed = conn.execute("UPDATE results SET value = json_set(value, '$.rank', 999) WHERE kind = 'probe_step' "
+                               "AND json_extract(params, '$.tokens') = 4").rowcount
+    conn.close()
+    capsys.readouterr()
+    assert changed == 1 and main([*argv, "--store", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert "is damaged" in err and "N = 4: rank 999 above the count cap 3" in err, err
+    assert len(err.strip().splitlines()) == 1 and out == ""
+
+
 # -- a matplotlib that is found but does not import is refused before the work ----------------------
 
 @pytest.mark.parametrize("argv, broken", [

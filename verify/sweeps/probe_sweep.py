@@ -42,6 +42,23 @@ def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
     return resolve_device("cpu" if device in (None, "auto") else device)
 
 
+def check_stored(results, tasks, tokens) -> None:
+    """A stored probe step above the count cap V^(N/2) (sequences) or the multiset count (no positions) of its N is
+    no rank the engine writes: the store is damaged (issue 43).  ``tokens``: (vocab, positional rank), or True for
+    continuous inputs, which have no count cap."""
+    if tokens is True:
+        return
+    from ..rank.token.caps import count_caps
+
+    for n, task in tasks:
+        found = results.get(task)
+        cap = None if found is None else count_caps(tokens[0], n, tokens[1] > 0).cap
+        if found is not None and found.get("rank", 0) > cap:
+            raise InputError(f"the results store {results.path} is damaged (the probe step at N = {n}: rank "
+                             f"{found['rank']} above the count cap {cap}); delete or move it, pass another "
+                             f"--store PATH, or drop --store")
+
+
 def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tokens: int = PROBE.max_tokens,
                 patience: int = PROBE.patience, vocab: int | None = None, rank: int | None = None,
                 positional_rank: int = PROBE.positional_rank, continuous: bool = False,
@@ -79,6 +96,7 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
             return plan
 
         def run_batch(token_counts, **extra):  # extra: the engine's ``likely`` (the computed limit, positions)
+            check_stored(results, [(n, task(n, **extra)) for n in token_counts], continuous or (vocab, positional_rank))
             values, stats = run_sweep([task(n, **extra) for n in token_counts], results, scheduler, workers)
             if stats.refused:  # the smallest N refused decides (larger N only need more)
                 first = min(stats.refused, key=lambda item: dict(item["task"].params)["tokens"])
