@@ -201,40 +201,29 @@ def test_a_damaged_row_is_the_store_damaged_not_the_engine_wrong(stored, tmp_pat
     assert len(err.strip().splitlines()) == 1 and out == ""
 
 
-def test_a_stored_block_above_its_proven_bound_is_the_store_damaged(tmp_path, capsys):
-    """Within its rows and columns, but above the block's proven bound (verify.rank.bound, depth 3 width 2 two heads:
-    deficient blocks, e.g. rank 30 of 36 x 56): no engine writes that, so the row is damaged, not the engine wrong."""
+# Rows no engine writes, within the checks Store.get makes on every row: a degree block within its rows and columns
+# but above the block's proven bound (depth 3 width 2 two heads has deficient blocks, e.g. rank 30 of 36 x 56), and a
+# probe step above its count cap (V = 2 without positions: at N = 4 three multisets of two tokens a side).
+@pytest.mark.parametrize("argv, damage, fragment", [
+    (["sep", "--depth", "3", "--width", "2", "--heads", "2"],
+     "json_set(value, '$.rank', min(json_extract(value, '$.rows'), json_extract(value, '$.cols'))) "
+     "WHERE kind = 'degree_block'", "above the block's proven bound"),
+    (["probe-n", "--depth", "1", "--width", "3", "--vocab", "2", "--rank", "2", "--max-tokens", "4"],
+     "json_set(value, '$.rank', 999) WHERE kind = 'probe_step' AND json_extract(params, '$.tokens') = 4",
+     "N = 4: rank 999 above the count cap 3"),
+], ids=["block above its bound", "probe step above its cap"])
+def test_a_stored_value_beyond_its_proven_bound_is_the_store_damaged(tmp_path, capsys, argv, damage, fragment):
     import sqlite3
 
-    path, argv = tmp_path / "s.sqlite", ["sep", "--depth", "3", "--width", "2", "--heads", "2", "--quiet"]
+    path, argv = tmp_path / "s.sqlite", [*argv, "--quiet"]
     assert main([*argv, "--store", str(path), "--json"]) == 0
     with sqlite3.connect(path) as conn:
-        raised = conn.execute("UPDATE results SET value = json_set(value, '$.rank', min(json_extract(value, '$.rows'), "
-                              "json_extract(value, '$.cols'))) WHERE kind = 'degree_block'").rowcount
+        changed = conn.execute(f"UPDATE results SET value = {damage}").rowcount
     conn.close()
     capsys.readouterr()
-    assert raised > 0 and main([*argv, "--store", str(path)]) == 2
+    assert changed > 0 and main([*argv, "--store", str(path)]) == 2
     out, err = capsys.readouterr()
-    assert "is damaged" in err and "above the block's proven bound" in err and "engine" not in err, err
-    assert len(err.strip().splitlines()) == 1 and out == ""
-
-
-def test_a_stored_probe_step_above_its_count_cap_is_the_store_damaged(tmp_path, capsys):
-    """V = 2 without positions: at N = 4 the multisets of two tokens a side are 3 (the count cap), so a stored rank
-    of 999 there is no rank the engine writes: the store is damaged, named as such (issue 43)."""
-    import sqlite3
-
-    path = tmp_path / "s.sqlite"
-    argv = ["probe-n", "--depth", "1", "--width", "3", "--vocab", "2", "--rank", "2", "--max-tokens", "4", "--quiet"]
-    assert main([*argv, "--store", str(path), "--json"]) == 0
-    with sqlite3.connect(path) as conn:
-        changed = conn.execute("UPDATE results SET value = json_set(value, '$.rank', 999) WHERE kind = 'probe_step' "
-                               "AND json_extract(params, '$.tokens') = 4").rowcount
-    conn.close()
-    capsys.readouterr()
-    assert changed == 1 and main([*argv, "--store", str(path)]) == 2
-    out, err = capsys.readouterr()
-    assert "is damaged" in err and "N = 4: rank 999 above the count cap 3" in err, err
+    assert "is damaged" in err and fragment in err and "engine" not in err, err
     assert len(err.strip().splitlines()) == 1 and out == ""
 
 
