@@ -5,11 +5,12 @@ short side by ``take`` seeded lines of its long side (take = short + 32, or the 
 where that is narrower).  Which kernel eliminates the slice (``verify.exact.kernels.kernel_for``), on
 which device, with which leaf route for the block LU, how many bytes it holds and how long it should
 take are fixed by the field, the device and the block's shape, so they are decided here, once a
-block, as a ``BlockPlan``; the run, the memory estimate (``reduced_memory``), the repeat loop's prices
-(``repeat.run_seconds``), the resume store (each stored block records its plan) and ``verify sep
---dry-run`` read it.  The device is part of the plan (``Placement``), not a parameter beside the field:
-the eliminations beside the slice (the probe, the complement, a block ranked whole) ask the run's plan
-(``RunPlan.kernel``), so every one of them runs where the plan says.
+block, as a ``BlockPlan``; the run, the memory estimate (``reduced_memory``), the resume store (each
+stored block records its plan) and ``verify sep --dry-run`` read it.  (The repeat loop still prices a later
+prime family through ``kernels.kernel_again``, not through a plan of that family.)  The device is part of
+the plan (``Placement``), not a parameter beside the field: the eliminations beside the slice (the probe,
+the complement, a block ranked whole) ask the run's plan (``RunPlan.kernel``), so every one of them runs
+where the plan says.
 
 Seconds are the kernels' measured prices (``verify.exact.tuning.SECONDS``), never a result; bytes are
 what one slice holds at once (8 an entry for the float kernels, 28 for FLINT's).

@@ -59,14 +59,13 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, fields
-from math import comb
 
 import numpy as np
 
 from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.phases import phase, record, split
-from .block_plan import SLICE_EXTRA, RunPlan
+from .block_plan import SLICE_EXTRA, RunPlan, degree_sizes
 from .blocks import Block
 from .moments import DenseMoments
 
@@ -314,8 +313,7 @@ def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, pro
     ``done``: finished blocks kept and read back, each with its plan and seconds by phase (module notes)."""
     plan = plan if isinstance(plan, RunPlan) else RunPlan(plan)
     bound_of = (lambda a: None) if uppers is None else uppers.__getitem__
-    count = moments.count
-    sizes = [(comb(a + nvars - 1, nvars - 1), count * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
+    sizes = degree_sizes(nvars, top, moments.count)
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
     found: dict[int, Block] = {}
     notes = []
