@@ -110,3 +110,32 @@ def test_an_unwritable_junit_path_is_refused_before_any_work(tmp_path, capsys, m
     assert main(["run", "--junit", str(tmp_path), "--no-store", "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert "--junit" in err and len(err.strip().splitlines()) == 1
+
+
+def test_verify_run_exits_1_and_marks_the_table_when_a_check_raised_in_a_claim_that_went_as_expected(
+        tmp_path, monkeypatch, capsys):
+    """Issue 48.2: ``toy_raises`` is violated as expected, but its check raised: the JUnit file holds an
+    error, so ``verify run`` exits 1 (as pytest --verify-claims does) and its table and summary say so."""
+    monkeypatch.delenv("VERIFY_REGISTRY", raising=False)
+    folder = toy_registry.make(tmp_path)
+    junit = tmp_path / "one.xml"
+    try:
+        status = main(["run", "--registry", str(folder), "--claim", "toy_raises", "--out", str(tmp_path / "r"),
+                       "--junit", str(junit), "--no-store", "--quiet"])
+    finally:
+        toy_registry.forget(folder)
+    out = capsys.readouterr().out
+    suite, _ = _cases(junit)
+    assert (suite.errors, suite.failures) == (1, 0)
+    assert status == 1
+    [row] = [line for line in out.splitlines() if line.startswith("toy_raises")]
+    assert "!error: a check raised" in row
+    assert "every outcome as expected; ERROR (a check raised, so it decided nothing): toy_raises" in out
+    (tmp_path / "again").mkdir()
+    folder = toy_registry.make(tmp_path / "again")
+    try:  # and a claim that raised nothing still exits 0
+        assert main(["run", "--registry", str(folder), "--claim", "toy_as_expected", "--out", str(tmp_path / "s"),
+                     "--no-store", "--quiet"]) == 0
+    finally:
+        toy_registry.forget(folder)
+    assert "!error" not in capsys.readouterr().out

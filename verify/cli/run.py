@@ -21,7 +21,8 @@ def add_parser(sub):
     run = sub.add_parser("run", help="check every claim of the papers (the default job)", description=(
         "Run the claims registry: each stated bound and identity of the papers checked against exact "
         "ranks and certified arithmetic. Prints a table, writes report.md and report.json into --out, "
-        "exits 0 when every claim has its expected outcome and 1 otherwise."))
+        "exits 0 when every claim has its expected outcome and no check raised, 1 otherwise "
+        "(a check that raised is an error, as in the JUnit file)."))
     run.add_argument("--claim", action="append", default=None, metavar="ID",
                      help="run only this claim (repeatable)")
     run.add_argument("--out", default="verify-report", help="directory for report.md and report.json "
@@ -62,19 +63,21 @@ def run(args) -> int:
             print(plan_text(done) + f"Then {len(done['claims'])} claims would be checked, reports written "
                                         f"to {printable(done['out'])}.")
         return 0
-    records, header, surprises = done["claims"], done["header"], done["unexpected"]
+    records, header, surprises, errors = done["claims"], done["header"], done["unexpected"], done["errors"]
     if args.junit:  # written before printing: CI reads it even when stdout is closed
         write_output(args.junit, formats.junit_xml(records, header))
     if args.json:
-        print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises}, default=str))
+        print(json.dumps({"header": header, "claims": records, "all_as_expected": not surprises, "errors": errors},
+                         default=str))
     else:  # with --junit on stdout, stdout holds only the XML and the table goes to stderr
         shown = sys.stderr if is_stdout(args.junit) else sys.stdout
         text, summary = formats.claims_table(records)
         print(text, file=shown)
         print(f"\n{len(records)} claims in {header['seconds']:.1f}s: " + summary +
               (f"; UNEXPECTED: {', '.join(surprises)}" if surprises else "; every outcome as expected") +
+              (f"; ERROR (a check raised, so it decided nothing): {', '.join(errors)}" if errors else "") +
               f"\nreports: {printable(Path(done['out']) / 'report.md')}, "
               f"{printable(Path(done['out']) / 'report.json')}, "
               f"{printable(Path(done['out']) / 'report.html')}"
               + (f"; JUnit: {printable(args.junit)}" if args.junit else ""), file=shown)
-    return 1 if surprises else 0
+    return 1 if surprises or errors else 0  # as pytest --verify-claims and the JUnit file: errors count

@@ -44,11 +44,15 @@ def _short(text: str, width: int) -> str:
 
 
 def table(records: list[dict], width: int = 100) -> str:
-    """One line per claim: id, outcome (with a mark when unexpected), tightest margin, perturbations
+    """One line per claim: id, outcome (with a mark when unexpected or a check raised), tightest margin, perturbations
     refuted, source, evidence; then the claims that leave part of their stated domain out (rule 2)."""
+    from .junit import raised_checks  # junit imports this module
+
     lines = [f"{'claim':<46} {'outcome':<15} {'margin':>8} {'refuted':>7} {'source':<58} evidence"]
     for rec in records:
         mark = "" if rec["as_expected"] else f" !expected {rec['expected']}"
+        if raised_checks(rec):  # an error, as in the JUnit file and under pytest: the checks decided nothing
+            mark += " !error: a check raised"
         margin, refuted = strength(rec)
         lines.append(f"{rec['id']:<46} {rec['outcome'] + mark:<15} {margin:>8} {refuted:>7} "
                      f"{_short(rec['source'], 58):<58} {_short(rec['evidence'], width)}")

@@ -168,6 +168,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     from ..exact.fields import DEFAULT_PRIME
     from ..rank.memory import DEFAULT_MEMORY_GIB
     from ..report.html_report import write_html
+    from ..report.junit import raised_checks
     from ..report.run_report import write_reports
     from ..version import __version__
     from .progress import Progress
@@ -223,5 +224,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
 
     run_claims_with(found, source, record)
     surprises = [r["id"] for r in records if not r["as_expected"]]
+    # a check that raised decided nothing: an error, as the JUnit file and pytest --verify-claims count it
+    errors = [r["id"] for r in records if raised_checks(r)]
     return {"header": header, "claims": records, "all_as_expected": not surprises, "unexpected": surprises,
-            "out": str(out_dir)}
+            "errors": errors, "out": str(out_dir)}
