@@ -28,7 +28,7 @@ def test_the_package_list_is_every_package_folder():
     setuptools = CONFIG["tool"]["setuptools"]
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "verify").rglob("__init__.py")}
     listed = set(setuptools["packages"])
-    assert {p for p in listed if p.split(".")[0] == "verify"} == found
+    assert {p for p in listed if p.split(".")[0] == "verify"} == found | {"verify.data"}
     mapped = {name: ROOT / folder for name, folder in setuptools["package-dir"].items()}
     assert all((folder / "__init__.py").is_file() for folder in mapped.values()) and set(mapped) <= listed
 
@@ -55,9 +55,42 @@ def test_the_metadata_names_a_licence_and_the_licence_ships():
 
 
 def test_py_typed_and_the_atlas_are_package_data():
-    data = CONFIG["tool"]["setuptools"]["package-data"]["verify"]
-    assert {"py.typed", "data/n_atlas.png"} <= set(data)
-    assert all((ROOT / "verify" / name).is_file() for name in data)
+    data = CONFIG["tool"]["setuptools"]["package-data"]
+    assert data["verify"] == ["py.typed"] and data["verify.data"] == ["n_atlas.png"]
+    assert (ROOT / "verify" / "py.typed").is_file() and (ROOT / "verify" / "data" / "n_atlas.png").is_file()
+
+
+def test_the_metadata_has_keywords_and_the_author_the_licence_names():
+    metadata = importlib.metadata.metadata(DIST)
+    assert "separation rank" in metadata["Keywords"].split(",")
+    assert metadata["Author"] == "The seprank-verify maintainers"
+    assert "Copyright (c) 2026 The seprank-verify maintainers" in (ROOT / "LICENSE").read_text()
+
+
+def test_the_wheel_holds_the_package_data_and_the_build_warns_of_no_ignored_folder(tmp_path):
+    """Issue 48.4: a wheel built from a copy of the package (no build isolation: the test extra brings
+    setuptools >= 77, so no download) holds py.typed, the atlas and the coverage tables, and setuptools
+    prints no "would be ignored" warning for a data folder missing from ``packages``."""
+    import shutil
+    import subprocess
+    import sys
+
+    source = tmp_path / "src"
+    for name in ("verify", "proofs"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+                           "--no-index", "-w", str(tmp_path / "dist"), str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    log = done.stdout + done.stderr
+    assert "would be ignored" not in log and "is absent from the `packages` configuration" not in log
+    [wheel] = (tmp_path / "dist").glob("seprank_verify-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    coverage = {f"seprank_proofs/coverage/{p.name}" for p in (ROOT / "proofs" / "coverage").glob("*.toml")}
+    assert len(coverage) >= 5 and coverage <= names
+    assert {"verify/py.typed", "verify/data/n_atlas.png", "verify/recheck/__init__.py"} <= names
 
 
 @pytest.mark.skipif(not (ROOT / "results" / "n_atlas.png").is_file(), reason="no results/ folder here")
