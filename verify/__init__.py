@@ -34,10 +34,19 @@ blocks of its catalecticant have at most min(C(a+2, 2), 2 C(6-a, 2)) = 1, 3, 6, 
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from .version import __version__  # noqa: E402
 
-#: Where each public name lives.  They load on first use (PEP 562), so that the numpy/cupy kernel
+if TYPE_CHECKING:  # what type checkers see (PEP 562 + PEP 561, as numpy and scipy do): the real signatures
+    from .api import list_claims, probe_n, reviewers_table, run_claims, separation_rank
+    from .errors import InputError
+    from .exact.fields import DEFAULT_PRIME, Field, parse_field
+    from .model.spec import NetworkSpec, draw_weights
+    from .rank.result import SepResult
+
+#: Where each public name lives (the ``TYPE_CHECKING`` imports above say the same to type checkers;
+#: tests/test_typing.py checks the two agree).  They load on first use (PEP 562), so that the numpy/cupy kernel
 #: (``verify.exact.kernels``, ``verify.exact.elimination``) imports without python-flint, e.g. on a
 #: GPU machine: ``import verify.exact.elimination`` runs this file but loads nothing else.
 _PUBLIC = {
@@ -54,12 +63,14 @@ __all__ = ["NetworkSpec", "draw_weights", "separation_rank", "SepResult", "Field
 assert set(__all__) == set(_PUBLIC) | {"__version__"}, "verify.__all__ and its loader disagree"
 
 
-def __getattr__(name: str):
-    if name in _PUBLIC:
-        value = getattr(import_module(_PUBLIC[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'verify' has no attribute {name!r}")
+if not TYPE_CHECKING:  # hidden from type checkers, so that a misspelt name is an error there, not Any
+
+    def __getattr__(name: str):
+        if name in _PUBLIC:
+            value = getattr(import_module(_PUBLIC[name], __name__), name)
+            globals()[name] = value
+            return value
+        raise AttributeError(f"module 'verify' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
