@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
+from . import defaults
+from .defaults import MONOMIALS
 from .errors import InputError
 from .exact.fields import DEFAULT_PRIME, FAST_PRIME, as_field, parse_field
-from .model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
+from .model.spec import NetworkSpec
 from .rank.certainty import format_bound
-from .rank.memory import DEFAULT_MEMORY_GIB
 from .rank.routes import METHODS
 from .rank.sep import SEP, plan_separation_rank, separation_rank
 from .report.formats import ReviewersTable
@@ -49,17 +49,7 @@ __all__ = ["separation_rank", "plan_separation_rank", "list_claims", "run_claims
            "format_bound"]
 
 
-@dataclass(frozen=True)
-class NetworkDefaults:
-    """The defaults of a command that ranks one network at seeded weights (``verify monomials``)."""
-
-    seed: int = 0
-    weight_range: int = DEFAULT_WEIGHT_RANGE
-    field: str = f"gf:{DEFAULT_PRIME}"
-    max_memory_gib: float = DEFAULT_MEMORY_GIB
-
-
-MONOMIALS = NetworkDefaults()
+assert RESULT_KINDS == defaults.RESULT_KINDS, "verify.defaults.RESULT_KINDS and the registered task kinds disagree"
 
 #: Certificate files above this size are refused before they are read.
 MAX_CERTIFICATE_BYTES = 256 * 2**20

@@ -3,7 +3,6 @@ defaults objects, and the small printing helpers."""
 
 from __future__ import annotations
 
-from ..api import NetworkSpec, default_store_path
 from ..errors import InputError
 from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
 
@@ -87,10 +86,15 @@ def store_path(args) -> str | None:
         return None
     if args.store is not None and not args.store.strip():
         raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or --no-store")
+    from ..sweeps.store import default_store_path  # at run time: the parser loads no engine module
+
     return args.store or str(default_store_path())
 
 
-def spec_of(args) -> NetworkSpec:
+def spec_of(args):
+    """The ``NetworkSpec`` of the network arguments."""
+    from ..model.spec import NetworkSpec  # at run time: the parser loads no engine module
+
     return NetworkSpec(depth=args.depth, width=args.width, heads=args.heads, attn_dim=args.attn_dim,
                        tokens=args.tokens, output=args.output, position=args.position, residual=args.residual)
 

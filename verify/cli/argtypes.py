@@ -8,7 +8,7 @@ import argparse
 import math
 from pathlib import Path
 
-from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
+from ..defaults import DEFAULT_PRIME, MAX_DEPTH
 from ..errors import InputError
 from ..files import STDOUT, check_output, distinct_outputs, is_stream, probe_folder
 from ..validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, memory_gib
@@ -69,8 +69,10 @@ def field_text(text: str) -> str:
     >>> field_text("gf:101")
     'gf:101'
     """
-    if text == "auto":  # the table's default: verify sep's repeat loop
-        return text
+    if text in ("auto", f"gf:{DEFAULT_PRIME}"):  # the defaults (auto: the table's repeat loop), known good:
+        return text  # argparse converts them even when a refusal follows, so they must not load FLINT
+    from ..exact.fields import parse_field  # only for a field typed: the parser loads no engine module
+
     try:
         field = parse_field(text)
     except InputError as exc:  # a long value is shown by its start: the message stays one readable line

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .. import api
 from ..errors import printable
 from ..files import STDOUT, write_output
 from .args import add_output_args
@@ -42,6 +41,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+
     if args.out == STDOUT:
         args.out = None  # - is stdout, the default
     writable_file(args.out, "--out")  # before the work, which can take minutes

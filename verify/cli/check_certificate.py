@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .. import api
 from .args import add_output_args
 
 NAME = "check-certificate"
@@ -20,6 +19,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+
     holds, reason = api.check_certificate_file(args.file, not (args.json or args.quiet))
     if args.json:
         print(json.dumps({"holds": holds, "reason": reason}))

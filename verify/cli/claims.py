@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .. import api
 from .args import add_output_args, add_registry_arg
 
 NAME = "claims"
@@ -18,6 +17,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+
     found = api.list_claims(args.registry)
     if args.json:
         print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,

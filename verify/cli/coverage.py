@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .. import api
 from .args import add_output_args, add_registry_arg
 
 NAME = "coverage"
@@ -25,6 +24,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+
     data, entries = api.coverage(args.dir, args.registry)
     ok = data.pop("ok")
     if args.json:

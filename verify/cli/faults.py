@@ -84,10 +84,9 @@ def _silence_stdout() -> None:
 
 def _interrupt_message(exc: KeyboardInterrupt) -> str:
     """What an interrupt leaves: a sweep's results are in its store (if it has one), nothing else is."""
-    from ..api import SweepInterrupted
-
+    executor = sys.modules.get("verify.sweeps.executor")  # not loaded: no sweep ran, nothing to import for it
     name = getattr(exc, "signal_name", None) or "Ctrl-C"
-    if isinstance(exc, SweepInterrupted):
+    if executor is not None and isinstance(exc, executor.SweepInterrupted):
         done = exc.stats.computed
         if exc.store_path is not None:
             return (f"interrupted ({name}); {done} new result{'s were' if done != 1 else ' was'} computed and kept in "
@@ -170,10 +169,16 @@ def _streams_ready() -> None:
     _ascii_streams()
 
 
+def _close_progress_bars() -> None:
+    """Close the open progress bars (``verify.sweeps.progress.close_all``): none can be open where that
+    module was never loaded, so a refusal by the parser loads no engine module for this."""
+    progress = sys.modules.get("verify.sweeps.progress")
+    if progress is not None:
+        progress.close_all()
+
+
 def run_guarded(handler, args) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
-    from ..api import close_all
-
     try:
         with _Signals():
             _streams_ready()
@@ -181,7 +186,7 @@ def run_guarded(handler, args) -> int:
             sys.stdout.flush()  # a full disk or a closed stream is an error, not a silent exit 0
             return code
     except BaseException as exc:  # noqa: BLE001 - the command line's single exit point
-        close_all()
+        _close_progress_bars()
         if isinstance(exc, SystemExit):
             raise
         message = fault_message(exc)
@@ -203,4 +208,4 @@ def run_guarded(handler, args) -> int:
             pass
         return USER_ERROR if fault_message(exc) is not None else 1
     finally:
-        close_all()
+        _close_progress_bars()

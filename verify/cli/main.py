@@ -1,7 +1,8 @@
 """The ``verify`` command line: one subcommand per job, ``--json`` for scripts.
 
 Each command is one module of this package (``NAME``, ``add_parser(sub)``, ``run(args)``) listed in
-``COMMANDS``; it parses, calls one function of ``verify.api`` and prints.
+``COMMANDS`` and imported only when it runs; it parses, calls one function of ``verify.api`` (imported
+in its ``run``) and prints.
 Every bad input ends in one line ``verify: error: <problem>; <fix>`` on stderr and exit status 2.
 """
 
@@ -9,15 +10,36 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 
 from ..errors import InputError
 from ..version import __version__
-from . import certify, check_certificate, claims, coverage, monomials, probe_n, recheck, results, run, sep, table
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["main", "build_parser", "COMMANDS", "command_module"]
 
-#: The subcommands, in the order ``verify --help`` lists them.
-COMMANDS = [sep, monomials, claims, run, certify, check_certificate, probe_n, table, results, coverage, recheck]
+#: The subcommands, in the order ``verify --help`` lists them: name -> (module of this package, the
+#: one-line help ``verify --help`` prints). A module is imported only when its command runs (or is
+#: asked for its ``--help``), so a refusal by the parser, ``verify recheck`` and ``verify --help`` load
+#: no engine module (issues 46.6, 50.5); tests/cli/test_startup.py checks both.
+COMMANDS = {
+    "sep": ("sep", "separation rank of y_p^i"),
+    "monomials": ("monomials", "monomials of y_p^i against the closed form"),
+    "claims": ("claims", "list the claims registry"),
+    "run": ("run", "check every claim of the papers (the default job)"),
+    "certify": ("certify", "write a certificate for the lower bound of Theorems 1-2"),
+    "check-certificate": ("check_certificate", "re-check a certificate; exit 0 only if it holds"),
+    "probe-n": ("probe_n", "separation rank against N (the conjecture on N)"),
+    "table": ("table", "exact ranks beside every bound of both papers, per spec"),
+    "results": ("results", "list or export the results store"),
+    "coverage": ("coverage", "coverage index: every statement with its claims or a reason"),
+    "recheck": ("recheck", "re-check an export independently; exit 1 on any contradiction"),
+    "completion": ("completion", "print a bash or zsh completion script"),
+}
+
+
+def command_module(name: str):
+    """The module of subcommand ``name`` (``NAME``, ``add_parser(sub)``, ``run(args)``), imported now."""
+    return import_module(f".{COMMANDS[name][0]}", __package__)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,24 +70,38 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
+    """The parser; ``command``: the one subcommand whose arguments are added (its module imported), the
+    others only named with their help; ``"*"`` (the default) adds every subcommand's arguments."""
     parser = _Parser(prog="verify", description="Exact verification of the separation-rank theory of "
                      "self-attention (Levine et al. 2020; Wies et al. 2021).")
     parser.add_argument("--version", action="version", version=f"verify {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for name, (_, summary) in COMMANDS.items():
+        if command in ("*", name):
+            command_module(name).add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary, add_help=False)
     return parser
+
+
+def command_named(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (``verify`` itself takes only
+    ``--help`` and ``--version``, which take no value), if it is one; else None."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     from .faults import run_guarded
 
-    handlers = {command.NAME: command.run for command in COMMANDS}
-
     def dispatch(argv):
-        args = build_parser().parse_args(argv)
-        return handlers[args.command](args)
+        given = list(sys.argv[1:] if argv is None else argv)
+        command = command_named(given)
+        args = build_parser(command).parse_args(given)
+        return command_module(args.command).run(args)
 
     return run_guarded(dispatch, argv)
 

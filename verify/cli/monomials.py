@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .. import api
+from .. import defaults
 from .args import add_network_args, add_output_args, pairs_table, spec_of
 
 NAME = "monomials"
@@ -14,11 +14,13 @@ def add_parser(sub):
     mono = sub.add_parser("monomials", help="monomials of y_p^i against the closed form", description=(
         "Degree and monomial count of the exact polynomial y_p^i, beside the closed-form count "
         "a generic network must have."))
-    add_network_args(mono, api.MONOMIALS, tokens_required=True)
+    add_network_args(mono, defaults.MONOMIALS, tokens_required=True)
     add_output_args(mono)
 
 
 def run(args) -> int:
+    from .. import api
+
     report = api.monomials(spec_of(args), args.seed, args.weight_range, args.field, args.max_memory_gib)
     if args.json:
         print(json.dumps(report))

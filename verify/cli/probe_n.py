@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import sys
 
-from .. import api
+from .. import defaults
 from ..errors import InputError, printable
 from ..files import is_stdout
-from ..report import formats
-from ..report.plan_text import plan_text
 from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
 from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, distinct_outputs, int_range, plot_file, store_files
 
 NAME = "probe-n"
-D = api.PROBE
+D = defaults.PROBE
 
 
 def add_parser(sub):
@@ -47,6 +45,10 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+    from ..report import formats
+    from ..report.plan_text import plan_text
+
     if args.tokens is not None:
         raise InputError("probe-n chooses N itself; drop --tokens and set --max-tokens")
     store = store_path(args)

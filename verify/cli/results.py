@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from .. import api
+from .. import defaults
 from ..errors import InputError, printable
 from ..files import STDOUT, write_output
-from ..report import formats
 from .args import add_output_args, note
 from .argtypes import distinct_outputs, store_files, writable_file
 
@@ -18,9 +17,9 @@ NAME = "results"
 def add_parser(sub):
     results = sub.add_parser("results", help="list or export the results store", description=(
         "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
-    results.add_argument("--kind", default=None, choices=api.RESULT_KINDS,
-                         help=f"only this kind of result ({api.RESULT_KINDS[-1]}: a verify sep --store run's finished "
-                              "blocks)")
+    results.add_argument("--kind", default=None, choices=defaults.RESULT_KINDS,
+                         help=f"only this kind of result ({defaults.RESULT_KINDS[-1]}: a verify sep --store run's "
+                              "finished blocks)")
     results.add_argument("--format", default="table", choices=["table", "csv", "json"],
                          help="table (default), csv or json")
     results.add_argument("--out", default=None, help="write the export to FILE instead of stdout (a file is replaced "
@@ -31,6 +30,9 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+    from ..report import formats
+
     if args.store is not None and not args.store.strip():
         raise InputError(f"--store {args.store!r} is an empty path; give the store's file path")
     if args.out and args.out != STDOUT:  # the export must not replace the store it reads

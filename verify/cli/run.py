@@ -6,11 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from .. import api
 from ..errors import printable
 from ..files import is_stdout, write_output
-from ..report import formats
-from ..report.plan_text import plan_text
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
 from .argtypes import distinct_outputs, store_files, writable_dir, writable_file
 
@@ -46,6 +43,10 @@ def report_folder(args) -> Path:
 
 
 def run(args) -> int:
+    from .. import api
+    from ..report import formats
+    from ..report.plan_text import plan_text
+
     store = store_path(args)
     if not args.dry_run:  # before any work: a typo must not cost a finished run
         folder = report_folder(args)

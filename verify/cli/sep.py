@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 
-from .. import api
+from .. import defaults
 from ..errors import InputError
-from ..report import formats
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .argtypes import MAX_COUNT, int_range
 
 NAME = "sep"
-D = api.SEP
+D = defaults.SEP
 
 
 def add_parser(sub):
@@ -22,11 +21,11 @@ def add_parser(sub):
         "over template vectors)."))
     add_network_args(sep, D, field_help=(
         f"qq (exact rationals) or gf:P for a prime P (every run in GF(P) and the primes below). "
-        f"Default, reduced route: one run in GF({api.FAST_PRIME}) with the float64 BLAS elimination "
+        f"Default, reduced route: one run in GF({defaults.FAST_PRIME}) with the float64 BLAS elimination "
         f"(certified exact if it meets the upper bound), then runs in GF(2^63-25) and below, or GF(2^40-87) and "
         f"below where the float elimination reaches the target sooner, until the target; other routes: gf:2^63-25"),
         weight_help="weights uniform in [-R, R] (default: uniform over GF(p), all p residues; 2^31 over qq)")
-    sep.add_argument("--method", choices=["auto", *api.METHODS], default=D.method,
+    sep.add_argument("--method", choices=["auto", *defaults.METHODS], default=D.method,
                      help="route (default auto: reduced where it is exact, else coefficients)")
     sep.add_argument("--partition", default=None, help="positions in A, e.g. 0,1 (default the first N/2)")
     sep.add_argument("--all-partitions", action="store_true",
@@ -51,6 +50,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api
+
     spec = spec_of(args)
     if args.dry_run:
         return _dry_run(args, spec)
@@ -73,6 +74,8 @@ def run(args) -> int:
 
 
 def _run(args, spec, resume) -> int:
+    from .. import api
+
     result = api.separation_rank(
         spec, method=args.method, field=args.field, seed=args.seed, partition=args.partition,
         all_partitions=args.all_partitions, templates=args.templates, weight_range=args.weight_range,
@@ -102,6 +105,8 @@ def _run(args, spec, resume) -> int:
 
 def _dry_run(args, spec) -> int:
     """``--dry-run``: the plan (``api.plan_separation_rank``), printed; nothing computed, nothing stored."""
+    from .. import api
+
     plan = api.plan_separation_rank(spec, method=args.method, field=args.field, device=args.device,
                                     max_memory_gib=args.max_memory_gib).as_dict()
     if args.json:
@@ -121,6 +126,9 @@ def _dry_run(args, spec) -> int:
 
 def certainty_rows(out: dict) -> list[tuple[str, object]]:
     """The lines ``verify sep`` prints about what the number certifies."""
+    from .. import api
+    from ..report import formats
+
     if out.get("certified_exact"):
         rows = [("certified", f"exact: meets the derivative-space upper bound {out['upper_bound']:,}"),
                 ("P(below generic)", "0")]

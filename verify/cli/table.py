@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from .. import api
+from .. import defaults
 from ..errors import printable
 from ..files import is_stdout, write_output
-from ..report import formats
-from ..report.plan_text import plan_text
 from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
 from .argtypes import (
     MAX_COUNT,
@@ -23,7 +21,7 @@ from .argtypes import (
 )
 
 NAME = "table"
-D = api.TABLE
+D = defaults.TABLE
 
 
 def add_parser(sub):
@@ -69,6 +67,10 @@ def _print_skipped(skipped: list) -> None:
 
 
 def run(args) -> int:
+    from .. import api
+    from ..report import formats
+    from ..report.plan_text import plan_text
+
     store = store_path(args)
     if not args.dry_run:
         distinct_outputs([("--csv", args.csv), ("--plot", args.plot), ("--json", "-" if args.json else None),

@@ -10,17 +10,12 @@ from dataclasses import dataclass
 
 import flint
 
+from ..defaults import DEFAULT_PRIME, FAST_PRIME
 from ..errors import InputError
 
 __all__ = ["Field", "parse_field", "as_field", "DEFAULT_PRIME", "FAST_PRIME", "MID_PRIME"]
 
-#: The largest prime below 2^63: a "large word-size prime" for nmod arithmetic.
-DEFAULT_PRIME = 2**63 - 25
-#: The largest prime below 2^20: products fit one float64 limb with inner chunks of 32,767 between
-#: reductions (512 below 2^23), the fastest exact elimination (``verify.exact.elimination``); the first
-#: run of ``verify sep`` when no field is given.  Its size only weakens that run's probability bound,
-#: which the later runs at 2^63 - 25 supply; certification (meeting the upper bound) needs no size.
-FAST_PRIME = 1048573
+
 #: The largest prime below 2^40: products in two float64 limbs by Karatsuba (``verify.exact.karatsuba``),
 #: a family of later runs that ranks large blocks for less than 2^63 - 25 (``verify.rank.repeat.later_family``).
 MID_PRIME = 2**40 - 87

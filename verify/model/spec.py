@@ -9,15 +9,11 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, replace
 
+from ..defaults import DEFAULT_WEIGHT_RANGE
 from ..errors import InputError
 from ..validate import MAX_SPEC_DEPTH, MAX_TOKENS, MAX_WIDTH, flag, integer
 
 __all__ = ["NetworkSpec", "Weights", "LayerWeights", "draw_weights", "divisors", "DEFAULT_WEIGHT_RANGE"]
-
-#: Weights are drawn uniformly from [-DEFAULT_WEIGHT_RANGE, DEFAULT_WEIGHT_RANGE].  Wide, so that
-#: accidental zeros and cancellations are rare (docs/mathematics.md §3); it is the "sample set" of the
-#: Schwartz-Zippel bound reported with every probabilistic number.
-DEFAULT_WEIGHT_RANGE = 2**31
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import random
 from itertools import product
 from math import comb
 
+from ..defaults import DEFAULT_MAX_EVALUATIONS
 from ..errors import InputError
 from ..exact.fields import Field
 from ..model.network import output_coordinate
@@ -20,9 +21,6 @@ from .blocks import Block, rank_dense
 from .memory import guard
 
 __all__ = ["default_template_count", "draw_templates", "grid_rank", "DEFAULT_MAX_EVALUATIONS"]
-
-#: Refuse grids with more network evaluations than this unless told otherwise (about a minute).
-DEFAULT_MAX_EVALUATIONS = 2_000_000
 
 
 def default_template_count(spec: NetworkSpec) -> int:

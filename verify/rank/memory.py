@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import math
 
+from ..defaults import DEFAULT_MEMORY_GIB
 from ..errors import InputError
 
 __all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib", "log2_multichoose", "guard_log2"]
-
-#: Refuse computations estimated to need more than this many GiB unless told otherwise.
-DEFAULT_MEMORY_GIB = 16.0
 
 
 def gib(n_bytes: float) -> str:

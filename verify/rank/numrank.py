@@ -18,15 +18,13 @@ from math import comb
 
 import numpy as np
 
+from ..defaults import DEFAULT_TEMPLATES
 from ..errors import InputError
 from ..model.bert import draw_real_weights, forward, forward_mp
 from ..model.spec import NetworkSpec
 from .memory import guard
 
 __all__ = ["check_grid", "NumericRank", "numerical_rank", "grid_matrix", "real_grid_rank", "DEFAULT_TEMPLATES"]
-
-#: Templates per position for the real-network grid: a 576 x 576 matrix at N = 4.
-DEFAULT_TEMPLATES = 24
 
 
 @dataclass

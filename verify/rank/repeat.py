@@ -30,6 +30,7 @@ from typing import Callable, Iterator
 
 import flint
 
+from ..defaults import DEFAULT_MAX_RUNS, DEFAULT_TARGET
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, MID_PRIME, Field
 from ..exact.kernels import kernel_again
@@ -40,10 +41,7 @@ __all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "eli
            "repeat_until", "block_level_bound", "runs_needed", "later_family", "run_seconds", "FAMILIES",
            "DEFAULT_TARGET", "DEFAULT_MAX_RUNS"]
 
-#: Stop once the bound on missing the generic rank is at most this.
-DEFAULT_TARGET = 1e-9
-#: Never make more runs than this.
-DEFAULT_MAX_RUNS = 8
+
 #: The first primes of the later runs' prime families (each followed by the primes below it), the
 #: first preferred on ties: 2^63 - 25 for the smallest probability bound per run, 2^40 - 87 for the
 #: cheapest exact elimination of large blocks.

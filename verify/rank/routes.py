@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from math import comb, log2
 from typing import Callable
 
+from .. import defaults
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, Field
 from ..model.partitions import default_partition
@@ -216,6 +217,7 @@ DEFAULT_FIELD = Field(DEFAULT_PRIME)
 
 #: The names of the routes on continuous inputs, for messages and ``--method`` (registration order).
 METHODS = tuple(name for name, route in ROUTES.items() if route.inputs == "vectors")
+assert METHODS == defaults.METHODS, "verify.defaults.METHODS and the registered routes disagree"
 
 
 def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DEFAULT_FIELD,

@@ -17,9 +17,10 @@ This is ``verify sep``'s whole policy, so the command line and Python return the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from math import comb
 
+from ..defaults import SEP, SepDefaults
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
 from ..model.partitions import balanced_partitions, parse_partition
@@ -46,25 +47,6 @@ __all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separatio
 
 #: Balanced partitions ``all_partitions`` may visit.
 MAX_PARTITIONS = 10**4
-
-
-@dataclass(frozen=True)
-class SepDefaults:
-    """The defaults of ``separation_rank`` and of ``verify sep`` (the parser reads them from ``SEP``)."""
-
-    method: str = "auto"
-    field: str | None = None  # None: escalating primes for the reduced route, else gf:2^63-25
-    seed: int = 0
-    weight_range: int | None = None  # None: uniform over GF(p), 2^31 over Q
-    max_memory_gib: float = DEFAULT_MEMORY_GIB
-    max_evaluations: int = DEFAULT_MAX_EVALUATIONS
-    templates: int | None = None
-    target_probability: float = DEFAULT_TARGET
-    max_runs: int = DEFAULT_MAX_RUNS
-    device: str = "auto"  # verify.exact.device: the GPU where present and it pays, else the CPU
-
-
-SEP = SepDefaults()
 
 
 def choose_method(spec: NetworkSpec, method: str, explicit_partition: bool) -> tuple[str, list[str]]:

@@ -11,15 +11,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..defaults import PROBE, ProbeDefaults
 from ..errors import InputError
-from ..exact.fields import DEFAULT_PRIME, Field
+from ..exact.fields import Field
 from ..model.embeddings import VocabularyEmbedding
 from ..model.partitions import default_partition
-from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
+from ..model.spec import NetworkSpec, draw_weights
 from ..rank.bound import conjecture_scale, corollary1_lower_bound, lemma7_lower_bound
 from ..rank.certainty import PRIME_CONDITION
 from ..rank.labels import label_row
-from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.routes import ROUTES, rank_once
 from ..rank.token.caps import count_caps
 from ..rank.token.gram import GramModel, token_prime
@@ -28,23 +28,6 @@ from ..rank.token.tokens import positional_bounds
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
            "row_exceptions"]
-
-
-@dataclass(frozen=True)
-class ProbeDefaults:
-    """The defaults of ``verify.probe_n`` and ``verify probe-n`` (the parser reads them from ``PROBE``)."""
-
-    max_tokens: int = 40
-    patience: int = 4
-    positional_rank: int = 0
-    field: str = f"gf:{DEFAULT_PRIME}"
-    seed: int = 0
-    weight_range: int = DEFAULT_WEIGHT_RANGE
-    max_memory_gib: float = DEFAULT_MEMORY_GIB
-    device: str = "auto"  # verify.exact.device: the --continuous limit only (probe_sweep.probe_device)
-
-
-PROBE = ProbeDefaults()
 
 
 @dataclass

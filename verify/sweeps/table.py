@@ -17,47 +17,17 @@ import io
 import math
 from dataclasses import dataclass
 
+from ..defaults import AUTO, MAX_DEPTH, TABLE, TableDefaults
 from ..errors import InputError
 from ..exact.arbexpr import evaluate
 from ..exact.fields import as_field
 from ..model.spec import NetworkSpec, divisors
-from ..rank.memory import DEFAULT_MEMORY_GIB
-from ..rank.numrank import DEFAULT_TEMPLATES
 from .provenance import certainty_label
 from .store import Task
 
 __all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns",
            "sep_task", "real_task", "build_rows", "markdown", "to_csv", "regime"]
 
-
-#: The table's default field: each cell repeated like ``verify sep`` until certified (see ``TableDefaults``).
-AUTO = "auto"
-
-
-@dataclass(frozen=True)
-class TableDefaults:
-    """The defaults of ``verify.reviewers_table`` and ``verify table`` (the parser reads ``TABLE``)."""
-
-    depths: str = "1-2"
-    widths: str = "2-4"
-    heads: str = "all"
-    templates: int = DEFAULT_TEMPLATES
-    real_tokens: int = 4
-    seed: int = 0
-    #: ``auto``: every cell through ``verify sep``'s repeat loop (a fast prime first, then 2^63 - 25 and
-    #: below or 2^40 - 87 and below by expected cost, block-level) until certified exact or its bound is at most 1e-9;
-    #: ``gf:P``/``qq``: one run there.
-    field: str = AUTO
-    max_memory_gib: float = DEFAULT_MEMORY_GIB
-    #: ``verify.exact.device``: each cell on the GPU where present and its largest slice pays, else the CPU.
-    device: str = "auto"
-
-
-TABLE = TableDefaults()
-
-#: Largest depth a table takes (C(L) = (3^L - 1)/2 is above 10^9 at L = 20; every estimate stays
-#: closed-form below this).
-MAX_DEPTH = 64
 
 #: What ``sep_rank`` in the table means (its JSON says it beside the rows).
 MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's runs, "
