@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "verify"
 
 # Lower layers never import higher ones; modules in one layer may import each other (without cycles).
 LAYERS = {
-    "errors": 0, "version": 0, "files": 0, "validate": 0, "recheck": 0,
+    "errors": 0, "version": 0, "files": 0, "validate": 0, "recheck": 0, "defaults": 0,
     "api": 6, "authoring": 6,
     "exact": 1, "testing": 1,
     "model": 2,
@@ -213,11 +213,11 @@ def test_the_registry_commands_default_to_the_registry_the_api_defaults_to():
 
 def test_the_command_line_imports_only_the_api():
     """cli/ parses, calls verify.api and prints: besides its own modules it imports the API, the
-    layer-0 helpers (errors, version, files, validate), the writers of human output (verify.report) and
+    layer-0 helpers (errors, version, files, validate, defaults), the writers of human output (verify.report) and
     the re-checker (verify.recheck: no part of the engine, it must not share its code, so the API does not
     front it), nothing of the engine."""
     allowed = ("verify.api", "verify.cli", "verify.errors", "verify.version", "verify.files", "verify.validate",
-               "verify.report", "verify.recheck")
+               "verify.report", "verify.recheck", "verify.defaults")
     reached = sorted({(a, b) for a, b in _graph().edges if a.startswith("verify.cli") and not b.startswith(allowed)
                       and b != "verify"})
     # faults closes the progress bars on an error (verify.sweeps.progress.close_all); follow-up: via the API

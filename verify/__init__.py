@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # what type checkers see (PEP 562 + PEP 561, as numpy and sci
     from .rank.result import SepResult
 
 #: Where each public name lives (the ``TYPE_CHECKING`` imports above say the same to type checkers;
-#: tests/test_typing.py checks the two agree).  They load on first use (PEP 562), so that the numpy/cupy kernel
+#: tests/test_packaging.py checks the two agree).  They load on first use (PEP 562), so that the numpy/cupy kernel
 #: (``verify.exact.kernels``, ``verify.exact.elimination``) imports without python-flint, e.g. on a
 #: GPU machine: ``import verify.exact.elimination`` runs this file but loads nothing else.
 _PUBLIC = {

@@ -86,16 +86,16 @@ def store_path(args) -> str | None:
         return None
     if args.store is not None and not args.store.strip():
         raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or --no-store")
-    from ..sweeps.store import default_store_path  # at run time: the parser loads no engine module
+    from .. import api  # at run time: the parser loads no engine module
 
-    return args.store or str(default_store_path())
+    return args.store or str(api.default_store_path())
 
 
 def spec_of(args):
     """The ``NetworkSpec`` of the network arguments."""
-    from ..model.spec import NetworkSpec  # at run time: the parser loads no engine module
+    from .. import api  # at run time: the parser loads no engine module
 
-    return NetworkSpec(depth=args.depth, width=args.width, heads=args.heads, attn_dim=args.attn_dim,
+    return api.NetworkSpec(depth=args.depth, width=args.width, heads=args.heads, attn_dim=args.attn_dim,
                        tokens=args.tokens, output=args.output, position=args.position, residual=args.residual)
 
 

@@ -71,7 +71,7 @@ def field_text(text: str) -> str:
     """
     if text in ("auto", f"gf:{DEFAULT_PRIME}"):  # the defaults (auto: the table's repeat loop), known good:
         return text  # argparse converts them even when a refusal follows, so they must not load FLINT
-    from ..exact.fields import parse_field  # only for a field typed: the parser loads no engine module
+    from ..api import parse_field  # only for a field typed: the parser loads no engine module otherwise
 
     try:
         field = parse_field(text)

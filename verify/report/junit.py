@@ -21,13 +21,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from .run_report import strength
+from .run_report import RAISED, raised_checks, strength
 
 __all__ = ["junit_xml", "failure_text", "error_text", "raised_checks", "system_out", "claim_properties",
            "paper_label", "registry_label", "classname", "PROPERTY_NAMES", "RAISED"]
 
-#: How ``verify.claims.record`` words the evidence of a check that raised instead of deciding.
-RAISED = "check raised "
 #: Characters XML 1.0 cannot hold (control characters other than tab, newline, carriage return).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -79,12 +77,6 @@ def system_out(record: dict) -> str:
 
 def _text(value) -> str:
     return _NOT_XML.sub("\ufffd", "" if value is None else str(value))
-
-
-def raised_checks(record: dict) -> list[str]:
-    """``name: evidence`` of every check of ``record`` (printed, corrected, gap) that raised."""
-    checks = record.get("checks", []) + record.get("corrected_checks", []) + record.get("gap_checks", [])
-    return [f"{c['name']}: {c['evidence']}" for c in checks if str(c.get("evidence", "")).startswith(RAISED)]
 
 
 def _details(record: dict) -> list[str]:

@@ -15,7 +15,17 @@ from pathlib import Path
 from ..claims.record import OUTCOMES
 from ..files import write_output
 
-__all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength"]
+__all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength", "raised_checks", "RAISED"]
+
+#: How ``verify.claims.record`` words the evidence of a check that raised instead of deciding.
+RAISED = "check raised "
+
+
+def raised_checks(record: dict) -> list[str]:
+    """``name: evidence`` of every check of ``record`` (printed, corrected, gap) that raised: an error in
+    the JUnit file, under pytest and in ``verify run``'s exit status."""
+    checks = record.get("checks", []) + record.get("corrected_checks", []) + record.get("gap_checks", [])
+    return [f"{c['name']}: {c['evidence']}" for c in checks if str(c.get("evidence", "")).startswith(RAISED)]
 
 
 def counts(records: list[dict]) -> dict:
@@ -46,8 +56,6 @@ def _short(text: str, width: int) -> str:
 def table(records: list[dict], width: int = 100) -> str:
     """One line per claim: id, outcome (with a mark when unexpected or a check raised), tightest margin, perturbations
     refuted, source, evidence; then the claims that leave part of their stated domain out (rule 2)."""
-    from .junit import raised_checks  # junit imports this module
-
     lines = [f"{'claim':<46} {'outcome':<15} {'margin':>8} {'refuted':>7} {'source':<58} evidence"]
     for rec in records:
         mark = "" if rec["as_expected"] else f" !expected {rec['expected']}"

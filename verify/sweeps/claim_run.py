@@ -168,8 +168,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     from ..exact.fields import DEFAULT_PRIME
     from ..rank.memory import DEFAULT_MEMORY_GIB
     from ..report.html_report import write_html
-    from ..report.junit import raised_checks
-    from ..report.run_report import write_reports
+    from ..report.run_report import raised_checks, write_reports
     from ..version import __version__
     from .progress import Progress
 
