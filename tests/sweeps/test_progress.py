@@ -93,3 +93,26 @@ def test_a_log_gets_seldom_plain_lines_and_a_terminal_keeps_its_redrawn_bar(monk
     time.sleep(0.6)  # past tqdm's mininterval on a terminal
     progress(2, 2)
     assert "\r" in screen.getvalue()
+
+
+def test_a_log_line_is_whole_with_its_elapsed_and_remaining_time(monkeypatch):
+    """Issue 48.5: where stderr is no terminal, a sweep's progress line is not cut at 80 columns: it ends
+    with the elapsed time and the time left, whatever ``$COLUMNS`` says."""
+    import time
+
+    from verify.sweeps.progress import SweepProgress
+
+    monkeypatch.setenv("COLUMNS", "40")
+    log = io.StringIO()
+    progress = SweepProgress("table (a label long enough to push the line past eighty columns)", True, stream=log)
+    progress.start(100.0, 0.0, 12, 0)
+    progress.bar.delay = 0
+    progress.advance(10.0)
+    time.sleep(0.6)
+    progress.advance(20.0)
+    progress.close()
+    last = log.getvalue().splitlines()[-1]
+    assert len(last) > 80, last
+    import re
+
+    assert re.search(r"30% of the estimated work, \d\d:\d\d elapsed, about \d\d:\d\d left$", last), last

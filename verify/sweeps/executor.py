@@ -137,6 +137,34 @@ def compute(task: Task) -> dict:
     return value
 
 
+#: Seconds to wait for a Dask scheduler to answer (the TCP connection, then Dask's handshake).
+CONNECT_SECONDS = 5.0
+
+
+def unreachable(address: str, reason: str) -> str:
+    """The one line for a well-formed scheduler address where no scheduler answers."""
+    return (f"no Dask scheduler answers at {address!r} ({reason}); is a scheduler running there? Start one "
+            f"with `dask scheduler` (it prints the address to give) and its workers with `dask worker ADDRESS`, "
+            f"or leave out --scheduler to run on local processes")
+
+
+def _probe_port(address: str) -> None:
+    """Refuse (``InputError``) a ``tcp://`` address whose port refuses or does not answer a connection
+    within ``CONNECT_SECONDS``; Dask's own connect retries with back-off for up to twice its timeout."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme != "tcp":
+        return
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_SECONDS).close()
+    except TimeoutError:
+        raise InputError(unreachable(address, f"no answer within {CONNECT_SECONDS:g} s")) from None
+    except OSError as exc:
+        raise InputError(unreachable(address, (exc.strerror or str(exc) or type(exc).__name__).lower())) from None
+
+
 @contextmanager
 def executor(scheduler: str | None = None, workers: int | None = None):
     """Yield a Dask client's executor, local processes, or (one worker) a single thread in this process."""
@@ -148,14 +176,17 @@ def executor(scheduler: str | None = None, workers: int | None = None):
             raise InputError("--scheduler needs dask.distributed; install it with "
                              "pip install -e '.[dask]' in the seprank-verify checkout") from None
         try:
-            client = Client(scheduler, timeout="10s")
+            _probe_port(scheduler)  # a refused or silent port answers in seconds, before Dask's retries
+            client = Client(scheduler, timeout=f"{CONNECT_SECONDS:g}s")
+        except InputError:
+            raise
         except Exception as exc:  # noqa: BLE001 - Dask raises OSError, TimeoutError, ValueError, ...
             # only a network failure says why; anything else Dask raises (a MemoryError from its
             # parser, "Unable to allocate 3.07 EiB") is no reason a user can act on
             reason = (str(exc).splitlines()[0] if str(exc) else type(exc).__name__) \
-                if isinstance(exc, OSError | TimeoutError) else "no scheduler answered within 10 s"
-            raise InputError(f"cannot reach the Dask scheduler at {scheduler!r} ({reason}); "
-                             f"give its address as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786") from None
+                if isinstance(exc, OSError) and not isinstance(exc, TimeoutError) \
+                else f"no scheduler answered within {CONNECT_SECONDS:g} s"
+            raise InputError(unreachable(scheduler, reason)) from None
         try:
             yield client.get_executor(pure=False)
         finally:

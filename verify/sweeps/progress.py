@@ -125,7 +125,8 @@ class _Bar:
         self._interval = PLAIN_SECONDS if plain else REFRESH_SECONDS
         self.bar = tqdm(total=total, initial=initial, desc=self.label, unit=self.unit, file=self._out,
                         delay=DELAY_SECONDS, mininterval=PLAIN_SECONDS if plain else 0.5, dynamic_ncols=not plain,
-                        leave=True, ncols=80 if plain else None, bar_format=self.bar_format)
+                        leave=True, ncols=None, bar_format=self.bar_format)  # plain: no width, so a log
+        # line is never cut (tqdm trims a line to ncols: at 80 the elapsed and remaining time were lost)
         _OPEN.add(self)
         threading.Thread(target=self._tick, daemon=True).start()
 
