@@ -23,6 +23,7 @@ Chromium's own ``--screenshot`` and ``--dump-dom`` do the work: no driver librar
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import shutil
@@ -58,6 +59,26 @@ if(atlas){out.atlas_natural=atlas.naturalWidth; out.atlas_scaled=atlas.clientWid
 var plot=document.querySelector('#rank-plot img'); out.rank_plot=plot?plot.naturalWidth:0;
 if(plot){out.plot_scaled=plot.clientWidth; document.getElementById('plot-size').click(); out.plot_full=plot.clientWidth;}
 out.ranks=!!document.getElementById('ranks');
+out.sorts=[].map.call(t.querySelectorAll('thead button.sort'),function(s){var i=s.parentNode.cellIndex;
+ function keys(){return rows().map(function(r){var c=r.cells[i];return c.hasAttribute('data-sort')?c.dataset.sort:c.textContent.trim();});}
+ s.focus(); var focused=document.activeElement===s; s.click(); var up=keys(), a=s.parentNode.getAttribute('aria-sort');
+ s.click(); return {name:s.textContent, focused:focused, up:up, down:keys(), aria_up:a, aria_down:s.parentNode.getAttribute('aria-sort')};});
+var fs=document.getElementById('search'), first=rows()[0].cells[0].textContent.trim();
+fs.value=first.toUpperCase(); fs.dispatchEvent(new Event('input'));
+out.search_term=first; out.search_visible=visible().map(function(r){return r.cells[0].textContent.trim();});
+out.search_expected=rows().filter(function(r){return r.dataset.search.indexOf(first.toLowerCase())>=0;}).length;
+out.search_shown_text=document.getElementById('shown').textContent;
+fs.value='no claim says this: zq9'; fs.dispatchEvent(new Event('input')); out.search_none=visible().length;
+fs.value=''; fs.dispatchEvent(new Event('input'));
+var details=[].slice.call(document.querySelectorAll('details.claim'));
+out.details=details.length; out.open_at_start=details.filter(function(d){return d.open;}).length;
+out.height_closed=document.documentElement.scrollHeight;
+var link=rows()[0].cells[0].querySelector('a'); location.hash=link.getAttribute('href');
+window.dispatchEvent(new HashChangeEvent('hashchange'));
+var target=document.getElementById(link.getAttribute('href').slice(1)); out.anchor_opens=!!(target&&target.open);
+document.getElementById('open-all').click(); out.height_open=document.documentElement.scrollHeight;
+out.open_after=details.filter(function(d){return d.open;}).length;
+out.header=[].map.call(document.querySelectorAll('dl.head dd'),function(d){return d.textContent;}).join(' | ');
 var pre=document.createElement('pre'); pre.id='probe-result'; pre.textContent=JSON.stringify(out);
 document.body.appendChild(pre);
 })();
@@ -86,9 +107,41 @@ def sorted_within_units(order: list, descending: bool) -> bool:
     return True
 
 
+def _ordered(keys: list[str], descending: bool) -> bool:
+    """The column's keys in order, numbers as numbers, empty cells last both ways (the page's own rule)."""
+    filled = [k for k in keys if k != ""]
+    if keys != filled + [""] * (len(keys) - len(filled)):
+        return False
+    try:
+        values = [float(k) for k in filled]
+    except ValueError:
+        values = filled
+    return values == sorted(values, reverse=descending) if all(isinstance(v, float) for v in values) \
+        else [v.lower() for v in values] == sorted((v.lower() for v in values), reverse=descending) or \
+        values == sorted(values, reverse=descending)
+
+
+def sort_checks(found: dict) -> list[tuple[str, bool, str]]:
+    """Each column's button: reached by the keyboard (focusable), orders its column both ways."""
+    return [(f"sort: {s['name'].strip()} orders its column both ways from a focusable button",
+             s["focused"] and _ordered(s["up"], False) and _ordered(s["down"], True)
+             and (s["aria_up"], s["aria_down"]) == ("ascending", "descending"), f"{s['up'][:3]} / {s['down'][:3]}")
+            for s in found["sorts"]]
+
+
 def checks(found: dict) -> list[tuple[str, bool, str]]:
     full = found.get("atlas_full")
-    return [
+    return sort_checks(found) + [
+        ("sort: every column but the margin has a button", len(found["sorts"]) == 7, f"{len(found['sorts'])} buttons"),
+        ("search: a claim id (any case) keeps the rows that mention it, and the count says so",
+         found["search_term"] in found["search_visible"] and len(found["search_visible"]) == found["search_expected"]
+         and found["search_shown_text"] == str(found["search_expected"]) and found["search_none"] == 0,
+         f"{found['search_term']!r}: {len(found['search_visible'])} shown"),
+        ("details: the page opens short, every claim collapsed, its anchor opens it",
+         found["details"] == found["rows"] and found["open_at_start"] == 0 and found["anchor_opens"]
+         and found["open_after"] == found["details"] and found["height_closed"] < found["height_open"],
+         f"{found['height_closed']} px closed, {found['height_open']} px open"),
+        ("header: no unformatted float", not re.search(r"\d\.\d{7,}", found["header"]), found["header"][:160]),
         ("filter: unexpected only keeps exactly the unexpected rows",
          found["filtered_visible"] == found["unexpected_rows"] and found["filtered_all_unexpected"]
          and found["filtered_shown_text"] == str(found["unexpected_rows"]),
@@ -139,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     if not match:
         print(f"the probe did not run: {dom.stderr[-800:]}", file=sys.stderr)
         return 1
-    found = json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    found = json.loads(html.unescape(match.group(1)))
     results = checks(found)
     for name, ok, detail in results:
         print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")

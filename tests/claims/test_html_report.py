@@ -175,7 +175,7 @@ def test_margins_carry_their_unit_and_sort_within_it():
     assert {c: (a["data-scale"], a["data-margin"]) for c, a in page.rows.items()} == {
         "a": ("1", "0.5"), "b": (str(len(scales) + 1), ""), "c": ("0", "2.0"), "d": ("2", "0.1")}
     head, *body = page.tables["claims"]
-    unit = head.index("unit")
+    unit = [h.replace(" \u21C5", "") for h in head].index("unit")
     assert [row[unit] for row in body] == ["rhs \u2212 lhs", "", "log3 units", "tolerance \u2212 |difference|"]
     assert '<button type="button" id="by-margin">' in html_report(records, {})  # keyboard: a button
 
@@ -237,15 +237,83 @@ def test_the_reviewers_table_is_sorted_and_its_bound_ids_name_one_claim_everywhe
     assert ids(printed) == second
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")),
                     reason="no Chromium on this machine (tools/report_screenshot.py needs one)")
 def test_the_page_works_in_a_real_browser(report, tmp_path):
-    """tools/report_screenshot.py in headless Chromium on the toy report: the filter, the sort, the
-    layout and the atlas, worked by the page's own script."""
+    """tools/report_screenshot.py in headless Chromium on the toy report: the filter, the sort of every
+    column from a focusable button, the search, the collapsed claims and their anchors, the header's
+    numbers, the layout and the atlas, worked by the page's own script (issue 48.3)."""
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, str(root / "tools" / "report_screenshot.py"), str(report / "report.html"),
                            "--out", str(tmp_path / "shot.png"), "--height", "1200"], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAIL" not in done.stdout and (tmp_path / "shot.png").stat().st_size > 10_000
+    for check in ("sort: claim", "sort: paper", "sort: outcome", "sort: expected", "sort: unit", "sort: refuted",
+                  "sort: closest to failing", "search:", "details:", "header:", "sort: ascending within each unit"):
+        assert f"ok   {check}" in done.stdout, (check, done.stdout)
+
+
+LEVINE = "levine2020_limits_to_depth_efficiencies.md"
+
+
+def _record(claim="levine_claim", document=LEVINE, section="§4.1", label="Theorem 1, eq. 6"):
+    return {"id": claim, "document": document, "section": section, "label": label, "outcome": "verified",
+            "expected": "verified", "as_expected": True, "source": f"{document} {section}, {label}", "passage": "p",
+            "statement": "A Statement about sep(y)", "tightest_margin": None}
+
+
+def test_papers_are_cited_by_authors_year_venue_and_arxiv_id_with_the_section_and_equation():
+    """Issue 48.3: the registry's coverage index names the papers; the page cites them (the expected texts
+    written from the papers: Levine et al., NeurIPS 2020, arXiv:2006.12467; Wies et al., ICML 2021,
+    arXiv:2105.03928), with the claim's section and equation, in the table, the filter and the details."""
+    from verify.report.citations import registry_citations
+
+    papers = registry_citations("levine-wies")
+    records = [_record(), _record("wies_claim", "wies2021_vocabulary_bottleneck.md", "§3", "Theorem 2")]
+    text = html_report(records, {}, papers=papers)
+    page = parse(text)
+    head, *body = page.tables["claims"]
+    paper = [h.replace(" \u21C5", "") for h in head].index("paper")
+    assert [row[paper] for row in body] == [
+        "Levine et al. 2020, NeurIPS 2020, arXiv:2006.12467: §4.1, Theorem 1, eq. 6",
+        "Wies et al. 2021, ICML 2021, arXiv:2105.03928: §3, Theorem 2"]
+    assert '<option value="wies2021_vocabulary_bottleneck.md">Wies et al. 2021, ICML 2021, arXiv:2105.03928</option>' \
+        in text
+    assert "Which Transformer Architecture Fits My Data? A Vocabulary Bottleneck in Self-Attention" in text
+    assert "wies2021_vocabulary_bottleneck.md" not in "".join(row[paper] for row in body)
+
+
+def test_every_column_sorts_from_a_button_the_search_reads_ids_statements_and_papers_and_claims_are_collapsed():
+    from verify.report.citations import registry_citations
+
+    text = html_report([_record()], {}, papers=registry_citations("levine-wies"))
+    head = re.search(r"<thead>(.*?)</thead>", text).group(1)
+    cells = re.findall(r"<th[^>]*>(.*?)</th>", head)
+    assert len(cells) == 8 and all(c.startswith('<button type="button"') for c in cells)  # keyboard: buttons
+    assert '<input type="search" id="search"' in text and "r.dataset.search.indexOf(fs.value.toLowerCase())" in _SCRIPT
+    [row] = parse(text).rows.values()
+    assert row["data-search"] == ("levine_claim a statement about sep(y) levine et al. 2020, neurips 2020, "
+                                  "arxiv:2006.12467: §4.1, theorem 1, eq. 6 " + LEVINE)
+    assert re.search(r'<details class="claim" id="claim-levine_claim"><summary>', text)  # collapsed: no "open"
+    assert "<details open" not in text and "d.open=true" in _SCRIPT
+
+
+@pytest.mark.parametrize("header, expected", [
+    ({"ranks": 30, "ranks_certified_exact": 20, "probability_bound": 2.8088688844114464e-06,
+      "certainty": "certified lower bound on the generic rank"},
+     "each of the 10 ranks not certified exact is below the generic rank over GF(p) with probability at most "
+     "2.81e-06 (the largest of their bounds, over the draw of the seeded weights); the generic rank over GF(p) is "
+     "the one over Q unless p divides the content of every witness minor"),
+    ({"ranks": 3, "ranks_certified_exact": 3, "probability_bound": 0.0},
+     "none needed: every exact rank used is certified exact"),
+    ({"ranks": 0, "probability_bound": None}, "none was needed by these claims"),
+])
+def test_the_header_formats_its_numbers_with_their_event_certainty_and_condition(header, expected):
+    """Issue 48.3: not ``probability_bound 2.8088688844114464e-06``: 2.81e-06 is that bound rounded up to
+    three digits, with the event it bounds and its condition."""
+    text = html_report([_record()], {"version": "0", "primes": [1048573, 2**63 - 25], **header})
+    shown = "".join(parse(text).text)
+    assert expected in shown and "2.8088688844114464e-06" not in shown
+    if header["ranks"]:
+        assert "1,048,573, 9,223,372,036,854,775,783" in shown

@@ -1,9 +1,13 @@
 """``report.html``: the claims run as one self-contained page for reviewers (issue 33).
 
 One file, no external resource (styles, script and figures are inline; a figure is inline SVG or a
-``data:`` PNG), so it opens offline and prints whole: the summary counts; a table of every claim
-that filters by paper and outcome and sorts by margin (a few lines of inline script; without
-script the table is still complete); one section per claim with the passage quoted, the readings,
+``data:`` PNG), so it opens offline and prints whole: the run's provenance, its numbers formatted with
+their certainty and condition; the summary counts; a table of every claim that filters by paper and
+outcome, searches claim ids, statements and papers, and sorts by every column from a button (keyboard-
+usable; a few lines of inline script; without script the table is still complete), papers cited by
+authors, year, venue and arXiv id (``verify.report.citations``, from the registry's coverage index) with
+the section and equation; one collapsed section (``<details>``, opened by its anchor) per claim with the
+passage quoted, the readings,
 the checks with their evidence, the corrected statement and what is left out; the reviewers'
 table of the exact ranks the bound checks used, with its plot (drawn by matplotlib, the ``plot`` extra,
 by the caller: ``rank_plot``; a note without it); the N-atlas figure, shipped with the package
@@ -29,7 +33,9 @@ from html import escape
 from pathlib import Path
 
 from ..files import write_output
-from .run_report import counts, strength
+from ..rank.certainty import PRIME_CONDITION, format_bound
+from .citations import Citation
+from .run_report import counts, raised_checks, strength
 
 __all__ = ["html_report", "write_html", "ATLAS_PNG", "MARGIN_SCALES", "margin_scale"]
 
@@ -67,7 +73,10 @@ th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;curso
 figure.full img{max-width:none}figure .wide{max-height:90vh;overflow:auto}
 @media print{#filters,th button::after,button.size{display:none}section.claim{break-inside:avoid-page}
 tr.hidden{display:table-row!important}a{color:inherit;text-decoration:none}}
-tr.hidden{display:none}
+tr.hidden{display:none}th button.sort{text-align:left}#search{min-width:22em}
+details.claim{border-top:1px solid #999;margin-top:.6em}details.claim>summary{cursor:pointer;padding:.3em 0}
+details.claim>summary h3{display:inline;font-size:1.05em}dl.head{display:grid;grid-template-columns:max-content auto;
+gap:.15em 1em}dl.head dt{font-weight:bold}dl.head dd{margin:0}
 """  # noqa: E501 (CSS written byte-for-byte into report.html, one rule a line)
 
 #: The filters and the sort. A row's ``data-unexpected`` is "1" when its outcome is not the expected one;
@@ -77,16 +86,32 @@ _SCRIPT = """
 (function(){
 var t=document.getElementById('claims'),rows=[].slice.call(t.tBodies[0].rows);
 var fp=document.getElementById('f-paper'),fo=document.getElementById('f-outcome'),fu=document.getElementById('f-unexp');
+var fs=document.getElementById('search');
 function shown(r){return (!fp.value||r.dataset.paper===fp.value)&&(!fo.value||r.dataset.outcome===fo.value)&&
-(!fu.checked||r.dataset.unexpected==='1');}
+(!fu.checked||r.dataset.unexpected==='1')&&(!fs.value||r.dataset.search.indexOf(fs.value.toLowerCase())>=0);}
 function apply(){rows.forEach(function(r){r.classList.toggle('hidden',!shown(r));});
 document.getElementById('shown').textContent=rows.filter(shown).length;}
-[fp,fo,fu].forEach(function(e){e.addEventListener('change',apply);});
+[fp,fo,fu].forEach(function(e){e.addEventListener('change',apply);});fs.addEventListener('input',apply);
+function key(r,i){var c=r.cells[i];return c.hasAttribute('data-sort')?c.dataset.sort:c.textContent.trim();}
+function mark(th,dir){[].forEach.call(t.tHead.rows[0].cells,function(h){h.setAttribute('aria-sort','none');});
+th.setAttribute('aria-sort',dir);}
+[].forEach.call(document.querySelectorAll('#claims button.sort'),function(s){var down=false;
+s.addEventListener('click',function(){var i=s.parentNode.cellIndex;rows.sort(function(x,y){
+var a=key(x,i),c=key(y,i);if(a===''||c==='')return (a==='')-(c==='');var m=parseFloat(a),n=parseFloat(c);
+var d=(isNaN(m)||isNaN(n))?a.localeCompare(c):m-n;return down?-d:d;});
+mark(s.parentNode,down?'descending':'ascending');down=!down;rows.forEach(function(r){t.tBodies[0].appendChild(r);});});});
+function opened(){var h=decodeURIComponent(location.hash.slice(1)),d=h&&document.getElementById(h);
+if(d&&d.tagName==='DETAILS'){d.open=true;d.scrollIntoView();}}
+window.addEventListener('hashchange',opened);opened();
+window.addEventListener('beforeprint',function(){[].forEach.call(document.querySelectorAll('details'),
+function(d){d.open=true;});});
+[].forEach.call(document.querySelectorAll('button.fold'),function(f){f.addEventListener('click',function(){
+var open=f.id==='open-all';[].forEach.call(document.querySelectorAll('details.claim'),function(d){d.open=open;});});});
 var b=document.getElementById('by-margin'),th=b.parentNode,up=true;
 b.addEventListener('click',function(){rows.sort(function(x,y){
 var s=(+x.dataset.scale)-(+y.dataset.scale);if(s)return s;if(x.dataset.margin===''||y.dataset.margin==='')return 0;
 var d=parseFloat(x.dataset.margin)-parseFloat(y.dataset.margin);return up?d:-d;});
-th.setAttribute('aria-sort',up?'ascending':'descending');b.textContent='margin '+(up?'\\u25B2':'\\u25BC');up=!up;
+mark(th,up?'ascending':'descending');b.textContent='margin '+(up?'\\u25B2':'\\u25BC');up=!up;
 rows.forEach(function(r){t.tBodies[0].appendChild(r);});});
 [].forEach.call(document.querySelectorAll('button.size'),function(a){a.addEventListener('click',function(){
 var f=a.closest('figure');f.classList.toggle('full');
@@ -179,12 +204,24 @@ def _checks(title: str, checks: list[dict]) -> str:
     return "".join(out) + "</table>"
 
 
-def _claim_section(rec: dict) -> str:
+def _where(rec: dict, papers: dict[str, Citation]) -> str:
+    """The paper by authors, year, venue and arXiv id, then the section and equation (the registry's
+    file name where its coverage index gives no citation)."""
+    paper = papers.get(rec["document"])
+    place = ", ".join(str(rec[k]) for k in ("section", "label") if rec.get(k))
+    return f"{paper.line if paper else rec['document']}: {place}" if place else (paper.line if paper else
+                                                                                rec["document"])
+
+
+def _claim_section(rec: dict, papers: dict[str, Citation]) -> str:
     margin, refuted = strength(rec)
     expected = "" if rec["as_expected"] else f' <b>(expected {_e(rec["expected"])})</b>'
-    out = [f'<section class="claim" id="{_anchor(rec["id"])}"><h3>{_e(rec["id"])}</h3>',
-           f'<p><span class="o-{_e(rec["outcome"])}">{_e(rec["outcome"])}</span>{expected} &middot; '
-           f'{_e(rec["source"])} &middot; passage <code>{_e(rec["passage"])}</code> &middot; margin {_e(margin)}'
+    paper = papers.get(rec["document"])
+    out = [f'<details class="claim" id="{_anchor(rec["id"])}"><summary><h3>{_e(rec["id"])}</h3> &middot; '
+           f'<span class="o-{_e(rec["outcome"])}">{_e(rec["outcome"])}</span>{expected} &middot; '
+           f'{_e(_where(rec, papers))}</summary>',
+           (f'<p><i>Cited:</i> {_e(paper.text)}</p>' if paper else ""),
+           f'<p>{_e(rec["source"])} &middot; passage <code>{_e(rec["passage"])}</code> &middot; margin {_e(margin)}'
            f' &middot; strengthenings refuted {_e(refuted)}</p>',
            f"<blockquote>{_e(rec['statement'])}</blockquote>"]
     if rec.get("domain"):
@@ -207,71 +244,118 @@ def _claim_section(rec: dict) -> str:
     if rec.get("left_out"):
         out.append(f"<p><i>Left out of the stated domain:</i> {_e(rec['left_out'])}</p>")
     out.append(f'<p><i>Closest to failing:</i> {_e(rec.get("closest") or "-")}</p><p><a href="#claims">back to the '
-               f"table</a></p></section>")
+               f"table</a></p></details>")
     return "".join(out)
 
 
-def _claim_row(rec: dict) -> str:
+def _claim_row(rec: dict, papers: dict[str, Citation]) -> str:
     margin, refuted = strength(rec)
+    where = _where(rec, papers)
+    search = " ".join([rec["id"], rec.get("statement") or "", where, rec["document"]]).lower()
+    tried = rec.get("perturbations_tried", 0)
+    share = f"{rec.get('perturbations_refuted', 0) / tried!r}" if tried else ""
     tightest = rec.get("tightest_margin")
     rank, scale = margin_scale(tightest)
     value = "" if not tightest or tightest.get("value") is None else repr(float(tightest["value"]))
     unexpected = not rec["as_expected"]
     return (f'<tr id="row-{_anchor(rec["id"])}" data-paper="{_e(rec["document"])}" data-outcome="{_e(rec["outcome"])}"'
             f' data-unexpected="{int(unexpected)}" data-scale="{rank}" data-margin="{value}"'
+            f' data-search="{_e(search)}"'
             + (' class="unexpected"' if unexpected else "")
-            + f'><td><a href="#{_anchor(rec["id"])}">{_e(rec["id"])}</a></td><td>{_e(rec["document"])}</td>'
+            + f'><td><a href="#{_anchor(rec["id"])}">{_e(rec["id"])}</a></td><td>{_e(where)}</td>'
             f'<td class="o-{_e(rec["outcome"])}">{_e(rec["outcome"])}</td><td>{_e(rec["expected"])}</td>'
-            f'<td class="num">{_e(margin)}</td><td>{_e(scale)}</td><td class="num">{_e(refuted)}</td>'
+            f'<td class="num" data-sort="{value}">{_e(margin)}</td><td>{_e(scale)}</td>'
+            f'<td class="num" data-sort="{share}">{_e(refuted)}</td>'
             f'<td>{_e(rec.get("closest") or "-")}</td></tr>')
 
 
+def header_lines(header: dict) -> list[tuple[str, str]]:
+    """The run's provenance as (name, text) lines, numbers formatted, a probability with its event,
+    certainty and condition (never a bare float)."""
+    lines = [(name, str(header[key])) for name, key in (("version", "version"), ("registry", "registry"),
+                                                        ("spec set", "spec_set"), ("field", "field"))
+             if header.get(key) is not None]
+    if header.get("primes"):
+        lines.append(("primes", ", ".join(f"{p:,}" for p in header["primes"])))
+    ranks, exact, bound = header.get("ranks"), header.get("ranks_certified_exact") or 0, header.get("probability_bound")
+    if not ranks:
+        lines.append(("exact ranks", "none was needed by these claims"))
+        return lines
+    lines.append(("exact ranks", f"{ranks:,} used, {exact:,} certified exact (each meets its proven upper bound)"))
+    if header.get("certainty"):
+        lines.append(("certainty", str(header["certainty"])))
+    if bound is None:
+        lines.append(("probability", "not recorded for every rank, so none is stated"))
+    elif ranks == exact:
+        lines.append(("probability", "none needed: every exact rank used is certified exact"))
+    else:
+        lines.append(("probability", f"each of the {ranks - exact:,} ranks not certified exact is below the generic "
+                      f"rank over GF(p) with probability at most {format_bound(float(bound))} (the largest of their "
+                      f"bounds, over the draw of the seeded weights); the generic rank over GF(p) is the one over Q "
+                      f"{PRIME_CONDITION}"))
+    return lines
+
+
 def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PNG,
-                rank_plot: bytes | None = None) -> str:
+                rank_plot: bytes | None = None, papers: dict[str, Citation] | None = None) -> str:
     """The page (text) of the claim ``records`` (report.json's ``claims``) and the run's ``header``
     (its ``rank_table``, when present, is the reviewers' table of the exact ranks used); ``rank_plot``
-    is the PNG of those ranks (``sweeps.claim_run.rank_plot``), None without matplotlib."""
+    is the PNG of those ranks (``sweeps.claim_run.rank_plot``), None without matplotlib; ``papers``:
+    document -> its ``Citation`` (``citations.registry_citations``; without it, file names)."""
+    papers = papers or {}
     tally = counts(records)
     surprises = [r["id"] for r in records if not r["as_expected"]]
-    papers = sorted({r["document"] for r in records})
-    head = ", ".join(f"{_e(k)} {_e(header[k])}" for k in ("version", "registry", "spec_set", "field", "certainty",
-                                                          "probability_bound") if header.get(k) is not None)
+    documents = sorted({r["document"] for r in records})
+    head = "".join(f"<dt>{_e(name)}</dt><dd>{_e(text)}</dd>" for name, text in header_lines(header))
     out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>Verification report: {len(records)} claims</title><style>{_STYLE}</style></head><body>",
            "<h1>Verification report</h1>",
-           f'<p>{len(records)} claims in {float(header.get("seconds", 0.0)):.1f} s; {head}.</p>',
+           f'<p>{len(records)} claims in {float(header.get("seconds", 0.0)):.1f} s.</p><dl class="head">{head}</dl>',
            '<h2 id="summary">Summary</h2><table id="counts"><tr><th>outcome</th><th>claims</th></tr>']
     out += [f'<tr><td>{_e(kind)}</td><td data-outcome="{_e(kind)}">{n}</td></tr>' for kind, n in tally.items()]
     out.append(f'<tr><th>all</th><th id="total">{len(records)}</th></tr></table>')
     out.append('<p id="verdict"><b>' + (f"UNEXPECTED: {_e(', '.join(surprises))}" if surprises
                                         else "Every outcome is the expected one.") + "</b></p>")
+    raised = [r["id"] for r in records if raised_checks(r)]
+    if raised:  # an error in the JUnit file and in verify run's exit status: the page says it too
+        out.append(f'<p id="errors"><b>ERROR: a check raised, so it decided nothing, in {_e(", ".join(raised))}.'
+                   '</b></p>')
     out.append('<h2>Claims</h2><p id="filters">paper <select id="f-paper"><option value="">all</option>'
-               + "".join(f'<option value="{_e(p)}">{_e(p)}</option>' for p in papers)
+               + "".join(f'<option value="{_e(d)}">{_e(papers[d].line if d in papers else d)}</option>'
+                         for d in documents)
                + '</select> outcome <select id="f-outcome"><option value="">all</option>'
                + "".join(f'<option value="{_e(k)}">{_e(k)}</option>' for k in tally)
-               + '</select> <label><input type="checkbox" id="f-unexp"> unexpected only</label> &middot; '
-               '<span id="shown"></span> shown; <i>margin</i> sorts by unit, then by value (smallest: closest to '
-               'failing); claims without a margin stay last</p>')
+               + '</select> <label><input type="checkbox" id="f-unexp"> unexpected only</label> '
+               '<label>search <input type="search" id="search" placeholder="claim id, statement or paper"></label> '
+               '&middot; <span id="shown"></span> shown; every column sorts from its heading; <i>margin</i> sorts '
+               'by unit, then by value (smallest: closest to failing); claims without a margin stay last</p>')
     out.append('<table id="claims"><colgroup><col style="width:20%"><col style="width:13%"><col style="width:8%">'
                '<col style="width:8%"><col style="width:7.5%"><col style="width:9%"><col style="width:6.5%"><col>'
-               '</colgroup><thead><tr><th>claim</th><th>paper</th><th>outcome</th><th>expected</th>'
-               '<th aria-sort="none"><button type="button" id="by-margin">margin \u21C5</button></th><th>unit</th>'
-               '<th>refuted</th><th>closest to failing</th></tr></thead><tbody>')
-    out += [_claim_row(rec) for rec in records]
+               '</colgroup><thead><tr>' + "".join(f'<th aria-sort="none"><button type="button" class="sort">{name} '
+                                                 f'\u21C5</button></th>' for name in ("claim", "paper", "outcome",
+                                                                                      "expected"))
+               + '<th aria-sort="none"><button type="button" id="by-margin">margin \u21C5</button></th>'
+               + "".join(f'<th aria-sort="none"><button type="button" class="sort">{name} \u21C5</button></th>'
+                         for name in ("unit", "refuted", "closest to failing")) + '</tr></thead><tbody>')
+    out += [_claim_row(rec, papers) for rec in records]
     out.append("</tbody></table>")
     out.append("<h2 id=\"reviewers-table\">The reviewers' table: the exact ranks beside the bounds</h2>"
                + _reviewers_section(header.get("reviewers_table"))
                + "<h3>What each exact rank certifies, and its plot</h3>"
                + _rank_section(header.get("rank_table") or [], rank_plot))
     out.append('<h2 id="n-atlas">The N atlas</h2>' + _atlas_figure(atlas))
-    out.append('<h2 id="per-claim">Every claim</h2>' + "".join(_claim_section(rec) for rec in records))
+    out.append('<h2 id="per-claim">Every claim</h2><p><button type="button" class="fold" id="open-all">open all'
+               '</button> <button type="button" class="fold" id="close-all">close all</button> (each opens from '
+               'its row in the table, or its own anchor: report.html#claim-ID)</p>'
+               + "".join(_claim_section(rec, papers) for rec in records))
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"
 
 
-def write_html(out_dir: Path, records: list[dict], header: dict, rank_plot: bytes | None = None) -> Path:
+def write_html(out_dir: Path, records: list[dict], header: dict, rank_plot: bytes | None = None,
+               papers: dict[str, Citation] | None = None) -> Path:
     """``report.html`` in ``out_dir``, replaced atomically (written beside ``report.write_reports``)."""
     path = out_dir / "report.html"
-    write_output(path, html_report(records, header, rank_plot=rank_plot))
+    write_output(path, html_report(records, header, rank_plot=rank_plot, papers=papers))
     return path

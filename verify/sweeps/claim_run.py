@@ -167,6 +167,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     from ..claims.specsets import RankSource
     from ..exact.fields import DEFAULT_PRIME
     from ..rank.memory import DEFAULT_MEMORY_GIB
+    from ..report.citations import registry_citations
     from ..report.html_report import write_html
     from ..report.run_report import raised_checks, write_reports
     from ..version import __version__
@@ -204,6 +205,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     tick = Progress("claims", progress, unit="claim")
     records = []
     registry_name = find_registry(registry).name
+    papers = registry_citations(registry)  # report.html cites the papers from the registry's coverage index
     header = {"version": __version__, "claims": len(found), "seconds": 0.0,
               "spec_set": "extended" if extended else "default",
               **provenance(source, rank_rows(pairs), registry_name), "reviewers_table": grid}
@@ -218,7 +220,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
         if len(pairs) != figure["ranks"]:
             figure.update(plot=rank_plot(pairs, registry), ranks=len(pairs))
         write_reports(out_dir, records, header)  # atomically, after every claim: an interrupt loses nothing
-        write_html(out_dir, records, header, figure["plot"])
+        write_html(out_dir, records, header, figure["plot"], papers)
         tick(i + 1, len(found))
 
     run_claims_with(found, source, record)
