@@ -1,7 +1,7 @@
 """Drive report.html in headless Chromium: a screenshot, and the page's own script checked in the browser.
 
-For a maintainer, after ``verify run`` (the default test suite reads the page with a parser instead;
-this needs a Chromium, e.g. ``apt-get install chromium`` on Debian):
+After ``verify run`` (the default test suite runs it on a small report where a Chromium is installed,
+e.g. ``apt-get install chromium`` on Debian, and skips it elsewhere):
 
     python tools/report_screenshot.py [verify-report/report.html] [--out report.png] [--width 1280]
 
@@ -12,6 +12,11 @@ works the page as a reader does and prints what it found, one line per check:
   beside the filters says how many are shown;
 * the margin sort, pressed twice (ascending, descending), keeps each unit together, orders the values
   within a unit, and leaves the claims without a margin last both times;
+* every other column's button (focusable, so the keyboard reaches it) orders its column both ways,
+  empty cells last, and sets the heading's aria-sort;
+* the search box, given a claim id in capitals, keeps exactly the rows that mention it, and says how many;
+* every claim's details start collapsed (the page opens short), its anchor opens it, "open all" opens all;
+* the header holds no unformatted float;
 * the page is no wider than the window (the claims table fits);
 * the atlas, scaled to the page, shows at its full size after its button; the rank plot is there
   (where the run used exact ranks; it needs matplotlib, the ``plot`` extra) and has the same button.
