@@ -79,6 +79,7 @@ def test_a_refusal_by_the_parser_runs_with_every_engine_module_blocked(tmp_path,
             ["BLOCKED verify.api"], done.stderr
         done = subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and problem in done.stderr and len(done.stderr.splitlines()) == 1
+        assert "verify: error: argument --field: --field 'gf:4'" in done.stderr  # refused by the parser itself
         return
     done = _blocked(tmp_path, *args)
     assert "BLOCKED" not in done.stderr, done.stderr
@@ -138,3 +139,22 @@ def test_bash_loads_the_completion_and_completes_a_subcommand(tmp_path, capsys):
              "echo ${COMPREPLY[@]}")
     done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["recheck"], done.stdout + done.stderr
+
+
+def test_the_parsers_defaults_are_the_documented_ones():
+    """verify.defaults holds the values the parser shows; each is checked against the number the README or
+    docs/commands.md states (written here from those texts, not read from the code)."""
+    root = Path(__file__).resolve().parents[2]
+    readme, commands = (root / "README.md").read_text(), (root / "docs" / "commands.md").read_text()
+    assert "`--max-memory-gib` (default 16)" in readme and "(`--target-probability`, default 10⁻⁹" in commands
+    assert "[--depths 1-2] [--widths 2-4]" in readme and "`--templates`\n(default 24)" in commands
+    assert "`--max-tokens` (default 40)" in commands and "`--patience` steps (default 4)" in commands
+    parser = build_parser()
+    sep = parser.parse_args(["sep", "--depth", "1", "--width", "2"])
+    assert (sep.max_memory_gib, sep.target_probability, sep.field, sep.method) == (16.0, 1e-9, None, "auto")
+    table = parser.parse_args(["table"])
+    assert (table.depths, table.widths, table.templates, table.real_tokens, table.field) == \
+        ("1-2", "2-4", 24, 4, "auto")
+    probe = parser.parse_args(["probe-n", "--depth", "1", "--width", "2"])
+    assert (probe.max_tokens, probe.patience, probe.field, probe.weight_range) == \
+        (40, 4, "gf:9223372036854775783", 2**31)
