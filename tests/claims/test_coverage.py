@@ -28,8 +28,10 @@ def test_every_index_entry_has_a_claim_or_a_reason_and_every_claim_id_exists():
 def test_the_index_files_ship_with_the_package():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     setuptools = config["tool"]["setuptools"]
-    patterns = setuptools["package-data"]["seprank_proofs"]  # installed as seprank_proofs from proofs/
-    folder = ROOT / setuptools["package-dir"]["seprank_proofs"]
+    # installed as seprank_proofs.coverage (a folder of data, listed as a package) from proofs/coverage/
+    patterns = setuptools["package-data"]["seprank_proofs.coverage"]
+    assert "seprank_proofs.coverage" in setuptools["packages"]
+    folder = ROOT / setuptools["package-dir"]["seprank_proofs"] / "coverage"
     shipped = {p for pattern in patterns for p in folder.glob(pattern)}
     # by name: the registry read may be an installed copy (a wheel, an unpacked sdist's install)
     assert {p.name for p in default_directory().glob("*.toml")} <= {p.name for p in shipped} and shipped
