@@ -42,7 +42,7 @@ RESULT_KINDS = (*TASK_KINDS, BLOCK_KIND)
 __all__ = ["separation_rank", "plan_separation_rank", "list_claims", "run_claims", "reviewers_table", "probe_n",
            # what the command line calls besides
            "monomials", "certify", "check_certificate_file", "run_registry", "coverage", "stored_results",
-           "block_store", "block_cluster", "progress_bars", "close_all",
+           "block_store", "progress_bars", "close_all",
            # shared defaults, limits and types
            "SEP", "PROBE", "TABLE", "MONOMIALS", "METHODS", "RESULT_KINDS", "MAX_DEPTH", "MAX_CERTIFICATE_BYTES",
            "DEFAULT_PRIME", "FAST_PRIME", "NetworkSpec", "SweepInterrupted", "parse_field", "default_store_path",
@@ -216,7 +216,8 @@ def block_store(path: str, spec: NetworkSpec):
 
 def block_cluster(scheduler: str):
     """``cluster`` for ``separation_rank`` (``verify sep --scheduler ADDRESS``): the Dask cluster at ``scheduler``,
-    where each degree block is a task (``verify.sweeps.sep_cluster``); closed on leaving the ``with``."""
+    each degree block a task there (``verify.sweeps.sep_cluster``), closed on leaving the ``with``.  Wiring
+    for the command line, as ``block_store`` is; not in ``__all__``, which is at its 30 names."""
     from .sweeps.sep_cluster import block_cluster as connect
 
     return connect(scheduler)

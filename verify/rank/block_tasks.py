@@ -27,20 +27,17 @@ Nothing here knows Dask: the runner is any object with the ``BlockRunner`` metho
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from math import comb
 from typing import Callable, Iterator, Protocol
 
 from .block_plan import RunPlan, degree_sizes, plan_block
-from .blocks import Block
+from .blocks import Block, keep_block, stored_block, timed
 from .degree_blocks import block_alone
 from .reduced_memory import OVERHEAD_BYTES
 
-__all__ = ["BlockTask", "BlockRunner", "task_bytes", "plan_tasks", "rank_task", "ranks_by_tasks", "stored_block",
-           "keep_block", "timed"]
+__all__ = ["BlockTask", "BlockRunner", "task_bytes", "plan_tasks", "rank_task", "ranks_by_tasks"]
 
-#: What a stored block's row holds of ``Block`` (the rest: its plan, read by people and ``verify results``).
-BLOCK_FIELDS = {f.name for f in fields(Block)}
 #: Bytes the moment table holds a term and component (``verify.rank.reduced_memory``'s price).
 MOMENT_BYTES = 32
 
@@ -94,41 +91,6 @@ def rank_task(shared, task: BlockTask) -> Block:
     block ``task.degree`` ranked alone and timed by phase."""
     plan, moments, nvars, top, seed, max_memory_gib = shared
     return timed(lambda: block_alone(plan, moments, nvars, top, task.degree, seed, max_memory_gib, task.upper))
-
-
-def stored_block(done, a: int, alone: bool, bound: int | None) -> Block | None:
-    """Block a as ``done`` kept it (``alone``: ranked without a neighbour's hint), or None; a stored rank above
-    the block's proven bound is refused as a damaged row (no engine gives it)."""
-    stored = None if done is None else done.get(a, alone)
-    if stored is None:
-        return None
-    block = Block(**{k: v for k, v in stored.items() if k in BLOCK_FIELDS})
-    if bound is not None and block.rank > bound:
-        done.damaged(a, f"rank {block.rank} above the block's proven bound {bound}")
-    return block
-
-
-def keep_block(done, plan: RunPlan, a: int, alone: bool, block: Block) -> None:
-    """Store finished block a in ``done`` (if any) with its plan, its seconds the sum of its phases."""
-    if done is None:
-        return
-    value = asdict(block)
-    if a < len(plan.blocks):
-        value["plan"] = plan.blocks[a].as_dict()
-    done.put(a, alone, value, sum((block.seconds or {}).values()))
-
-
-def timed(compute) -> Block:
-    """``compute()``'s block with its seconds split by phase (``verify.exact.phases``)."""
-    import time
-
-    from ..exact.phases import record, split
-
-    start = time.perf_counter()
-    with record() as seconds:
-        block = compute()
-    block.seconds = split(seconds, time.perf_counter() - start)
-    return block
 
 
 def _walk(found: dict[int, Block], sizes: list[tuple[int, int]], turn: int) -> tuple[list[Block], list[str]]:

@@ -57,7 +57,6 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
 from __future__ import annotations
 
 import random
-from dataclasses import fields
 
 import numpy as np
 
@@ -65,13 +64,11 @@ from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.phases import phase
 from .block_plan import SLICE_EXTRA, RunPlan, degree_sizes
-from .blocks import Block
+from .blocks import Block, keep_block, stored_block, timed
 from .moments import DenseMoments
 
 __all__ = ["degree_block_ranks", "block_rank", "block_alone", "SLICE_EXTRA"]
 
-#: What a stored block's row holds of ``Block`` (the rest: its plan, read by people and ``verify results``).
-BLOCK_FIELDS = {f.name for f in fields(Block)}
 #: Most rows of Y^T used for the complement; a wider null space is mixed down to this many.
 COMPLEMENT_ROWS = 32
 #: Entries of R gathered at a time for the complement's product.
@@ -327,11 +324,6 @@ def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, pro
     turn = max(a for a, (rows, cols) in enumerate(sizes) if rows <= cols)
     found: dict[int, Block] = {}
     notes = []
-
-    from .block_tasks import keep_block, ranks_by_tasks, stored_block, timed  # they rank through this module
-
-    if plan.runner is not None:  # every block a standalone task of the plan's runner (a Dask cluster)
-        return ranks_by_tasks(plan, moments, nvars, top, progress, seed, max_memory_gib, only, uppers, done)
 
     def kept(a: int, compute) -> Block:  # the stored block a, or computed and stored
         alone = only is not None  # ranked without a neighbour's hint: kept apart from the hinted ones

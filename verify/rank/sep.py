@@ -329,9 +329,9 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         (``verify.sweeps.block_rows.BlockRows`` keeps them as rows of the results store; ``verify sep
         --store PATH``).  The result is the same as an uninterrupted run's.
     cluster : verify.rank.block_tasks.BlockRunner, optional
-        Reduced route: rank each degree block as a standalone task there (``verify.api.block_cluster(address)``,
-        a Dask cluster; ``verify sep --scheduler``), on the CPU of a worker that can hold it, the largest
-        first; the result is the same as a local run's.
+        Reduced route: rank each degree block as a standalone task there (a Dask cluster:
+        ``verify.sweeps.sep_cluster.block_cluster(address)``; ``verify sep --scheduler``), on the CPU of a
+        worker that can hold it, the largest first; the result is the same as a local run's.
 
     Returns
     -------
