@@ -42,7 +42,8 @@ from .result import SepResult
 from .routes import METHODS, ROUTES, rank_once, weights_size
 
 __all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separation_rank", "device_for", "repeated_ranks",
-           "combined", "choose_method", "weight_range_for", "cluster_refusals", "METHODS", "MAX_PARTITIONS"]
+           "combined", "choose_method", "weight_range_for", "cluster_refusals", "CLUSTER_ON_GPU", "METHODS",
+           "MAX_PARTITIONS"]
 
 #: Balanced partitions ``all_partitions`` may visit.
 MAX_PARTITIONS = 10**4
@@ -230,23 +231,24 @@ def _check_resume_and_templates(resume, templates, method: str) -> None:
                          f"--method grid")
 
 
-def cluster_refusals(spec: NetworkSpec, method: str, device: str, explicit_partition: bool) -> None:
-    """What a cluster (``--scheduler``) refuses before any work: a route or network with no degree blocks,
-    and ``--device gpu`` (the plan is made for the workers' CPUs)."""
+#: ``--device gpu`` with a cluster, refused: the plan is made for the workers' CPUs.
+CLUSTER_ON_GPU = ("--scheduler ranks the degree blocks on the workers' CPUs; drop --device gpu (or use --device "
+                  "cpu), or drop --scheduler to rank on this machine's GPU")
+
+
+def cluster_refusals(spec: NetworkSpec, method: str, explicit_partition: bool) -> None:
+    """What a cluster (``--scheduler``) refuses before any work besides ``CLUSTER_ON_GPU``: a route or network
+    with no degree blocks."""
     method = choose_method(spec, method, explicit_partition)[0]
     if method != "reduced" or spec.residual:
         what = "a residual network" if method == "reduced" else f"the {method} route"
         raise InputError(f"--scheduler ranks the reduced route's degree blocks on the cluster, and {what} has none; "
                          f"drop --scheduler, or use --method reduced on a network without --residual")
-    if device == "gpu":
-        raise InputError("--scheduler ranks the degree blocks on the workers' CPUs; drop --device gpu (or use "
-                         "--device cpu), or drop --scheduler to rank on this machine's GPU")
 
 
-def _admit_cluster(cluster, spec: NetworkSpec, method: str, device: str, chosen: Field | None,
-                   max_memory_gib: float) -> str:
-    """``cluster_refusals``, then the cluster's own (``BlockRunner.admit``): a first-run block that no worker
-    can hold.  Returns the device the plan is made for: the CPU."""
+def _admit_cluster(cluster, spec: NetworkSpec, chosen: Field | None, max_memory_gib: float) -> None:
+    """The cluster's own refusal (``BlockRunner.admit``): a first-run block that no worker can hold, priced
+    on the workers' CPUs after the local estimate's refusals."""
     from .block_tasks import plan_tasks
     from .reduced import check_memory
 
@@ -254,7 +256,6 @@ def _admit_cluster(cluster, spec: NetworkSpec, method: str, device: str, chosen:
     first = chosen or (Field(FAST_PRIME) if spec.layer_degree < FAST_PRIME else Field(DEFAULT_PRIME))
     check_memory(spec, max_memory_gib, first)
     cluster.admit(plan_tasks(plan_run(spec, first), spec))
-    return "cpu"
 
 
 def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
@@ -365,8 +366,11 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
                          f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
     ROUTES[method].check(spec, templates, max_evaluations, max_memory_gib)
     if cluster is not None:
-        cluster_refusals(spec, method, device, explicit_partition)
-        device = _admit_cluster(cluster, spec, method, device, chosen, max_memory_gib)
+        cluster_refusals(spec, method, explicit_partition)
+        if device == "gpu":
+            raise InputError(CLUSTER_ON_GPU)
+        _admit_cluster(cluster, spec, chosen, max_memory_gib)
+        device = "cpu"  # the workers'; a GPU here would plan kernels they do not have
     on = device_for(spec, method, device, chosen)
     common = dict(method=method, templates=templates, max_memory_gib=max_memory_gib, max_evaluations=max_evaluations)
     if all_partitions:

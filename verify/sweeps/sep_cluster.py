@@ -74,9 +74,11 @@ class BlockCluster:
         (bytes) and the ``workers`` that can hold it, and the cluster's ``workers`` ({address: MEMORY or
         None}): ``verify sep --dry-run --scheduler``.  Refused as the run is: ``--device gpu`` included."""
         from ..rank.block_tasks import plan_tasks
-        from ..rank.sep import cluster_refusals, plan_separation_rank
+        from ..rank.sep import CLUSTER_ON_GPU, cluster_refusals, plan_separation_rank
 
-        cluster_refusals(spec, method, device, False)
+        cluster_refusals(spec, method, False)
+        if device == "gpu":
+            raise InputError(CLUSTER_ON_GPU)
         planned = plan_separation_rank(spec, method, field, "cpu", max_memory_gib)
         workers = self.workers()
         memory = {task.degree: task.memory for task in plan_tasks(planned, spec)}
