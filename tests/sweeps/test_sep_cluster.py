@@ -209,6 +209,37 @@ def test_dry_run_prints_each_blocks_memory_and_the_workers_that_can_hold_it(clus
     assert f"w1 = {workers[0]} (MEMORY 2 GiB)" in text and text.splitlines()[-1].endswith("w1,w2")
 
 
+def test_dry_run_says_which_blocks_fit_no_worker(cluster, capsys):
+    local, _ = cluster
+    assert main(["sep", "--depth", "4", "--width", "3", "--scheduler", local.scheduler_address, "--dry-run",
+                 "--max-memory-gib", "60"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    homeless = [line.split()[0] for line in lines[3:-1] if line.endswith(" none")]
+    n, top = 6, 40  # a block's task: its 8-byte slice, the moments (3 x terms x 32 bytes), 2^29
+    terms = comb(top + n - 1, n - 1)
+    need = {a: 8 * min(r, c) * min(max(r, c), min(r, c) + 32) + 3 * terms * 32 + 2**29 for a in range(top + 1)
+            for r, c in [(comb(a + n - 1, n - 1), 3 * comb(top - a + n - 1, n - 1))]}
+    assert [int(a) for a in homeless] == [a for a in range(top + 1) if need[a] > MEMORY]
+    assert lines[-1].startswith(f"{len(homeless)} blocks fit no worker") and f"MEMORY={max(need.values())}" in lines[-1]
+
+
+def test_a_stored_cli_run_resumes_with_the_same_command_and_ranks_nothing_again(cluster, tmp_path, capsys):
+    local, client = cluster
+    argv = ["sep", "--depth", "3", "--width", "2", "--heads", "2", "--scheduler", local.scheduler_address, "--json",
+            "--store", str(tmp_path / "s.sqlite")]
+    ran(client)
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert sum(len(rows) for rows in ran(client).values()) >= 1
+    assert main(argv) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert ran(client) == {w: [] for w in local.scheduler_info["workers"]}  # every block read back
+    assert [(b["rank"], b["implied_by"]) for b in second["blocks"]] == [(b["rank"], b["implied_by"])
+                                                                        for b in first["blocks"]]
+    # 215: the token route's limit for depth 3, width 2, two heads (results/n_atlas.csv), another route
+    assert (second["rank"], second["certified_exact"]) == (first["rank"], first["certified_exact"]) == (215, True)
+
+
 def test_a_worker_is_able_only_for_blocks_its_memory_holds():
     remote = BlockCluster(None, "tcp://127.0.0.1:1")
     workers = {"tcp://a:1": 100.0, "tcp://b:1": 50.0, "tcp://c:1": None}

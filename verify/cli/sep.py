@@ -142,6 +142,11 @@ def _dry_run(args, spec, cluster) -> int:
         if cluster is not None:
             line += f" {b['memory'] / 2**30:>9.3g}  {','.join(names[a] for a in b['workers']) or 'none'}"
         print(line)
+    homeless = [b for b in plan["blocks"] if cluster is not None and not b["workers"]]
+    if homeless:
+        most = max(b["memory"] for b in homeless)
+        print(f"{len(homeless)} block{'s' if len(homeless) != 1 else ''} fit no worker, so the run would refuse "
+              f"before ranking any: start workers with --resources MEMORY={most} ({most / 2**30:.3g} GiB) or more")
     return 0
 
 
