@@ -187,6 +187,39 @@ def test_a_killed_run_resumes_from_the_store_with_the_same_call(tmp_path):
     assert facts(result) == facts(separation_rank(TWO_HEADS))
 
 
+@pytest.mark.parametrize("over, refused", [(0, False), (1, True)])
+def test_a_stored_block_above_its_proven_bound_by_one_is_the_store_damaged(tmp_path, over, refused):
+    import sqlite3
+
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        separation_rank(TWO_HEADS, cluster=InOrder(reverse=True), resume=BlockRows(store, TWO_HEADS))
+    bound = "json_extract(value, '$.plan.upper_bound')"
+    with sqlite3.connect(path) as conn:  # the deficient blocks (bound below the short side) at bound + over
+        changed = conn.execute(f"UPDATE results SET value = json_set(value, '$.rank', {bound} + {over}) WHERE "
+                               f"{bound} < min(json_extract(value, '$.rows'), json_extract(value, '$.cols'))").rowcount
+    conn.close()
+    assert changed > 0
+    with Store(path) as store:
+        if refused:
+            with pytest.raises(InputError, match="is damaged .* above the block's proven bound"):
+                separation_rank(TWO_HEADS, cluster=InOrder(), resume=BlockRows(store, TWO_HEADS))
+        else:
+            assert separation_rank(TWO_HEADS, cluster=InOrder(), resume=BlockRows(store, TWO_HEADS)).rank == 215
+
+
+def test_a_later_runs_blocks_are_those_a_local_later_run_gives():
+    from verify.rank.reduced import reduced_separation_rank
+
+    thin, field, only = NetworkSpec(depth=3, width=2, attn_dim=1), Field(2**63 - 25), list(range(1, 13))
+    here = reduced_separation_rank(thin, field, 1, 2**62, only_blocks=only)
+    there = reduced_separation_rank(thin, field, 1, 2**62, only_blocks=only, placement=Placement(runner=InOrder()))
+    shape = lambda result: [(b.rank, b.ranked, b.implied_by, b.upper_bound, b.probability_bound)  # noqa: E731
+                            for b in result.blocks]
+    assert shape(there) == shape(here) and [b.ranked for b in here.blocks] == [False] + [True] * 12 + [False]
+    assert there.rank == here.rank and there.notes == here.notes
+
+
 def test_the_plan_and_the_moment_table_travel_by_pickle():
     plan = Placement(runner=object()).plan(SPEC, Field(1048573))
     back = pickle.loads(pickle.dumps(plan))
