@@ -273,6 +273,27 @@ def test_a_stored_cli_run_resumes_with_the_same_command_and_ranks_nothing_again(
     assert (second["rank"], second["certified_exact"]) == (first["rank"], first["certified_exact"]) == (215, True)
 
 
+def slow_block(shared, task):
+    import time
+
+    time.sleep(0.5)
+    return task.degree
+
+
+def test_tasks_no_longer_needed_are_cancelled_before_they_run(cluster):
+    local, client = cluster
+    ran(client)
+    tasks = [block_tasks.BlockTask(a, 1, 1, None, 1) for a in range(6)]
+    got = []
+    remote = BlockCluster(client, local.scheduler_address)
+    for task, value in remote.rank_blocks(slow_block, None, tasks, lambda t: not got or t.degree < 2):
+        assert value == task.degree
+        got.append(value)
+    assert {0, 1} <= set(got)
+    executed = [a for rows in ran(client).values() for a, _, _ in rows]
+    assert sorted(executed)[:2] == [0, 1] and len(executed) <= 4  # two workers: at most one more each, raced
+
+
 def test_a_worker_is_able_only_for_blocks_its_memory_holds():
     remote = BlockCluster(None, "tcp://127.0.0.1:1")
     workers = {"tcp://a:1": 100.0, "tcp://b:1": 50.0, "tcp://c:1": None}
