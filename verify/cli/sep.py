@@ -56,6 +56,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from .. import api  # where it is used: the command line may import the API lazily
+
     spec = spec_of(args)
     if args.scheduler is None:
         return _stored(args, spec, None)
