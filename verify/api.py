@@ -204,6 +204,15 @@ def block_store(path: str, spec: NetworkSpec):
         rows.close()
 
 
+def block_cluster(scheduler: str):
+    """``cluster`` for ``separation_rank`` (``verify sep --scheduler ADDRESS``): the Dask cluster at ``scheduler``,
+    each degree block a task there (``verify.sweeps.sep_cluster``), closed on leaving the ``with``.  Wiring
+    for the command line, as ``block_store`` is; not in ``__all__``, which is at its 30 names."""
+    from .sweeps.sep_cluster import block_cluster as connect
+
+    return connect(scheduler)
+
+
 def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, rank: int | None = None,
             positional_rank: int = PROBE.positional_rank, continuous: bool = False,
             max_tokens: int = PROBE.max_tokens, patience: int = PROBE.patience, field: str = PROBE.field,

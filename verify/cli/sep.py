@@ -41,6 +41,11 @@ def add_parser(sub):
     sep.add_argument("--store", default=None, metavar="PATH",
                      help="reduced route: keep each finished degree block in this results store, so that a killed "
                           "run resumes where it stopped with the same command (on either device)")
+    sep.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="reduced route: rank each degree block as a task on the Dask cluster at tcp://HOST:PORT, "
+                          "on a worker whose MEMORY resource (bytes, dask worker --resources MEMORY=...) can "
+                          "hold it, the largest first; with --dry-run, each block's memory and the workers that "
+                          "could take it")
     add_output_args(sep)
     sep.add_argument("--target-probability", type=float, default=D.target_probability,
                      help=f"repeat with independent weights and primes until the bound on missing the generic "
@@ -50,19 +55,26 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from .. import api
+    from .. import api  # where it is used: the command line may import the API lazily
 
     spec = spec_of(args)
+    if args.scheduler is None:
+        return _stored(args, spec, None)
+    with api.block_cluster(args.scheduler) as cluster:
+        return _stored(args, spec, cluster)
+
+
+def _stored(args, spec, cluster) -> int:
     if args.dry_run:
-        return _dry_run(args, spec)
+        return _dry_run(args, spec, cluster)
     if args.store is None:
-        return _run(args, spec, None)
+        return _run(args, spec, None, cluster)
     if not args.store.strip():
         raise InputError(f"--store {args.store!r} is an empty path; give the store's file path, or drop --store")
     try:
         with api.block_store(args.store, spec) as resume:
             try:
-                return _run(args, spec, resume)
+                return _run(args, spec, resume, cluster)
             except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: say what is kept and how to resume
                 stop.kept_blocks = (args.store, resume.kept)
                 raise
@@ -73,7 +85,7 @@ def run(args) -> int:
         raise InputError(text.replace("use --no-store", "drop --store").replace("--no-store", "drop --store")) from None
 
 
-def _run(args, spec, resume) -> int:
+def _run(args, spec, resume, cluster) -> int:
     from .. import api
 
     result = api.separation_rank(
@@ -81,7 +93,7 @@ def _run(args, spec, resume) -> int:
         all_partitions=args.all_partitions, templates=args.templates, weight_range=args.weight_range,
         max_memory_gib=args.max_memory_gib, max_evaluations=args.max_evaluations,
         target_probability=args.target_probability, max_runs=args.max_runs, device=args.device, resume=resume,
-        progress=api.progress_bars(not (args.json or args.quiet)))
+        cluster=cluster, progress=api.progress_bars(not (args.json or args.quiet)))
     out = result.as_dict()
     if args.json:
         print(json.dumps(out))
@@ -103,24 +115,43 @@ def _run(args, spec, resume) -> int:
     return 0
 
 
-def _dry_run(args, spec) -> int:
-    """``--dry-run``: the plan (``api.plan_separation_rank``), printed; nothing computed, nothing stored."""
+def _dry_run(args, spec, cluster) -> int:
+    """``--dry-run``: the plan (``api.plan_separation_rank``; with ``--scheduler`` each block's task memory and the
+    workers that can hold it, ``BlockCluster.plan``), printed; nothing computed, nothing stored."""
     from .. import api
 
-    plan = api.plan_separation_rank(spec, method=args.method, field=args.field, device=args.device,
-                                    max_memory_gib=args.max_memory_gib).as_dict()
+    if cluster is None:
+        plan = api.plan_separation_rank(spec, method=args.method, field=args.field, device=args.device,
+                                        max_memory_gib=args.max_memory_gib).as_dict()
+    else:
+        plan = cluster.plan(spec, method=args.method, field=args.field, device=args.device,
+                            max_memory_gib=args.max_memory_gib)
     if args.json:
         print(json.dumps(plan))
         return 0
     print(f"plan of the first run over {plan['field']} on the {plan['device']}: {len(plan['blocks'])} degree blocks, "
           f"ranked from block {plan['turn']} outward until one is full; the largest slice holds "
           f"{plan['bytes'] / 2**30:.3g} GiB; at most {plan['seconds']:,.1f} s (every block's price added up)")
+    names = {}
+    if cluster is not None:
+        names = {address: f"w{i + 1}" for i, address in enumerate(plan["workers"])}
+        print(f"on the Dask cluster at {plan['scheduler']}, each block a task on a worker whose MEMORY holds it: "
+              + ", ".join(f"{names[a]} = {a} (MEMORY {'not declared' if m is None else f'{m / 2**30:.3g} GiB'})"
+                          for a, m in plan["workers"].items()))
     print(f"{'a':>4} {'rows':>10} {'cols':>10} {'slice':>17} {'kernel':>18} {'device':>6} {'leaf':>6} "
-          f"{'GiB':>8} {'seconds':>9}")
+          f"{'GiB':>8} {'seconds':>9}" + (f" {'task GiB':>9}  workers" if cluster is not None else ""))
     for b in plan["blocks"]:
-        print(f"{b['degree']:>4} {b['rows']:>10,} {b['cols']:>10,} {b['slice'][0]:>8,}x{b['slice'][1]:<8,} "
-              f"{b['kernel']:>18} {b['device']:>6} {b['leaf'] or '-':>6} {b['bytes'] / 2**30:>8.3g} "
-              f"{b['seconds']:>9.2f}")
+        line = (f"{b['degree']:>4} {b['rows']:>10,} {b['cols']:>10,} {b['slice'][0]:>8,}x{b['slice'][1]:<8,} "
+                f"{b['kernel']:>18} {b['device']:>6} {b['leaf'] or '-':>6} {b['bytes'] / 2**30:>8.3g} "
+                f"{b['seconds']:>9.2f}")
+        if cluster is not None:
+            line += f" {b['memory'] / 2**30:>9.3g}  {','.join(names[a] for a in b['workers']) or 'none'}"
+        print(line)
+    homeless = [b for b in plan["blocks"] if cluster is not None and not b["workers"]]
+    if homeless:
+        most = max(b["memory"] for b in homeless)
+        print(f"{len(homeless)} block{'s' if len(homeless) != 1 else ''} fit no worker, so the run would refuse "
+              f"before ranking any: start workers with --resources MEMORY={most} ({most / 2**30:.3g} GiB) or more")
     return 0
 
 

@@ -10,7 +10,9 @@ stored block records its plan) and ``verify sep --dry-run`` read it.  (The repea
 prime family through ``kernels.kernel_again``, not through a plan of that family.)  The device is part of
 the plan (``Placement``), not a parameter beside the field: the eliminations beside the slice (the probe,
 the complement, a block ranked whole) ask the run's plan (``RunPlan.kernel``), so every one of them runs
-where the plan says.
+where the plan says.  So is a runner of standalone block tasks (``Placement.runner``: a Dask cluster,
+``verify.rank.block_tasks``); a plan sent to a worker travels as what decides it (field, device name, leaf
+route, block shapes and bounds) and is planned again there, identically, without the runner.
 
 Seconds are the kernels' measured prices (``verify.exact.tuning.SECONDS``), never a result; bytes are
 what one slice holds at once (8 an entry for the float kernels, 28 for FLINT's).
@@ -94,6 +96,14 @@ class RunPlan:
     leaf: str | None = None
     blocks: list = dc_field(default_factory=list)
     turn: int | None = None
+    #: Ranks the blocks as standalone tasks elsewhere (``verify.rank.block_tasks``), or None: here, in turn.
+    runner: object | None = None
+
+    def __reduce__(self):
+        """Pickled as what decides it, planned again where it is unpickled (a device holds its array
+        module, which does not pickle); the runner stays behind (a worker ranks its block itself)."""
+        shapes = [(b.degree, b.rows, b.cols, b.upper) for b in self.blocks]
+        return (_replanned, (self.field, self.device.name, self.leaf, shapes, self.turn))
 
     def kernel(self, rows: int, cols: int) -> Kernel:
         """The kernel for a rows x cols elimination of this run beside the slices (probe, complement, a
@@ -138,9 +148,21 @@ class Placement:
 
     device: Device = CPU
     leaf: str | None = None
+    #: Where the degree blocks are ranked as standalone tasks (``verify.rank.block_tasks.BlockRunner``), or None.
+    runner: object | None = None
 
     def plan(self, spec, field: Field) -> RunPlan:
-        return plan_run(spec, field, self.device, self.leaf)
+        plan = plan_run(spec, field, self.device, self.leaf)
+        plan.runner = self.runner
+        return plan
+
+
+def _replanned(field: Field, device: str, leaf: str | None, shapes: list, turn: int | None) -> RunPlan:
+    """``RunPlan.__reduce__``'s other half: the same plan, made again from the same inputs."""
+    from ..exact.device import resolve_device
+
+    on = CPU if device == CPU.name else resolve_device(device)
+    return RunPlan(field, on, leaf, [plan_block(field, on, *shape, leaf) for shape in shapes], turn)
 
 
 def degree_sizes(nvars: int, top: int, components: int) -> list[tuple[int, int]]:

@@ -9,16 +9,19 @@ nonzero entry (``docs/mathematics.md`` §2: "find the blocks from the nonzero pa
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+import time
+from dataclasses import asdict, dataclass, field, fields
 
 import networkx as nx
 import numpy as np
 
 from ..exact.fields import Field
 from ..exact.kernels import kernel_for
+from ..exact.phases import record, split
 from .memory import guard
 
-__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array"]
+__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "stored_block",
+           "keep_block", "timed"]
 
 
 def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
@@ -150,3 +153,38 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
         if progress is not None:
             progress(c + 1, len(comps))
     return result
+
+
+#: What a stored block's row holds of ``Block`` (the rest: its plan, read by people and ``verify results``).
+BLOCK_FIELDS = {f.name for f in fields(Block)}
+
+
+def stored_block(done, a: int, alone: bool, bound: int | None) -> Block | None:
+    """Block a as ``done`` kept it (``alone``: ranked without a neighbour's hint), or None; a stored rank above
+    the block's proven bound is refused as a damaged row (no engine gives it)."""
+    stored = None if done is None else done.get(a, alone)
+    if stored is None:
+        return None
+    block = Block(**{k: v for k, v in stored.items() if k in BLOCK_FIELDS})
+    if bound is not None and block.rank > bound:
+        done.damaged(a, f"rank {block.rank} above the block's proven bound {bound}")
+    return block
+
+
+def keep_block(done, plan, a: int, alone: bool, block: Block) -> None:
+    """Store finished block a in ``done`` (if any) with its plan, its seconds the sum of its phases."""
+    if done is None:
+        return
+    value = asdict(block)
+    if a < len(plan.blocks):
+        value["plan"] = plan.blocks[a].as_dict()
+    done.put(a, alone, value, sum((block.seconds or {}).values()))
+
+
+def timed(compute) -> Block:
+    """``compute()``'s block with its seconds split by phase (``verify.exact.phases``)."""
+    start = time.perf_counter()
+    with record() as seconds:
+        block = compute()
+    block.seconds = split(seconds, time.perf_counter() - start)
+    return block

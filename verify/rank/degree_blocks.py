@@ -57,22 +57,18 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
 from __future__ import annotations
 
 import random
-import time
-from dataclasses import asdict, fields
 
 import numpy as np
 
 from ..exact.compositions import compositions
 from ..exact.fields import Field
-from ..exact.phases import phase, record, split
+from ..exact.phases import phase
 from .block_plan import SLICE_EXTRA, RunPlan, degree_sizes
-from .blocks import Block
+from .blocks import Block, keep_block, stored_block, timed
 from .moments import DenseMoments
 
-__all__ = ["degree_block_ranks", "block_rank", "SLICE_EXTRA"]
+__all__ = ["degree_block_ranks", "block_rank", "block_alone", "SLICE_EXTRA"]
 
-#: What a stored block's row holds of ``Block`` (the rest: its plan, read by people and ``verify results``).
-BLOCK_FIELDS = {f.name for f in fields(Block)}
 #: Most rows of Y^T used for the complement; a wider null space is mixed down to this many.
 COMPLEMENT_ROWS = 32
 #: Entries of R gathered at a time for the complement's product.
@@ -296,6 +292,17 @@ def block_rank(plan: RunPlan | Field, moments, row_keys: np.ndarray, col_keys: n
                        max_memory_gib, upper, degree)
 
 
+def block_alone(plan: RunPlan, moments, nvars: int, top: int, a: int, seed: object = 0,
+                max_memory_gib: float | None = None, upper: int | None = None) -> Block:
+    """Degree block a of a homogeneous q of degree ``top``, ranked alone: no neighbour's hint, so its rank
+    depends on nothing but the run (field, seed, weights) and a; what the block-level repeats and a block
+    task on another machine (``verify.rank.block_tasks``) compute."""
+    block = block_rank(plan, moments, moments.keys(compositions(a, nvars)), moments.keys(compositions(top - a, nvars)),
+                       None, seed, max_memory_gib, upper, a)
+    block.elimination = block.elimination or plan.kernel(block.rows, block.cols).name
+    return block
+
+
 # over 80 lines: the walk outward from the widest-to-tallest turn and its saturation shortcuts share the
 # per-block state
 def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
@@ -320,34 +327,18 @@ def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, pro
 
     def kept(a: int, compute) -> Block:  # the stored block a, or computed and stored
         alone = only is not None  # ranked without a neighbour's hint: kept apart from the hinted ones
-        stored = None if done is None else done.get(a, alone)
-        if stored is not None:
-            block = Block(**{k: v for k, v in stored.items() if k in BLOCK_FIELDS})
-            if bound_of(a) is not None and block.rank > bound_of(a):  # no engine gives that: the row is damaged
-                done.damaged(a, f"rank {block.rank} above the block's proven bound {bound_of(a)}")
-            return block
-        start = time.perf_counter()
-        with record() as seconds:
-            block = compute()
-        block.seconds = split(seconds, time.perf_counter() - start)
-        if done is not None:
-            value = asdict(block)
-            if a < len(plan.blocks):
-                value["plan"] = plan.blocks[a].as_dict()
-            done.put(a, alone, value, time.perf_counter() - start)
+        block = stored_block(done, a, alone, bound_of(a))
+        if block is None:
+            block = timed(compute)
+            keep_block(done, plan, a, alone, block)
         return block
     if only is not None:
         wanted = set(only)
         blocks = []
         for a in range(top + 1):
             if a in wanted:
-                def compute(a=a):
-                    block = block_rank(plan, moments, moments.keys(compositions(a, nvars)),
-                                       moments.keys(compositions(top - a, nvars)), None, seed, max_memory_gib,
-                                       bound_of(a), a)
-                    block.elimination = block.elimination or plan.kernel(block.rows, block.cols).name
-                    return block
-                block = kept(a, compute)
+                block = kept(a, lambda a=a: block_alone(plan, moments, nvars, top, a, seed, max_memory_gib,
+                                                        bound_of(a)))
             else:
                 block = Block(*sizes[a], 0, ranked=False)
             blocks.append(block)

@@ -211,6 +211,16 @@ class DenseMoments:
                 dense[self._position(self.keys(exps))] = vals
             self.tables.append(dense)
 
+    def __getstate__(self) -> dict:
+        """Pickled without its array module and device copies (a degree block sent to another process as a
+        task, ``verify.rank.block_tasks``): the host table only."""
+        if self.xp is not np:
+            raise TypeError("a device copy of a moment table is not sent; send the host table")
+        return {k: v for k, v in self.__dict__.items() if k not in ("xp", "_on")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, xp=np, _on={})
+
     @staticmethod
     def fits(nvars: int, degree: int) -> bool:
         """Whether both half tables stay within ``DENSE_TABLE_CAP`` entries."""

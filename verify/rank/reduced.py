@@ -206,6 +206,8 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     if homogeneous:
         from .degree_blocks import degree_block_ranks
 
+        if plan is not None and plan.runner is not None:  # each block a task of the runner (a Dask cluster)
+            from .block_tasks import ranks_by_tasks as degree_block_ranks
         if uppers is not None and len(uppers) != top + 1:
             uppers = None  # not this q's degree blocks: rank without the bounds
         rank, blocks, more = degree_block_ranks(field if plan is None else plan, moments, nvars, top, progress, seed,

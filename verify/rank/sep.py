@@ -43,7 +43,8 @@ from .result import SepResult
 from .routes import METHODS, ROUTES, rank_once, weights_size
 
 __all__ = ["SepResult", "SepDefaults", "SEP", "separation_rank", "plan_separation_rank", "device_for", "repeated_ranks",
-           "combined", "choose_method", "weight_range_for", "METHODS", "MAX_PARTITIONS"]
+           "combined", "choose_method", "weight_range_for", "cluster_refusals", "CLUSTER_ON_GPU", "METHODS",
+           "MAX_PARTITIONS"]
 
 #: Balanced partitions ``all_partitions`` may visit.
 MAX_PARTITIONS = 10**4
@@ -212,6 +213,33 @@ def _check_resume_and_templates(resume, templates, method: str) -> None:
                          f"--method grid")
 
 
+#: ``--device gpu`` with a cluster, refused: the plan is made for the workers' CPUs.
+CLUSTER_ON_GPU = ("--scheduler ranks the degree blocks on the workers' CPUs; drop --device gpu (or use --device "
+                  "cpu), or drop --scheduler to rank on this machine's GPU")
+
+
+def cluster_refusals(spec: NetworkSpec, method: str, explicit_partition: bool) -> None:
+    """What a cluster (``--scheduler``) refuses before any work besides ``CLUSTER_ON_GPU``: a route or network
+    with no degree blocks."""
+    method = choose_method(spec, method, explicit_partition)[0]
+    if method != "reduced" or spec.residual:
+        what = "a residual network" if method == "reduced" else f"the {method} route"
+        raise InputError(f"--scheduler ranks the reduced route's degree blocks on the cluster, and {what} has none; "
+                         f"drop --scheduler, or use --method reduced on a network without --residual")
+
+
+def _admit_cluster(cluster, spec: NetworkSpec, chosen: Field | None, max_memory_gib: float) -> None:
+    """The cluster's own refusal (``BlockRunner.admit``): a first-run block that no worker can hold, priced
+    on the workers' CPUs after the local estimate's refusals."""
+    from .block_tasks import plan_tasks
+    from .reduced import check_memory
+
+    weights_size(spec, max_memory_gib)
+    first = chosen or (Field(FAST_PRIME) if spec.layer_degree < FAST_PRIME else Field(DEFAULT_PRIME))
+    check_memory(spec, max_memory_gib, first)
+    cluster.admit(plan_tasks(plan_run(spec, first), spec))
+
+
 def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
                          device: str = SEP.device, max_memory_gib: float = SEP.max_memory_gib,
                          leaf: str | None = None) -> RunPlan:
@@ -245,7 +273,7 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
                     templates: int | list | None = SEP.templates, weight_range: int | None = SEP.weight_range,
                     max_memory_gib: float = SEP.max_memory_gib, max_evaluations: int = SEP.max_evaluations,
                     target_probability: float = SEP.target_probability, max_runs: int = SEP.max_runs,
-                    progress=None, device: str = SEP.device, resume=None) -> SepResult:
+                    progress=None, device: str = SEP.device, resume=None, cluster=None) -> SepResult:
     """Separation rank of y_p^i for ``spec``, repeated with fresh weights and primes until certified.
 
     The same result as ``verify sep --json`` (``as_dict()`` is its JSON).  ``max_runs=1`` gives one
@@ -283,6 +311,10 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         Reduced route: keeps each finished degree block, so a killed run resumes where it stopped
         (``verify.sweeps.block_rows.BlockRows`` keeps them as rows of the results store; ``verify sep
         --store PATH``).  The result is the same as an uninterrupted run's.
+    cluster : verify.rank.block_tasks.BlockRunner, optional
+        Reduced route: rank each degree block as a standalone task there (a Dask cluster:
+        ``verify.sweeps.sep_cluster.block_cluster(address)``; ``verify sep --scheduler``), on the CPU of a
+        worker that can hold it, the largest first; the result is the same as a local run's.
 
     Returns
     -------
@@ -315,6 +347,12 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         raise InputError(f"--all-partitions at N = {n} visits about 10^{len(str(count)) - 1} balanced partitions, "
                          f"over {MAX_PARTITIONS:,}; use fewer --tokens or one --partition")
     ROUTES[method].check(spec, templates, max_evaluations, max_memory_gib)
+    if cluster is not None:
+        cluster_refusals(spec, method, explicit_partition)
+        if device == "gpu":
+            raise InputError(CLUSTER_ON_GPU)
+        _admit_cluster(cluster, spec, chosen, max_memory_gib)
+        device = "cpu"  # the workers'; a GPU here would plan kernels they do not have
     on = device_for(spec, method, device, chosen)
     common = dict(method=method, templates=templates, max_memory_gib=max_memory_gib, max_evaluations=max_evaluations)
     if all_partitions:
@@ -326,8 +364,11 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
         tick = progress(f"{method} route", "step") if progress else None
         result = combined(repeated_ranks(spec, field=chosen, seed=seed, weight_range=weight_range,
                                          target=target_probability, max_runs=max_runs, partition=part,
-                                         progress=tick, placement=Placement(on), resume=resume, **common))
+                                         progress=tick, placement=Placement(on, runner=cluster), resume=resume,
+                                         **common))
     result.notes = notes + result.notes
+    if cluster is not None:
+        result.notes.append(f"degree blocks ranked as tasks on {cluster.describe()}")
     if on.is_gpu:
         result.notes.append(f"degree-block eliminations on the {on.describe()}")
     return result
