@@ -65,6 +65,8 @@ def run(args) -> int:
 
 
 def _stored(args, spec, cluster) -> int:
+    from .. import api
+
     if args.dry_run:
         return _dry_run(args, spec, cluster)
     if args.store is None:
