@@ -369,10 +369,10 @@ def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
 def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict]]:
     """``verify results``: the store's path and its rows (of one task kind, or all)."""
     from .sweeps.store import Store
+    from .sweeps.store_checks import require_store
 
     path = path or default_store_path()
-    if not Path(path).exists():
-        raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
+    require_store(Path(path))  # nothing there, a link to nothing, a loop of links: each said so
     from .sweeps.provenance import store_row_provenance
 
     with Store(path, read_only=True) as store:  # listing writes nothing: a read-only store is listed

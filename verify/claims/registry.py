@@ -13,7 +13,8 @@ this order:
    runs from (a checkout on ``PYTHONPATH``, or an install whose metadata predates the entry point).
 
 Each of 1 and 2 may be an entry-point name, an importable module name, or the path of the
-package's folder.  Several entry points and no choice is an error that lists them.
+package's folder.  Several entry points and no choice: the project's own (``OWN_MODULE``) if it is one
+of them, its ``origin`` naming the others; otherwise an error that lists them.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ GROUP = "verify.registries"
 #: The environment variable that names a registry (entry-point name, module or folder).
 ENVIRONMENT = "VERIFY_REGISTRY"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+#: The module of the project's own registry (``seprank_proofs``, from ``proofs/``): the default when several are
+#: installed, the others named beside it.
+OWN_MODULE = "seprank_proofs"
 
 
 #: How a registry is told apart from any other package: its folder holds the coverage index.
@@ -240,5 +244,10 @@ def find_registry(registry: str | os.PathLike | ModuleType | Registry | None = N
     if not entry_points:
         raise InputError(f"no claims registry found: install one (pip install -e . registers the entry point "
                          f"{GROUP}) or give --registry / {ENVIRONMENT} (a module or a package folder)")
+    own = [name for name, module in entry_points.items() if module.partition("=")[0] == OWN_MODULE]
+    if len(own) == 1:  # the project's own registry is the default; the others are named, each a --registry away
+        others = sorted(name for name in entry_points if name != own[0])
+        return _load(own[0], entry_points, f"entry point of {GROUP}, the project's own; also installed: "
+                                           f"{', '.join(others)} (choose one with --registry NAME)")
     raise InputError(f"several claims registries are installed ({', '.join(sorted(entry_points))}); "
                      f"choose one with --registry NAME or {ENVIRONMENT}=NAME")

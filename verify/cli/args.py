@@ -109,3 +109,15 @@ def note(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def registry_note(registry) -> None:
+    """With no --registry and several registries installed, the project's own is used: say so, naming the others
+    (``verify.claims.registry.find_registry``), on stderr."""
+    if registry is not None:
+        return
+    from ..claims.registry import find_registry
+
+    found = find_registry(None)
+    if "also installed" in found.origin:
+        note(f"claims registry: {found.name} ({found.origin})")

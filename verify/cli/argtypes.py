@@ -5,7 +5,6 @@ long computation is never lost to a typo in ``--out``)."""
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 from ..api import DEFAULT_PRIME, MAX_DEPTH, parse_field
@@ -54,12 +53,12 @@ def memory_limit(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        value = math.nan
+        raise argparse.ArgumentTypeError(f"--max-memory-gib must be a finite number above 0 and at most 2^40 (GiB), "
+                                         f"got {text[:40]!r}; e.g. --max-memory-gib 16") from None
     try:
-        return memory_gib(value)  # the API's own check
-    except InputError:
-        raise argparse.ArgumentTypeError(f"--max-memory-gib must be a number above 0 and at most 2^40, got "
-                                         f"{text!r}; e.g. --max-memory-gib 16") from None
+        return memory_gib(value)  # the API's own check and message
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def field_text(text: str) -> str:
@@ -122,3 +121,20 @@ def store_files(store: str | None) -> list[tuple[str, str | None]]:
         return []
     return [("--store", store)] + [(f"--store ({Path(store).name}{tail})", f"{store}{tail}")
                                    for tail in ("-journal", "-wal", "-shm")]
+
+
+def dash_value_hint(message: str, given: list[str]) -> str:
+    """For argparse's "argument --partition: expected one argument" where the value typed after the option
+    starts with ``-`` (argparse reads ``-1,0`` as an option): the fix, ``; write --partition=-1,0``.
+
+    >>> dash_value_hint("argument --partition: expected one argument", ["--partition", "-1,0"])
+    '; a value starting with - is read as an option: write --partition=-1,0'
+    """
+    if not message.endswith("expected one argument") or not message.startswith("argument "):
+        return ""
+    options = message[len("argument "):-len(": expected one argument")].split("/")
+    for i, arg in enumerate(given[:-1]):
+        value = given[i + 1]
+        if arg in options and value.startswith("-") and value != "-":
+            return f"; a value starting with - is read as an option: write {arg}={value}"
+    return ""

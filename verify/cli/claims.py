@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import api
-from .args import add_output_args, add_registry_arg
+from .args import add_output_args, add_registry_arg, registry_note
 
 NAME = "claims"
 
@@ -18,6 +18,7 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    registry_note(args.registry)
     found = api.list_claims(args.registry)
     if args.json:
         print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,

@@ -29,9 +29,9 @@ def gib(n_bytes: float) -> str:
 
 
 def _check_limit(limit_gib: float) -> None:
-    if not (isinstance(limit_gib, (int, float)) and math.isfinite(limit_gib) and limit_gib > 0):
-        raise InputError(f"the memory limit must be a number above 0, got {limit_gib!r}; "
-                         f"e.g. --max-memory-gib 16")
+    from ..validate import memory_gib
+
+    memory_gib(limit_gib, "max_memory_gib")
 
 
 def guard(estimate_bytes: float, limit_gib: float, what: str, fix: str) -> None:
