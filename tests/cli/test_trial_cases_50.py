@@ -73,7 +73,7 @@ def test_the_table_takes_a_generator_only_as_far_as_its_cap():
     ("-3", "--widths must be integers from 1 to 1,000, got '-3'"),
     ("0", "--widths must be integers from 1 to 1,000, got '0'"),
     ("4-2", "the range 4-2 runs backwards; write 2-4"),
-    ("2-", "'2-' is neither a number nor a range LOW-HIGH"),
+    ("2-", "'2-' is an unfinished range; write LOW-HIGH"),
     ("x", "'x' is neither a number nor a range"),
 ])
 def test_a_widths_text_says_what_is_wrong_with_it(widths, fragment, capsys):

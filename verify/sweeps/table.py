@@ -172,6 +172,8 @@ def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
         if ends.startswith("-") and ends[1:].strip().isdigit():  # -3: a negative value, not a range
             raise InputError(bad)
         low, dash, top = ends.partition("-")
+        if dash and low.strip().isdigit() and not top.strip():
+            raise InputError(f"--{name} {shown}: {ends[:40]!r} is an unfinished range; write LOW-HIGH, e.g. 1-3")
         try:
             low, top = int(low), int(top if dash else low)
         except ValueError:
