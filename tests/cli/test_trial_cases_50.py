@@ -318,3 +318,44 @@ def test_a_store_shown_damaged_is_called_damaged(stored, tmp_path, damage):
     with pytest.raises(InputError, match="is damaged .*; delete or move it"):
         with Store(path, read_only=True) as store:
             store.rows()
+
+
+# -- item 3: one memory figure: the dry run, the plan and the refusal price the same things ---------------------------
+
+def _hand_priced(short, terms, nvars, components, per_entry):
+    """The reduced route's working memory by hand (verify/rank/reduced_memory.py's notes): the largest slice
+    short x (short + 32) at ``per_entry`` bytes, q's exponent rows at int16 (2 bytes) with four 8-byte temporaries
+    a term and variable, 32 bytes a term and component for the moment values, and the fixed 2^29 bytes."""
+    return short * (short + 32) * per_entry + (components * 2 + 32) * terms * nvars + components * terms * 32 + 2**29
+
+
+def test_the_continuous_dry_run_prices_the_limit_as_its_refusal_does(capsys):
+    import re
+
+    argv = ["probe-n", "--depth", "2", "--width", "3", "--continuous", "--max-memory-gib", "0.002", "--no-store"]
+    assert main([*argv, "--dry-run", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    limit = plan["tasks"][0]
+    assert limit["kind"] == "limit" and limit["over_limit"] and "refuses at once" in plan["note"]
+    # depth 2 width 3: n = 6, q of degree 4 with 3 components; blocks 1x378, 6x168, 21x63, 56x18, 126x3: the largest
+    # short side is 21; q has binom(4 + 5, 5) = 126 terms; FLINT at 2^63 - 25 holds 28 bytes a slice entry
+    expected = _hand_priced(21, 126, 6, 3, 28)
+    assert abs(limit["memory_gib"] - expected / 2**30) < 1e-8
+    err = _refused(argv, capsys, "a fixed 512 MiB of gather chunks and product tiles")
+    assert "the largest degree-block slice, 21 x 53: 30.4 KiB" in err and "q's 3 x 126 terms: 39.9 KiB" in err
+    assert float(re.search(r"needs about ([\d.]+) GiB", err).group(1)) == float(f"{expected / 2**30:.3g}")
+
+
+def test_the_sep_dry_run_names_the_figure_its_refusal_compares(capsys):
+    import re
+
+    # depth 3 width 3: n = 6, degree 13, 3 components; largest slice 792 x 824 (block 7) over gf:1048573, the
+    # float64 kernel's 8 bytes an entry; q has binom(13 + 5, 5) = 8,568 terms
+    expected = _hand_priced(792, 8568, 6, 3, 8)
+    assert main(["sep", "--depth", "3", "--width", "3", "--device", "cpu", "--dry-run"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    held = float(re.search(r"the run holds about ([\d.]+) GiB at once", header).group(1))
+    assert held == float(f"{expected / 2**30:.3g}") and "a fixed 0.5 GiB of gather chunks" in header
+    err = _refused(["sep", "--depth", "3", "--width", "3", "--device", "cpu", "--max-memory-gib", "0.002"], capsys,
+                   "792 x 824: 4.98 MiB")
+    assert float(re.search(r"needs about ([\d.]+) GiB", err).group(1)) == held

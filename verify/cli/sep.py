@@ -109,7 +109,8 @@ def _dry_run(args, spec) -> int:
         return 0
     print(f"plan of the first run over {plan['field']} on the {plan['device']}: {len(plan['blocks'])} degree blocks, "
           f"ranked from block {plan['turn']} outward until one is full; the largest slice holds "
-          f"{plan['bytes'] / 2**30:.3g} GiB; at most {plan['seconds']:,.1f} s (every block's price added up)")
+          f"{plan['bytes'] / 2**30:.3g} GiB{_held(plan['memory'])}; at most {plan['seconds']:,.1f} s (every block's "
+          f"price added up)")
     print(f"{'a':>4} {'rows':>10} {'cols':>10} {'slice':>17} {'kernel':>18} {'device':>6} {'leaf':>6} "
           f"{'GiB':>8} {'seconds':>9}")
     for b in plan["blocks"]:
@@ -117,6 +118,15 @@ def _dry_run(args, spec) -> int:
               f"{b['kernel']:>18} {b['device']:>6} {b['leaf'] or '-':>6} {b['bytes'] / 2**30:>8.3g} "
               f"{b['seconds']:>9.2f}")
     return 0
+
+
+def _held(memory: dict | None) -> str:
+    """The dry run's one memory figure: what --max-memory-gib is compared with, part by part."""
+    if memory is None:
+        return ""
+    return (f"; with q's terms ({memory['q'] / 2**30:.3g} GiB) and a fixed {memory['fixed'] / 2**30:.3g} GiB of gather "
+            f"chunks and product tiles the run holds about {memory['total'] / 2**30:.3g} GiB at once (the figure "
+            f"--max-memory-gib is compared with)")
 
 
 def certainty_rows(out: dict) -> list[tuple[str, object]]:

@@ -11,7 +11,7 @@ import math
 
 from ..errors import InputError
 
-__all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib", "log2_multichoose", "guard_log2"]
+__all__ = ["size_text", "DEFAULT_MEMORY_GIB", "guard", "gib", "log2_multichoose", "guard_log2"]
 
 #: Refuse computations estimated to need more than this many GiB unless told otherwise.
 DEFAULT_MEMORY_GIB = 16.0
@@ -26,6 +26,18 @@ def gib(n_bytes: float) -> str:
     if isinstance(n_bytes, int) and n_bytes.bit_length() > 1000:
         return f"10^{round((n_bytes.bit_length() - 30) * math.log10(2))} GiB"
     return f"{n_bytes / 2**30:.3g} GiB"
+
+
+def size_text(n_bytes: float) -> str:
+    """``n_bytes`` in the unit that reads best, three digits (``5 MiB``, not ``0.00488 GiB``).
+
+    >>> size_text(792 * 824 * 8), size_text(2**29), size_text(100)
+    ('4.98 MiB', '512 MiB', '0.0977 KiB')
+    """
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g} {unit}"
+    return f"{n_bytes / 2**10:.3g} KiB"
 
 
 def _check_limit(limit_gib: float) -> None:
