@@ -354,7 +354,7 @@ def test_the_sep_dry_run_names_the_figure_its_refusal_compares(capsys):
     expected = _hand_priced(792, 8568, 6, 3, 8)
     assert main(["sep", "--depth", "3", "--width", "3", "--device", "cpu", "--dry-run"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
-    held = float(re.search(r"the run holds about ([\d.]+) GiB at once", header).group(1))
+    held = float(re.search(r"--max-memory-gib is compared with about ([\d.]+) GiB held at once", header).group(1))
     assert held == float(f"{expected / 2**30:.3g}") and "a fixed 0.5 GiB of gather chunks" in header
     err = _refused(["sep", "--depth", "3", "--width", "3", "--device", "cpu", "--max-memory-gib", "0.002"], capsys,
                    "792 x 824: 4.98 MiB")

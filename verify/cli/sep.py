@@ -121,12 +121,13 @@ def _dry_run(args, spec) -> int:
 
 
 def _held(memory: dict | None) -> str:
-    """The dry run's one memory figure: what --max-memory-gib is compared with, part by part."""
+    """The dry run's one memory figure: what --max-memory-gib is compared with, part by part (the slice priced as
+    the estimate prices it: the largest shorter side plus 32 columns, at least the planned slice)."""
     if memory is None:
         return ""
-    return (f"; with q's terms ({memory['q'] / 2**30:.3g} GiB) and a fixed {memory['fixed'] / 2**30:.3g} GiB of gather "
-            f"chunks and product tiles the run holds about {memory['total'] / 2**30:.3g} GiB at once (the figure "
-            f"--max-memory-gib is compared with)")
+    return (f"; --max-memory-gib is compared with about {memory['total'] / 2**30:.3g} GiB held at once: at most "
+            f"{memory['slice'] / 2**30:.3g} GiB for a slice, {memory['q'] / 2**30:.3g} GiB for q's terms and a fixed "
+            f"{memory['fixed'] / 2**30:.3g} GiB of gather chunks and product tiles")
 
 
 def certainty_rows(out: dict) -> list[tuple[str, object]]:
