@@ -15,7 +15,8 @@ import sys
 
 from ..errors import InputError
 
-__all__ = ["ScriptParser", "run_script", "count", "seconds", "memory", "spec_triple", "int_list", "output_file"]
+__all__ = ["ScriptParser", "run_script", "count", "seconds", "memory", "spec_triple", "int_list", "grid_range",
+           "output_file"]
 
 
 class ScriptParser(argparse.ArgumentParser):
@@ -25,9 +26,10 @@ class ScriptParser(argparse.ArgumentParser):
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
-def run_script(main, prog: str | None = None) -> None:
+def run_script(main, prog: str | None = None, finish: bool = True) -> None:
     """Run ``main()`` and exit: its return value (0 for None); an ``InputError`` (a refused flag, an
-    unwritable output, no GPU) is the one line ``PROG: error: ...`` and status 2; Ctrl-C status 130."""
+    unwritable output, no GPU) is the one line ``PROG: error: ...`` and status 2; Ctrl-C status 130.
+    ``finish=False``: return after a success (the script prints its closing line itself)."""
     import os
 
     prog = prog or os.path.basename(sys.argv[0])
@@ -39,7 +41,8 @@ def run_script(main, prog: str | None = None) -> None:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         sys.exit(130)
-    sys.exit(status or 0)
+    if finish or status:
+        sys.exit(status or 0)
 
 
 def _type(name: str, parse):
@@ -140,6 +143,21 @@ def int_list(option: str, low: int, high: int):
             return [one(p) for p in parts]
         except argparse.ArgumentTypeError as exc:
             raise InputError(str(exc)) from None
+    return _type(option, parse)
+
+
+def grid_range(option: str, high: int):
+    """``verify table``'s ``--depths``/``--widths`` text (``1-3``, ``2,4``), checked as the command checks it
+    (``verify.sweeps.table.parse_range``) and passed on as given.
+
+    >>> grid_range("--depths", 64)("1-3")
+    '1-3'
+    """
+    def parse(text: str) -> str:
+        from ..sweeps.table import parse_range
+
+        parse_range(text, option.lstrip("-"), high)
+        return text
     return _type(option, parse)
 
 
