@@ -98,8 +98,11 @@ def test_gpu_reach_keeps_its_budget_cutting_the_running_stage(tmp_path):
     wall = time.perf_counter() - start
     assert done.returncode == 0, done.stderr[-600:]
     data = json.loads((tmp_path / "g.json").read_text())
-    assert data["specs"]["5,2,1"]["error"].startswith("BudgetSpent") and data["skipped"] == ["3,3,1"]
-    assert wall < 6 + 10, wall
+    entry = data["specs"]["5,2,1"]
+    assert entry["error"].startswith("BudgetSpent") and data["skipped"] == ["3,3,1"], data
+    # the spec's stage (timed inside the script, from its start to the cut) ends by the budget's end, give or take
+    # one FLINT or BLAS call; the whole call's wall clock also holds the interpreter's start on a loaded machine
+    assert entry["seconds"] <= 6 + 3 and wall < 6 + 60, (entry["seconds"], wall)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]  # written atomically: no temporary left
 
 
