@@ -31,7 +31,12 @@ def _refused(argv, capsys, fragment, status=2):
     ([1], range(2, 10**12, 10**6), "from 2 to 999,999,000,002"),
     (range(64, 0, -1), range(2, 100), "make 6,272 (depth, width) pairs, over the 2,000"),
     (range(5, 5), [2], "range(5, 5) is empty"),
-], ids=["depths range(1, 10**9)", "widths range(1, 10**12)", "a stepped range", "a descending range", "empty"])
+    (range(70, 0, -1), [2], "got range(70, 0, -1) (from 1 to 70)"),
+    (range(0, 3), [2], "got range(0, 3) (from 0 to 2)"),
+    ([1], [2000], "--widths must be integers from 1 to 1,000, got 2000"),
+    ([True], [2], "--depths must be integers from 1 to 64, got True"),
+], ids=["depths range(1, 10**9)", "widths range(1, 10**12)", "a stepped range", "a descending range", "empty",
+        "descending from above", "from 0", "a listed width above", "a bool"])
 def test_the_table_checks_a_range_by_its_bounds_at_once(depths, widths, fragment, monkeypatch):
     import verify
     from verify.errors import InputError
@@ -92,14 +97,17 @@ def stored(tmp_path_factory):
 
 
 @pytest.mark.parametrize("form", ["json", "csv", "table"])
-@pytest.mark.parametrize("value, fragment", [("[1, 2]", "a sep row: not a JSON object"),
-                                             ('{"rank": 9, "upper_bound": 3}', "rank 9 above its upper_bound 3")])
-def test_results_on_a_stored_list_is_the_store_damaged_not_an_internal_error(stored, tmp_path, capsys, form, value,
-                                                                             fragment):
+@pytest.mark.parametrize("column, value, fragment", [
+    ("value", "[1, 2]", "a sep row: not a JSON object"),
+    ("value", '{"rank": 9, "upper_bound": 3}', "rank 9 above its upper_bound 3"),
+    ("spec", "[1, 2]", "a sep row: its spec is not a JSON object"),
+    ("params", "3", "a sep row: its params is not a JSON object")])
+def test_results_on_a_stored_list_is_the_store_damaged_not_an_internal_error(stored, tmp_path, capsys, form, column,
+                                                                             value, fragment):
     path = tmp_path / "s.sqlite"
     shutil.copy(stored, path)
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE results SET value = ?", (value,))
+        conn.execute(f"UPDATE results SET {column} = ?", (value,))
     conn.close()
     capsys.readouterr()
     err = _refused(["results", "--store", str(path), "--format", form], capsys, f"the results store {path} is damaged")
@@ -255,6 +263,7 @@ def wal_store_in_a_read_only_folder(stored, tmp_path):
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)  # a store as sweeps leave it
     conn.close()
     assert sorted(p.name for p in folder.iterdir()) == ["s.sqlite"]
+    (folder / "s.sqlite-wal").write_bytes(b"")  # an empty write-ahead log: nothing uncommitted, still readable
     if os.geteuid() != 0:
         folder.chmod(0o555)
     elif _immutable_folder(folder) is None:
@@ -275,7 +284,7 @@ def test_a_good_wal_store_in_a_read_only_folder_is_read_not_called_damaged(wal_s
     assert main(["table", "--depths", "1", "--widths", "2", "--heads", "1", "--store", str(path), "--dry-run",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["stored"] == 1
-    assert sorted(p.name for p in path.parent.iterdir()) == ["s.sqlite"]
+    assert sorted(p.name for p in path.parent.iterdir()) == ["s.sqlite", "s.sqlite-wal"]
 
 
 def test_a_store_that_cannot_be_opened_is_not_called_damaged_nor_deleting_advised(stored, tmp_path, monkeypatch):
@@ -337,6 +346,8 @@ def test_the_continuous_dry_run_prices_the_limit_as_its_refusal_does(capsys):
     plan = json.loads(capsys.readouterr().out)
     limit = plan["tasks"][0]
     assert limit["kind"] == "limit" and limit["over_limit"] and "refuses at once" in plan["note"]
+    assert plan["to_compute"] == len(plan["tasks"]) == 1 + 20  # the limit and N = 2, 4, ..., 40
+    assert abs(sum(t["share_of_work"] for t in plan["tasks"]) - 1) < 1e-4
     # depth 2 width 3: n = 6, q of degree 4 with 3 components; blocks 1x378, 6x168, 21x63, 56x18, 126x3: the largest
     # short side is 21; q has binom(4 + 5, 5) = 126 terms; FLINT at 2^63 - 25 holds 28 bytes a slice entry
     expected = _hand_priced(21, 126, 6, 3, 28)
