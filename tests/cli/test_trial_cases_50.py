@@ -78,12 +78,19 @@ def test_the_table_takes_a_generator_only_as_far_as_its_cap():
     ("-3", "--widths must be integers from 1 to 1,000, got '-3'"),
     ("0", "--widths must be integers from 1 to 1,000, got '0'"),
     ("4-2", "the range 4-2 runs backwards; write 2-4"),
+    ("3-2", "the range 3-2 runs backwards; write 2-3"),
     ("2-", "'2-' is an unfinished range; write LOW-HIGH"),
     ("x", "'x' is neither a number nor a range"),
 ])
 def test_a_widths_text_says_what_is_wrong_with_it(widths, fragment, capsys):
     err = _refused(["table", "--depths", "1", f"--widths={widths}", "--no-store"], capsys, fragment)
     assert "is not a range" not in err
+
+
+def test_a_range_of_one_value_and_overlapping_parts_are_taken():
+    from verify.sweeps.table import parse_range
+
+    assert parse_range("2-2", "widths") == [2] and parse_range("1-3,2, 5", "depths") == [1, 2, 3, 5]
 
 
 # -- a store value that is JSON but not an object --------------------------------------------------------------------
@@ -312,14 +319,16 @@ def test_a_store_that_cannot_be_opened_is_not_called_damaged_nor_deleting_advise
     assert "delete" not in str(caught.value)
 
 
-@pytest.mark.parametrize("damage", [b"garbage" * 600, None])
+@pytest.mark.parametrize("damage", [b"garbage" * 600, None, "header"])
 def test_a_store_shown_damaged_is_called_damaged(stored, tmp_path, damage):
     from verify.errors import InputError
     from verify.sweeps.store import Store
 
     path = tmp_path / "s.sqlite"
     data = bytearray(stored.read_bytes())
-    if damage is None:  # the header kept, the first page's b-tree overwritten: "database disk image is malformed"
+    if damage == "header":  # the magic kept, the page size an impossible 0xffff: "file is not a database"
+        data[16:18] = b"\xff\xff"
+    elif damage is None:  # the header kept, the first page's b-tree overwritten: "database disk image is malformed"
         data[100:len(data)] = bytes(len(data) - 100)
     else:
         data[4096:4096 + len(damage)] = damage
