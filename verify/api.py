@@ -386,3 +386,13 @@ def progress_bars(show: bool):
     """The progress factory ``separation_rank`` takes: (label, unit) -> a bar on stderr, or None."""
     return (lambda label, unit: Progress(label, True, unit=unit)) if show else None
 
+
+def registry_note(registry=None) -> str | None:
+    """With no registry given and several installed, the project's own is taken: the line saying so and naming
+    the others (``verify.claims.registry.find_registry``); otherwise None."""
+    if registry is not None:
+        return None
+    from .claims.registry import find_registry
+
+    found = find_registry(None)
+    return f"claims registry: {found.name} ({found.origin})" if found.others else None

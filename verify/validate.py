@@ -12,8 +12,8 @@ import math
 
 from .errors import InputError
 
-__all__ = ["integer", "flag", "memory_gib", "seed", "scheduler_address", "grid_values", "MAX_SPEC_DEPTH", "MAX_WIDTH",
-           "MAX_COUNT", "MAX_TOKENS", "MAX_MEMORY_GIB"]
+__all__ = ["integer", "flag", "memory_gib", "seed", "scheduler_address", "grid_values", "parse_range",
+           "MAX_SPEC_DEPTH", "MAX_WIDTH", "MAX_COUNT", "MAX_TOKENS", "MAX_MEMORY_GIB"]
 
 #: Largest depth a ``NetworkSpec`` takes: 3^L then has 478 digits, still computed at once by the closed-form
 #: bounds and estimates, while 3^L at L = 2^70 could not even be written down (the command line and the
@@ -137,3 +137,32 @@ def scheduler_address(text) -> str:
             or parts.query or parts.fragment:
         raise InputError(f"--scheduler {shown!r} is not HOST:PORT with a port from 1 to 65535; {fix}")
     return address
+
+
+def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
+    """``"2-4"`` -> [2, 3, 4]; ``"1,3"`` -> [1, 3]; ``"3"`` -> [3]; every value in 1..``high``.
+
+    >>> parse_range("1-3", "depths")
+    [1, 2, 3]
+    """
+    values: set[int] = set()
+    shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+    bad = f"--{name} must be integers from 1 to {high:,}, got {shown}; write e.g. 1-3 or 2,4"
+    for part in text.split(","):
+        ends = part.strip()
+        if ends.startswith("-") and ends[1:].strip().isdigit():  # -3: a negative value, not a range
+            raise InputError(bad)
+        low, dash, top = ends.partition("-")
+        if dash and low.strip().isdigit() and not top.strip():
+            raise InputError(f"--{name} {shown}: {ends[:40]!r} is an unfinished range; write LOW-HIGH, e.g. 1-3")
+        try:
+            low, top = int(low), int(top if dash else low)
+        except ValueError:
+            raise InputError(f"--{name} {shown}: {part.strip()[:40]!r} is neither a number nor a range LOW-HIGH; "
+                             f"write e.g. 1-3 or 2,4") from None
+        if top < low:
+            raise InputError(f"--{name} {shown}: the range {low}-{top} runs backwards; write {top}-{low}")
+        if low < 1 or top > high:
+            raise InputError(bad)
+        values.update(range(low, top + 1))
+    return sorted(values)

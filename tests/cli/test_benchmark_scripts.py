@@ -89,21 +89,27 @@ def test_gpu_reach_in_a_read_only_folder_is_refused_before_any_stage(tmp_path):
 
 
 def test_gpu_reach_keeps_its_budget_cutting_the_running_stage(tmp_path):
-    # depth 5 width 2 by the reduced route takes about 20 s of CPU here, far past a 6 s budget: the spec is cut,
-    # the next one skipped, and the call ends within the budget plus the interpreter's start and the last save
+    # the budget counts from the script's start, imports included: measured first on this machine (its load
+    # varies), then a budget of that start-up and 5 s more; depth 5 width 2 by the reduced route takes about 20 s
+    # of CPU here, so its stage is cut at the budget's end and the next spec skipped
+    start = time.perf_counter()
+    warm = _run("gpu_reach.py", "--device", "cpu", "--leaf-width", "0", "--n", "0", "--specs", "--out",
+                tmp_path / "w.json", cwd=tmp_path)
+    startup = time.perf_counter() - start
+    assert warm.returncode == 0, warm.stderr[-600:]
+    budget = round(startup + 5, 1)
     start = time.perf_counter()
     done = _run("gpu_reach.py", "--device", "cpu", "--leaf-width", "0", "--n", "0", "--specs", "5,2,1", "3,3,1",
-                "--budget-s", "6", "--min-stage-s", "1", "--max-memory-gib", "2", "--out", tmp_path / "g.json",
+                "--budget-s", budget, "--min-stage-s", "1", "--max-memory-gib", "2", "--out", tmp_path / "g.json",
                 cwd=tmp_path)
     wall = time.perf_counter() - start
     assert done.returncode == 0, done.stderr[-600:]
     data = json.loads((tmp_path / "g.json").read_text())
     entry = data["specs"]["5,2,1"]
     assert entry["error"].startswith("BudgetSpent") and data["skipped"] == ["3,3,1"], data
-    # the spec's stage (timed inside the script, from its start to the cut) ends by the budget's end, give or take
-    # one FLINT or BLAS call; the whole call's wall clock also holds the interpreter's start on a loaded machine
-    assert entry["seconds"] <= 6 + 3 and wall < 6 + 60, (entry["seconds"], wall)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]  # written atomically: no temporary left
+    # the stage (timed inside the script) ends by the budget's end, give or take one FLINT or BLAS call
+    assert entry["seconds"] <= budget + 3 and wall < budget + 30, (entry["seconds"], wall, budget)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "w.json"]  # atomic writes: no temporary left
 
 
 @pytest.mark.parametrize("script, argv, fragment", [

@@ -112,12 +112,10 @@ def note(text: str) -> None:
 
 
 def registry_note(registry) -> None:
-    """With no --registry and several registries installed, the project's own is used: say so, naming the others
-    (``verify.claims.registry.find_registry``), on stderr."""
-    if registry is not None:
-        return
-    from ..claims.registry import find_registry
+    """With no --registry and several registries installed, the project's own is used: say so on stderr,
+    naming the others (``verify.api.registry_note``)."""
+    from .. import api
 
-    found = find_registry(None)
-    if "also installed" in found.origin:
-        note(f"claims registry: {found.name} ({found.origin})")
+    line = api.registry_note(registry)
+    if line:
+        note(line)

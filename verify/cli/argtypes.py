@@ -122,19 +122,3 @@ def store_files(store: str | None) -> list[tuple[str, str | None]]:
     return [("--store", store)] + [(f"--store ({Path(store).name}{tail})", f"{store}{tail}")
                                    for tail in ("-journal", "-wal", "-shm")]
 
-
-def dash_value_hint(message: str, given: list[str]) -> str:
-    """For argparse's "argument --partition: expected one argument" where the value typed after the option
-    starts with ``-`` (argparse reads ``-1,0`` as an option): the fix, ``; write --partition=-1,0``.
-
-    >>> dash_value_hint("argument --partition: expected one argument", ["--partition", "-1,0"])
-    '; a value starting with - is read as an option: write --partition=-1,0'
-    """
-    if not message.endswith("expected one argument") or not message.startswith("argument "):
-        return ""
-    options = message[len("argument "):-len(": expected one argument")].split("/")
-    for i, arg in enumerate(given[:-1]):
-        value = given[i + 1]
-        if arg in options and value.startswith("-") and value != "-":
-            return f"; a value starting with - is read as an option: write {arg}={value}"
-    return ""

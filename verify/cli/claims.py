@@ -18,12 +18,12 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    registry_note(args.registry)
     found = api.list_claims(args.registry)
     if args.json:
         print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,
                                       "statement": c.statement} for c in found], "count": len(found)}))
         return 0
+    registry_note(args.registry)  # which registry, where several are installed (on stderr)
     width = max((len(c.id) for c in found), default=0)
     for c in found:
         print(f"{c.id:<{width}}  {c.expected:<14}  {c.source}")

@@ -13,7 +13,6 @@ import sys
 from ..errors import InputError
 from ..version import __version__
 from . import certify, check_certificate, claims, coverage, monomials, probe_n, recheck, results, run, sep, table
-from .argtypes import dash_value_hint
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -46,7 +45,6 @@ class _Parser(argparse.ArgumentParser):
 
             close = difflib.get_close_matches(unknown, list(self._option_string_actions), n=1)
             message = f"unknown option {unknown}" + (f" (did you mean {close[0]}?)" if close else "")
-        message += dash_value_hint(message, getattr(self, "_given", []))
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 

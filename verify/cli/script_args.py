@@ -148,13 +148,13 @@ def int_list(option: str, low: int, high: int):
 
 def grid_range(option: str, high: int):
     """``verify table``'s ``--depths``/``--widths`` text (``1-3``, ``2,4``), checked as the command checks it
-    (``verify.sweeps.table.parse_range``) and passed on as given.
+    (``verify.validate.parse_range``) and passed on as given.
 
     >>> grid_range("--depths", 64)("1-3")
     '1-3'
     """
     def parse(text: str) -> str:
-        from ..sweeps.table import parse_range
+        from ..validate import parse_range
 
         parse_range(text, option.lstrip("-"), high)
         return text

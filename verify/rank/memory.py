@@ -11,7 +11,7 @@ import math
 
 from ..errors import InputError
 
-__all__ = ["size_text", "DEFAULT_MEMORY_GIB", "guard", "gib", "log2_multichoose", "guard_log2"]
+__all__ = ["DEFAULT_MEMORY_GIB", "guard", "gib", "log2_multichoose", "guard_log2"]
 
 #: Refuse computations estimated to need more than this many GiB unless told otherwise.
 DEFAULT_MEMORY_GIB = 16.0

@@ -23,7 +23,6 @@ from ..exact.fields import as_field
 from ..model.spec import NetworkSpec, divisors
 from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.numrank import DEFAULT_TEMPLATES
-from ..validate import grid_values
 from .provenance import certainty_label
 from .store import Task
 
@@ -59,9 +58,6 @@ TABLE = TableDefaults()
 #: Largest depth a table takes (C(L) = (3^L - 1)/2 is above 10^9 at L = 20; every estimate stays
 #: closed-form below this).
 MAX_DEPTH = 64
-#: Largest width of a table, and most (depth, width) pairs it takes.
-MAX_TABLE_WIDTH = 1000
-MAX_PAIRS = 2000
 
 #: What ``sep_rank`` in the table means (its JSON says it beside the rows).
 MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field auto: the best of verify sep's runs, "
@@ -94,6 +90,8 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     field = AUTO if field is None or (isinstance(field, str) and field == AUTO) else as_field(field).name
     if real:
         check_grid(templates, real_tokens)
+    from ..validate import grid_values
+
     # a range by its bounds, any other iterable taken at most MAX_PAIRS + 1 items far (never iterated whole)
     depths = parse_range(depths, "depths", MAX_DEPTH) if isinstance(depths, str) else \
         grid_values(depths, "--depths", MAX_DEPTH, MAX_PAIRS)
@@ -153,38 +151,21 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
             "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name, "version": __version__}
 
 
+#: Largest width of a table, and most (depth, width) pairs it takes.
+MAX_TABLE_WIDTH = 1000
+MAX_PAIRS = 2000
+
+
 def _shown(values: list[int]) -> str:
     """A grid axis as text, by its ends when long."""
     return ",".join(map(str, values)) if len(values) <= 6 else f"{values[0]},...,{values[-1]} ({len(values):,} values)"
 
 
 def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
-    """``"2-4"`` -> [2, 3, 4]; ``"1,3"`` -> [1, 3]; ``"3"`` -> [3]; every value in 1..``high``.
+    """``verify.validate.parse_range`` (the one validation of what a user gives lives there)."""
+    from ..validate import parse_range as parse
 
-    >>> parse_range("1-3", "depths")
-    [1, 2, 3]
-    """
-    values: set[int] = set()
-    shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
-    bad = f"--{name} must be integers from 1 to {high:,}, got {shown}; write e.g. 1-3 or 2,4"
-    for part in text.split(","):
-        ends = part.strip()
-        if ends.startswith("-") and ends[1:].strip().isdigit():  # -3: a negative value, not a range
-            raise InputError(bad)
-        low, dash, top = ends.partition("-")
-        if dash and low.strip().isdigit() and not top.strip():
-            raise InputError(f"--{name} {shown}: {ends[:40]!r} is an unfinished range; write LOW-HIGH, e.g. 1-3")
-        try:
-            low, top = int(low), int(top if dash else low)
-        except ValueError:
-            raise InputError(f"--{name} {shown}: {part.strip()[:40]!r} is neither a number nor a range LOW-HIGH; "
-                             f"write e.g. 1-3 or 2,4") from None
-        if top < low:
-            raise InputError(f"--{name} {shown}: the range {low}-{top} runs backwards; write {top}-{low}")
-        if low < 1 or top > high:
-            raise InputError(bad)
-        values.update(range(low, top + 1))
-    return sorted(values)
+    return parse(text, name, high)
 
 
 def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> list[NetworkSpec]:
