@@ -159,6 +159,8 @@ def test_a_value_starting_with_a_dash_gets_the_equals_hint(capsys):
              "expected one argument; a value starting with - is read as an option: write --partition=-1,0")
     err = _refused(["sep", "--depth", "2", "--width", "2", "--partition"], capsys, "expected one argument")
     assert "write" not in err
+    err = _refused(["sep", "--depth", "2", "--width", "2", "--partition", "--json"], capsys, "expected one argument")
+    assert "write" not in err  # --json is an option, not a value to glue on
     _refused(["sep", "--depth", "2", "--width", "2", "--tokens", "6", "--partition=-1,0"], capsys,
              "must list some but not all of the positions 0..5")
 

@@ -22,7 +22,7 @@ def dash_value_hint(message: str, given: list[str]) -> str:
         return message
     options = found.group(1).split("/")
     for arg, value in zip(given, given[1:], strict=False):
-        if arg in options and value.startswith("-") and value != "-":
+        if arg in options and re.match(r"-[\d.]", value):  # -1,0 or -0.5: a value, where --json is an option
             end = found.end()
             return f"{message[:end]}; a value starting with - is read as an option: write {arg}={value}{message[end:]}"
     return message
