@@ -6,10 +6,12 @@ batched (verify.constructions.grid_eval) at the default certificate prime.  Run:
 import time
 
 from verify import NetworkSpec
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
 from verify.constructions.certificate import certify, check_certificate
 
 
 def main():
+    ScriptParser(prog="certificate.py", description=__doc__.splitlines()[0]).parse_args()  # no flags: any is refused
     for depth, width, heads in [(2, 10, 2), (3, 28, 1), (3, 30, 2)]:
         start = time.perf_counter()
         data = certify(NetworkSpec(depth=depth, width=width, heads=heads))
@@ -22,4 +24,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "certificate.py")

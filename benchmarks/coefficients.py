@@ -5,11 +5,13 @@ monomials) in under 20 s, polynomial construction included.  Run: python benchma
 import time
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec, draw_weights
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
 from verify.model.polynomial import output_polynomial
 from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 
 def main():
+    ScriptParser(prog="coefficients.py", description=__doc__.splitlines()[0]).parse_args()  # no flags: any is refused
     spec = NetworkSpec(depth=2, width=3, heads=3, tokens=6)
     field = Field(DEFAULT_PRIME)
     start = time.perf_counter()
@@ -23,4 +25,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "coefficients.py")

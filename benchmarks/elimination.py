@@ -23,8 +23,19 @@ import time
 
 import flint
 import numpy as np
-import scipy.linalg
 
+try:
+    import scipy.linalg
+except ImportError:  # refused in main(), in one line, after the flags
+    scipy = None
+
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    count,
+    int_list,
+    run_script,
+)
+from verify.errors import InputError
 from verify.exact.elimination import _Pluq, plan, rank_mod_p
 from verify.exact.factorcheck import check_factorization, sketch, vector_count
 from verify.exact.floatmod import ModArith
@@ -66,12 +77,16 @@ def target_verdict(matrix: np.ndarray, p: int, repeat: int) -> str:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="4000,8000")
+    parser = ScriptParser(prog="elimination.py", description=__doc__,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int_list("--sizes", 1, 100_000), default=[4000, 8000])
     parser.add_argument("--flint-large", action="store_true", help="also time FLINT above 4000^2")
-    parser.add_argument("--repeat", type=int, default=3,
+    parser.add_argument("--repeat", type=count("--repeat", 1, 1000), default=3,
                         help="paired lu_factor / Karatsuba runs behind the two-limb target's verdict (median)")
     args = parser.parse_args()
+    if scipy is None:
+        raise InputError("this benchmark times scipy's lu_factor beside the engine: install it with "
+                         "pip install -e '.[bench]'")
     for p in (SMALL, KARATSUBA, LIMBED):
         print(f"p = {p}: {plan(p)}")
     rng = np.random.default_rng(0)
@@ -121,4 +136,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "elimination.py")

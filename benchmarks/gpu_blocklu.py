@@ -17,15 +17,21 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    int_list,
+    output_file,
+    run_script,
+)
 from verify.exact import blocklu
 from verify.exact.device import resolve_device
 from verify.exact.elimination import rank_mod_p
 from verify.exact.floatmod import ModArith
 from verify.exact.leaves import default_route
+from verify.files import write_output
 
 P = 1048573
 
@@ -83,21 +89,22 @@ def measure(device, n: int, widths: list[int], leaves: list[str], baseline: bool
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="4000")
-    parser.add_argument("--widths", default="1024")
+    parser = ScriptParser(prog="gpu_blocklu.py", description=__doc__,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int_list("--sizes", 1, 200_000), default=[4000])
+    parser.add_argument("--widths", type=int_list("--widths", 1, 65536), default=[1024])
     parser.add_argument("--leaves", default=None, help="kernel,host,array (default: the device's own)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
     parser.add_argument("--no-baseline", action="store_true", help="skip the float PLUQ (e.g. at 40,000^2 on a GPU)")
     parser.add_argument("--json")
     args = parser.parse_args()
+    output_file(args.json, "--json")
     device = resolve_device(args.device)
     leaves = args.leaves.split(",") if args.leaves else [default_route(device.xp)]
-    results = [measure(device, int(n), [int(w) for w in args.widths.split(",")], leaves, not args.no_baseline)
-               for n in args.sizes.split(",")]
+    results = [measure(device, n, args.widths, leaves, not args.no_baseline) for n in args.sizes]
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        write_output(args.json, json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "gpu_blocklu.py")

@@ -14,22 +14,31 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 from verify import NetworkSpec, separation_rank
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    count,
+    memory,
+    output_file,
+    run_script,
+)
+from verify.files import write_output
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--depth", type=int, default=4)
-    parser.add_argument("--width", type=int, default=3)
-    parser.add_argument("--heads", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = ScriptParser(prog="gpu_depth4.py", description=__doc__,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--depth", type=count("--depth", 1, 64), default=4)
+    parser.add_argument("--width", type=count("--width", 1, 10**6), default=3)
+    parser.add_argument("--heads", type=count("--heads", 1, 10**6), default=1)
+    parser.add_argument("--seed", type=count("--seed", 0), default=0)
     parser.add_argument("--device", default="gpu", choices=["auto", "cpu", "gpu"])
-    parser.add_argument("--max-memory-gib", type=float, default=64.0)
+    parser.add_argument("--max-memory-gib", type=memory(), default=64.0)
     parser.add_argument("--store", help="results store keeping each finished degree block (resume)")
     parser.add_argument("--json", help="write the result here")
     args = parser.parse_args()
+    output_file(args.json, "--json")
     spec = NetworkSpec(depth=args.depth, width=args.width, heads=args.heads)
     resume = store = None
     if args.store:
@@ -52,8 +61,8 @@ def main():
            "seconds": round(time.perf_counter() - start, 1)}
     print(json.dumps(out), flush=True)
     if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1))
+        write_output(args.json, json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "gpu_depth4.py")

@@ -19,6 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    count,
+    int_list,
+    run_script,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 P = 8388593
 
@@ -50,9 +57,10 @@ def depth4_estimate(width: int = 3, depth: int = 4, heads_components: int = 3) -
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="8000,16000")
-    parser.add_argument("--cpu-max", type=int, default=8000, help="largest n also timed on the CPU")
+    parser = ScriptParser(prog="gpu_rank.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int_list("--sizes", 1, 200_000), default=[8000, 16000])
+    parser.add_argument("--cpu-max", type=count("--cpu-max", 0, 200_000), default=8000,
+                        help="largest n also timed on the CPU")
     args = parser.parse_args()
     elimination, floatmod = exact_modules()
     import cupy
@@ -96,4 +104,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "gpu_rank.py")

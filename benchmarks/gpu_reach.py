@@ -31,44 +31,107 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import sys
 import time
 from pathlib import Path
 
+START = time.perf_counter()  # the budget counts from here: the imports below are part of the call
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gpu_blocklu  # noqa: E402  (a sibling driver: the speed stage)
 import numpy as np  # noqa: E402
 
 from verify import NetworkSpec, api, separation_rank  # noqa: E402
+from verify.cli.script_args import (  # noqa: E402
+    ScriptParser,
+    count,
+    int_list,
+    memory,
+    output_file,
+    run_script,
+    seconds,
+    spec_triple,
+)
+from verify.errors import InputError  # noqa: E402
 from verify.exact import blocklu, leaves, tuning  # noqa: E402
 from verify.exact.device import resolve_device  # noqa: E402
 from verify.exact.floatmod import ModArith  # noqa: E402
+from verify.files import write_output  # noqa: E402
 from verify.testing import fake_cupy  # noqa: E402
 
+#: A stage (leaf routes, speed, one spec) starts only with at least this many seconds of the budget left
+#: (``--min-stage-s``); a stage still running when the budget is spent is cut there (``_Budget``).
+MIN_STAGE_S = 30.0
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default="gpu_reach.json")
-    parser.add_argument("--n", type=int, default=40000, help="size of the speed test (0: skip)")
-    parser.add_argument("--widths", default="2048", help="block widths of the speed test")
-    parser.add_argument("--leaf-width", type=int, default=2048,
+
+def parse(argv=None):
+    """The flags, each checked as the ``verify`` command checks its own, and --out checked writable: all before any
+    work (one line and exit 2 on a refusal, by ``script_args.run_script``)."""
+    parser = ScriptParser(prog="gpu_reach.py", description=__doc__,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="gpu_reach.json", help="the JSON written after every stage")
+    parser.add_argument("--n", type=count("--n", 0, 200_000), default=40000, help="size of the speed test (0: skip)")
+    parser.add_argument("--widths", type=int_list("--widths", 1, 65536), default=[2048],
+                        help="block widths of the speed test")
+    parser.add_argument("--leaf-width", type=count("--leaf-width", 0, 65536), default=2048,
                         help="width of the diagonal block the leaf stage inverts (0: skip the stage)")
-    parser.add_argument("--specs", nargs="*", default=["4,3,1", "6,2,2", "4,3,3", "3,5,1"], help="depth,width,heads")
+    parser.add_argument("--specs", nargs="*", type=spec_triple("--specs"),
+                        default=[(4, 3, 1), (6, 2, 2), (4, 3, 3), (3, 5, 1)], help="depth,width,heads")
     parser.add_argument("--device", default="gpu", choices=["gpu", "cpu"])
-    parser.add_argument("--budget-s", type=float, default=460, help="skip a stage once less than 30 s is left")
-    parser.add_argument("--max-memory-gib", type=float, default=120.0, help="the host's limit for q and the slices")
+    parser.add_argument("--budget-s", type=seconds("--budget-s"), default=460,
+                        help="the whole call's time: a stage running when it is spent is cut there")
+    parser.add_argument("--min-stage-s", type=seconds("--min-stage-s"), default=MIN_STAGE_S,
+                        help="skip a stage once less than this is left (default 30)")
+    parser.add_argument("--max-memory-gib", type=memory(), default=120.0,
+                        help="the host's limit for q and the slices")
     parser.add_argument("--store", help="results store keeping each finished degree block (a cut-off spec resumes)")
     parser.add_argument("--cpu-smoke", action="store_true",
                         help="the GPU code path on the CPU under the strict fake cupy, at tiny sizes (no figure)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    output_file(args.out, "--out")
+    if args.store is not None and not args.store.strip():
+        raise InputError("--store '' is an empty path; give a file name, e.g. --store blocks.sqlite")
+    return args
+
+
+def main():
+    args = parse()
     with contextlib.ExitStack() as stack:
         if args.cpu_smoke:
             stack.enter_context(fake_cupy.install())  # ``import cupy`` in the device loader finds the stand-in
             tuning.GPU_MIN = 256  # so that the degree blocks of depth 3 width 3 take the block LU
-            args.n, args.widths, args.specs, args.device = min(args.n, 320), "256", ["2,2,1", "3,3,1"], "gpu"
+            args.n, args.widths, args.specs, args.device = min(args.n, 320), [256], [(2, 2, 1), (3, 3, 1)], "gpu"
             args.leaf_width = 256
         run(args)
+
+
+class BudgetSpent(Exception):
+    """Raised in the running stage when --budget-s is spent (by SIGALRM)."""
+
+
+class _Budget:
+    """The call's deadline, counted from the script's start: ``left()`` seconds, and an alarm that cuts a stage
+    still running at the deadline, so the script ends within its budget whatever a stage costs (the alarm acts
+    at the stage's next Python step: one long BLAS or FLINT call, e.g. the speed stage's PLUQ, ends first)."""
+
+    def __init__(self, total: float, start: float):
+        self.end = start + total
+
+    def left(self) -> float:
+        return self.end - time.perf_counter()
+
+    @contextlib.contextmanager
+    def cut(self):
+        def spent(signum, frame):
+            raise BudgetSpent("--budget-s spent: the stage was cut there")
+        previous = signal.signal(signal.SIGALRM, spent)
+        signal.setitimer(signal.ITIMER_REAL, max(self.left(), 0.001))
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
 
 def leaf_stage(device, width: int, repeats: int = 3) -> dict:
@@ -132,22 +195,27 @@ class _Keeper:
         self.save()
 
 
+# over 80 lines: the driver's stages in order (leaves, speed, each spec), each recorded and saved as it ends
 def run(args):
-    end = time.perf_counter() + args.budget_s
-    device = resolve_device(args.device)
+    budget = _Budget(args.budget_s, START)
+    device = resolve_device(args.device)  # no GPU: one line, exit 2, before any stage
     results = {"device": device.describe(), "budget_s": args.budget_s, "cpu_smoke": args.cpu_smoke}
-    out = Path(args.out)
 
-    def save():
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(results, indent=1))
-        tmp.replace(out)
+    def save():  # atomic: a cut-off call leaves the last whole JSON
+        write_output(args.out, json.dumps(results, indent=1))
+
+    def stage(name: str) -> bool:
+        if budget.left() >= args.min_stage_s:
+            return True
+        results.setdefault("skipped", []).append(name)
+        return False
 
     print(f"device: {results['device']}", flush=True)
     leaf = leaves.default_route(device.xp)
-    if args.leaf_width:
+    if args.leaf_width and stage("leaf routes"):
         try:
-            results["leaf_routes"] = leaf_stage(device, args.leaf_width)
+            with budget.cut():
+                results["leaf_routes"] = leaf_stage(device, args.leaf_width)
             results["leaf_winner"] = _winner(results["leaf_routes"], device)
             leaf = results["leaf_winner"]["route"]
             tuning.LEAF_ROUTE = leaf  # this process's later stages use the measured winner
@@ -158,30 +226,31 @@ def run(args):
             print(results["leaf_error"], flush=True)
         device.free()
         save()
-    if args.n:
+    if args.n and stage("speed"):
         try:
-            results["speed"] = gpu_blocklu.measure(device, args.n, [int(w) for w in args.widths.split(",")],
-                                                   [leaf], baseline=not device.is_gpu)
+            with budget.cut():
+                results["speed"] = gpu_blocklu.measure(device, args.n, args.widths, [leaf], baseline=not device.is_gpu)
         except Exception as exc:
             results["speed_error"] = f"{type(exc).__name__}: {exc}"
             print(results["speed_error"], flush=True)
         device.free()
         save()
-    for text in args.specs:
-        if end - time.perf_counter() < 30:
-            results.setdefault("skipped", []).append(text)
+    for depth, width, heads in args.specs:
+        text = f"{depth},{width},{heads}"
+        if not stage(text):
             continue
-        depth, width, heads = (int(x) for x in text.split(","))
         start = time.perf_counter()
         entry = results.setdefault("specs", {}).setdefault(text, {})
         spec = NetworkSpec(depth=depth, width=width, heads=heads)
         try:
-            entry["plan"] = api.plan_separation_rank(spec, device=args.device,
-                                                     max_memory_gib=args.max_memory_gib).as_dict()
-            save()
-            with (api.block_store(args.store, spec) if args.store else contextlib.nullcontext()) as stored:
-                found = separation_rank(spec, method="reduced", device=args.device, max_memory_gib=args.max_memory_gib,
-                                        max_runs=1, resume=_Keeper(stored, entry, save))
+            with budget.cut():
+                entry["plan"] = api.plan_separation_rank(spec, device=args.device,
+                                                         max_memory_gib=args.max_memory_gib).as_dict()
+                save()
+                with (api.block_store(args.store, spec) if args.store else contextlib.nullcontext()) as stored:
+                    found = separation_rank(spec, method="reduced", device=args.device,
+                                            max_memory_gib=args.max_memory_gib, max_runs=1,
+                                            resume=_Keeper(stored, entry, save))
             data = found.as_dict()
             entry.update(rank=data["rank"], certified_exact=data["certified_exact"],
                          probability_bound=data["probability_bound"], upper_bound=data.get("upper_bound"),
@@ -194,7 +263,8 @@ def run(args):
               f"{entry.get('certified_exact')} in {entry['seconds']} s {entry.get('error', '')}", flush=True)
         device.free()
         save()
+    save()  # the stages skipped for want of time are listed too
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "gpu_reach.py")

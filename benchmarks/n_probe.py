@@ -24,6 +24,7 @@ import os
 import time
 
 from verify import DEFAULT_PRIME, Field, NetworkSpec
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
 from verify.sweeps.probe import probe_tokens
 
 GF = Field(DEFAULT_PRIME)
@@ -38,6 +39,7 @@ RUNS = [
 
 
 def main():
+    ScriptParser(prog="n_probe.py", description=__doc__.splitlines()[0]).parse_args()  # no flags: any is refused
     print("| run | target | wall | cpu | load | stopped | limit (certified) | ranks (first 12) |")
     print("|---|---|---|---|---|---|---|---|")
     for what, depth, width, vocab, pos_rank, max_tokens, patience, target in RUNS:
@@ -53,4 +55,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "n_probe.py")

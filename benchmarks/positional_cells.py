@@ -10,22 +10,22 @@ Run: python benchmarks/positional_cells.py --ranks 10 --depths 5 --budget 200000
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 from atlas import main as atlas_main  # benchmarks/atlas.py, beside this script
+
+from verify.cli.script_args import ScriptParser, count, run_script  # one-line refusals, exit 2, as the verify command
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ScriptParser(prog="positional_cells.py", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="results")
-    parser.add_argument("--budget", type=int, default=3_000_000, help="evaluations (or entries) per cell")
-    parser.add_argument("--ranks", type=int, nargs="+", default=[8, 10, 12])
-    parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5])
-    parser.add_argument("--heads", type=int, nargs="+", default=[1])
-    parser.add_argument("--pos-ranks", type=int, nargs="+", default=[1, 2, 0])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--budget", type=count("--budget", 1), default=3_000_000,
+                        help="evaluations (or entries) per cell")
+    parser.add_argument("--ranks", type=count("--ranks", 2, 16), nargs="+", default=[8, 10, 12])
+    parser.add_argument("--depths", type=count("--depths", 1, 6), nargs="+", default=[3, 4, 5])
+    parser.add_argument("--heads", type=count("--heads", 1, 17), nargs="+", default=[1])
+    parser.add_argument("--pos-ranks", type=count("--pos-ranks", 0, 16), nargs="+", default=[1, 2, 0])
+    parser.add_argument("--seed", type=count("--seed", 0), default=0)
+    parser.add_argument("--jobs", type=count("--jobs", 1, 256), default=1)
     args = parser.parse_args(argv)
     names = [f"bound:{d},{r},{h},{p}" for d in args.depths for r in args.ranks for h in args.heads
              for p in args.pos_ranks]
@@ -34,4 +34,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main, "positional_cells.py")

@@ -33,6 +33,7 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: see the notes
 
 from verify import NetworkSpec, draw_weights
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
 from verify.model.embeddings import VocabularyEmbedding
 from verify.rank.token.gram import TOKEN_PRIME, GramModel
 from verify.rank.token.limit import token_limit
@@ -51,6 +52,8 @@ def timed(what, target, function):
 
 
 def main():
+    ScriptParser(prog="positional_limit.py",
+                 description=__doc__.splitlines()[0]).parse_args()  # no flags: any is refused
     spec = NetworkSpec(depth=3, width=4, heads=1, attn_dim=4)
     weights = draw_weights(spec, 0)
     embedding = VocabularyEmbedding(4, 3, 3, 2, 0)
@@ -70,4 +73,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "positional_limit.py")

@@ -33,6 +33,15 @@ import time
 from math import comb
 from pathlib import Path
 
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    count,
+    memory,
+    output_file,
+    run_script,
+    spec_triple,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = [  # depth, width, heads, target seconds (None: no target), needs a GPU, reason not to run (or None)
     (5, 2, 2, 60, False, None),
@@ -188,20 +197,22 @@ def write_rows(path: Path, rows: dict) -> None:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", help="one spec, depth,width,heads")
+    parser = ScriptParser(prog="reach.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", type=spec_triple("--only"), help="one spec, depth,width,heads")
     parser.add_argument("--out", default=str(ROOT / "results" / "reach.csv"))
-    parser.add_argument("--prime", type=int, default=None, help="every run in GF(P) and below (default: escalate)")
-    parser.add_argument("--max-memory-gib", type=float, default=20.0)
+    parser.add_argument("--prime", type=count("--prime", 3, 2**63), default=None,
+                        help="every run in GF(P) and below (default: escalate)")
+    parser.add_argument("--max-memory-gib", type=memory(), default=20.0)
     parser.add_argument("--refresh-estimates", action="store_true",
                         help="only recompute estimate_gib of every CPU row from the engine's current estimate")
     parser.add_argument("--targets", action="store_true", help="only the specs with a speed target")
-    parser.add_argument("--estimate", help="depth,width,heads: print the predicted elimination seconds, rank nothing")
+    parser.add_argument("--estimate", type=spec_triple("--estimate"),
+                        help="depth,width,heads: print the predicted elimination seconds, rank nothing")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.estimate:
         sys.path.insert(0, str(ROOT))
-        depth, width, heads = map(int, args.estimate.split(","))
+        depth, width, heads = args.estimate
         work, shown = elimination_estimate(depth, width, heads)
         rate = elimination_rate()
         print(f"depth {depth} width {width} heads {heads}: {len(shown)} degree blocks ranked, largest short side "
@@ -217,8 +228,9 @@ def main():
         return
     specs = [s for s in SPECS if s[3] is not None and s[3] <= 60] if args.targets else SPECS
     if args.only:
-        want = tuple(map(int, args.only.split(",")))
+        want = args.only
         specs = [s for s in SPECS if s[:3] == want] or [(*want, None, False, None)]
+    output_file(args.out, "--out")  # before any spec is ranked
     out = Path(args.out)
     rows = {}
     if out.exists():
@@ -269,4 +281,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "reach.py")

@@ -4,11 +4,11 @@ Prints, per spec, the rank, the seconds and the target.  The depth-5 and width-4
 minutes; pass --quick to run only the specs under a minute.  Run: python benchmarks/reduced.py
 """
 
-import argparse
 import resource
 import time
 
 from verify import NetworkSpec
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
 from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
 
 TARGETS = [  # depth, width, heads, target seconds
@@ -24,7 +24,7 @@ def peak_gib() -> float:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = ScriptParser(prog="reduced.py", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="only the specs whose target is under a minute")
     args = parser.parse_args()
     both = NetworkSpec(depth=2, width=3, heads=3)
@@ -49,4 +49,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "reduced.py")

@@ -36,7 +36,8 @@ def rooms(argv: list[str]) -> tuple[list[str], int]:
             seq.append(module)
 
     with contextlib.redirect_stdout(io.StringIO()):
-        main(argv)  # warm: imports happen here
+        if main(argv) == 2:  # warm: imports happen here; a refused command line was said in one line on stderr
+            raise SystemExit(2)
         sys.setprofile(profile)
         try:
             main(argv)

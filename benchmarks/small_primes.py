@@ -25,6 +25,12 @@ import time
 
 import verify
 from verify import NetworkSpec
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    count,
+    int_list,
+    run_script,
+)
 from verify.exact.floatmod import small_prime_windows
 
 #: depths 1-3, widths 2-4, every head count dividing the width, and depth 4 width 2 (bounds to 4,538)
@@ -41,12 +47,13 @@ def window_text(p: int) -> str:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--primes", default="251,127,31,1048573")
-    parser.add_argument("--seeds", type=int, default=5)
+    parser = ScriptParser(prog="small_primes.py", description=__doc__,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--primes", type=int_list("--primes", 3, 2**63), default=[251, 127, 31, 1048573])
+    parser.add_argument("--seeds", type=count("--seeds", 1, 10**6), default=5)
     parser.add_argument("--specs", default=SPECS, help="depth,width,heads separated by ';'")
     args = parser.parse_args()
-    primes = [int(x) for x in args.primes.split(",")]
+    primes = args.primes
     for p in primes:
         print(f"p = {p:,}: {window_text(p)}")
     print()
@@ -83,5 +90,5 @@ def main():
 
 if __name__ == "__main__":
     start = time.perf_counter()
-    main()
+    run_script(main, "small_primes.py", finish=False)
     print(f"({time.perf_counter() - start:.0f} s)")

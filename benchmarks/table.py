@@ -12,7 +12,6 @@ Run: python benchmarks/table.py [--depths 1-3] [--widths 2-4] [--field gf:P] [--
 Bounded: the empty-store table is the run's whole cost (about 3 minutes idle, the target).
 """
 
-import argparse
 import json
 import os
 import resource
@@ -21,6 +20,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from verify.cli.script_args import (  # one-line refusals, exit 2, as the verify command
+    ScriptParser,
+    count,
+    grid_range,
+    run_script,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,11 +55,11 @@ def settled(rows: list) -> int:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--depths", default="1-3")
-    parser.add_argument("--widths", default="2-4")
+    parser = ScriptParser(prog="table.py", description=__doc__)
+    parser.add_argument("--depths", type=grid_range("--depths", 64), default="1-3")
+    parser.add_argument("--widths", type=grid_range("--widths", 1000), default="2-4")
     parser.add_argument("--field", default=None)
-    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--workers", type=count("--workers", 1, 4096), default=None)
     parser.add_argument("--compare", type=Path, default=None,
                         help="another checkout whose verify package runs the same table first (before/after)")
     args = parser.parse_args()
@@ -88,4 +94,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main, "table.py")

@@ -9,6 +9,7 @@ Run: python benchmarks/threshold.py
 import time
 
 from verify import NetworkSpec
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
 from verify.model.polynomial import expected_monomial_count
 from verify.rank.reduced import tokens_threshold
 from verify.rank.routes import rank_once as separation_rank  # one run at the given seed
@@ -19,6 +20,7 @@ MAX_MONOMIALS = 2_000_000
 
 
 def main():
+    ScriptParser(prog="threshold.py", description=__doc__.splitlines()[0]).parse_args()  # no flags: any is refused
     print("| depth | width | heads | residual | reduced | coefficient rank at N = 2, 4, ... | first N reaching it | "
           "2(d_x+1) |")
     print("|---|---|---|---|---|---|---|---|")
@@ -38,5 +40,5 @@ def main():
 
 if __name__ == "__main__":
     start = time.perf_counter()
-    main()
+    run_script(main, "threshold.py", finish=False)
     print(f"\n{time.perf_counter() - start:.1f}s")

@@ -368,10 +368,10 @@ def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
 def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict]]:
     """``verify results``: the store's path and its rows (of one task kind, or all)."""
     from .sweeps.store import Store
+    from .sweeps.store_checks import require_store
 
     path = path or default_store_path()
-    if not Path(path).exists():
-        raise InputError(f"no results store at {path}; run a sweep first (e.g. verify table) or pass --store PATH")
+    require_store(Path(path))  # nothing there, a link to nothing, a loop of links: each said so
     from .sweeps.provenance import store_row_provenance
 
     with Store(path, read_only=True) as store:  # listing writes nothing: a read-only store is listed
@@ -385,3 +385,13 @@ def progress_bars(show: bool):
     """The progress factory ``separation_rank`` takes: (label, unit) -> a bar on stderr, or None."""
     return (lambda label, unit: Progress(label, True, unit=unit)) if show else None
 
+
+def registry_note(registry=None) -> str | None:
+    """With no registry given and several installed, the project's own is taken: the line saying so and naming
+    the others (``verify.claims.registry.find_registry``); otherwise None."""
+    if registry is not None:
+        return None
+    from .claims.registry import find_registry
+
+    found = find_registry(None)
+    return f"claims registry: {found.name} ({found.origin})" if found.others else None

@@ -163,9 +163,11 @@ def distinct_outputs(outputs) -> None:
 
 
 def probe_folder(folder: str | os.PathLike, shown: str) -> None:
-    """Create ``folder`` if needed and write (then delete) a scratch file in it; refuse it, naming
-    ``shown`` (the option and its value), if that fails."""
+    """Write (then delete) a scratch file in ``folder``, creating it and its missing parents for the
+    probe and removing them again (a check leaves nothing behind: the run creates them when it
+    writes); refuse it, naming ``shown`` (the option and its value), if that fails."""
     folder = Path(folder)
+    made = [p for p in [folder, *folder.parents] if not os.path.lexists(p)]
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, scratch = tempfile.mkstemp(dir=folder, prefix=".verify-probe.")
@@ -173,6 +175,12 @@ def probe_folder(folder: str | os.PathLike, shown: str) -> None:
         os.unlink(scratch)
     except OSError as exc:
         raise InputError(f"{shown}: cannot write in {folder} ({exc.strerror or exc}); choose a writable path") from None
+    finally:
+        for created in made:  # deepest first
+            try:
+                created.rmdir()
+            except OSError:
+                pass
 
 
 def _stream(target: Path, data: bytes, mode: int, path) -> None:

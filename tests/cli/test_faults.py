@@ -242,8 +242,8 @@ def test_gf_accepts_the_forms_help_uses(capsys, text):
       "--rank", "1", "--no-store"], "--attn-dim"),
     (["monomials", "--depth", "2", "--width", "3", "--tokens", "2", "--attn-dim", "1000000", "--max-memory-gib",
       "1"], "--attn-dim"),
-    (["table", "--depths", "1-", "--widths", "2", "--no-store"], "not a range"),
-    (["table", "--depths", "1", "--widths", "2-", "--no-store"], "not a range"),
+    (["table", "--depths", "1-", "--widths", "2", "--no-store"], "is an unfinished range"),
+    (["table", "--depths", "1", "--widths", "2-", "--no-store"], "is an unfinished range"),
 ])
 def test_sizes_limits_and_ranges_are_refused_up_front(capsys, argv, phrase):
     refused(capsys, *argv, phrase=phrase)

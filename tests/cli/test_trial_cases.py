@@ -56,7 +56,8 @@ REFUSED = [
     (["coverage", "--dir", "{tmp}/empty"], 1, "no *.toml index file, so no statement is covered"),
     (["probe-n", "--depth", "2", "--width", "3", "--vocab", "2", "--rank", "1", "--no-store", "--field", "gf:7"], 2,
      "--field gf:7 is too small for the token route"),
-    (["sep", "--depth", "1", "--width", "2", "--max-memory-gib", "0"], 2, "--max-memory-gib must be a number above 0"),
+    (["sep", "--depth", "1", "--width", "2", "--max-memory-gib", "0"], 2,
+     "--max-memory-gib must be a finite number above 0"),
     (["sep", "--depth", "1", "--width", "2", "--store", "{tmp}/empty"], 2, ("or drop --store", "--no-store")),
     # --device gpu where no GPU would serve: no advice to install cupy (cupy is absent in these tests)
     (["probe-n", "--depth", "2", "--width", "2", "--vocab", "2", "--rank", "2", "--no-store", "--device", "gpu"], 2,

@@ -121,7 +121,7 @@ def test_table_markdown_csv_and_plot_are_written(tmp_path, capsys):
 @pytest.mark.parametrize("argv, words", [
     (["table", "--depths", "0-2"], "--depths"),
     (["table", "--widths", "1-2"], "--widths"),
-    (["table", "--depths", "x"], "not a range"),
+    (["table", "--depths", "x"], "neither a number nor a range"),
     (["table", "--real", "--real-tokens", "3"], "even"),
     (["table", "--plot", "t.jpg"], ".png"),
     (["table", "--workers", "0", "--no-store", "--depths", "1", "--widths", "2"], "--workers"),

@@ -13,7 +13,9 @@ this order:
    runs from (a checkout on ``PYTHONPATH``, or an install whose metadata predates the entry point).
 
 Each of 1 and 2 may be an entry-point name, an importable module name, or the path of the
-package's folder.  Several entry points and no choice is an error that lists them.
+package's folder.  Several entry points and no choice: the project's own (the one registered by the
+distribution that installed this engine, ``_own_entry_points``) if it is one of them, its ``origin``
+naming the others; otherwise an error that lists them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import pkgutil
 import sys
 import tomllib
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 
@@ -55,6 +57,8 @@ class Registry:
     name: str
     module: ModuleType
     origin: str = "given as a module"
+    #: The other installed registries, when this one was taken as the default among several.
+    others: tuple = ()
 
     @property
     def directory(self) -> Path:
@@ -138,6 +142,17 @@ def registry_entry_points() -> dict[str, str]:
     folders = config.get("tool", {}).get("setuptools", {}).get("package-dir", {})
     return {name: f"{module}={_CHECKOUT.parent / folders[module]}" if module in folders else module
             for name, module in declared.items()}
+
+
+def _own_entry_points() -> set[str]:
+    """Names of the group's entry points registered by the distribution that installed this engine (the project's
+    own registry, whatever it is called), or, run from a checkout with none installed, those its pyproject.toml
+    declares; the engine names no registry itself."""
+    found = importlib.metadata.entry_points(group=GROUP)
+    if not found:
+        return set(registry_entry_points())  # the checkout's own declarations
+    owners = importlib.metadata.packages_distributions().get(__name__.split(".")[0], [])
+    return {ep.name for ep in found if ep.dist is not None and ep.dist.name in owners}
 
 
 def _from_folder(folder: Path, choice: str, origin: str, name: str | None = None) -> Registry:
@@ -240,5 +255,11 @@ def find_registry(registry: str | os.PathLike | ModuleType | Registry | None = N
     if not entry_points:
         raise InputError(f"no claims registry found: install one (pip install -e . registers the entry point "
                          f"{GROUP}) or give --registry / {ENVIRONMENT} (a module or a package folder)")
+    own = [name for name in entry_points if name in _own_entry_points()]
+    if len(own) == 1:  # the project's own registry is the default; the others are named, each a --registry away
+        others = sorted(name for name in entry_points if name != own[0])
+        found = _load(own[0], entry_points, f"entry point of {GROUP}, the project's own; also installed: "
+                                            f"{', '.join(others)} (choose one with --registry NAME)")
+        return replace(found, others=tuple(others))
     raise InputError(f"several claims registries are installed ({', '.join(sorted(entry_points))}); "
                      f"choose one with --registry NAME or {ENVIRONMENT}=NAME")

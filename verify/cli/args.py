@@ -113,3 +113,13 @@ def note(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def registry_note(registry) -> None:
+    """With no --registry and several registries installed, the project's own is used: say so on stderr,
+    naming the others (``verify.api.registry_note``)."""
+    from .. import api
+
+    line = api.registry_note(registry)
+    if line:
+        note(line)

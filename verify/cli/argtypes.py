@@ -5,7 +5,6 @@ long computation is never lost to a typo in ``--out``)."""
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 from ..defaults import DEFAULT_PRIME, MAX_DEPTH
@@ -54,12 +53,12 @@ def memory_limit(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        value = math.nan
+        raise argparse.ArgumentTypeError(f"--max-memory-gib must be a finite number above 0 and at most 2^40 (GiB), "
+                                         f"got {text[:40]!r}; e.g. --max-memory-gib 16") from None
     try:
-        return memory_gib(value)  # the API's own check
-    except InputError:
-        raise argparse.ArgumentTypeError(f"--max-memory-gib must be a number above 0 and at most 2^40, got "
-                                         f"{text!r}; e.g. --max-memory-gib 16") from None
+        return memory_gib(value)  # the API's own check and message
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def field_text(text: str) -> str:
@@ -124,3 +123,4 @@ def store_files(store: str | None) -> list[tuple[str, str | None]]:
         return []
     return [("--store", store)] + [(f"--store ({Path(store).name}{tail})", f"{store}{tail}")
                                    for tail in ("-journal", "-wal", "-shm")]
+

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .args import add_output_args, add_registry_arg
+from .args import add_output_args, add_registry_arg, registry_note
 
 NAME = "claims"
 
@@ -24,6 +24,7 @@ def run(args) -> int:
         print(json.dumps({"claims": [{"id": c.id, "source": str(c.source), "expected": c.expected,
                                       "statement": c.statement} for c in found], "count": len(found)}))
         return 0
+    registry_note(args.registry)  # which registry, where several are installed (on stderr)
     width = max((len(c.id) for c in found), default=0)
     for c in found:
         print(f"{c.id:<{width}}  {c.expected:<14}  {c.source}")

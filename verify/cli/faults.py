@@ -190,6 +190,10 @@ def run_guarded(handler, args) -> int:
         if isinstance(exc, SystemExit):
             raise
         message = fault_message(exc)
+        if isinstance(exc, InputError):  # "expected one argument" before a value starting with -: the = form
+            from .hints import dash_value_hint
+
+            message = dash_value_hint(message, list(sys.argv[1:] if args is None else args))
         if message is None:
             if os.environ.get("VERIFY_DEBUG"):
                 raise

@@ -50,7 +50,7 @@ def run(args) -> int:
     store = store_path(args)
     if not args.dry_run:  # before any work: a typo must not cost a finished run
         folder = report_folder(args)
-        distinct_outputs([("--junit", args.junit), ("--json", "-" if args.json else None),
+        distinct_outputs([("--out", args.out), ("--junit", args.junit), ("--json", "-" if args.json else None),
                           *[(f"--out ({name})", folder / name) for name in ("report.md", "report.json", "report.html")],
                           *store_files(store)])
         writable_file(args.junit, "--junit")

@@ -133,7 +133,8 @@ def _dry_run(args, spec, cluster) -> int:
         return 0
     print(f"plan of the first run over {plan['field']} on the {plan['device']}: {len(plan['blocks'])} degree blocks, "
           f"ranked from block {plan['turn']} outward until one is full; the largest slice holds "
-          f"{plan['bytes'] / 2**30:.3g} GiB; at most {plan['seconds']:,.1f} s (every block's price added up)")
+          f"{plan['bytes'] / 2**30:.3g} GiB{_held(plan.get('memory'))}; at most {plan['seconds']:,.1f} s "
+          f"(every block's price added up)")
     names = {}
     if cluster is not None:
         names = {address: f"w{i + 1}" for i, address in enumerate(plan["workers"])}
@@ -155,6 +156,16 @@ def _dry_run(args, spec, cluster) -> int:
         print(f"{len(homeless)} block{'s' if len(homeless) != 1 else ''} fit no worker, so the run would refuse "
               f"before ranking any: start workers with --resources MEMORY={most} ({most / 2**30:.3g} GiB) or more")
     return 0
+
+
+def _held(memory: dict | None) -> str:
+    """The dry run's one memory figure: what --max-memory-gib is compared with, part by part (the slice priced as
+    the estimate prices it: the largest shorter side plus 32 columns, at least the planned slice)."""
+    if memory is None:
+        return ""
+    return (f"; --max-memory-gib is compared with about {memory['total'] / 2**30:.3g} GiB held at once: at most "
+            f"{memory['slice'] / 2**30:.3g} GiB for a slice, {memory['q'] / 2**30:.3g} GiB for q's terms and a fixed "
+            f"{memory['fixed'] / 2**30:.3g} GiB of gather chunks and product tiles")
 
 
 def certainty_rows(out: dict) -> list[tuple[str, object]]:

@@ -8,7 +8,7 @@ import sys
 from .. import defaults
 from ..errors import printable
 from ..files import is_stdout, write_output
-from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, store_path
+from .args import add_device_arg, add_output_args, add_registry_arg, add_sweep_args, note, registry_note, store_path
 from .argtypes import (
     MAX_COUNT,
     distinct_outputs,
@@ -80,6 +80,8 @@ def run(args) -> int:
     # a file written on stdout has stdout to itself: the markdown table and the summary go to stderr
     shown = sys.stderr if is_stdout(args.csv) or is_stdout(args.plot) else sys.stdout
     quiet = args.json or args.quiet
+    if not quiet:
+        registry_note(args.registry)
     try:
         data = api.reviewers_table(args.depths, args.widths, args.heads, args.field, args.seed, args.max_memory_gib,
                                    args.workers, store, args.scheduler, args.real, args.templates,

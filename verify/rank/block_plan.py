@@ -96,6 +96,9 @@ class RunPlan:
     leaf: str | None = None
     blocks: list = dc_field(default_factory=list)
     turn: int | None = None
+    #: What the run holds at once, as ``check_memory`` prices it against the limit (``reduced_memory.memory_parts``:
+    #: the largest slice, q, the fixed part, their total, in bytes), where the plan was made for a run.
+    memory: dict | None = None
     #: Ranks the blocks as standalone tasks elsewhere (``verify.rank.block_tasks``), or None: here, in turn.
     runner: object | None = None
 
@@ -138,7 +141,8 @@ class RunPlan:
 
     def as_dict(self) -> dict:
         return {"field": self.field.name, "device": self.device.name, "leaf": self.leaf, "turn": self.turn,
-                "bytes": self.bytes, "seconds": round(self.seconds, 3), "blocks": [b.as_dict() for b in self.blocks]}
+                "bytes": self.bytes, "memory": self.memory, "seconds": round(self.seconds, 3),
+                "blocks": [b.as_dict() for b in self.blocks]}
 
 
 @dataclass(frozen=True)

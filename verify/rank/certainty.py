@@ -159,6 +159,8 @@ class Certainty:
 
     @property
     def label(self) -> str:
+        if self.certified_lower_bound and self.probability_bound is None:  # no equality with the generic rank claimed
+            return "certified lower bound"
         if self.certified_lower_bound and self.probability_bound == 0.0:
             return "certified"
         if self.certified_lower_bound:

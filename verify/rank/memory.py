@@ -26,10 +26,22 @@ def gib(n_bytes: float) -> str:
     return f"{n_bytes / 2**30:.3g} GiB"
 
 
+def size_text(n_bytes: float) -> str:
+    """``n_bytes`` in the unit that reads best, three digits (``5 MiB``, not ``0.00488 GiB``).
+
+    >>> size_text(792 * 824 * 8), size_text(2**29), size_text(100)
+    ('4.98 MiB', '512 MiB', '0.0977 KiB')
+    """
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g} {unit}"
+    return f"{n_bytes / 2**10:.3g} KiB"
+
+
 def _check_limit(limit_gib: float) -> None:
-    if not (isinstance(limit_gib, (int, float)) and math.isfinite(limit_gib) and limit_gib > 0):
-        raise InputError(f"the memory limit must be a number above 0, got {limit_gib!r}; "
-                         f"e.g. --max-memory-gib 16")
+    from ..validate import memory_gib
+
+    memory_gib(limit_gib, "max_memory_gib")
 
 
 def guard(estimate_bytes: float, limit_gib: float, what: str, fix: str) -> None:

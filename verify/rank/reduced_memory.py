@@ -38,9 +38,9 @@ from ..exact.fields import DEFAULT_PRIME, Field
 from ..exact.kernels import large_bytes_per_entry
 from ..model.spec import NetworkSpec
 from .block_plan import SLICE_EXTRA, plan_block  # the slices and their kernels are planned there
-from .memory import guard, guard_log2, log2_multichoose
+from .memory import guard, guard_log2, log2_multichoose, size_text
 
-__all__ = ["largest_block_entries", "largest_slice_short", "slice_entry_bytes", "guard_blocks",
+__all__ = ["largest_block_entries", "largest_slice_short", "slice_entry_bytes", "guard_blocks", "memory_parts",
            "estimate_block_bytes", "check_memory", "OVERHEAD_BYTES", "SLICE_EXTRA"]
 
 #: Everything held beside the slice: q, moment tables, gather chunks (2^22 entries), product tiles.
@@ -113,18 +113,26 @@ def _log2_entries(nvars: int, top_log2: float, components: int, homogeneous: boo
     return 2 * side + math.log2(components)
 
 
+def _sliced_parts(nvars: int, top: int, components: int, field: Field | None) -> tuple[int, int, int, int]:
+    """(short side of the largest slice, its bytes as the block plan prices it, q's terms a component, q's bytes)
+    for a homogeneous q of degree ``top`` over GF(p) (module notes)."""
+    short = largest_slice_short(nvars, top, components)
+    slice_bytes = plan_block(field or Field(DEFAULT_PRIME), CPU, None, short, short + SLICE_EXTRA).bytes
+    terms = comb(top + nvars - 1, nvars - 1)
+    q_bytes = (components * exponent_dtype(top)().itemsize + 4 * 8) * terms * nvars + components * terms * 32
+    return short, slice_bytes, terms, q_bytes
+
+
 def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: Field | None) -> tuple[int, str]:
     """(bytes, what) for a spec whose whole-block count is known to be writable (exact integers)."""
     per = slice_entry_bytes(field)
     if homogeneous and per is not None:
-        short = largest_slice_short(nvars, top, components)
-        # the largest slice as the block plan prices it (its kernel's bytes an entry)
-        slice_bytes = plan_block(field or Field(DEFAULT_PRIME), CPU, None, short, short + SLICE_EXTRA).bytes
-        terms = comb(top + nvars - 1, nvars - 1)
-        q_bytes = (components * exponent_dtype(top)().itemsize + 4 * 8) * terms * nvars + components * terms * 32
+        short, slice_bytes, terms, q_bytes = _sliced_parts(nvars, top, components, field)
+        # the refusal names each part and its size: for a small spec the fixed part is nearly all of it
         return (slice_bytes + q_bytes + OVERHEAD_BYTES,
-                f"the largest degree-block slice ({short:,} x {short + SLICE_EXTRA:,}) with q's {components} x "
-                f"{terms:,} terms")
+                f"the reduced route's working memory (the largest degree-block slice, {short:,} x "
+                f"{short + SLICE_EXTRA:,}: {size_text(slice_bytes)}; q's {components} x {terms:,} terms: "
+                f"{size_text(q_bytes)}; a fixed {size_text(OVERHEAD_BYTES)} of gather chunks and product tiles)")
     largest = largest_block_entries(nvars, top, components, homogeneous)
     count = (f"{largest:,}" if largest < 10**15 else f"about {float(largest):.3g}" if largest.bit_length() < 1000
              else f"about 10^{len(str(largest)) - 1}")
@@ -142,6 +150,20 @@ def guard_blocks(nvars, top, components, homogeneous, max_memory_gib, field: Fie
         guard_log2(log2_entries - 2 + math.log2(8), max_memory_gib, "the largest degree-block slice", fix)
     estimate, what = _estimate(nvars, top, components, homogeneous, field)
     guard(estimate, max_memory_gib, what, fix)
+
+
+def memory_parts(spec: NetworkSpec, field: Field | None = None) -> dict | None:
+    """What the estimate ``check_memory`` compares with the limit is made of, for a spec whose degree blocks are
+    sliced (homogeneous q over GF(p)): ``{"slice", "q", "fixed", "total"}`` in bytes (the module notes); None
+    where the whole largest block is priced (over Q, a residual network) or the size is past writing down."""
+    nvars = spec.width * (spec.width + 1) // 2
+    field = field or Field(DEFAULT_PRIME)
+    if spec.residual or slice_entry_bytes(field) is None or spec.depth > 600 or \
+            _log2_entries(nvars, math.log2(max(spec.layer_degree, 1)), spec.width, True) > 4096:
+        return None
+    _, slice_bytes, _, q_bytes = _sliced_parts(nvars, spec.layer_degree, spec.width, field)
+    total = slice_bytes + q_bytes + OVERHEAD_BYTES
+    return {"slice": slice_bytes, "q": q_bytes, "fixed": OVERHEAD_BYTES, "total": total}
 
 
 def estimate_block_bytes(spec: NetworkSpec, field: Field | None = None) -> float:

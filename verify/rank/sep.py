@@ -253,6 +253,7 @@ def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Fie
     ([(1, 30, 'flint'), (3, 20, 'flint')], 'gf:1048573')
     """
     from .reduced import check_memory
+    from .reduced_memory import memory_parts
 
     if not isinstance(spec, NetworkSpec):
         raise InputError(f"spec must be a NetworkSpec, got {type(spec).__name__}; e.g. NetworkSpec(depth=2, width=3)")
@@ -264,7 +265,9 @@ def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Fie
     weights_size(spec, max_memory_gib)
     check_memory(spec, max_memory_gib, first)
     on = device_for(spec, "reduced", device, chosen)
-    return plan_run(spec, first, on, leaf)
+    plan = plan_run(spec, first, on, leaf)
+    plan.memory = memory_parts(spec, first)  # the figure check_memory compared with the limit, part by part
+    return plan
 
 
 # over 80 lines: 59 of them are the numpydoc docstring of the public entry point; its code is 31

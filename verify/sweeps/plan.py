@@ -8,7 +8,7 @@ import math
 from ..model.spec import NetworkSpec
 from .store import Store, Task
 
-__all__ = ["sweep_plan", "probe_plan"]
+__all__ = ["sweep_plan", "probe_plan", "add_limit_row"]
 
 
 def _spec_name(task: Task) -> str:
@@ -75,3 +75,24 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
         return 2.0**log2 if log2 < 1000 else math.inf
 
     return {"cost": lambda task: memory(task) or 1.0, "memory": memory}
+
+
+def add_limit_row(plan: dict, spec: NetworkSpec, field, seed: int, limit_gib: float) -> None:
+    """Put the probe's ``--continuous`` limit in ``plan`` as its first task: the N-independent rank by the reduced
+    route, computed before any step and priced as its own refusal prices it (``reduced.estimate_block_bytes``:
+    the largest slice, q and the fixed part, ``reduced_memory.memory_parts``); over the limit, the run
+    refuses at once.  Work shares are recomputed over every task still to compute, the limit's cost being its
+    memory without the fixed part (the steps' cost is their memory too: ``probe_plan``)."""
+    from ..rank.reduced_memory import OVERHEAD_BYTES, estimate_block_bytes
+
+    memory = estimate_block_bytes(spec, field)
+    gib = _gib(memory)
+    plan["tasks"].insert(0, {
+        "kind": "limit", "spec": spec.as_dict(), "method": "reduced", "field": field.name, "seed": seed, "params": {},
+        "name": f"depth {spec.depth}, width {spec.width}, heads {spec.heads}, any N (reduced)",
+        "cost": min(max(memory - OVERHEAD_BYTES, 1.0), 1e300), "memory_gib": gib, "stored": False,
+        "over_limit": gib is None or gib > limit_gib})
+    plan["to_compute"] += 1
+    todo = sum(r["cost"] for r in plan["tasks"] if not r["stored"])
+    for row in plan["tasks"]:
+        row["share_of_work"] = 0.0 if row["stored"] or not todo else round(row["cost"] / todo, 6)

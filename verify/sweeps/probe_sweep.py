@@ -92,7 +92,15 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
 
             plan = sweep_plan([task(n) for n in range(2, max_tokens + 1, 2)], results,
                               **probe_plan(spec, max_memory_gib, **options), limit_gib=max_memory_gib)
-            plan["note"] = "the probe stops early once the rank is steady; these are the most it would compute"
+            if continuous:  # the N-independent limit runs first: priced as its refusal prices it
+                from .plan import add_limit_row
+
+                add_limit_row(plan, spec, field, seed, max_memory_gib)
+                if plan["tasks"][0]["over_limit"]:
+                    plan["note"] = ("the N-independent limit is computed first and is over --max-memory-gib: the run "
+                                    "refuses at once, before any step")
+            plan.setdefault("note", "the probe stops early once the rank is steady; these are the most it would "
+                                    "compute")
             return plan
 
         def run_batch(token_counts, **extra):  # extra: the engine's ``likely`` (the computed limit, positions)

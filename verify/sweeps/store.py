@@ -20,37 +20,21 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, printable
+from ..errors import InputError
 from ..model.spec import NetworkSpec
 from ..version import __version__
+from .store_checks import (
+    COMPANIONS,
+    FULL_DISK_BYTES,
+    identify,
+    is_disk_full,
+    is_read_only,
+    read_only_uri,
+    refuse_read_only,
+    shows_damage,
+)
 
-__all__ = ["Task", "Store", "default_store_path", "identify", "refuse_read_only"]
-
-
-def _is_read_only(exc: Exception) -> bool:
-    """SQLite's "attempt to write a readonly database" (SQLITE_READONLY) and its OS counterparts."""
-    text = str(exc).lower().replace("-", "").replace(" ", "")
-    return "readonly" in text or getattr(exc, "errno", None) in (13, 30)  # EACCES, EROFS
-
-
-#: Free space below which a failed write is put down to a full disk: SQLite reports a disk too full for its
-#: -wal and -shm files as "disk I/O error", not as SQLITE_FULL.
-FULL_DISK_BYTES = 1 << 20
-
-
-def _is_disk_full(exc: Exception, folder: Path) -> bool:
-    """SQLite's "database or disk is full", ENOSPC, or any failure on a disk with under ``FULL_DISK_BYTES`` free."""
-    if "disk is full" in str(exc).lower() or getattr(exc, "errno", None) == 28:  # ENOSPC
-        return True
-    try:
-        found = os.statvfs(folder)
-    except OSError:
-        return False
-    return found.f_bavail * found.f_frsize < FULL_DISK_BYTES
-
-
-#: The files SQLite keeps beside a store in WAL mode (and the rollback journal).
-COMPANIONS = ("-wal", "-shm", "-journal")
+__all__ = ["Task", "Store", "default_store_path", "identify", "refuse_read_only", "FULL_DISK_BYTES"]
 
 
 _SCHEMA = """
@@ -81,74 +65,6 @@ def default_store_path(environ=None) -> Path:
     from ..files import cache_home
 
     return cache_home(environ) / "results.sqlite"
-
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_COLUMNS = ["key", "kind", "spec", "method", "field", "seed", "params", "version", "value", "seconds", "created"]
-
-
-def identify(path: Path) -> None:
-    """Refuse (``InputError``) a path that is there but is not a results store of ours: a folder, a
-    device or FIFO, a file that is not SQLite, another application's SQLite database.  Nothing is
-    written to find out (the database is opened read-only).  A missing or empty file passes."""
-    import stat
-
-    fix = "pass another --store PATH (a new file is created) or use --no-store"
-    shown = printable(path)
-    try:
-        status = path.stat()
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise InputError(f"cannot use the results store {shown}: {exc.strerror}; {fix}") from None
-    if stat.S_ISDIR(status.st_mode):
-        raise InputError(f"--store {shown} is a folder, not a results store; give a file path, e.g. "
-                         f"--store {printable(path / 'results.sqlite')}, or use --no-store")
-    if not stat.S_ISREG(status.st_mode):
-        raise InputError(f"--store {shown} is not a regular file (a device, FIFO or socket); {fix}")
-    if status.st_size == 0:
-        return
-    try:
-        with open(path, "rb") as file:
-            head = file.read(len(_SQLITE_MAGIC))
-    except OSError as exc:
-        raise InputError(f"cannot read the results store {shown}: {exc.strerror}; {fix}") from None
-    if head != _SQLITE_MAGIC:
-        raise InputError(f"--store {shown} is not an SQLite file (it is some other file, left untouched); {fix}")
-    from urllib.parse import quote
-
-    try:
-        conn = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=60)
-        try:
-            tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            columns = [row[1] for row in conn.execute("PRAGMA table_info(results)")]
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        return  # a damaged store of ours: opening it says so
-    if tables and columns != _COLUMNS:
-        listed = ", ".join(printable(t) for t in sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
-        raise InputError(f"--store {shown} is another application's SQLite database (tables: {listed}), not a "
-                         f"verify results store; it is left untouched: {fix}")
-
-
-def refuse_read_only(path: Path) -> None:
-    """Refuse (``InputError``), writing nothing, a store a writable open would fail on for want of
-    permission: writing needs the file and (for SQLite's -wal and -shm files) its folder to be
-    writable, and a new store needs the nearest folder that exists on its path to be writable (the
-    rest is created there); otherwise SQLite says only "unable to open database file"."""
-    fix = "make it writable, pass another --store PATH, or use --no-store"
-    if path.exists() and not os.access(path, os.W_OK):
-        raise InputError(f"the results store {printable(path)} is read-only; {fix}")
-    folder = path.parent
-    if path.exists() and not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"the results store's folder {printable(folder)} is read-only (SQLite writes its journal "
-                         f"there); {fix}")
-    if not path.exists():
-        there = next((p for p in path.absolute().parents if p.exists()), None)
-        if there is not None and there.is_dir() and not os.access(there, os.W_OK | os.X_OK):
-            raise InputError(f"the results store {printable(path)} would be created in the folder "
-                             f"{printable(there)}, which is read-only; {fix}")
 
 
 @dataclass(frozen=True)
@@ -199,6 +115,14 @@ def value_problem(value) -> str | None:
     return None
 
 
+def _row_problem(row: dict) -> str | None:
+    """What makes a listed row impossible: a spec or params that are not JSON objects, or its value's problem."""
+    for name in ("spec", "params"):
+        if not isinstance(row[name], dict):
+            return f"its {name} is not a JSON object"
+    return value_problem(row["value"])
+
+
 class Store:
     """An SQLite file of results; ``Store(None)`` keeps nothing (every lookup misses).
 
@@ -238,9 +162,9 @@ class Store:
                         made.unlink()
                     except OSError:
                         pass
-            if _is_read_only(exc):
+            if is_read_only(exc):
                 raise self._fault(exc) from None
-            if _is_disk_full(exc, self.path.parent):
+            if is_disk_full(exc, self.path.parent):
                 raise self._fault(exc) from None
             raise InputError(f"cannot open the results store {self.path}: {exc}; "
                              f"choose another file with --store PATH") from None
@@ -249,14 +173,30 @@ class Store:
         refuse_read_only(self.path)
 
     def _open_read_only(self) -> None:
-        from urllib.parse import quote
-
+        """Open for reading only, writing nothing.  A store in WAL mode whose folder cannot be written (a
+        shared or mounted results folder) cannot get the -shm file ``mode=ro`` needs: with no -wal file
+        beside it (nothing uncommitted to read) it is read ``immutable``; with one, it is refused as
+        unreadable there, never called damaged."""
         try:
-            self._conn = sqlite3.connect(f"file:{quote(str(self.path.absolute()))}?mode=ro", uri=True, timeout=60)
-            self._conn.execute("SELECT COUNT(*) FROM results").fetchone()
+            self._connect(read_only_uri(self.path))
+            return
         except sqlite3.DatabaseError as exc:
-            self.close()
+            first = exc
+        wal = Path(f"{self.path}-wal")
+        if shows_damage(first) or (wal.exists() and wal.stat().st_size > 0):
+            raise self._fault(first) from None
+        try:
+            self._connect(read_only_uri(self.path, immutable=True))
+        except sqlite3.DatabaseError as exc:
             raise self._fault(exc) from None
+
+    def _connect(self, uri: str) -> None:
+        try:
+            self._conn = sqlite3.connect(uri, uri=True, timeout=60)
+            self._conn.execute("SELECT COUNT(*) FROM results").fetchone()
+        except sqlite3.DatabaseError:
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._conn is not None:
@@ -271,14 +211,22 @@ class Store:
 
     def _fault(self, exc: Exception) -> InputError:
         """A read-only store is said to be read-only, a full disk full; anything else SQLite refuses is damage."""
-        if _is_disk_full(exc, self.path.parent):
+        if is_disk_full(exc, self.path.parent):
             return InputError(f"the disk holding the results store {self.path} is full ({exc}); free some space, or "
                               f"pass --store PATH on another disk (or --no-store); nothing half-made was left there")
-        if _is_read_only(exc):
+        if is_read_only(exc):
             return InputError(f"the results store {self.path} is read-only ({exc}); make it writable, pass another "
                               f"--store PATH, or use --no-store")
-        return InputError(f"the results store {self.path} is damaged ({exc}); delete or move it, pass another "
-                          f"--store PATH, or use --no-store")
+        if shows_damage(exc):  # only a file shown to be damaged is called so, and only then is deleting advised
+            return InputError(f"the results store {self.path} is damaged ({exc}); delete or move it, pass another "
+                              f"--store PATH, or use --no-store")
+        wal = Path(f"{self.path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return InputError(f"cannot read the results store {self.path} ({exc}): its write-ahead log {wal.name} "
+                              f"needs a -shm file SQLite cannot make in that folder; make the folder writable, or "
+                              f"copy the store with its {wal.name} to a writable folder and pass --store there")
+        return InputError(f"cannot use the results store {self.path} ({exc}); check the file's and its folder's "
+                          f"permissions and the disk, pass another --store PATH, or use --no-store")
 
     _damaged = _fault
 
@@ -328,6 +276,9 @@ class Store:
                 out.append({"kind": kind_, "spec": json.loads(spec), "method": method, "field": field_,
                             "seed": seed, "params": json.loads(params), "version": version,
                             "value": json.loads(value), "seconds": seconds, "created": created})
+                problem = _row_problem(out[-1])
+                if problem:
+                    raise ValueError(f"a {kind_} row: {problem}")
         except (sqlite3.DatabaseError, ValueError) as exc:
             raise self._damaged(exc) from None
         return out

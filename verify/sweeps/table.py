@@ -60,13 +60,16 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     field = AUTO if field is None or (isinstance(field, str) and field == AUTO) else as_field(field).name
     if real:
         check_grid(templates, real_tokens)
-    depths_text, widths_text = (text if isinstance(text, str) else ",".join(map(str, text))
-                                for text in (depths, widths))
-    depths = parse_range(depths, "depths", MAX_DEPTH) if isinstance(depths, str) else list(depths)
-    widths = parse_range(widths, "widths", 1000) if isinstance(widths, str) else list(widths)
-    if len(depths) * len(widths) > 2000:
-        raise InputError(f"--depths {depths_text} --widths {widths_text} make {len(depths) * len(widths):,} "
-                         f"(depth, width) pairs, over the 2,000 a table takes; narrow the ranges")
+    from ..validate import grid_values
+
+    # a range by its bounds, any other iterable taken at most MAX_PAIRS + 1 items far (never iterated whole)
+    depths = parse_range(depths, "depths", MAX_DEPTH) if isinstance(depths, str) else \
+        grid_values(depths, "--depths", MAX_DEPTH, MAX_PAIRS)
+    widths = parse_range(widths, "widths", MAX_TABLE_WIDTH) if isinstance(widths, str) else \
+        grid_values(widths, "--widths", MAX_TABLE_WIDTH, MAX_PAIRS, "2-4")
+    if len(depths) * len(widths) > MAX_PAIRS:
+        raise InputError(f"--depths {_shown(depths)} --widths {_shown(widths)} make {len(depths) * len(widths):,} "
+                         f"(depth, width) pairs, over the {MAX_PAIRS:,} a table takes; narrow the ranges")
     specs, skipped = fitting_specs(table_specs(depths, widths, heads), max_memory_gib)
     if not specs:
         raise InputError(f"every spec was refused by the memory estimate ({skipped[0]['reason']})")
@@ -118,30 +121,21 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
             "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name, "version": __version__}
 
 
-def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
-    """``"2-4"`` -> [2, 3, 4]; ``"1,3"`` -> [1, 3]; ``"3"`` -> [3]; every value in 1..``high``.
+#: Largest width of a table, and most (depth, width) pairs it takes.
+MAX_TABLE_WIDTH = 1000
+MAX_PAIRS = 2000
 
-    >>> parse_range("1-3", "depths")
-    [1, 2, 3]
-    """
-    values: set[int] = set()
-    bad = f"--{name} must be integers from 1 to {high:,}, got {text!r}; write e.g. 1-3 or 2,4"
-    try:
-        for part in text.split(","):
-            low, dash, top = part.strip().partition("-")
-            if dash and not top.strip():  # "1-" is an unfinished range, not 1
-                raise ValueError
-            low, top = int(low), int(top or low)
-            if top < low:
-                raise ValueError
-            if low < 1 or top > high:
-                raise InputError(bad)
-            values.update(range(low, top + 1))
-    except ValueError as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(f"--{name} {text!r} is not a range; write e.g. 1-3 or 2,4") from None
-    return sorted(values)
+
+def _shown(values: list[int]) -> str:
+    """A grid axis as text, by its ends when long."""
+    return ",".join(map(str, values)) if len(values) <= 6 else f"{values[0]},...,{values[-1]} ({len(values):,} values)"
+
+
+def parse_range(text: str, name: str, high: int = 10**4) -> list[int]:
+    """``verify.validate.parse_range`` (the one validation of what a user gives lives there)."""
+    from ..validate import parse_range as parse
+
+    return parse(text, name, high)
 
 
 def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> list[NetworkSpec]:
