@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from verify.cli.script_args import ScriptParser, run_script  # one-line refusals, exit 2, as the verify command
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -34,7 +36,7 @@ def wall(command: list[str], status: int) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = ScriptParser(prog="startup.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=15, help="paired rounds, 3 to 1000 (default 15)")
     args = parser.parse_args()
     if not 3 <= args.rounds <= 1000:
@@ -56,4 +58,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main, "startup.py")

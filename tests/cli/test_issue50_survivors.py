@@ -86,7 +86,7 @@ def test_report_html_marks_only_unexpected_outcomes_and_counts_all_claims(toy_ru
     records, page = toy_run
     unexpected = {r["id"] for r in records if not r["as_expected"]}
     assert unexpected and len(unexpected) < len(records)
-    sections = dict(re.findall(r'<section class="claim" id="([^"]+)">(.*?)</section>', page, re.S))
+    sections = dict(re.findall(r'<details class="claim" id="([^"]+)">(.*?)</details>', page, re.S))
     assert len(sections) == len(records)
     for rec in records:  # a claim's section carries "(expected ...)" exactly when its outcome is unexpected
         anchor = "claim-" + rec["id"]  # the toy ids are letters and underscores, kept as they are
