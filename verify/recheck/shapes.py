@@ -6,10 +6,19 @@ file, row and field (issue 46 item 4) and never reaches a check as a wrong type 
 from __future__ import annotations
 
 from .fields import LIMITS, Fields, is_count, pairs, validate_sep, validate_token_cell
+from .limit import first_even_n
 from .reading import MAX_INT_DIGITS
 
 __all__ = ["atlas_rows", "cells_rows", "table_csv_rows", "reach_rows", "probe", "table_json", "report",
            "store_row", "certificate"]
+
+
+#: The largest N a scan "the first even N whose counting cap reaches X" may reach (results/ stop at N = 64).
+MAX_SCAN = 10_000
+
+
+def _positional(row) -> bool:
+    return row["pos_rank"].split()[0] != "0"
 
 
 def _big(text: str) -> bool:
@@ -63,6 +72,9 @@ def atlas_rows(path: str, rows: list) -> None:
             limit = limit[3:]
         if limit not in ("", "-") and not is_count(limit):
             f.bad("limit", row["limit"], "an integer in [0, 10^12], '>= ' one, or empty")
+        if is_count(limit) and (first_even_n(int(row["vocab_r"]), int(limit), _positional(row)) or 10**9) > MAX_SCAN:
+            f.bad("limit", row["limit"], f"a rank some counting cap reaches by N = {MAX_SCAN} (the checks scan the N "
+                  f"whose cap reaches it no further)")
         ranks = pairs(f, "ranks", is_count)
         labels = pairs(f, "ranks_labels", _label)
         pairs(f, "eq74_bounds", _eq74)
