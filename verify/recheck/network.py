@@ -24,17 +24,20 @@ from math import comb
 import numpy as np
 
 from . import arith
+from .batched import BatchedPass
 
 __all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence", "multiset"]
 
 #: Sequences evaluated in one numpy batch (memory: a few (batch, N, N) int64 arrays).
 BATCH = 4096
-#: Measured cost of one elementwise step of the forward pass, in seconds (2-core test machine, with slack):
-#: the price of a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
-SECONDS_PER_STEP = 2e-8
-#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this) and of converting its entries (n^2 * that).
-RANK_RATE = 2e9
-CONVERT = 4e-7
+#: Cost of one elementwise step of the batched forward pass (``batched``), in seconds: measured 2.5e-9 to 4.3e-9
+#: on the shapes of benchmarks/recheck.py (the shared 2-core machine, 2026-11-29), with 1.5x slack.  The price of
+#: a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
+SECONDS_PER_STEP = 6e-9
+#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 1.2e9 to 2.1e9 at n = 300 to 1000) and of
+#: converting its entries (n^2 * that; measured 8.4e-7 s an entry, Python integers and nmod_mat together).
+RANK_RATE = 1.5e9
+CONVERT = 8e-7
 
 
 def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> int:
@@ -77,7 +80,7 @@ class TokenNetwork:
         self.vocab, self.rank, self.positional_rank, self.seed, self.p = vocab, rank, positional_rank, seed, p
         self.weight_range = weight_range
         self.output, self.position = output, position
-        self._layers = self._columns = None
+        self._layers = self._columns = self._pass = None
         self._positions = {}
 
     def setup_seconds(self) -> float:
@@ -106,14 +109,16 @@ class TokenNetwork:
         return self._positions[tokens]  # (d_x, N)
 
     def evaluate(self, sequences: np.ndarray) -> np.ndarray:
-        """y_output^position mod p of each token sequence (rows of ``sequences``), in batches."""
+        """y_output^position mod p of each token sequence (rows of ``sequences``), in batches (``batched``)."""
         tokens = sequences.shape[1]
         pos = self.positions(tokens)
+        if self._pass is None:
+            self._pass = BatchedPass(self.layers, self.p)
         out = []
         for start in range(0, len(sequences), BATCH):
             chunk = sequences[start:start + BATCH]
             x = (np.transpose(self.columns[chunk], (0, 2, 1)) + pos[None]) % self.p  # (B, d_x, N)
-            out.append(arith.forward_output(self.layers, x, self.p, self.output, self.position))
+            out.append(self._pass.output(x, self.output, self.position))
         return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
     def matrix(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -219,8 +224,9 @@ def continuous_grid_rank(layers, width: int, tokens: int, k: int, p: int, output
     half = tokens // 2
     a = rng.integers(0, p, size=(k, width, half), dtype=np.int64)
     b = rng.integers(0, p, size=(k, width, tokens - half), dtype=np.int64)
+    run = BatchedPass(layers, p, residual)
     values = []
     for i in range(k):
         x = np.concatenate([np.repeat(a[i:i + 1], k, axis=0), b], axis=2)
-        values.append(arith.forward_output(layers, x, p, output, position, residual))
+        values.append(run.output(x, output, position))
     return arith.nmod_rank(np.array(values), p)
