@@ -46,8 +46,9 @@ def _show(value) -> str:
 class Fields:
     """The fields of one row (a dict of JSON values, or of CSV texts), read with their type and range."""
 
-    def __init__(self, path: str, where: str, data):
-        self.path, self.where, self.data = path, where, data
+    def __init__(self, path: str, where: str, data, texts: bool = False):
+        """``texts``: the row of a CSV table, whose fields are texts (JSON fields have their JSON types)."""
+        self.path, self.where, self.data, self.texts = path, where, data, texts
         if not isinstance(data, dict):
             raise BadInput(f"{path} {where}: a {type(data).__name__} where an object of fields belongs; pass the "
                            f"file verify wrote")
@@ -72,7 +73,7 @@ class Fields:
                 return None
             self.bad(name, self.data.get(name), want)
         value = self.data[name]
-        if isinstance(value, str):
+        if isinstance(value, str) and self.texts:
             value = self.csv_int(name, value, want)
         if isinstance(value, bool) or not isinstance(value, int) or isinstance(value, TooLong):
             self.bad(name, value, want)
@@ -97,7 +98,7 @@ class Fields:
             self.bad(name, self.data.get(name), "a number")
         value = self.data[name]
         want = f"a finite number in [{lo:g}, {hi:g}]"
-        if isinstance(value, str):
+        if isinstance(value, str) and self.texts:
             if len(value) > 64:
                 self.bad(name, value, want)
             try:
@@ -123,7 +124,7 @@ class Fields:
         value = self.data.get(name)
         if value is None and optional:
             return None
-        if isinstance(value, str) and value.strip().lower() in ("true", "false", ""):
+        if self.texts and isinstance(value, str) and value.strip().lower() in ("true", "false", ""):
             return value
         if not isinstance(value, bool):
             self.bad(name, value, "true or false")

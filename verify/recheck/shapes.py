@@ -48,12 +48,12 @@ def _first_word_int(fields: Fields, name: str, limit: str) -> None:
     words = (fields.text(name, optional=False) or "").split()
     if not words:
         fields.bad(name, "", "an integer")
-    Fields(fields.path, fields.where, {name: words[0]}).int(name, limit)
+    Fields(fields.path, fields.where, {name: words[0]}, texts=True).int(name, limit)
 
 
 def atlas_rows(path: str, rows: list) -> None:
     for i, row in enumerate(rows):
-        f = Fields(path, f"row {i + 1}", row)
+        f = Fields(path, f"row {i + 1}", row, texts=True)
         validate_token_cell(f, vocab="vocab_r", rank="vocab_r", positional_rank="no such field", prime="prime")
         f.int("vocab_r", "embedding_rank")
         f.int("attn_dim", "attn_dim")
@@ -85,7 +85,7 @@ def atlas_rows(path: str, rows: list) -> None:
 
 def cells_rows(path: str, rows: list) -> None:
     for i, row in enumerate(rows):
-        f = Fields(path, f"row {i + 1}", row)
+        f = Fields(path, f"row {i + 1}", row, texts=True)
         r = f.int("r", "embedding_rank")
         if r + 1 > LIMITS["width"][1]:
             f.bad("r", r, f"at most {LIMITS['width'][1] - 1} (the width is r + 1)")
@@ -109,7 +109,7 @@ def cells_rows(path: str, rows: list) -> None:
 
 def table_csv_rows(path: str, rows: list) -> None:
     for i, row in enumerate(rows):
-        f = Fields(path, f"row {i + 1}", row)
+        f = Fields(path, f"row {i + 1}", row, texts=True)
         validate_sep(f, rank="sep")
         f.flag("certified_exact", optional=False)
         for name in row:
@@ -121,7 +121,7 @@ def table_csv_rows(path: str, rows: list) -> None:
 
 def reach_rows(path: str, rows: list) -> None:
     for i, row in enumerate(rows):
-        f = Fields(path, f"row {i + 1}", row)
+        f = Fields(path, f"row {i + 1}", row, texts=True)
         if not (f.text("rank", optional=False) or "").strip():
             continue
         validate_sep(f)
