@@ -78,3 +78,22 @@ def test_products_at_exactly_the_largest_sum(k):
 def test_a_product_beyond_the_exact_size_is_refused():
     with pytest.raises(ValueError):
         _mm(np.zeros((1, MAX_INNER + 1), dtype=np.int64), np.zeros((MAX_INNER + 1, 1), dtype=np.int64), P)
+
+
+def test_a_whole_token_matrix_is_priced_by_its_own_size():
+    """The price of the whole matrix at N covers every one of its sequences (rows x columns at N, counted here
+    by enumeration) at the pass's rate, plus building the network."""
+    import itertools
+
+    from verify.recheck.network import TokenNetwork, seconds_per_sequence
+
+    for big_r, n in ((0, 6), (1, 4)):
+        net = TokenNetwork(2, 4, 1, 4, 3, 3, big_r, 0, 2**31)
+        half = n // 2
+        if big_r:
+            rows = cols = 3**half
+        else:
+            cols = len(list(itertools.combinations_with_replacement(range(3), half)))
+            rows = 3 * len(list(itertools.combinations_with_replacement(range(3), half - 1)))
+        assert net.full_rank_seconds(n) >= rows * cols * seconds_per_sequence(2, 4, 1, 4, n) + net.setup_seconds()
+        assert net._layers is None and net._columns is None  # pricing built nothing

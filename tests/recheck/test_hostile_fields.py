@@ -98,3 +98,30 @@ def test_multiset_is_combinations_with_replacement():
     for v, size in itertools.product(range(1, 5), range(0, 5)):
         every = list(itertools.combinations_with_replacement(range(v), size))
         assert [multiset(v, size, i) for i in range(len(every))] == every
+
+
+def test_an_integer_longer_than_the_digit_limit_is_named_by_its_length(capsys, tmp_path):
+    """500 digits: beyond reading.MAX_INT_DIGITS (400), within Python's own limit; never converted."""
+    path = tmp_path / "table.json"
+    path.write_text((DATA / "table.json").read_text().replace('"width": ', '"width": ' + "9" * 500 + ", \"w\": ", 1))
+    _refused(capsys, path, "'width'", "500 digits")
+
+
+def test_an_empty_json_column_of_a_store_is_called_empty(capsys, tmp_path):
+    import sqlite3
+
+    rows = json.loads((DATA / "store_rows.json").read_text())
+    rows[0][2] = ""  # the spec column
+    path = tmp_path / "store.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE results (key TEXT PRIMARY KEY, kind TEXT, spec TEXT, method TEXT, field TEXT, "
+                "seed INTEGER, params TEXT, version TEXT, value TEXT, seconds REAL, created TEXT)")
+    con.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [tuple(r) for r in rows])
+    con.commit()
+    con.close()
+    _refused(capsys, path, "row 1 column 'spec' is empty")
+
+
+def test_a_certificate_of_more_templates_than_the_recheck_prices(capsys, tmp_path):
+    path = _edited(tmp_path, "certificate.json", lambda d: d.update(templates_b=[d["templates_b"][0]] * 4097))
+    _refused(capsys, path, "'templates_b'", "at most 4096")
