@@ -6,10 +6,8 @@ docs/conjecture_n.md and issue 39; no engine loader is used.
 from __future__ import annotations
 
 import csv
-import json
-import sqlite3
 
-from . import arith, formulas, token_files
+from . import arith, formulas, reading, shapes, token_files
 from .certificate import FORMAT, check_certificate
 from .core import BadInput, Recheck
 from .sep import check_sep_row
@@ -21,86 +19,78 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def detect(path: str) -> str:
-    """The export kind of ``path``: store, certificate, probe, table-json, report, atlas, cells, table-csv, reach."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(16)
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}; "
-                       "pass an export of verify (JSON, CSV or a store)") from exc
-    if head == SQLITE_MAGIC:
+    """The export kind of ``path``: store, certificate, probe, table-json, report, atlas, cells, table-csv, reach.
+
+    Read through ``reading`` (bounded, regular files only; issue 46 item 4)."""
+    if reading.head(path) == SQLITE_MAGIC:
         return "store"
-    text = _text(path)
+    return _detect_text(path, reading.text(path))[0]
+
+
+def _detect_text(path: str, text: str):
+    """(kind, the parsed JSON object or None for a CSV table)."""
     stripped = text.lstrip()
-    if stripped.startswith("{"):
-        data = _json(path, text)
+    if not stripped:
+        raise BadInput(f"{path} is empty; pass an export of verify (JSON, CSV or a store)")
+    if stripped[0] in "{[":
+        data = reading.json_object(path, text)
         if data.get("format") == FORMAT:
-            return "certificate"
+            return "certificate", data
         if "ranks" in data and "mode" in data:
-            return "probe"
+            return "probe", data
         if isinstance(data.get("rows"), list):
-            return "table-json"
+            return "table-json", data
         if isinstance(data.get("header"), dict) and "rank_table" in data["header"]:
-            return "report"
+            return "report", data
         raise BadInput(f"{path} is JSON but no export recheck reads (a probe-n --json, table --json, report.json "
                        f"or certificate); pass one of those")
-    header = next(csv.reader([stripped.splitlines()[0] if stripped else ""]))
-    if {"vocab_r", "ranks", "ranks_labels"} <= set(header):
-        return "atlas"
-    if {"counting_floor", "n_reached", "bound"} <= set(header):
-        return "cells"
-    if {"depth", "width", "heads", "sep", "certified_exact"} <= set(header):
-        return "table-csv"
-    if {"depth", "width", "heads", "rank", "upper_bound", "status", "primes"} <= set(header):
-        return "reach"
-    raise BadInput(f"{path} is not an export recheck reads (its first line names none of the known columns); "
-                   f"pass a probe-n/table JSON, report.json, a certificate, a store or a results/*.csv table")
-
-
-def _text(path: str) -> str:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{path} is neither UTF-8 text nor an SQLite store; pass an export of verify") from exc
-
-
-def _json(path: str, text: str) -> dict:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno}); "
-                       "pass the file verify wrote") from exc
-    if not isinstance(data, dict):
-        raise BadInput(f"{path} holds JSON but not an object; pass the file verify wrote")
-    return data
+        header = next(csv.reader([stripped.splitlines()[0]]))
+    except csv.Error as exc:
+        raise BadInput(f"{path} line 1: {exc}; pass an export of verify") from None
+    columns = set(header)
+    for kind, need in (("atlas", {"vocab_r", "ranks", "ranks_labels"}),
+                       ("cells", {"counting_floor", "n_reached", "bound"}),
+                       ("table-csv", {"depth", "width", "heads", "sep", "certified_exact"}),
+                       ("reach", {"depth", "width", "heads", "rank", "upper_bound", "status", "primes"})):
+        if need <= columns:
+            return kind, None
+    raise BadInput(f"{path} is not an export recheck reads (neither a JSON object nor a CSV table whose first line "
+                   f"names the known columns); pass a probe-n/table JSON, report.json, a certificate, a store or a "
+                   f"results/*.csv table")
 
 
 def recheck_path(rc: Recheck, path: str) -> str:
-    kind = detect(path)
+    if reading.head(path) == SQLITE_MAGIC:
+        kind, data = "store", None
+    else:
+        text = reading.text(path)
+        kind, data = _detect_text(path, text)
+        if data is None:
+            data = reading.csv_rows(path, text)
+        SHAPES[kind](path, data)  # every field read has its type and range before any check runs
     try:
         if kind == "store":
             _store(rc, path)
         elif kind == "certificate":
-            check_certificate(rc, path, _json(path, _text(path)))
+            check_certificate(rc, path, data)
         elif kind == "probe":
-            token_files.probe(rc, path, _json(path, _text(path)))
-        elif kind == "table-json":
-            _table_json(rc, path, _json(path, _text(path)))
-        elif kind == "report":
-            _report(rc, path, _json(path, _text(path)))
+            token_files.probe(rc, path, data)
         else:
-            with open(path, newline="", encoding="utf-8") as handle:
-                rows = list(csv.DictReader(handle))
-            {"atlas": token_files.atlas, "cells": token_files.cells, "table-csv": _table_csv,
-             "reach": _reach}[kind](rc, path, rows)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+            {"table-json": _table_json, "report": _report, "atlas": token_files.atlas, "cells": token_files.cells,
+             "table-csv": _table_csv, "reach": _reach}[kind](rc, path, data)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
         if isinstance(exc, BadInput):
             raise
         raise BadInput(f"{path} looks like a {kind} export but a field is missing or malformed ({type(exc).__name__}: "
                        f"{exc}); pass the file as verify wrote it") from exc
     rc.files.append((path, kind))
     return kind
+
+
+SHAPES = {"certificate": shapes.certificate, "probe": shapes.probe, "table-json": shapes.table_json,
+          "report": shapes.report, "atlas": shapes.atlas_rows, "cells": shapes.cells_rows,
+          "table-csv": shapes.table_csv_rows, "reach": shapes.reach_rows}
 
 
 # ----------------------------------------------------------------------------------------------- sep rows
@@ -192,44 +182,43 @@ def _reach(rc, path, rows):
 # ----------------------------------------------------------------------------------------------- store
 
 def _store(rc, path):
-    try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        rows = connection.execute("SELECT key, kind, spec, method, field, seed, params, version, value "
-                                  "FROM results ORDER BY rowid").fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise BadInput(f"{path} is not a readable results store ({exc}); pass a store verify wrote (--store)") from exc
-    finally:
-        try:
-            connection.close()
-        except Exception:  # noqa: BLE001 - connect itself failed
-            pass
+    rows = reading.store_rows(path, "key, kind, spec, method, field, seed, params, version, value")
     for i, (key, kind, spec, method, field, seed, params, version, value) in enumerate(rows):
         where = f"{path} row {i + 1} ({kind})"
-        spec_d, params_d, value_d = json.loads(spec), json.loads(params), json.loads(value)
-        stated = json.loads(key)
+        decoded = []
+        for name, column in (("spec", spec), ("params", params), ("value", value), ("key", key)):
+            if not isinstance(column, str):
+                raise BadInput(f"{path} row {i + 1}: column '{name}' is not JSON text; pass a store verify wrote")
+            decoded.append(reading.json_object(path, column, f"{path} row {i + 1} column '{name}'"))
+        spec_d, params_d, value_d, stated = decoded
+        shapes.store_row(path, f"row {i + 1}", kind, seed, field, spec_d, params_d, value_d)
         columns = {"kind": kind, "spec": spec_d, "method": method, "field": field, "seed": seed, "params": params_d,
                    "version": version}
         rc.check(where, "key", stated == columns, "the key is the row's own columns (docs/store.md)",
                  f"the key and the columns differ in {sorted(k for k in columns if stated.get(k) != columns[k])}")
-        if kind == "sep":
-            check_sep_row(rc, where, {
-                "depth": spec_d["depth"], "width": spec_d["width"], "heads": spec_d["heads"],
-                "attn_dim": spec_d.get("attn_dim"), "residual": spec_d.get("residual", False),
-                "output": spec_d.get("output", 0), "position": spec_d.get("position", 0), "rank": value_d["rank"],
-                "certified_exact": value_d.get("certified_exact"), "upper_bound": value_d.get("upper_bound"),
-                "probability_bound": value_d.get("probability_bound"), "seed": seed,
-                "tokens": value_d.get("valid_from_tokens")})
-            if str(field).startswith("gf:") and value_d.get("primes") is not None:
-                _field_primes(rc, where, field, value_d["primes"])
-        elif kind == "probe_step" and not params_d.get("continuous"):
-            _store_probe_step(rc, where, spec_d, field, seed, params_d, value_d)
-        elif kind != "probe_step":  # real_rank: a numerical rank of a float network, no exact route to recompute
-            rc.skipped += 1
-        else:  # a continuous probe step
-            check_sep_row(rc, where, {
-                "depth": spec_d["depth"], "width": spec_d["width"], "heads": spec_d["heads"],
-                "attn_dim": spec_d.get("attn_dim"), "residual": spec_d.get("residual", False),
-                "rank": value_d["rank"], "seed": seed, "tokens": params_d["tokens"], "certified_exact": None})
+        _store_row(rc, where, kind, spec_d, field, seed, params_d, value_d)
+
+
+def _store_row(rc, where, kind, spec_d, field, seed, params_d, value_d):
+    if kind == "sep":
+        check_sep_row(rc, where, {
+            "depth": spec_d["depth"], "width": spec_d["width"], "heads": spec_d["heads"],
+            "attn_dim": spec_d.get("attn_dim"), "residual": spec_d.get("residual", False),
+            "output": spec_d.get("output", 0), "position": spec_d.get("position", 0), "rank": value_d["rank"],
+            "certified_exact": value_d.get("certified_exact"), "upper_bound": value_d.get("upper_bound"),
+            "probability_bound": value_d.get("probability_bound"), "seed": seed,
+            "tokens": value_d.get("valid_from_tokens")})
+        if str(field).startswith("gf:") and value_d.get("primes") is not None:
+            _field_primes(rc, where, field, value_d["primes"])
+    elif kind == "probe_step" and not params_d.get("continuous"):
+        _store_probe_step(rc, where, spec_d, field, seed, params_d, value_d)
+    elif kind != "probe_step":  # real_rank: a numerical rank of a float network, no exact route to recompute
+        rc.skipped += 1
+    else:  # a continuous probe step
+        check_sep_row(rc, where, {
+            "depth": spec_d["depth"], "width": spec_d["width"], "heads": spec_d["heads"],
+            "attn_dim": spec_d.get("attn_dim"), "residual": spec_d.get("residual", False),
+            "rank": value_d["rank"], "seed": seed, "tokens": params_d["tokens"], "certified_exact": None})
 
 
 def _store_probe_step(rc, where, spec, field, seed, params, value):

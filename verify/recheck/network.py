@@ -19,21 +19,25 @@ from __future__ import annotations
 
 import itertools
 import random
+from math import comb
 
 import numpy as np
 
 from . import arith
+from .batched import BatchedPass
 
-__all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence"]
+__all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence", "multiset"]
 
 #: Sequences evaluated in one numpy batch (memory: a few (batch, N, N) int64 arrays).
 BATCH = 4096
-#: Measured cost of one elementwise step of the forward pass, in seconds (2-core test machine, with slack):
-#: the price of a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
-SECONDS_PER_STEP = 2e-8
-#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this) and of converting its entries (n^2 * that).
-RANK_RATE = 2e9
-CONVERT = 4e-7
+#: Cost of one elementwise step of the batched forward pass (``batched``), in seconds: measured 2.5e-9 to 4.3e-9
+#: on the shapes of benchmarks/recheck.py (the shared 2-core machine, 2026-11-29), with 1.5x slack.  The price of
+#: a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
+SECONDS_PER_STEP = 6e-9
+#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 1.2e9 to 2.1e9 at n = 300 to 1000) and of
+#: converting its entries (n^2 * that; measured 8.4e-7 s an entry, Python integers and nmod_mat together).
+RANK_RATE = 1.5e9
+CONVERT = 8e-7
 
 
 def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> int:
@@ -46,23 +50,57 @@ def seconds_per_sequence(depth, width, heads, attn_dim, tokens) -> float:
     return SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
 
 
-def rank_seconds(rows: int, cols: int) -> float:
+def rank_seconds(rows, cols) -> float:
+    rows, cols = _float(rows), _float(cols)
     n = min(rows, cols)
     return rows * cols * n / RANK_RATE + rows * cols * CONVERT
 
 
+#: Price of one Python-integer step of building the seeded weights and the embedding (``arith``'s draws).
+SETUP_STEP = 2e-6
+#: A price beyond any budget (for sizes whose float would overflow).
+NEVER = 1e300
+
+
+def _float(x) -> float:
+    """A count as a float for a price, NEVER where it would overflow."""
+    return float(x) if x < 10**300 else NEVER
+
+
 class TokenNetwork:
-    """The seeded network and embedding of a token export (``arith``'s documented draws), mod p."""
+    """The seeded network and embedding of a token export (``arith``'s documented draws), mod p.
+
+    Built lazily: pricing (``full_rank_seconds``, ``sample_seconds``) allocates nothing, and the price includes
+    building the weights and the embedding (``setup_seconds``; issue 46 item 4: a vocabulary of 10^6 is priced,
+    not built)."""
 
     def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed, weight_range,
                  p=arith.TOKEN_PRIME, output=0, position=0):
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim
-        self.vocab, self.positional_rank, self.seed, self.p = vocab, positional_rank, seed, p
+        self.vocab, self.rank, self.positional_rank, self.seed, self.p = vocab, rank, positional_rank, seed, p
+        self.weight_range = weight_range
         self.output, self.position = output, position
-        self.layers = arith.seeded_weights(depth, width, heads, attn_dim, seed, weight_range)
-        self.columns = np.array([[c % p for c in col] for col in arith.embedding_columns(width, vocab, rank, seed)],
-                                dtype=np.int64)  # (V, d_x)
+        self._layers = self._columns = self._pass = None
         self._positions = {}
+
+    def setup_seconds(self) -> float:
+        weights = self.depth * self.heads * 4 * self.width * self.attn_dim
+        return SETUP_STEP * (weights + self.vocab * self.width * (self.rank + 1))
+
+    @property
+    def layers(self) -> list:
+        if self._layers is None:
+            self._layers = arith.seeded_weights(self.depth, self.width, self.heads, self.attn_dim, self.seed,
+                                                self.weight_range)
+        return self._layers
+
+    @property
+    def columns(self) -> np.ndarray:
+        if self._columns is None:
+            self._columns = np.array([[c % self.p for c in col] for col in
+                                      arith.embedding_columns(self.width, self.vocab, self.rank, self.seed)],
+                                     dtype=np.int64)  # (V, d_x)
+        return self._columns
 
     def positions(self, tokens: int) -> np.ndarray:
         if tokens not in self._positions:
@@ -71,14 +109,16 @@ class TokenNetwork:
         return self._positions[tokens]  # (d_x, N)
 
     def evaluate(self, sequences: np.ndarray) -> np.ndarray:
-        """y_output^position mod p of each token sequence (rows of ``sequences``), in batches."""
+        """y_output^position mod p of each token sequence (rows of ``sequences``), in batches (``batched``)."""
         tokens = sequences.shape[1]
         pos = self.positions(tokens)
+        if self._pass is None:
+            self._pass = BatchedPass(self.layers, self.p)
         out = []
         for start in range(0, len(sequences), BATCH):
             chunk = sequences[start:start + BATCH]
             x = (np.transpose(self.columns[chunk], (0, 2, 1)) + pos[None]) % self.p  # (B, d_x, N)
-            out.append(arith.forward_output(self.layers, x, self.p, self.output, self.position))
+            out.append(self._pass.output(x, self.output, self.position))
         return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
     def matrix(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -97,17 +137,15 @@ class TokenNetwork:
         return np.array(rows, dtype=np.int64).reshape(len(rows), half), np.array(cols, dtype=np.int64)
 
     def side_counts(self, tokens: int) -> tuple[int, int]:
-        from math import comb
-
         half, v = tokens // 2, self.vocab
         if self.positional_rank:
             return v**half, v**half
         return v * comb(half - 1 + v - 1, v - 1), comb(half + v - 1, v - 1)
 
     def full_rank_seconds(self, tokens: int) -> float:
-        rows, cols = self.side_counts(tokens)
+        rows, cols = (_float(c) for c in self.side_counts(tokens))
         return rows * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(rows, cols)
+            + rank_seconds(rows, cols) + self.setup_seconds()
 
     def full_rank(self, tokens: int) -> int:
         """sep at N mod p at these weights: the rank of the whole token matrix (FLINT)."""
@@ -115,33 +153,66 @@ class TokenNetwork:
         return arith.nmod_rank(self.matrix(rows, cols), self.p)
 
     def sample_seconds(self, tokens: int, k: int, every_column: bool = False) -> float:
-        cols = self.side_counts(tokens)[1] if every_column else k
+        cols = _float(self.side_counts(tokens)[1] if every_column else k)
+        k = _float(k)
         return k * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(k, cols)
+            + rank_seconds(k, cols) + self.setup_seconds()
 
     def sampled_rank(self, tokens: int, k: int, seed: str = "", every_column: bool = False) -> int:
         """Rank of the token matrix on k distinct random rows and k distinct random columns, or every column (a
         certified lower bound on the rank at these weights; rows against every column lose only what the rows
         lose, a square sample loses on both sides: docs/mathematics.md §7); the recheck's own draw."""
         rows, cols = self.side_counts(tokens)
-        all_rows, all_cols = self.sides(tokens)
         rng = random.Random(f"recheck-sample:{seed}:{tokens}:{k}")
-        if self.positional_rank:
-            half, v = tokens // 2, self.vocab
-
-            def pick(count):
-                chosen = rng.sample(range(v**half), min(k, count))
-                return np.array([[(x // v ** (half - 1 - j)) % v for j in range(half)] for x in chosen], dtype=np.int64)
-            r, c = pick(rows), pick(cols)
-        else:
-            r = all_rows[sorted(rng.sample(range(rows), min(k, rows)))]
-            c = all_cols[sorted(rng.sample(range(cols), min(k, cols)))]
-        if every_column:
-            c = all_cols
+        half = tokens // 2
+        r = self._side_sample(rng, half, rows, k, True)
+        c = self.sides(tokens)[1] if every_column else self._side_sample(rng, half, cols, k, False)
         return arith.nmod_rank(self.matrix(r, c), self.p)
+
+    def _side_sample(self, rng, half: int, count: int, k: int, row_side: bool) -> np.ndarray:
+        """min(k, count) distinct rows (A side) or columns (B side) of the token matrix, drawn by index and decoded
+        (``sides`` is never enumerated for a sample: its size is the price of the whole matrix)."""
+        v = self.vocab
+        chosen = _distinct(rng, count, min(k, count))
+        if self.positional_rank:
+            return np.array([[(x // v ** (half - 1 - j)) % v for j in range(half)] for x in chosen],
+                            dtype=np.int64).reshape(len(chosen), half)
+        if row_side:  # (output token w, multiset of the other half - 1): index = w * per + multiset index
+            per = comb(half - 1 + v - 1, v - 1)
+            out = [(x // per,) + multiset(v, half - 1, x % per) for x in chosen]
+        else:
+            out = [multiset(v, half, x) for x in chosen]
+        return np.array(out, dtype=np.int64).reshape(len(chosen), half)
+
+
+def _distinct(rng, count: int, k: int) -> list[int]:
+    """k distinct indices below ``count``, sorted (``random.sample`` needs len(range(count)) to fit a C size)."""
+    if count <= 2**62:
+        return sorted(rng.sample(range(count), k))
+    chosen: set[int] = set()
+    while len(chosen) < k:
+        chosen.add(rng.randrange(count))
+    return sorted(chosen)
+
+
+def multiset(v: int, size: int, index: int) -> tuple:
+    """The ``index``-th sorted multiset of ``size`` tokens from range(v), in the order of
+    ``itertools.combinations_with_replacement(range(v), size)`` (the combinatorial number system)."""
+    out, low = [], 0
+    for position in range(size):
+        left = size - position - 1
+        for token in range(low, v):
+            block = comb(left + v - token - 1, left)  # multisets of the rest, each token >= this one
+            if index < block:
+                out.append(token)
+                low = token
+                break
+            index -= block
+    return tuple(out)
 
 
 def continuous_grid_seconds(depth, width, heads, attn_dim, tokens, k) -> float:
+    k = _float(k)
     return k * k * seconds_per_sequence(depth, width, heads, attn_dim, tokens) + rank_seconds(k, k)
 
 
@@ -153,8 +224,9 @@ def continuous_grid_rank(layers, width: int, tokens: int, k: int, p: int, output
     half = tokens // 2
     a = rng.integers(0, p, size=(k, width, half), dtype=np.int64)
     b = rng.integers(0, p, size=(k, width, tokens - half), dtype=np.int64)
+    run = BatchedPass(layers, p, residual)
     values = []
     for i in range(k):
         x = np.concatenate([np.repeat(a[i:i + 1], k, axis=0), b], axis=2)
-        values.append(arith.forward_output(layers, x, p, output, position, residual))
+        values.append(run.output(x, output, position))
     return arith.nmod_rank(np.array(values), p)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from . import arith, formulas
+from . import limit as limit_route
 from .core import BEYOND
 from .sep import check_sep_row
 from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
@@ -82,6 +83,7 @@ def atlas(rc, path, rows):
             probability = certainty[len("= generic w.p. >= 1 - "):].split()[0]
         cell = Cell(depth, width, heads, int(row["attn_dim"]), r, r, big_r, int(row["seed"]), 2**31, p, limit,
                     certified, _int(row["limit_upper_bound"]))
+        limit_route.recheck_stated_limit(rc, where, cell, row["limit"], row.get("limit_at_least"))
         ranks = {n: int(v) for n, v in _pairs(row["ranks"]).items()}
         labels = _pairs(row["ranks_labels"])
         eq74 = {n: v.split("/") for n, v in _pairs(row["eq74_bounds"]).items()}
@@ -247,6 +249,8 @@ def probe(rc, path, data):
                 data.get("positional_rank") or 0, data.get("seed") or 0, data.get("weight_range") or 2**31, p,
                 limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"))
     ranks = {row["tokens"]: row["rank"] for row in data["ranks"]}
+    if limit.get("rank") is not None:
+        limit_route.check_limit_value(rc, f"{where} limit", cell, limit["rank"], False)
     check_limit(rc, f"{where} limit", cell, limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"),
                 limit.get("probability_bound"), ranks)
     if limit.get("rank") is not None:
