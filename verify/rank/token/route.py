@@ -32,6 +32,7 @@ from ...exact.compositions import compositions
 from ...exact.fields import Field
 from ...exact.kernels import kernel_for
 from ...model.spec import NetworkSpec
+from .batched import sequence_grid
 from .gram import GramModel
 from .positional_bound import exact_hilbert, positional_bound, side_points
 
@@ -232,12 +233,12 @@ def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, 
     vocab, half, p = model.embedding.vocab, tokens // 2, model.p
     every = _all_sequences(vocab, half)
     count = len(every)
-    zb = _side_points(model, list(range(half, tokens)), every)
+    zb = _side_points(model, list(range(half, tokens)), every)  # used by the Gram pass only
     order = rng.permutation(count)
     blocks, taken, evaluations = [], 0, 0
     while True:
         new = order[taken:k]
-        blocks.append(model.evaluate_grid(_side_points(model, list(range(half)), every[new]), zb, every[new, 0]))
+        blocks.append(sequence_grid(model, tokens, every[new], every, zb=zb))  # the cheaper pass (``batched``)
         evaluations += len(new) * count
         taken = k
         found = rank_mod_p(np.vstack(blocks), p)
@@ -263,9 +264,7 @@ def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int 
 
     model.constant = model.positions_constant(tokens)
     left, right = distinct(), distinct()
-    za = _side_points(model, list(range(half)), left)
-    zb = _side_points(model, list(range(half, tokens)), right)
-    return rank_mod_p(model.evaluate_grid(za, zb, left[:, 0]), model.p)
+    return rank_mod_p(sequence_grid(model, tokens, left, right), model.p)  # the cheaper pass (``batched``)
 
 
 def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> tuple[int, int, int]:
