@@ -38,9 +38,9 @@ from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.positional_bound import counting_floor, positional_bound
 from ...rank.token.route import count_rank, sampled_minor_rank
-from .plan import Cell, bound_step_cost, calibrate
+from .plan import Cell, bound_step_cost, calibrate, calibrate_sequences
 
-__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
+__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate", "cell_rate"]
 
 BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached",
                  "rank_at_least", "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate",
@@ -64,16 +64,26 @@ def bound_price(cell: Cell) -> int | None:
     return bound_step_cost(cell.vocab, floor, (3**cell.depth - 1) // 2, cell.positional_rank > 0, bound)
 
 
-def bound_estimate(cell: Cell, budget: int, seed: int = 0) -> tuple[int | None, float]:
-    """(priced work at the counting floor, ``bound_price``; seconds it takes at the rate of F measured here for
-    this cell's network), or 0 seconds past ``budget`` (the cell is then a row with its estimate) or without a
-    bound.  A count-matrix entry is priced as one evaluation of F (an upper estimate: the count route is
-    cheaper per entry)."""
-    work = bound_price(cell)
-    if work is None or work > budget:
-        return work, 0.0
+def cell_rate(cell: Cell, seed: int = 0) -> float:
+    """Seconds an evaluation of F of ``cell``'s network, measured here: with positions by the pass its sampled
+    minors run at the counting floor (``plan.calibrate_sequences``), without by the count route's numpy passes
+    (``plan.calibrate``)."""
     spec, weights, embedding = _network(cell, seed)
-    return work, work * calibrate(GramModel(spec, weights, embedding, TOKEN_PRIME))
+    bound = lemma7_lower_bound(cell.depth, cell.vocab, cell.heads)
+    floor = counting_floor(cell.vocab, bound, cell.positional_rank > 0) if bound else 2
+    model = GramModel(spec.with_tokens(floor), weights, embedding, TOKEN_PRIME)
+    return calibrate_sequences(model, floor) if cell.positional_rank else calibrate(model)
+
+
+def bound_estimate(cell: Cell, budget: int, seed: int = 0, forecast: bool = False) -> tuple[int | None, float]:
+    """(priced work at the counting floor, ``bound_price``; seconds it takes at the rate of F measured here for
+    this cell's network, ``cell_rate``), or 0 seconds past ``budget`` (the cell is then a row with its estimate;
+    ``forecast``: its seconds all the same, for a plan beyond the budget) or without a bound.  A count-matrix
+    entry is priced as one evaluation of F (an upper estimate: the count route is cheaper per entry)."""
+    work = bound_price(cell)
+    if work is None or (work > budget and not forecast):
+        return work, 0.0
+    return work, work * cell_rate(cell, seed)
 
 
 def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
@@ -95,7 +105,7 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     row["counting_floor"] = floor
     spec, weights, embedding = _network(cell, seed)
     model = GramModel(spec, weights, embedding, TOKEN_PRIME)
-    rate = calibrate(model)
+    rate = cell_rate(cell, seed) if positional else calibrate(model)
     tokens, spent = floor, 0
     while True:
         cost = bound_step_cost(vocab, tokens, spec.layer_degree, positional, bound)

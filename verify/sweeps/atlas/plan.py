@@ -24,8 +24,8 @@ from math import comb
 from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
-           "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "estimate_seconds",
-           "budget_for", "grid_ceiling", "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
+           "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "calibrate_sequences",
+           "estimate_seconds", "budget_for", "grid_ceiling", "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
 
 #: The constants c of the conjectured scale c r L / log3 r the grid records the counting cap at.
 CONSTANTS = (1, 2, 4)
@@ -182,8 +182,31 @@ def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, boun
     return bound * bound if positional else step_cost(vocab, tokens, degree, False, 0)
 
 
+def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
+    """Seconds per evaluation of F by the pass the token samplers run at N = ``tokens`` (``batched.sequence_grid``:
+    the batched literal pass or the Gram route's compiled grid, whichever is cheaper there), timed on a ``side``
+    x ``side`` grid of random sequences after one small warm-up grid (which loads the compiled code).  The
+    bound cells' price model (issue 49): the old ``calibrate`` timed 32 x 32 points, below the size from which
+    the compiled grid runs, so it priced the numpy passes (26.7 us an evaluation at (10, 5, 1) against 5.8 us
+    measured over the whole cell)."""
+    import numpy as np
+
+    from ...rank.token.batched import sequence_grid
+
+    model.compiled = True  # the samplers' grids are above ``gram.COMPILED_MIN_PAIRS``
+    model.constant = model.positions_constant(tokens)
+    rng = np.random.default_rng(0)
+    half, vocab = tokens // 2, model.embedding.vocab
+    left, right = rng.integers(0, vocab, (side, half)), rng.integers(0, vocab, (side, tokens - half))
+    sequence_grid(model, tokens, left[:2], right[:2])
+    start = time.perf_counter()
+    sequence_grid(model, tokens, left, right)
+    return max(time.perf_counter() - start, 1e-6) / side**2
+
+
 def calibrate(model, side: int = 32) -> float:
-    """Seconds per evaluation of F for this cell's model (a ``side`` x ``side`` grid of random points)."""
+    """Seconds per evaluation of F for this cell's model (a ``side`` x ``side`` grid of random points; the grid
+    cells' rate, priced by the numpy passes they run below ``gram.COMPILED_MIN_PAIRS``)."""
     import numpy as np
 
     rng = np.random.default_rng(0)
