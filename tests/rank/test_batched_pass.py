@@ -174,3 +174,23 @@ def test_sequence_grid_takes_the_cheaper_pass_and_both_agree(monkeypatch):
     left, right = rng.integers(0, 2, (3, 6)), rng.integers(0, 2, (4, 6))
     assert (sequence_grid(long_model, 12, left, right) == _gram_grid(long_model, 12, left, right)).all()
     assert chosen == ["literal"]  # the Gram pass there
+
+
+@pytest.mark.slow
+def test_rows_against_every_column_give_the_whole_matrix_rank_at_l4_v2_n22():
+    # (L, V, H, R) = (4, 2, 1, 1) at N = 22 (issue 49, item 3): the atlas printed 260 from a square sample; the
+    # whole 2,048 x 2,048 matrix, here by the batched literal pass and FLINT's nmod_mat (no Gram route, no float
+    # elimination), has rank 312, and the sampler at the cell's raised step budget must not print less
+    import flint
+
+    from verify.rank.token.route import sequence_rank
+    from verify.sweeps.atlas.plan import Cell, budget_for
+
+    spec = NetworkSpec(depth=4, width=3, heads=1, attn_dim=3)
+    model = _model(spec, 2, 1, TOKEN_PRIME, 22, seed=0)
+    every = np.indices((2,) * 11).reshape(11, -1).T.astype(np.int64)
+    whole = flint.nmod_mat(batched_grid(model, 22, every, every).tolist(), TOKEN_PRIME).rank()
+    assert whole == 312
+    step = budget_for(Cell("grid", 4, 2, 1, 1)).evaluations("step_evaluations", 4)
+    found, kept_all, _ = sequence_rank(model, 22, 588, 0, 588, budget=step)
+    assert found == whole and not kept_all

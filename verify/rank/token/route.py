@@ -194,6 +194,11 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     k = min(count, aim + 16)
     if k < count and k * count <= budget:
         return _rows_against_every_column(model, tokens, k, aim, rng, budget)
+    first = _rows_first(model, tokens, k, aim, rng, budget)
+    if first is not None and (first[0] < (budget - k * k) // count or first[0] >= aim):
+        return first  # the aim met, or its rows are dependent (a heuristic stop: a certified lower bound either way)
+    if first is not None:
+        budget -= first[2]
     evaluations = 0
     picks_a = picks_b = za = zb = matrix = None
     while True:
@@ -220,8 +225,23 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         # rank that stops growing is no reason to stop)
         cost = grown * grown - (0 if grown == count else k * k)
         if k == count or found >= aim or evaluations + cost > budget:
+            if first is not None:  # the larger of two certified lower bounds; both samples' work
+                return max(found, first[0]), k == count, evaluations + first[2]
             return found, k == count, evaluations
         k = grown
+
+
+def _rows_first(model: GramModel, tokens: int, k: int, aim: int, rng, budget: int) -> tuple[int, bool, int] | None:
+    """Where k rows against every column pass ``budget`` (a side too large), as many rows as fit beside the first
+    k x k square sample, r = (budget - k^2) // V^(N/2), against every column, before any square sample (issue 49,
+    item 3: at L = 4, V = 2, R = 1, N = 22 a 866 x 866 square gave 260 where the whole 2,048 x 2,048 matrix has
+    rank 312); None where not one row fits.  ``sequence_rank`` returns it when its rank is below r (the rows are
+    dependent) or meets the aim, else the larger of it and the square sample's rank."""
+    count = model.embedding.vocab ** (tokens // 2)
+    rows = (budget - k * k) // count
+    if rows < 1 or rows >= k:
+        return None
+    return _rows_against_every_column(model, tokens, rows, aim, rng, rows * count)
 
 
 def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, rng,

@@ -61,6 +61,11 @@ RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000,
                                       step_evaluations=66_000_000 if big_r == 1 else 75_000_000,
                                       loop_evaluations=99_000_000 if big_r == 1 else 300_000_000)
           for heads in (1, 2) for big_r in (1, 2)}
+#: (L = 4, V = 2, R = 1), both head counts (issue 49, item 3), scaled by 2/4 at L = 4: each N to 32 ranked by its
+#: aim + 16 = 604 rows against every column (604 x 2^16 = 39.6 million at N = 32; about 80 million over N <= 32),
+#: so no N <= 22 prints a square sample's rank below the whole matrix's (312 at N = 22).
+RAISED.update({(4, 2, heads, 1): dict(step_evaluations=80_000_000, loop_evaluations=170_000_000)
+               for heads in (1, 2)})
 
 GRIDS = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
@@ -167,13 +172,17 @@ def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int, 
     """The priced size of one N of the grid: count-matrix entries without positions (rows x columns of the
     lattice route, rows V binom(min(N/2 - 1, C) + V - 1, V - 1), columns binom(min(N/2, C) + V - 1, V - 1)),
     evaluations of F with them: the first sample, k = min(V^(N/2), aim + 16) rows against all V^(N/2) columns
-    where that fits ``budget`` (the step's, as ``token.route.sequence_rank`` samples), else k x k."""
+    where that fits ``budget`` (the step's, as ``token.route.sequence_rank`` samples), else k x k and beside it
+    the r = (budget - k^2) // V^(N/2) rows against every column taken first (where 1 <= r < k)."""
     half, m = tokens // 2, vocab - 1
     if not positional:
         return vocab * comb(min(half - 1, degree) + m, m) * comb(min(half, degree) + m, m)
     count = vocab**half
     k = min(count, aim + 16)
-    return k * count if budget is not None and k * count <= budget else k * k
+    if budget is not None and k * count <= budget:
+        return k * count
+    rows = 0 if budget is None else (budget - k * k) // count  # ``token.route._rows_first``: rows first
+    return k * k + (rows * count if 1 <= rows < k else 0)
 
 
 def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, bound: int) -> int:
