@@ -194,3 +194,21 @@ def test_rows_against_every_column_give_the_whole_matrix_rank_at_l4_v2_n22():
     step = budget_for(Cell("grid", 4, 2, 1, 1)).evaluations("step_evaluations", 4)
     found, kept_all, _ = sequence_rank(model, 22, 588, 0, 588, budget=step)
     assert found == whole  # 604 rows, doubled to every row: the whole matrix
+
+
+@pytest.mark.parametrize("depth,width,vocab,tokens,k", [(2, 3, 3, 8, 5), (3, 4, 3, 12, 44), (2, 4, 4, 10, 1000)])
+def test_count_rows_against_the_whole_count_matrix(depth, width, vocab, tokens, k):
+    # rows of the count matrix against every column: at most the whole matrix's rank (route.count_rank), equal to
+    # it once the rows are all taken or are more than that rank (seeded: these draws reach it)
+    from verify.rank.token.count_rows import count_rows_rank
+    from verify.rank.token.route import count_rank
+
+    spec = NetworkSpec(depth=depth, width=width)
+    model = GramModel(spec, draw_weights(spec, 1), VocabularyEmbedding(width, vocab, min(vocab, width), 0, 1),
+                      TOKEN_PRIME)
+    whole, rows, cols, _ = count_rank(model, tokens)
+    found, taken, total, columns, _ = count_rows_rank(model, tokens, k)
+    assert (total, columns) == (rows, cols) and taken == min(k, rows)
+    assert found <= whole and found <= taken
+    if taken == rows or taken >= whole + 16:
+        assert found == whole

@@ -24,7 +24,7 @@ from math import comb
 from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
-           "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "calibrate_sequences",
+           "parse_cell", "step_cost", "bound_step_cost", "count_cost", "even_ceil", "calibrate", "calibrate_sequences",
            "estimate_seconds", "budget_for", "grid_ceiling", "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
 
 #: The constants c of the conjectured scale c r L / log3 r the grid records the counting cap at.
@@ -185,10 +185,21 @@ def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int, 
     return k * k + (rows * count if 1 <= rows < k else 0)
 
 
+def count_cost(vocab: int, tokens: int, degree: int) -> int:
+    """The entries of the whole count matrix at N = ``tokens`` (``step_cost`` without positions)."""
+    return step_cost(vocab, tokens, degree, False, 0)
+
+
 def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, bound: int) -> int:
     """The priced size of one N of a bound cell: bound^2 evaluations of F (the sampled bound x bound minor)
-    with positions, the count matrix's entries (``step_cost``) without."""
-    return bound * bound if positional else step_cost(vocab, tokens, degree, False, 0)
+    with positions; without, the entries of bound + 16 rows of the count matrix against every column
+    (``token.count_rows``), or of the whole matrix where it has fewer rows (the whole matrix, ranked when the
+    rows fall short, is priced then, ``count_cost``)."""
+    if positional:
+        return bound * bound
+    half, m = tokens // 2, vocab - 1
+    cols = comb(min(half, degree) + m, m)
+    return min(count_cost(vocab, tokens, degree), (bound + 16) * cols)
 
 
 def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
