@@ -212,3 +212,17 @@ def test_count_rows_against_the_whole_count_matrix(depth, width, vocab, tokens, 
     assert found <= whole and found <= taken
     if taken == rows or taken >= whole + 16:
         assert found == whole
+
+
+@pytest.mark.parametrize("spec,vocab,tokens", [(NetworkSpec(depth=3, width=4, heads=2), 3, 7),
+                                               (NetworkSpec(depth=2, width=5, residual=True, output=2), 4, 6)])
+def test_count_values_by_the_batched_pass_equal_the_gram_route(spec, vocab, tokens):
+    # g_w at count vectors: one sequence each through the literal pass, against GramModel.evaluate of the points
+    from verify.exact.compositions import compositions
+    from verify.rank.token.count_rows import _values
+
+    model = GramModel(spec, draw_weights(spec, 3), VocabularyEmbedding(spec.width, vocab, vocab, 0, 3), TOKEN_PRIME)
+    every = compositions(tokens, vocab)
+    for w in range(vocab):
+        counts = every[every[:, w] >= 1]
+        assert (_values(model, counts, w) == model.evaluate(counts, np.full(len(counts), w))).all()

@@ -20,7 +20,7 @@ import numpy as np
 
 from .gram import THREADS, GramModel
 
-__all__ = ["batched_grid", "sequence_grid", "pass_prices", "tables", "MAX_TERMS", "BLOCK"]
+__all__ = ["batched_grid", "batched_values", "sequence_grid", "pass_prices", "tables", "MAX_TERMS", "BLOCK"]
 
 #: Terms a sum of the pass may add (each below 2^32 after ``fold``): 2^20 2^32 < 2^63 (``batched_loop``).
 MAX_TERMS = 2**20
@@ -88,6 +88,29 @@ def batched_grid(model: GramModel, tokens: int, left: np.ndarray, right: np.ndar
     with ThreadPoolExecutor(THREADS) as pool:  # the compiled pass releases the GIL
         list(pool.map(band, [part for part in bands if part.stop > part.start]))
     return out
+
+
+def batched_values(model: GramModel, sequences: np.ndarray) -> np.ndarray:
+    """y of each token sequence (rows of ``sequences``, the query at position 0) mod p: ``batched_loop.block_pass``
+    with every sequence on the right of an empty left side, so a block vectorises across sequences; the rows split
+    into one band a thread."""
+    from .batched_loop import block_pass
+
+    sequences = np.ascontiguousarray(sequences, dtype=np.int64)
+    tokens = sequences.shape[1]
+    _check(model, tokens)
+    cols, tab_w, tab_s, a, b = tables(model, tokens)
+    out = np.empty((1, len(sequences)), dtype=np.int64)
+    empty = np.zeros((1, 0), dtype=np.int64)
+
+    def band(part: slice) -> None:
+        block_pass(empty, sequences[part], cols, tab_w, tab_s, a, b, int(model.spec.residual), model.spec.output,
+                   model.p, out[:, part], BLOCK)
+
+    bands = [slice(i * len(sequences) // THREADS, (i + 1) * len(sequences) // THREADS) for i in range(THREADS)]
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(band, [part for part in bands if part.stop > part.start]))
+    return out[0]
 
 
 def pass_prices(spec, tokens: int) -> dict:

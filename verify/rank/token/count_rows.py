@@ -22,6 +22,29 @@ from .route import lattice, rank_mod_p
 __all__ = ["count_rows_rank"]
 
 
+def _sequences(counts: np.ndarray, w: int) -> np.ndarray:
+    """A token sequence for each count vector (rows, V counts of all N tokens, c_w >= 1): the query token w at
+    position 0, then the other tokens in increasing order (without positions only the counts matter)."""
+    rest = counts.copy()
+    rest[:, w] -= 1
+    ends = np.cumsum(rest, axis=1)  # the slot s (of N - 1) holds the token v with ends[v - 1] <= s < ends[v]
+    slots = np.arange(rest.sum(axis=1).max(initial=0))
+    out = np.empty((len(counts), len(slots) + 1), dtype=np.int64)
+    out[:, 0] = w
+    for start in range(0, len(counts), 4096):
+        part = slice(start, start + 4096)
+        out[part, 1:] = (ends[part, None, :] <= slots[None, :, None]).sum(axis=2)
+    return out
+
+
+def _values(model: GramModel, counts: np.ndarray, w: int) -> np.ndarray:
+    """g_w at each count vector: the batched literal pass on one sequence each (``batched.batched_values``), the
+    same values as ``GramModel.evaluate`` of the count points (``tests/rank/test_batched_pass.py``)."""
+    from .batched import batched_values
+
+    return batched_values(model, _sequences(counts, w))
+
+
 def count_rows_rank(model: GramModel, tokens: int, k: int, seed: int = 0) -> tuple[int, int, int, int, int]:
     """(rank mod p of k seeded random rows of the count matrix at N = ``tokens`` against every column, rows taken,
     rows of the whole matrix, columns, evaluations of F).  Every row is taken where k reaches their number."""
@@ -45,11 +68,11 @@ def count_rows_rank(model: GramModel, tokens: int, k: int, seed: int = 0) -> tup
         flat = points.reshape(len(mine) * len(cols), m)
         _, first, inverse = np.unique(flat @ weights, return_index=True, return_inverse=True)
         free = flat[first]
-        z = np.zeros((len(free), vocab), dtype=np.int64)
-        z[:, :m] = free
-        z[:, m] = (tokens - free.sum(axis=1)) % p
-        values = model.evaluate(z, np.full(len(z), w))
-        evaluations += len(z)
+        counts = np.zeros((len(free), vocab), dtype=np.int64)
+        counts[:, :m] = free
+        counts[:, m] = tokens - free.sum(axis=1)  # >= 1 at w = V - 1: the query's own token is counted
+        values = _values(model, counts, w)
+        evaluations += len(counts)
         blocks.append(values[inverse.ravel()].reshape(len(mine), len(cols)))
     matrix = np.vstack(blocks)
     return rank_mod_p(matrix, p), len(picks), total, len(cols), evaluations
