@@ -68,14 +68,14 @@ def bound_price(cell: Cell) -> int | None:
 
 
 def cell_rate(cell: Cell, seed: int = 0) -> float:
-    """Seconds an evaluation of F of ``cell``'s network, measured here: with positions by the pass its sampled
-    minors run at the counting floor (``plan.calibrate_sequences``), without by the count route's numpy passes
-    (``plan.calibrate``)."""
+    """Seconds an evaluation of F of ``cell``'s network, measured here by the pass it runs at the counting floor
+    (``plan.calibrate_sequences``: the sampled minors with positions; without, the count rows evaluate one sequence
+    a count vector by the batched pass, and a count-matrix entry is priced as one evaluation: more entries than
+    evaluations, about what the elimination adds)."""
     spec, weights, embedding = _network(cell, seed)
     bound = lemma7_lower_bound(cell.depth, cell.vocab, cell.heads)
     floor = counting_floor(cell.vocab, bound, cell.positional_rank > 0) if bound else 2
-    model = GramModel(spec.with_tokens(floor), weights, embedding, TOKEN_PRIME)
-    return calibrate_sequences(model, floor) if cell.positional_rank else calibrate(model)
+    return calibrate_sequences(GramModel(spec.with_tokens(floor), weights, embedding, TOKEN_PRIME), floor)
 
 
 def bound_estimate(cell: Cell, budget: int, seed: int = 0, forecast: bool = False) -> tuple[int | None, float]:
