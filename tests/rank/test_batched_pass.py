@@ -10,10 +10,10 @@ import pytest
 from verify import Field, NetworkSpec, draw_weights
 from verify.model.embeddings import VocabularyEmbedding
 from verify.model.network import output_coordinate
-from verify.rank.token.batched import batched_grid, pass_prices, sequence_grid
+from verify.rank.token.batched import batched_grid, pass_prices
 from verify.rank.token.batched_loop import MERSENNE, block_pass, fold, reduce
 from verify.rank.token.gram import TOKEN_PRIME, GramModel
-from verify.rank.token.route import _side_points
+from verify.rank.token.route import _side_points, sequence_grid
 
 
 def _model(spec, vocab, pos_rank, p, tokens, seed=2):
@@ -154,7 +154,7 @@ def test_batched_pass_refuses_what_its_argument_does_not_cover():
 
 
 def test_sequence_grid_takes_the_cheaper_pass_and_both_agree(monkeypatch):
-    import verify.rank.token.batched as batched
+    import verify.rank.token.route as route
 
     # the bound cells' shape: d = 11 at N = 8, the literal pass is cheaper; d = 3 at N = 22, the Gram pass is
     wide, long = NetworkSpec(depth=5, width=11), NetworkSpec(depth=4, width=3)
@@ -166,7 +166,7 @@ def test_sequence_grid_takes_the_cheaper_pass_and_both_agree(monkeypatch):
     rng = np.random.default_rng(2)
     left, right = rng.integers(0, 3, (4, 2)), rng.integers(0, 3, (6, 2))
     chosen = []
-    monkeypatch.setattr(batched, "batched_grid", lambda *args: chosen.append("literal") or _gram_grid(model, 4, left,
+    monkeypatch.setattr(route, "batched_grid", lambda *args: chosen.append("literal") or _gram_grid(model, 4, left,
                                                                                                      right))
     literal = sequence_grid(model, 4, left, right)
     assert chosen == ["literal"] and (literal == _gram_grid(model, 4, left, right)).all()

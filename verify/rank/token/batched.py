@@ -5,7 +5,7 @@ token sequences (left_i on positions 0..N/2-1, right_j on N/2..N-1, the query at
 values as ``GramModel.evaluate_grid`` of the two sides' points (``tests/rank/test_batched_pass.py``), by a
 different computation.  The Gram route carries S (d x d) through the layers, d^3 products a map; the
 literal pass carries X (d x N), H (2 d^2 N + 2 d N^2) a layer, fewer wherever N < d (the bound cells:
-d = 11, 13 at N = 8, 10), and its layer 1 reads tables.  ``sequence_grid`` takes whichever of the two a
+d = 11, 13 at N = 8, 10), and its layer 1 reads tables.  ``route.sequence_grid`` takes whichever of the two a
 price (multiply-adds a pair, ``pass_prices``) says is cheaper.
 
 Exactness: the argument is in ``batched_loop``; it needs p < 2^31 and every sum to have fewer than
@@ -20,7 +20,7 @@ import numpy as np
 
 from .gram import THREADS, GramModel
 
-__all__ = ["batched_grid", "batched_values", "sequence_grid", "pass_prices", "tables", "MAX_TERMS", "BLOCK"]
+__all__ = ["batched_grid", "batched_values", "pass_prices", "tables", "MAX_TERMS", "BLOCK"]
 
 #: Terms a sum of the pass may add (each below 2^32 after ``fold``): 2^20 2^32 < 2^63 (``batched_loop``).
 MAX_TERMS = 2**20
@@ -124,18 +124,3 @@ def pass_prices(spec, tokens: int) -> dict:
     literal = (heads * d * n * n if depth > 1 else 0) + middle * heads * (2 * d * d * n + 2 * d * n * n) + last
     gram = middle * heads * 2 * d**3 + middle * 2 * d**3 + heads * 4 * d * d + (depth - 1) * d * d
     return {"literal": literal, "gram": gram}
-
-
-def sequence_grid(model: GramModel, tokens: int, left: np.ndarray, right: np.ndarray, za=None, zb=None) -> np.ndarray:
-    """The token matrix of the sequences ``left`` x ``right`` by the cheaper pass (``pass_prices``): the batched
-    literal pass, or ``model.evaluate_grid`` of the side points ``za``, ``zb`` (formed here when not given).
-    The model's constant K0 must be that of ``tokens`` positions (``positions_constant``) for the Gram pass."""
-    prices = pass_prices(model.spec, tokens)
-    if prices["literal"] < prices["gram"]:
-        return batched_grid(model, tokens, left, right)
-    from .route import _side_points
-
-    half = left.shape[1]
-    za = _side_points(model, list(range(half)), left) if za is None else za
-    zb = _side_points(model, list(range(half, tokens)), right) if zb is None else zb
-    return model.evaluate_grid(za, zb, left[:, 0])

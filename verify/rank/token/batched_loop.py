@@ -69,6 +69,8 @@ def _fixed_times(m, x, out, nb, p, acc):
                 out[r, n, b] = reduce(acc[b], p)
 
 
+# over 80 lines: one compiled function holds the whole recursion, so numba keeps the block's scratch arrays and the
+# loops over a block in one frame (helpers are inlined where they take no arrays of their own)
 @njit(cache=True, nogil=True)
 def block_pass(left, right, cols, tab_w, tab_s, a, b, residual, output, p, out, width):
     """out[i, j] = y at the sequence (left[i], right[j]) mod p, for every i and j (module notes).

@@ -32,12 +32,12 @@ from ...exact.compositions import compositions
 from ...exact.fields import Field
 from ...exact.kernels import kernel_for
 from ...model.spec import NetworkSpec
-from .batched import sequence_grid
+from .batched import batched_grid, pass_prices
 from .gram import GramModel
 from .positional_bound import exact_hilbert, positional_bound, side_points
 
 __all__ = ["grow_grid", "lattice", "derivative_upper_bound", "free_variables", "rank_mod_p", "count_rank",
-           "sequence_rank", "sampled_minor_rank", "every_sequence_rank", "MAX_SAMPLE_EVALUATIONS"]
+           "sequence_rank", "sampled_minor_rank", "every_sequence_rank", "sequence_grid", "MAX_SAMPLE_EVALUATIONS"]
 
 
 #: Most evaluations the sequence sample may spend at one N (positional route): 16 million covers every
@@ -130,6 +130,19 @@ def _side_points(model: GramModel, positions: list[int], picks: np.ndarray) -> n
 def _all_sequences(vocab: int, length: int) -> np.ndarray:
     grid = np.indices((vocab,) * length).reshape(length, -1).T if length else np.zeros((1, 0), dtype=np.int64)
     return grid.astype(np.int64)
+
+
+def sequence_grid(model: GramModel, tokens: int, left: np.ndarray, right: np.ndarray, za=None, zb=None) -> np.ndarray:
+    """The token matrix of the sequences ``left`` x ``right`` by the cheaper pass (``pass_prices``): the batched
+    literal pass, or ``model.evaluate_grid`` of the side points ``za``, ``zb`` (formed here when not given).
+    The model's constant K0 must be that of ``tokens`` positions (``positions_constant``) for the Gram pass."""
+    prices = pass_prices(model.spec, tokens)
+    if prices["literal"] < prices["gram"]:
+        return batched_grid(model, tokens, left, right)
+    half = left.shape[1]
+    za = _side_points(model, list(range(half)), left) if za is None else za
+    zb = _side_points(model, list(range(half, tokens)), right) if zb is None else zb
+    return model.evaluate_grid(za, zb, left[:, 0])
 
 
 def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | None, right: np.ndarray | None,

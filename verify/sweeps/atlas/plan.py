@@ -203,7 +203,7 @@ def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, boun
 
 
 def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
-    """Seconds per evaluation of F by the pass the token samplers run at N = ``tokens`` (``batched.sequence_grid``:
+    """Seconds per evaluation of F by the pass the token samplers run at N = ``tokens`` (``token.route.sequence_grid``:
     the batched literal pass or the Gram route's compiled grid, whichever is cheaper there), timed on a ``side``
     x ``side`` grid of random sequences after one small warm-up grid (which loads the compiled code).  The
     bound cells' price model (issue 49): the old ``calibrate`` timed 32 x 32 points, below the size from which
@@ -211,7 +211,7 @@ def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
     measured over the whole cell)."""
     import numpy as np
 
-    from ...rank.token.batched import sequence_grid
+    from ...rank.token.route import sequence_grid
 
     model.compiled = True  # the samplers' grids are above ``gram.COMPILED_MIN_PAIRS``
     model.constant = model.positions_constant(tokens)
