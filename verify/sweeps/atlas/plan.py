@@ -77,7 +77,9 @@ GRIDS = {
 #: The bound cells (section 2): V = r, depths, heads, positional ranks (0: the contrast without positions),
 #: and one cell's budget in evaluations of F (with positions) or count-matrix entries (without).
 BOUND_CELLS = {
-    "full": dict(depths=(3, 4, 5), vocabs=(8, 10, 12), heads=(1, 2), positional=(1, 2, 0), budget=3_000_000),
+    # 21 million (issue 49): the bound-4,060 cells at their floors, 4,060^2 = 16.5 million evaluations with positions
+    # and 4,076 x 5,005 = 20.4 million count-matrix entries at (10, 5, 1) without; (12, 5, 1) stays a row (990 million)
+    "full": dict(depths=(3, 4, 5), vocabs=(8, 10, 12), heads=(1, 2), positional=(1, 2, 0), budget=21_000_000),
     "quick": dict(depths=(4,), vocabs=(6,), heads=(1, 2), positional=(1, 0), budget=200_000),
 }
 
