@@ -1,0 +1,40 @@
+"""Rows against every column before any square sample (issue 49, item 3): the price of a step and the rank it
+prints, against closed forms of the rule (``token.route._rows_first``, ``sweeps.atlas.plan.step_cost``)."""
+
+from verify import NetworkSpec, draw_weights
+from verify.model.embeddings import VocabularyEmbedding
+from verify.rank.token.gram import TOKEN_PRIME, GramModel
+from verify.sweeps.atlas.plan import step_cost
+
+
+def _model():
+    spec = NetworkSpec(depth=3, width=3)
+    return GramModel(spec, draw_weights(spec, 0), VocabularyEmbedding(3, 2, 2, 1, 0), TOKEN_PRIME)
+
+
+def test_the_step_price_counts_the_rows_taken_first_and_the_square():
+    # V = 2, N = 16: 256 sequences a side; aim 60, k = 76.  Room for 76 rows against every column: k * 256.
+    # Below it, r = (budget - 76^2) // 256 rows against every column beside the 76 x 76 square; no row: the square
+    assert step_cost(2, 16, 13, True, 60, 76 * 256) == 76 * 256
+    assert step_cost(2, 16, 13, True, 60, 76 * 256 - 1) == 76 * 76 + 53 * 256
+    assert step_cost(2, 16, 13, True, 60, 76 * 76 + 255) == 76 * 76
+    assert step_cost(2, 16, 13, True, 60, None) == 76 * 76
+
+
+def test_the_price_is_the_work_the_sampler_does():
+    from verify.rank.token.route import sequence_rank
+
+    budget = 76 * 256 - 1  # 53 independent rows below the aim, then the square: no doubling fits
+    _, _, evaluations = sequence_rank(_model(), 16, 60, budget=budget)
+    assert evaluations == step_cost(2, 16, 13, True, 60, budget)
+
+
+def test_the_printed_rank_is_the_larger_of_the_rows_and_the_square(monkeypatch):
+    # the rows come back full (53 of 53, below the aim) and the square is made to lose everything (its rank 0):
+    # the step must print the rows' 53, a certified lower bound either way, not the square's 0
+    import verify.rank.token.route as route
+
+    monkeypatch.setattr(route, "_rows_first", lambda model, tokens, k, aim, rng, budget: (53, False, 53 * 256))
+    monkeypatch.setattr(route, "rank_mod_p", lambda matrix, p: 0)
+    found, kept_all, evaluations = route.sequence_rank(_model(), 16, 60, budget=76 * 256 - 1)
+    assert (found, kept_all, evaluations) == (53, False, 53 * 256 + 76 * 76)
