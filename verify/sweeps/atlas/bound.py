@@ -14,8 +14,9 @@ L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``
 * ``n_reached``: the smallest N at which the rank is shown to reach the bound: with positions a sampled
   k x k minor (k = bound sequences a side, distinct, seeded) that is nonsingular mod p, a certified lower
   bound (rank at one point <= generic rank); without positions bound + 16 seeded rows of the count matrix against
-  every column (``token.count_rows``; a submatrix, so certified too), or the whole count matrix (the exact
-  count-route rank at these weights) where it has no more rows or the rows fall short;
+  every column (``token.count_rows``; a submatrix, so certified too) where the whole count matrix has more than
+  ``plan.COUNT_ROWS_FROM`` entries, else (or where the rows fall short) the whole count matrix (the exact
+  count-route rank at these weights);
   tried from the counting floor up, so n_reached = counting_floor makes the result exact;
 * ``rank_at_least``: a certified lower bound on the generic sep at n_reached (the nonsingular minor's size with
   positions, the rank of the count matrix's rows or of the whole of it without); ``rank_at_n``: the rank of the
@@ -41,7 +42,7 @@ from ...rank.token.count_rows import count_rows_rank
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.positional_bound import counting_floor, positional_bound
 from ...rank.token.route import count_rank, sampled_minor_rank
-from .plan import Cell, bound_step_cost, calibrate, calibrate_sequences, count_cost
+from .plan import COUNT_ROWS_FROM, Cell, bound_step_cost, calibrate, calibrate_sequences, count_cost
 
 __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate", "cell_rate"]
 
@@ -123,6 +124,8 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
         whole = None  # the whole count matrix's rank, where it was computed
         if positional:
             found = sampled_minor_rank(spec, weights, embedding, tokens, bound, seed, TOKEN_PRIME)
+        elif count_cost(vocab, tokens, spec.layer_degree) <= COUNT_ROWS_FROM:
+            found = whole = count_rank(model, tokens)[0]
         else:
             found, taken, total, _, _ = count_rows_rank(model, tokens, bound + 16, seed)
             if taken == total:

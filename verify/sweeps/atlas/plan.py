@@ -24,8 +24,9 @@ from math import comb
 from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
-           "parse_cell", "step_cost", "bound_step_cost", "count_cost", "even_ceil", "calibrate", "calibrate_sequences",
-           "estimate_seconds", "budget_for", "grid_ceiling", "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
+           "parse_cell", "step_cost", "bound_step_cost", "count_cost", "COUNT_ROWS_FROM", "even_ceil",
+           "calibrate", "calibrate_sequences", "estimate_seconds", "budget_for", "grid_ceiling",
+           "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
 
 #: The constants c of the conjectured scale c r L / log3 r the grid records the counting cap at.
 CONSTANTS = (1, 2, 4)
@@ -187,6 +188,12 @@ def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int, 
     return k * k + (rows * count if 1 <= rows < k else 0)
 
 
+#: Count matrices with more entries than this are ranked by bound + 16 of their rows against every column first
+#: (``atlas.bound``; 100 and 71.5 million at the L = 5 cells (10, 5, 1) and (12, 5, 2)); smaller ones whole, so their
+#: rows keep ``rank_at_n``, the whole matrix's rank, as before issue 49.
+COUNT_ROWS_FROM = 20_000_000
+
+
 def count_cost(vocab: int, tokens: int, degree: int) -> int:
     """The entries of the whole count matrix at N = ``tokens`` (``step_cost`` without positions)."""
     return step_cost(vocab, tokens, degree, False, 0)
@@ -194,14 +201,13 @@ def count_cost(vocab: int, tokens: int, degree: int) -> int:
 
 def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, bound: int) -> int:
     """The priced size of one N of a bound cell: bound^2 evaluations of F (the sampled bound x bound minor)
-    with positions; without, the entries of bound + 16 rows of the count matrix against every column
-    (``token.count_rows``), or of the whole matrix where it has fewer rows (the whole matrix, ranked when the
-    rows fall short, is priced then, ``count_cost``)."""
+    with positions; without, the entries of the whole count matrix up to ``COUNT_ROWS_FROM``, beyond it those of
+    bound + 16 rows against every column (``token.count_rows``; the whole matrix, ranked when the rows fall
+    short, is priced then, ``count_cost``)."""
     if positional:
         return bound * bound
-    half, m = tokens // 2, vocab - 1
-    cols = comb(min(half, degree) + m, m)
-    return min(count_cost(vocab, tokens, degree), (bound + 16) * cols)
+    half, m, whole = tokens // 2, vocab - 1, count_cost(vocab, tokens, degree)
+    return whole if whole <= COUNT_ROWS_FROM else min(whole, (bound + 16) * comb(min(half, degree) + m, m))
 
 
 def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
