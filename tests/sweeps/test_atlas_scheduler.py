@@ -36,6 +36,7 @@ def test_the_driver_refuses_a_bad_scheduler_address_at_once(tmp_path):
     script = [sys.executable, str(ROOT / "benchmarks" / "atlas.py"), "--out", str(tmp_path), "--cells", "1,2,1,0"]
     bad = subprocess.run(script + ["--scheduler", "tcp://127.0.0.1:99999"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "scheduler" in bad.stderr
+    assert bad.stdout == ""  # refused with the other arguments, before the plan is priced
     assert not any(tmp_path.iterdir())  # nothing written
 
 
