@@ -52,3 +52,16 @@ def test_a_bound_row_reached_by_count_rows_claims_no_whole_matrix_rank(monkeypat
     assert (row["bound"], row["counting_floor"], row["n_reached"]) == (10, 4, 4)
     assert row["rank_at_n"] == "" and "26 rows of the count matrix" in row["certainty"]
     assert 10 <= row["rank_at_least"] <= 26
+
+
+def test_the_bound_cells_rate_is_seconds_per_evaluation(monkeypatch):
+    # calibrate_sequences times one side x side grid (after a warm-up): the seconds over side^2 evaluations
+    import verify.rank.token.route as route
+    import verify.sweeps.atlas.plan as plan
+
+    ticks = iter([0.0, 2.5])
+    monkeypatch.setattr(plan.time, "perf_counter", lambda: next(ticks))
+    calls = []
+    monkeypatch.setattr(route, "sequence_grid", lambda model, tokens, left, right: calls.append(left.shape))
+    assert plan.calibrate_sequences(_model(), 4, side=50) == 2.5 / 2500
+    assert calls == [(2, 2), (50, 2)]  # the warm-up, then the timed grid
