@@ -30,6 +30,7 @@ Run: python benchmarks/atlas.py --price          (the plan, each cell's estimate
      python benchmarks/atlas.py --jobs 2 --out results  (the whole atlas on two worker processes, in place)
      python benchmarks/atlas.py --quick --out DIR  (a few small cells, seconds; what tests/sweeps/test_atlas.py runs)
      python benchmarks/atlas.py --cells 3,3,1,1 bound:4,12,2,1 --out results  (rerun named rows in place)
+     python benchmarks/atlas.py --scheduler tcp://HOST:8786 --jobs 8 --out DIR  (the cells on a Dask cluster)
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from verify.sweeps.atlas.plan import (
     grid_cells,
     parse_cell,
 )
+from verify.validate import scheduler_address
 
 # the rest of the engine (numba kernels: seconds to load) is imported once the arguments are checked (_engine)
 
@@ -139,11 +141,12 @@ def price(cells, tables, which: str, seed: int, bound_budget: int | None) -> dic
             print(f"  {cell.name}: no committed seconds; at most {work:,} evaluations of F under its budget, "
                   f"about {seconds:.0f} s at the rate measured here", flush=True)
             continue
-        work, seconds = bound_estimate(cell, budget, seed)
-        known[cell] = seconds
+        work, seconds = bound_estimate(cell, budget, seed, forecast=True)
+        known[cell] = 0.0 if work is None or work > budget else seconds
         print(f"  {cell.name}: no committed seconds; " + (
             "no bound" if work is None else f"{work:,} evaluations of F (or entries) at its counting floor, " + (
-                f"past the budget {budget:,}: a row with its estimate" if work > budget else
+                f"about {seconds:.0f} s at the rate measured here, past the budget {budget:,}: a row with its "
+                f"estimate (--cells {cell.name} --bound-evaluations {work} runs it)" if work > budget else
                 f"about {seconds:.0f} s at the rate measured here")), flush=True)
     for cell in (c for c in cells if c.section == "grid" and budget_for(c, which) != GRIDS[which]["budget"]):
         print(f"  {cell.name}: budget raised (verify.sweeps.atlas.plan.RAISED); its committed seconds may predate that")
@@ -175,6 +178,9 @@ def _main(argv) -> int:
     parser.add_argument("--seed", type=_count("--seed"), default=0)
     parser.add_argument("--jobs", type=_count("--jobs", 1, 256), default=1,
                         help="worker processes (default 1; 2 on a 2-core machine)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the cells on the Dask cluster at tcp://HOST:PORT (each cell a task, as the "
+                             "sweeps' --scheduler); --jobs then says how many workers the plan is priced for")
     parser.add_argument("--section", choices=("all", "grid", "bound"), default="all")
     parser.add_argument("--cells", nargs="+", metavar="NAME", default=None,
                         help="rerun only these cells and replace their rows: L,V,H,R (grid; R 0, 1, 2 or full) or "
@@ -201,6 +207,7 @@ def _main(argv) -> int:
     out = RESULTS if args.out is None else Path(args.out)
     if not args.price:
         check_out(args.out)  # before any work: a finished run must not be lost to an unwritable folder
+    scheduler = scheduler_address(args.scheduler) if args.scheduler is not None else None
     _engine()
     try:
         tables = committed(out) if (args.cells or args.price or args.replot or not args.quick) else {}
@@ -208,7 +215,8 @@ def _main(argv) -> int:
         raise InputError(f"cannot read the tables in {out}: {exc.strerror or exc}") from None
     if args.replot:
         return draw(out, tables["grid"], tables["bound"])
-    print(f"atlas: {len(cells)} cells ({which}), seed {args.seed}, {args.jobs} worker(s), out {out}", flush=True)
+    where = f"the Dask cluster at {scheduler}" if scheduler else f"{args.jobs} worker(s)"
+    print(f"atlas: {len(cells)} cells ({which}), seed {args.seed}, {where}, out {out}", flush=True)
     estimate = price(cells, tables, which, args.seed, args.bound_evaluations)
     if args.price:
         return 0
@@ -228,7 +236,8 @@ def _main(argv) -> int:
         known = {c: by_key[c.key] for c in order["grid"] if c.key in by_key and c not in cells}
     start = time.perf_counter()
     try:
-        for done, (cell, row) in enumerate(run_cells(cells, which, args.seed, args.jobs, known, raised, estimate), 1):
+        for done, (cell, row) in enumerate(run_cells(cells, which, args.seed, args.jobs, known, raised, estimate,
+                                                            scheduler), 1):
             new[cell.section][cell] = row
             section = cell.section
             if args.cells:

@@ -24,3 +24,17 @@ def test_a_singular_minor_at_the_floor_leaves_the_derived_claim_unverified(monke
     neighbour is shown, so the claim is not verified."""
     monkeypatch.setattr(derived, "sampled_minor_rank", lambda spec, w, e, tokens, k, *rest: k - 1)
     assert run_claim(derived.CLAIM).outcome != "verified"
+
+
+def test_the_derived_claim_covers_every_positional_bound_cell_up_to_bound_1000():
+    # issue 49: every (r, L, H, R) of the atlas's positional bound cells whose bound
+    # binom(3^(L-2) + d - 1, d - 1), d = floor((r - 1 - H)/2), is at most 1,000: all but the three L = 5 cells
+    # with bound 4,060 or 31,465, each at R = 1 and 2
+    from itertools import product
+    from math import comb
+
+    left_out = {(10, 5, 1), (12, 5, 2), (12, 5, 1)}
+    assert all(comb(3 ** (depth - 2) + (r - 1 - h) // 2 - 1, (r - 1 - h) // 2 - 1) > 1000 for r, depth, h in left_out)
+    expected = {(r, depth, h, big_r) for r, depth, h, big_r in product((8, 10, 12), (3, 4, 5), (1, 2), (1, 2))
+                if (r, depth, h) not in left_out}
+    assert len(expected) == 30 and set(derived.CELLS) == expected

@@ -168,8 +168,13 @@ def test_doubled_positional_sample_evaluates_only_new_entries_and_stays_below_th
     full, every, _ = sequence_rank(model, 16, 10**6)
     assert every and full == 70
     assert sequence_rank(model, 16, 71) == (70, True, 256 * 256)
-    sampled, kept_all, evaluations = sequence_rank(model, 16, 60, budget=76 * 256 - 1)
+    sampled, kept_all, evaluations = sequence_rank(model, 16, 60, budget=76 * 76 + 255)  # not one row beside it
     assert not kept_all and evaluations == 76 * 76 and sampled <= full
+    # room for r = (budget - 76^2) // 256 = 53 rows against every column: they come first (issue 49, item 3), then
+    # the square sample with what is left (53 rows of a rank-70 matrix are independent, below the aim 60), and the
+    # larger of the two ranks
+    rows_first, kept_all, evaluations = sequence_rank(model, 16, 60, budget=76 * 256 - 1)
+    assert not kept_all and 53 <= rows_first <= full and evaluations == 53 * 256 + 76 * 76
 
 
 def test_limb_products_against_python_integers():

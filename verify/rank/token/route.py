@@ -32,11 +32,12 @@ from ...exact.compositions import compositions
 from ...exact.fields import Field
 from ...exact.kernels import kernel_for
 from ...model.spec import NetworkSpec
+from .batched import batched_grid, pass_prices
 from .gram import GramModel
 from .positional_bound import exact_hilbert, positional_bound, side_points
 
 __all__ = ["grow_grid", "lattice", "derivative_upper_bound", "free_variables", "rank_mod_p", "count_rank",
-           "sequence_rank", "sampled_minor_rank", "every_sequence_rank", "MAX_SAMPLE_EVALUATIONS"]
+           "sequence_rank", "sampled_minor_rank", "every_sequence_rank", "sequence_grid", "MAX_SAMPLE_EVALUATIONS"]
 
 
 #: Most evaluations the sequence sample may spend at one N (positional route): 16 million covers every
@@ -131,6 +132,19 @@ def _all_sequences(vocab: int, length: int) -> np.ndarray:
     return grid.astype(np.int64)
 
 
+def sequence_grid(model: GramModel, tokens: int, left: np.ndarray, right: np.ndarray, za=None, zb=None) -> np.ndarray:
+    """The token matrix of the sequences ``left`` x ``right`` by the cheaper pass (``pass_prices``): the batched
+    literal pass, or ``model.evaluate_grid`` of the side points ``za``, ``zb`` (formed here when not given).
+    The model's constant K0 must be that of ``tokens`` positions (``positions_constant``) for the Gram pass."""
+    prices = pass_prices(model.spec, tokens)
+    if prices["literal"] < prices["gram"]:
+        return batched_grid(model, tokens, left, right)
+    half = left.shape[1]
+    za = _side_points(model, list(range(half)), left) if za is None else za
+    zb = _side_points(model, list(range(half, tokens)), right) if zb is None else zb
+    return model.evaluate_grid(za, zb, left[:, 0])
+
+
 def grow_grid(model: GramModel, matrix: np.ndarray | None, left: np.ndarray | None, right: np.ndarray | None,
               query: np.ndarray | None, new_left: np.ndarray, new_right: np.ndarray,
               new_query: np.ndarray) -> np.ndarray:
@@ -193,6 +207,11 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
     k = min(count, aim + 16)
     if k < count and k * count <= budget:
         return _rows_against_every_column(model, tokens, k, aim, rng, budget)
+    first = _rows_first(model, tokens, k, aim, rng, budget)
+    if first is not None and (first[0] < (budget - k * k) // count or first[0] >= aim):
+        return first  # the aim met, or its rows are dependent (a heuristic stop: a certified lower bound either way)
+    if first is not None:
+        budget -= first[2]
     evaluations = 0
     picks_a = picks_b = za = zb = matrix = None
     while True:
@@ -219,8 +238,23 @@ def sequence_rank(model: GramModel, tokens: int, target: int, seed: int = 0,
         # rank that stops growing is no reason to stop)
         cost = grown * grown - (0 if grown == count else k * k)
         if k == count or found >= aim or evaluations + cost > budget:
+            if first is not None:  # the larger of two certified lower bounds; both samples' work
+                return max(found, first[0]), k == count, evaluations + first[2]
             return found, k == count, evaluations
         k = grown
+
+
+def _rows_first(model: GramModel, tokens: int, k: int, aim: int, rng, budget: int) -> tuple[int, bool, int] | None:
+    """Where k rows against every column pass ``budget`` (a side too large), as many rows as fit beside the first
+    k x k square sample, r = (budget - k^2) // V^(N/2), against every column, before any square sample (issue 49,
+    item 3: at L = 4, V = 2, R = 1, N = 22 a 866 x 866 square gave 260 where the whole 2,048 x 2,048 matrix has
+    rank 312); None where not one row fits.  ``sequence_rank`` returns it when its rank is below r (the rows are
+    dependent) or meets the aim, else the larger of it and the square sample's rank."""
+    count = model.embedding.vocab ** (tokens // 2)
+    rows = (budget - k * k) // count
+    if rows < 1 or rows >= k:
+        return None
+    return _rows_against_every_column(model, tokens, rows, aim, rng, rows * count)
 
 
 def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, rng,
@@ -232,12 +266,12 @@ def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, 
     vocab, half, p = model.embedding.vocab, tokens // 2, model.p
     every = _all_sequences(vocab, half)
     count = len(every)
-    zb = _side_points(model, list(range(half, tokens)), every)
+    zb = _side_points(model, list(range(half, tokens)), every)  # used by the Gram pass only
     order = rng.permutation(count)
     blocks, taken, evaluations = [], 0, 0
     while True:
         new = order[taken:k]
-        blocks.append(model.evaluate_grid(_side_points(model, list(range(half)), every[new]), zb, every[new, 0]))
+        blocks.append(sequence_grid(model, tokens, every[new], every, zb=zb))  # the cheaper pass (``batched``)
         evaluations += len(new) * count
         taken = k
         found = rank_mod_p(np.vstack(blocks), p)
@@ -263,9 +297,7 @@ def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int 
 
     model.constant = model.positions_constant(tokens)
     left, right = distinct(), distinct()
-    za = _side_points(model, list(range(half)), left)
-    zb = _side_points(model, list(range(half, tokens)), right)
-    return rank_mod_p(model.evaluate_grid(za, zb, left[:, 0]), model.p)
+    return rank_mod_p(sequence_grid(model, tokens, left, right), model.p)  # the cheaper pass (``batched``)
 
 
 def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> tuple[int, int, int]:

@@ -13,12 +13,15 @@ L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``
   cap bounds sep for every weight, docs/mathematics.md §7);
 * ``n_reached``: the smallest N at which the rank is shown to reach the bound: with positions a sampled
   k x k minor (k = bound sequences a side, distinct, seeded) that is nonsingular mod p, a certified lower
-  bound (rank at one point <= generic rank); without positions the exact count-route rank at these weights;
+  bound (rank at one point <= generic rank); without positions bound + 16 seeded rows of the count matrix against
+  every column (``token.count_rows``; a submatrix, so certified too) where the whole count matrix has more than
+  ``plan.COUNT_ROWS_FROM`` entries, else (or where the rows fall short) the whole count matrix (the exact
+  count-route rank at these weights);
   tried from the counting floor up, so n_reached = counting_floor makes the result exact;
 * ``rank_at_least``: a certified lower bound on the generic sep at n_reached (the nonsingular minor's size with
-  positions, the count-route rank without); ``rank_at_n``: the rank of the whole token matrix at these weights mod
-  p at n_reached where it was computed (without positions), empty where only a minor was ranked (issue 39: one
-  column held both meanings);
+  positions, the rank of the count matrix's rows or of the whole of it without); ``rank_at_n``: the rank of the
+  whole token matrix at these weights mod p at n_reached where it was computed (without positions, the whole
+  count matrix), empty where only a minor or some rows were ranked (issue 39: one column held both meanings);
 * ``eq74_at_n``: the positional bound of eq. 7.4 (the degree bound on the token grid, certified caps) at
   that N, and ``cap_at_n`` the counting cap; ``c``: n_reached / scale.
 
@@ -35,12 +38,13 @@ from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
 from ...rank.token.caps import count_caps
+from ...rank.token.count_rows import count_rows_rank
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.positional_bound import counting_floor, positional_bound
 from ...rank.token.route import count_rank, sampled_minor_rank
-from .plan import Cell, bound_step_cost, calibrate
+from .plan import COUNT_ROWS_FROM, Cell, bound_step_cost, calibrate, calibrate_sequences, count_cost
 
-__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate"]
+__all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate", "cell_rate"]
 
 BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached",
                  "rank_at_least", "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate",
@@ -64,16 +68,26 @@ def bound_price(cell: Cell) -> int | None:
     return bound_step_cost(cell.vocab, floor, (3**cell.depth - 1) // 2, cell.positional_rank > 0, bound)
 
 
-def bound_estimate(cell: Cell, budget: int, seed: int = 0) -> tuple[int | None, float]:
-    """(priced work at the counting floor, ``bound_price``; seconds it takes at the rate of F measured here for
-    this cell's network), or 0 seconds past ``budget`` (the cell is then a row with its estimate) or without a
-    bound.  A count-matrix entry is priced as one evaluation of F (an upper estimate: the count route is
-    cheaper per entry)."""
-    work = bound_price(cell)
-    if work is None or work > budget:
-        return work, 0.0
+def cell_rate(cell: Cell, seed: int = 0) -> float:
+    """Seconds an evaluation of F of ``cell``'s network, measured here by the pass it runs at the counting floor
+    (``plan.calibrate_sequences``: the sampled minors with positions; without, the count rows evaluate one sequence
+    a count vector by the batched pass, and a count-matrix entry is priced as one evaluation: more entries than
+    evaluations, about what the elimination adds)."""
     spec, weights, embedding = _network(cell, seed)
-    return work, work * calibrate(GramModel(spec, weights, embedding, TOKEN_PRIME))
+    bound = lemma7_lower_bound(cell.depth, cell.vocab, cell.heads)
+    floor = counting_floor(cell.vocab, bound, cell.positional_rank > 0) if bound else 2
+    return calibrate_sequences(GramModel(spec.with_tokens(floor), weights, embedding, TOKEN_PRIME), floor)
+
+
+def bound_estimate(cell: Cell, budget: int, seed: int = 0, forecast: bool = False) -> tuple[int | None, float]:
+    """(priced work at the counting floor, ``bound_price``; seconds it takes at the rate of F measured here for
+    this cell's network, ``cell_rate``), or 0 seconds past ``budget`` (the cell is then a row with its estimate;
+    ``forecast``: its seconds all the same, for a plan beyond the budget) or without a bound.  A count-matrix
+    entry is priced as one evaluation of F (an upper estimate: the count route is cheaper per entry)."""
+    work = bound_price(cell)
+    if work is None or (work > budget and not forecast):
+        return work, 0.0
+    return work, work * cell_rate(cell, seed)
 
 
 def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
@@ -95,7 +109,7 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     row["counting_floor"] = floor
     spec, weights, embedding = _network(cell, seed)
     model = GramModel(spec, weights, embedding, TOKEN_PRIME)
-    rate = calibrate(model)
+    rate = cell_rate(cell, seed) if positional else calibrate(model)
     tokens, spent = floor, 0
     while True:
         cost = bound_step_cost(vocab, tokens, spec.layer_degree, positional, bound)
@@ -107,13 +121,25 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
                                  f"N = {tokens} priced at {cost:,} count-matrix entries > budget {budget:,}"))
             break
         spent += cost
-        found = (sampled_minor_rank(spec, weights, embedding, tokens, bound, seed, TOKEN_PRIME) if positional
-                 else count_rank(model, tokens)[0])
+        whole = None  # the whole count matrix's rank, where it was computed
+        if positional:
+            found = sampled_minor_rank(spec, weights, embedding, tokens, bound, seed, TOKEN_PRIME)
+        elif count_cost(vocab, tokens, spec.layer_degree) <= COUNT_ROWS_FROM:
+            found = whole = count_rank(model, tokens)[0]
+        else:
+            found, taken, total, _, _ = count_rows_rank(model, tokens, bound + 16, seed)
+            if taken == total:
+                whole = found
+            elif found < bound and spent + count_cost(vocab, tokens, spec.layer_degree) <= budget:
+                spent += count_cost(vocab, tokens, spec.layer_degree)
+                found = whole = count_rank(model, tokens)[0]  # the rows fell short: the whole matrix
         if found >= bound:
             exact = tokens == floor
-            row.update(n_reached=tokens, rank_at_least=found, rank_at_n="" if positional else found,
+            row.update(n_reached=tokens, rank_at_least=found, rank_at_n="" if whole is None else whole,
                        certainty=("certified: a nonsingular sampled minor of size bound" if positional else
-                                  "exact at these weights mod p") + (", at the counting floor" if exact else ""),
+                                  "exact at these weights mod p" if whole is not None else
+                                  f"certified: {bound + 16:,} rows of the count matrix against every column, rank "
+                                  "mod p >= bound") + (", at the counting floor" if exact else ""),
                        status="reached")
             break
         tokens += 2

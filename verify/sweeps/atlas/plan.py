@@ -24,8 +24,9 @@ from math import comb
 from ...errors import InputError
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
-           "parse_cell", "step_cost", "bound_step_cost", "even_ceil", "calibrate", "estimate_seconds",
-           "budget_for", "grid_ceiling", "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
+           "parse_cell", "step_cost", "bound_step_cost", "count_cost", "COUNT_ROWS_FROM", "even_ceil",
+           "calibrate", "calibrate_sequences", "estimate_seconds", "budget_for", "grid_ceiling",
+           "MAX_CELL_DEPTH", "MAX_CELL_VOCAB"]
 
 #: The constants c of the conjectured scale c r L / log3 r the grid records the counting cap at.
 CONSTANTS = (1, 2, 4)
@@ -61,6 +62,11 @@ RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000,
                                       step_evaluations=66_000_000 if big_r == 1 else 75_000_000,
                                       loop_evaluations=99_000_000 if big_r == 1 else 300_000_000)
           for heads in (1, 2) for big_r in (1, 2)}
+#: (L = 4, V = 2, R = 1), both head counts (issue 49, item 3), scaled by 2/4 at L = 4: each N to 32 ranked by its
+#: aim + 16 = 604 rows against every column (604 x 2^16 = 39.6 million at N = 32; about 80 million over N <= 32),
+#: so no N <= 22 prints a square sample's rank below the whole matrix's (312 at N = 22).
+RAISED.update({(4, 2, heads, 1): dict(step_evaluations=80_000_000, loop_evaluations=170_000_000)
+               for heads in (1, 2)})
 
 GRIDS = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
@@ -72,7 +78,9 @@ GRIDS = {
 #: The bound cells (section 2): V = r, depths, heads, positional ranks (0: the contrast without positions),
 #: and one cell's budget in evaluations of F (with positions) or count-matrix entries (without).
 BOUND_CELLS = {
-    "full": dict(depths=(3, 4, 5), vocabs=(8, 10, 12), heads=(1, 2), positional=(1, 2, 0), budget=3_000_000),
+    # 21 million (issue 49): the bound-4,060 cells at their floors, 4,060^2 = 16.5 million evaluations with positions
+    # and 4,076 x 5,005 = 20.4 million count-matrix entries at (10, 5, 1) without; (12, 5, 1) stays a row (990 million)
+    "full": dict(depths=(3, 4, 5), vocabs=(8, 10, 12), heads=(1, 2), positional=(1, 2, 0), budget=21_000_000),
     "quick": dict(depths=(4,), vocabs=(6,), heads=(1, 2), positional=(1, 0), budget=200_000),
 }
 
@@ -167,23 +175,66 @@ def step_cost(vocab: int, tokens: int, degree: int, positional: bool, aim: int, 
     """The priced size of one N of the grid: count-matrix entries without positions (rows x columns of the
     lattice route, rows V binom(min(N/2 - 1, C) + V - 1, V - 1), columns binom(min(N/2, C) + V - 1, V - 1)),
     evaluations of F with them: the first sample, k = min(V^(N/2), aim + 16) rows against all V^(N/2) columns
-    where that fits ``budget`` (the step's, as ``token.route.sequence_rank`` samples), else k x k."""
+    where that fits ``budget`` (the step's, as ``token.route.sequence_rank`` samples), else k x k and beside it
+    the r = (budget - k^2) // V^(N/2) rows against every column taken first (where 1 <= r < k)."""
     half, m = tokens // 2, vocab - 1
     if not positional:
         return vocab * comb(min(half - 1, degree) + m, m) * comb(min(half, degree) + m, m)
     count = vocab**half
     k = min(count, aim + 16)
-    return k * count if budget is not None and k * count <= budget else k * k
+    if budget is not None and k * count <= budget:
+        return k * count
+    rows = 0 if budget is None else (budget - k * k) // count  # ``token.route._rows_first``: rows first
+    return k * k + (rows * count if 1 <= rows < k else 0)
+
+
+#: Count matrices with more entries than this are ranked by bound + 16 of their rows against every column first
+#: (``atlas.bound``; 100 and 71.5 million at the L = 5 cells (10, 5, 1) and (12, 5, 2)); smaller ones whole, so their
+#: rows keep ``rank_at_n``, the whole matrix's rank, as before issue 49.
+COUNT_ROWS_FROM = 20_000_000
+
+
+def count_cost(vocab: int, tokens: int, degree: int) -> int:
+    """The entries of the whole count matrix at N = ``tokens`` (``step_cost`` without positions)."""
+    return step_cost(vocab, tokens, degree, False, 0)
 
 
 def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, bound: int) -> int:
     """The priced size of one N of a bound cell: bound^2 evaluations of F (the sampled bound x bound minor)
-    with positions, the count matrix's entries (``step_cost``) without."""
-    return bound * bound if positional else step_cost(vocab, tokens, degree, False, 0)
+    with positions; without, the entries of the whole count matrix up to ``COUNT_ROWS_FROM``, beyond it those of
+    bound + 16 rows against every column (``token.count_rows``; the whole matrix, ranked when the rows fall
+    short, is priced then, ``count_cost``)."""
+    if positional:
+        return bound * bound
+    half, m, whole = tokens // 2, vocab - 1, count_cost(vocab, tokens, degree)
+    return whole if whole <= COUNT_ROWS_FROM else min(whole, (bound + 16) * comb(min(half, degree) + m, m))
+
+
+def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
+    """Seconds per evaluation of F by the pass the token samplers run at N = ``tokens`` (``token.route.sequence_grid``:
+    the batched literal pass or the Gram route's compiled grid, whichever is cheaper there), timed on a ``side``
+    x ``side`` grid of random sequences after one small warm-up grid (which loads the compiled code).  The
+    bound cells' price model (issue 49): the old ``calibrate`` timed 32 x 32 points, below the size from which
+    the compiled grid runs, so it priced the numpy passes (26.7 us an evaluation at (10, 5, 1) against 5.8 us
+    measured over the whole cell)."""
+    import numpy as np
+
+    from ...rank.token.route import sequence_grid
+
+    model.compiled = True  # the samplers' grids are above ``gram.COMPILED_MIN_PAIRS``
+    model.constant = model.positions_constant(tokens)
+    rng = np.random.default_rng(0)
+    half, vocab = tokens // 2, model.embedding.vocab
+    left, right = rng.integers(0, vocab, (side, half)), rng.integers(0, vocab, (side, tokens - half))
+    sequence_grid(model, tokens, left[:2], right[:2])
+    start = time.perf_counter()
+    sequence_grid(model, tokens, left, right)
+    return max(time.perf_counter() - start, 1e-6) / side**2
 
 
 def calibrate(model, side: int = 32) -> float:
-    """Seconds per evaluation of F for this cell's model (a ``side`` x ``side`` grid of random points)."""
+    """Seconds per evaluation of F for this cell's model (a ``side`` x ``side`` grid of random points; the grid
+    cells' rate, priced by the numpy passes they run below ``gram.COMPILED_MIN_PAIRS``)."""
     import numpy as np
 
     rng = np.random.default_rng(0)

@@ -28,22 +28,33 @@ def compute_cell(cell: Cell, which: str = "full", seed: int = 0, skip: str | Non
 
 
 def run_cells(cells: list[Cell], which: str = "full", seed: int = 0, jobs: int = 1, known: dict | None = None,
-              raise_budget: dict | None = None, estimate: dict | None = None):
+              raise_budget: dict | None = None, estimate: dict | None = None, scheduler: str | None = None):
     """Yield (cell, row) for each of ``cells`` as it finishes.  ``known``: rows of cells not run here (Cell ->
     row), read by the skip rule; ``estimate``: Cell -> seconds, to start the longest ready cell first (two
-    workers then finish together).  ``jobs`` = 1 runs here, one cell after another, in the given order."""
+    workers then finish together).  ``jobs`` = 1 runs here, one cell after another, in the given order.
+    ``scheduler``: a Dask scheduler's address; each cell is then a task on its workers (``executor.executor``,
+    as the sweeps' --scheduler), every cell submitted as soon as the cells that could skip it are done, the
+    longest first, and Dask spreads them over its workers (``jobs`` is not used)."""
     done = dict(known or {})
+    if scheduler is not None:
+        yield from _run_pool(cells, which, seed, len(cells), done, raise_budget, estimate, scheduler)
+        return
     if jobs <= 1:
         for cell in cells:
             row = compute_cell(cell, which, seed, skip_reason(cell, done), raise_budget)
             done[cell] = row
             yield cell, row
         return
+    yield from _run_pool(cells, which, seed, jobs, done, raise_budget, estimate, None)
+
+
+def _run_pool(cells, which, seed, jobs, done, raise_budget, estimate, scheduler):
+    """``run_cells`` on ``jobs`` local worker processes, or on the Dask cluster at ``scheduler``."""
     from ..executor import executor
 
     waiting = {cell: blockers(cell, cells) for cell in cells}
     cost = estimate or {}
-    with executor(workers=jobs) as pool:
+    with executor(scheduler, workers=jobs) as pool:
         running = {}
         while waiting or running:
             ready = sorted((c for c, before in waiting.items() if all(b in done for b in before)),
