@@ -1,0 +1,140 @@
+"""Repeats of the atlas's probabilistic results (issue 47, item 5): the limit and each probabilistic positional row
+are repeated with independent weights, embedding, positions and sample draws (``token.limit.repeat_seed``) at
+distinct primes (``token.limit.repeat_prime``) until the product of the runs' bounds is at most 1e-6, or the cell's
+repeat budget (``plan.Budget.repeat_evaluations``) would be passed, which the row then says.
+
+The argument is docs/mathematics.md §7, Lemma R.  The value printed is the largest rank over the runs, a certified
+lower bound; it misses the generic rank g only if every run's rank does.  A row's run that met its bound of a fixed
+kind (eq. 7.4 at its own positions: Lemma P; or every sequence kept: Schwartz-Zippel over its weights) and missed g
+had its own event occur, so the product counts the *prefix* of runs that met a bound of the kind of the first run:
+the loop ends at the first run that does not (its rank still enters the largest), never skipping one, so no run is
+chosen by what it found.  A row that met only the computed limit is not repeated: its event is the limit's, whose
+probability is the limit's own product.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
+from ...model.spec import draw_weights
+from ...rank.certainty import (
+    PRIME_CONDITION,
+    REPEAT_TARGET,
+    REPEATS_PRIME_CONDITION,
+    RunBound,
+    format_bound,
+    independent_product,
+    residue_sample_size,
+)
+from ...rank.token.gram import GramModel
+from ...rank.token.limit import entry_degree, repeat_prime, repeat_seed, repeated_limit
+from ...rank.token.positional_bound import eq74_probability
+from ...rank.token.route import sequence_rank
+from ...rank.token.tokens import positional_bounds
+
+__all__ = ["repeat_cell_limit", "limit_certainty_text", "met_bounds", "row_run", "repeat_row", "ROW_EVENT",
+           "RANK_LEMMA"]
+
+#: Where the limit's probability is proven (cited beside every limit probability printed).
+RANK_LEMMA = "docs/mathematics.md §7: the rank lemma, the union over the doublings"
+#: The event a repeated row's probability bounds.
+ROW_EVENT = "the largest rank over the runs is below the generic rank"
+#: The weight range the atlas draws from (``model.spec.DEFAULT_WEIGHT_RANGE``; as ``grid.row_label``).
+WEIGHT_RANGE = 2**31
+
+
+def repeat_cell_limit(limit, spec, embedding, seed: int, limit_evaluations: int, repeats: dict, rate: float):
+    """``repeated_limit`` from the cell's first limit, spending from ``repeats["left"]`` (the cell's repeat budget)."""
+    if limit.certified_exact:
+        return limit
+    from ...rank.token.gram import TOKEN_PRIME
+
+    again = repeated_limit(spec, embedding, TOKEN_PRIME, seed, WEIGHT_RANGE, limit_evaluations, repeats["left"],
+                           first=limit, rate=rate)
+    repeats["left"] -= again.evaluations - limit.evaluations
+    return again
+
+
+def limit_certainty_text(limit) -> str:
+    """The ``limit_certainty`` of a computed limit: certified exact, or its probability (rounded up) with the runs it
+    multiplies, its prime condition and where it is proven."""
+    if limit.certified_exact:
+        return "certified exact" + (f" ({len(limit.runs)} runs)" if limit.runs and len(limit.runs) > 1 else "")
+    runs = len(limit.runs) if limit.runs else 1
+    if runs == 1:
+        return f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)} {PRIME_CONDITION} ({RANK_LEMMA})"
+    budget = f"; {limit.repeats_note}" if "budget" in limit.repeats_note else ""
+    return (f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)}: {runs} independent runs, "
+            f"{REPEATS_PRIME_CONDITION} ({RANK_LEMMA}; Lemma R, the product over runs){budget}")
+
+
+def met_bounds(spec, vocab: int, big_r: int, tokens: int, prime: int, proven: int, limit, found: int, every: bool,
+               bounds: dict) -> dict:
+    """The kinds of bound a run's rank ``found`` met, each with the exact bound on its event {kind: Fraction}.
+
+    Kinds: "certified" (``proven`` or eq. 7.4's caps, bounds proven for every weight: 0), "at_positions" (eq. 7.4
+    with H at the run's positions: Lemma P), "every" (every sequence kept: sep at the run's weights, Schwartz-Zippel
+    over them and the embedding, as ``rank.labels.positional_label``), "limit" (the computed limit, not certified:
+    the limit's own bound).  ``proven``: the smallest bound proven for every weight (counting cap, derivative bound,
+    a certified limit)."""
+    met = {}
+    proven = min(proven, bounds["certified"])
+    if found == proven:
+        met["certified"] = Fraction(0)
+    position_sample = residue_sample_size(2 * EMBEDDING_RANGE + 1, prime)
+    if bounds["at_positions"] is not None and found == bounds["at_positions"]:
+        met["at_positions"] = eq74_probability(spec.depth, vocab, big_r, tokens, position_sample).bound
+    if every:
+        sample = min(residue_sample_size(2 * WEIGHT_RANGE + 1, prime), position_sample)
+        met["every"] = min(Fraction(1), Fraction(proven * entry_degree(spec)) / sample)
+    if limit is not None and not getattr(limit, "certified_exact", True) and found == limit.rank:
+        met["limit"] = limit.exact_bound if limit.exact_bound is not None else Fraction(1)
+    return met
+
+
+def row_run(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int, limit, step_budget: int):
+    """One run of a positional row at its own draws (seed, prime), aimed as ``grid._rank_at`` aims:
+    (rank, evaluations, ``met_bounds``)."""
+    embedding = VocabularyEmbedding(vocab + 1, vocab, vocab, big_r, seed)
+    model = GramModel(spec, draw_weights(spec, seed, WEIGHT_RANGE), embedding, prime)
+    bounds = positional_bounds(model, tokens)
+    target = min(proven, bounds["certified"], bounds["at_positions"] or proven)
+    found, every, spent = sequence_rank(model, tokens, target, seed, None if limit is None else limit.rank,
+                                        budget=step_budget)
+    return found, spent, met_bounds(spec, vocab, big_r, tokens, prime, proven, limit, found, every, bounds)
+
+
+def repeat_row(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int, limit,
+               step_budget: int, first: tuple, repeats: dict, rate: float,
+               target: Fraction = REPEAT_TARGET) -> tuple[int, str, Fraction | None, str]:
+    """Repeat a positional row whose first run ``first`` (``row_run``'s value) met a probabilistic bound:
+    (largest rank, kind, product bound or None, note).  The kind is the first run's bound with the smallest
+    probability ("limit": not repeated here); later runs count while they meet a bound of that kind (Lemma R's
+    prefix); a run meeting a certified bound makes the row certified exact (kind "certified", bound 0)."""
+    found, spent, met = first
+    if "certified" in met:
+        return found, "certified", Fraction(0), ""
+    kind = min((k for k in met if k != "limit"), key=lambda k: met[k], default="limit")
+    if kind == "limit" or (met.get("limit") is not None and met["limit"] < met[kind]):
+        return found, "limit", met.get("limit"), ""
+    records, best, note = [RunBound(seed, prime, met[kind])], found, ""
+    product = independent_product(ROW_EVENT, records, "")
+    while product.bound > target:
+        run = len(records)
+        if spent > repeats["left"]:
+            note = (f"budget: one run costs {spent:,} evaluations of F (~{spent * rate:.0f} s here), the cell's repeat "
+                    f"budget has {max(0, repeats['left']):,} left")
+            break
+        run_seed, run_prime = repeat_seed(seed, run), repeat_prime(prime, run)
+        rank, cost, run_met = row_run(spec, vocab, big_r, tokens, run_seed, run_prime, proven, limit, step_budget)
+        repeats["left"] -= cost
+        best = max(best, rank)
+        if "certified" in run_met:
+            return best, "certified", Fraction(0), f"run {run + 1} met a proven bound"
+        if kind not in run_met:
+            note = f"run {run + 1} (rank {rank}) met no bound of its kind; the product stops at the runs before it"
+            break
+        records.append(RunBound(run_seed, run_prime, run_met[kind]))
+        product = independent_product(ROW_EVENT, records, "")
+    return best, kind, product.bound, f"{len(records)} runs" + (f"; {note}" if note else "")
