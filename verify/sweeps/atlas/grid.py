@@ -214,9 +214,10 @@ def _repeated(spec: NetworkSpec, tokens: int, seed: int, cap: int, upper: int, l
     vocab, big_r = spec.width - 1, repeats["positional_rank"]
     proven = min(cap, upper, *([limit.rank] if limit is not None and getattr(limit, "certified_exact", True) else []))
     met = met_bounds(spec, vocab, big_r, tokens, TOKEN_PRIME, proven, limit, found, every, bounds)
+    kind = "at_positions" if bounds["at_positions"] is not None else "every"  # fixed by V and N, before the repeats
     best, kind, bound, note = repeat_row(spec, vocab, big_r, tokens, seed, TOKEN_PRIME, proven, limit, step_budget,
-                                         (found, spent, met), repeats, repeats.get("rate", 0.0))
-    if kind == "limit":
+                                         (found, spent, met), kind, repeats, repeats.get("rate", 0.0))
+    if kind == "single":
         return found, label
     if note:
         repeats["notes"].append(f"{tokens}:{note}")

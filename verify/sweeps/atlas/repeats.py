@@ -106,19 +106,19 @@ def row_run(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, pr
 
 
 def repeat_row(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int, limit,
-               step_budget: int, first: tuple, repeats: dict, rate: float,
+               step_budget: int, first: tuple, kind: str, repeats: dict, rate: float,
                target: Fraction = REPEAT_TARGET) -> tuple[int, str, Fraction | None, str]:
-    """Repeat a positional row whose first run ``first`` (``row_run``'s value) met a probabilistic bound:
-    (largest rank, kind, product bound or None, note).  The kind is the first run's bound with the smallest
-    probability ("limit": not repeated here); later runs count while they meet a bound of that kind (Lemma R's
-    prefix); a run meeting a certified bound makes the row certified exact (kind "certified", bound 0)."""
+    """Repeat a positional row whose first run ``first`` (rank, evaluations, ``met_bounds``) met a probabilistic
+    bound: (largest rank, kind, product bound or None, note).  ``kind`` is fixed before the repeats by the row's
+    parameters ("at_positions" where H is computed at this N, else "every"; docs/mathematics.md §7, Lemma R): runs
+    count while they meet a bound of that kind (the prefix); a first run that met none keeps its own label (kind
+    "single"); a run meeting a certified bound makes the row certified exact (kind "certified", bound 0)."""
     found, spent, met = first
     if "certified" in met:
         return found, "certified", Fraction(0), ""
-    kind = min((k for k in met if k != "limit"), key=lambda k: met[k], default="limit")
-    if kind == "limit" or (met.get("limit") is not None and met["limit"] < met[kind]):
-        return found, "limit", met.get("limit"), ""
-    records, best, note = [RunBound(seed, prime, met[kind])], found, ""
+    if kind not in met:
+        return found, "single", None, ""
+    records, best, best_run, note = [RunBound(seed, prime, met[kind])], found, 0, ""
     product = independent_product(ROW_EVENT, records, "")
     while product.bound > target:
         run = len(records)
@@ -129,12 +129,14 @@ def repeat_row(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int,
         run_seed, run_prime = repeat_seed(seed, run), repeat_prime(prime, run)
         rank, cost, run_met = row_run(spec, vocab, big_r, tokens, run_seed, run_prime, proven, limit, step_budget)
         repeats["left"] -= cost
-        best = max(best, rank)
+        if rank > best:
+            best, best_run = rank, run
         if "certified" in run_met:
-            return best, "certified", Fraction(0), f"run {run + 1} met a proven bound"
+            return best, "certified", Fraction(0), f"run {run} met a proven bound; rank from run {best_run}"
         if kind not in run_met:
-            note = f"run {run + 1} (rank {rank}) met no bound of its kind; the product stops at the runs before it"
+            note = f"run {run} (rank {rank}) met no bound of its kind; the product stops at the runs before it"
             break
         records.append(RunBound(run_seed, run_prime, run_met[kind]))
         product = independent_product(ROW_EVENT, records, "")
-    return best, kind, product.bound, f"{len(records)} runs" + (f"; {note}" if note else "")
+    origin = f"; rank from run {best_run}" if best_run else ""
+    return best, kind, product.bound, f"{len(records)} runs{origin}" + (f"; {note}" if note else "")
