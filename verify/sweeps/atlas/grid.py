@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
-from ...rank.certainty import PRIME_CONDITION, ProbabilityBound, format_bound
+from ...rank.certainty import PRIME_CONDITION
 from ...rank.labels import positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
@@ -37,7 +37,7 @@ from ...rank.token.limit import LimitOutOfReach, token_limit
 from ...rank.token.route import count_rank, derivative_upper_bound, free_variables, sequence_rank
 from ...rank.token.tokens import positional_bounds
 from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, grid_ceiling, step_cost
-from .repeats import limit_certainty_text, met_bounds, repeat_cell_limit, repeat_row
+from .repeats import limit_certainty_text, repeat_cell_limit, repeat_positional_row
 
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
            "split_exceptions", "grid_estimate", "first_n_reaching"]
@@ -51,8 +51,8 @@ COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_
 COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
 COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions",
             "sampled_below", "estimate", "seed", "prime", "seconds"]
-#: ``repeats``: each probabilistic row repeated with independent draws (docs/mathematics.md §7, Lemma R) as
-#: "N:k runs[; why the product stopped above 1e-6]", separated by " | "; the limit's runs are in ``limit_certainty``.
+#: ``repeats``: the limit and each probabilistic row repeated with independent draws (docs/mathematics.md §7, Lemma R)
+#: as "limit:k runs[; why the product stopped above 1e-6]" and "N:k runs[; rank from run j][; why]", joined by " | ".
 COLUMNS += ["repeats"]
 
 
@@ -199,31 +199,11 @@ def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, c
     found, every, spent = sequence_rank(model, tokens, target, seed, limit.rank if limit else None, budget=step_budget)
     label = row_label(found, every, cap, upper, bounds, limit, spec)
     if label.startswith("probabilistic") and repeats is not None:
-        found, label = _repeated(spec, tokens, seed, cap, upper, limit, step_budget, (found, every, spent, bounds),
-                                 label, repeats)
+        found, label = repeat_positional_row(spec, tokens, seed, cap, upper, limit, step_budget,
+                                             (found, every, spent, bounds), label, repeats)
     labels.append(f"{tokens}:{label}")
     eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
     return found, label, spent
-
-
-def _repeated(spec: NetworkSpec, tokens: int, seed: int, cap: int, upper: int, limit, step_budget: int, first: tuple,
-              label: str, repeats: dict) -> tuple[int, str]:
-    """A probabilistic row repeated with independent draws (``repeats.repeat_row``, docs/mathematics.md §7 Lemma R):
-    (largest rank, label); the runs and why they stopped go to ``repeats["notes"]``."""
-    found, every, spent, bounds = first
-    vocab, big_r = spec.width - 1, repeats["positional_rank"]
-    proven = min(cap, upper, *([limit.rank] if limit is not None and getattr(limit, "certified_exact", True) else []))
-    met = met_bounds(spec, vocab, big_r, tokens, TOKEN_PRIME, proven, limit, found, every, bounds)
-    kind = "at_positions" if bounds["at_positions"] is not None else "every"  # fixed by V and N, before the repeats
-    best, kind, bound, note = repeat_row(spec, vocab, big_r, tokens, seed, TOKEN_PRIME, proven, limit, step_budget,
-                                         (found, spent, met), kind, repeats, repeats.get("rate", 0.0))
-    if kind == "single":
-        return found, label
-    if note:
-        repeats["notes"].append(f"{tokens}:{note}")
-    if kind == "certified":
-        return best, "certified"
-    return best, f"probabilistic({format_bound(ProbabilityBound('', bound, '').value)})"
 
 
 #: What ``ranks_certainty`` says of a cell's ranks, without and with positions.

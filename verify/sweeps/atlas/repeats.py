@@ -22,19 +22,20 @@ from ...rank.certainty import (
     PRIME_CONDITION,
     REPEAT_TARGET,
     REPEATS_PRIME_CONDITION,
+    ProbabilityBound,
     RunBound,
     format_bound,
     independent_product,
     residue_sample_size,
 )
-from ...rank.token.gram import GramModel
+from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.limit import entry_degree, repeat_prime, repeat_seed, repeated_limit
 from ...rank.token.positional_bound import eq74_probability
 from ...rank.token.route import sequence_rank
 from ...rank.token.tokens import positional_bounds
 
-__all__ = ["repeat_cell_limit", "limit_certainty_text", "met_bounds", "row_run", "repeat_row", "ROW_EVENT",
-           "RANK_LEMMA"]
+__all__ = ["repeat_cell_limit", "limit_certainty_text", "repeat_positional_row", "met_bounds", "row_run", "repeat_row",
+           "ROW_EVENT", "RANK_LEMMA"]
 
 #: Where the limit's probability is proven (cited beside every limit probability printed).
 RANK_LEMMA = "docs/mathematics.md §7: the rank lemma, the union over the doublings"
@@ -48,25 +49,45 @@ def repeat_cell_limit(limit, spec, embedding, seed: int, limit_evaluations: int,
     """``repeated_limit`` from the cell's first limit, spending from ``repeats["left"]`` (the cell's repeat budget)."""
     if limit.certified_exact:
         return limit
-    from ...rank.token.gram import TOKEN_PRIME
 
     again = repeated_limit(spec, embedding, TOKEN_PRIME, seed, WEIGHT_RANGE, limit_evaluations, repeats["left"],
                            first=limit, rate=rate)
     repeats["left"] -= again.evaluations - limit.evaluations
+    note = again.repeats_note if again.repeats_note.startswith(("budget", "run ")) else ""
+    repeats["notes"].append(f"limit:{len(again.runs)} runs" + (f"; {note}" if note else ""))
     return again
 
 
 def limit_certainty_text(limit) -> str:
-    """The ``limit_certainty`` of a computed limit: certified exact, or its probability (rounded up) with the runs it
-    multiplies, its prime condition and where it is proven."""
+    """The ``limit_certainty`` of a computed limit: certified exact, or its probability (rounded up), its prime
+    condition and where it is proven (the runs it multiplies: the ``repeats`` column)."""
     if limit.certified_exact:
-        return "certified exact" + (f" ({len(limit.runs)} runs)" if limit.runs and len(limit.runs) > 1 else "")
+        return "certified exact"
     runs = len(limit.runs) if limit.runs else 1
-    if runs == 1:
-        return f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)} {PRIME_CONDITION} ({RANK_LEMMA})"
-    budget = f"; {limit.repeats_note}" if "budget" in limit.repeats_note else ""
-    return (f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)}: {runs} independent runs, "
-            f"{REPEATS_PRIME_CONDITION} ({RANK_LEMMA}; Lemma R, the product over runs){budget}")
+    condition, lemma = (PRIME_CONDITION, RANK_LEMMA) if runs == 1 else (
+        REPEATS_PRIME_CONDITION, f"{RANK_LEMMA}; Lemma R, the product over {runs} independent runs")
+    return f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)} {condition} ({lemma})"
+
+
+def repeat_positional_row(spec, tokens: int, seed: int, cap: int, upper: int, limit, step_budget: int, first: tuple,
+                          label: str, repeats: dict) -> tuple[int, str]:
+    """``grid._rank_at``'s hook: a row labelled probabilistic repeated with independent draws (``repeat_row``):
+    (largest rank, label).  ``first``: the first run's (rank, every sequence kept, evaluations, eq. 7.4's bounds);
+    the runs and why they stopped go to ``repeats["notes"]``."""
+    found, every, spent, bounds = first
+    vocab, big_r = spec.width - 1, repeats["positional_rank"]
+    proven = min(cap, upper, *([limit.rank] if limit is not None and getattr(limit, "certified_exact", True) else []))
+    met = met_bounds(spec, vocab, big_r, tokens, TOKEN_PRIME, proven, limit, found, every, bounds)
+    kind = "at_positions" if bounds["at_positions"] is not None else "every"  # fixed by V and N, before the repeats
+    best, kind, bound, note = repeat_row(spec, vocab, big_r, tokens, seed, TOKEN_PRIME, proven, limit, step_budget,
+                                         (found, spent, met), kind, repeats, repeats.get("rate", 0.0))
+    if kind == "single":
+        return found, label
+    if note:
+        repeats["notes"].append(f"{tokens}:{note}")
+    if kind == "certified":
+        return best, "certified"
+    return best, f"probabilistic({format_bound(ProbabilityBound(ROW_EVENT, bound, '').value)})"
 
 
 def met_bounds(spec, vocab: int, big_r: int, tokens: int, prime: int, proven: int, limit, found: int, every: bool,
