@@ -172,8 +172,8 @@ REPEAT_TARGET = Fraction(1, 10**6)
 
 #: The prime condition of a product over runs at distinct primes (docs/mathematics.md §7, Lemma R): the primes are
 #: fixed, not drawn, so a bad prime is a condition, not an event; a run whose prime is bad contributes 1, not its bound.
-REPEATS_PRIME_CONDITION = ("unless a run's prime p_i divides the content of every witness minor (that run's factor is "
-                           "then 1)")
+REPEATS_PRIME_CONDITION = ("unless, for some run, its prime p divides the content of every witness minor (that run's "
+                           "factor is then 1)")
 
 
 @dataclass(frozen=True)
