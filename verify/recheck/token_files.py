@@ -264,6 +264,7 @@ def probe(rc, path, data):
     cell = Cell(data["depth"], data["width"], data["heads"], data.get("attn_dim"), data["vocab"], data["rank"],
                 data.get("positional_rank") or 0, data.get("seed") or 0, data.get("weight_range") or 2**31, p,
                 limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"))
+    cell.limit_runs = len(limit.get("runs") or []) or 1  # the limit's independent runs (Lemma R)
     ranks = {row["tokens"]: row["rank"] for row in data["ranks"]}
     check_limit(rc, f"{where} limit", cell, limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"),
                 limit.get("probability_bound"), ranks)

@@ -23,7 +23,7 @@ from ..rank.memory import DEFAULT_MEMORY_GIB
 from ..rank.routes import ROUTES, rank_once
 from ..rank.token.caps import count_caps
 from ..rank.token.gram import GramModel, token_prime
-from ..rank.token.limit import token_limit
+from ..rank.token.limit import MAX_LIMIT_EVALUATIONS, repeated_limit, token_limit
 from ..rank.token.tokens import positional_bounds
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
@@ -102,7 +102,9 @@ class ProbeResult:
                         "bound for any weights, and where "
                         "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
                         "N-independent value, an upper bound on the rank at every N (when not certified_exact: "
-                        "unless the limit's random event occurred)" if self.mode == "tokens" else
+                        "unless the limit's random event occurred, whose probability_bound is proven in "
+                        "docs/mathematics.md §7, the rank lemma, and multiplied over the limit's independent runs by "
+                        "Lemma R)" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
                        + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else "")
@@ -211,6 +213,9 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
                    "use a smaller --vocab")
         limit = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, token_prime(field.modulus),
                             seed, weight_range)
+        # repeated with independent draws until its bound is <= 1e-6 (docs/mathematics.md §7, Lemma R)
+        limit = repeated_limit(spec, embedding, token_prime(field.modulus), seed, weight_range,
+                               repeat_evaluations=MAX_LIMIT_EVALUATIONS, first=limit)
         result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
         if positional_rank:
             options["likely"] = limit.rank
