@@ -147,3 +147,36 @@ def test_an_atlas_row_repeats_to_one_in_a_million():
     lemma_p = sum(Fraction(j * cap(size, j), 2 * 2**20 + 1) for size in (6, 5) for j in range(1, 14))
     assert labels["12"] == f"probabilistic({format_bound(float(lemma_p**3) * (1 + 1e-12))})"
     assert lemma_p**3 <= REPEAT_TARGET < lemma_p**2
+
+
+def _fake_limit(rank: int, evaluations: int = 100) -> limit_module.TokenLimit:
+    return limit_module.TokenLimit(rank, 20, False, 0.1, 8, evaluations, 0.0, 2**31 - 1,
+                                   exact_bound=Fraction(1, 10))
+
+
+def test_the_repeated_limit_is_the_largest_rank_over_its_runs(monkeypatch):
+    """Scripted runs of ranks 10 (the first), 12, 11 at bound 1/10 each: three runs reach 1/1000, the value is 12."""
+    queue = [_fake_limit(12), _fake_limit(11)]
+    monkeypatch.setattr(limit_module, "token_limit", lambda *args, **kw: queue.pop(0))
+    out = limit_module.repeated_limit(SPEC, VocabularyEmbedding(3, 2, 2, 2, 0), 2**31 - 1, 0,
+                                      repeat_evaluations=10**6, target=Fraction(1, 1000), first=_fake_limit(10))
+    assert out.rank == 12 and [r["rank"] for r in out.runs] == [10, 12, 11]
+    assert out.exact_bound == Fraction(1, 1000)
+
+
+def test_a_limit_beyond_its_repeat_budget_says_why(monkeypatch):
+    monkeypatch.setattr(limit_module, "token_limit", lambda *args, **kw: _fake_limit(12))
+    out = limit_module.repeated_limit(SPEC, VocabularyEmbedding(3, 2, 2, 2, 0), 2**31 - 1, 0,
+                                      repeat_evaluations=150, target=Fraction(1, 1000), first=_fake_limit(10))
+    assert len(out.runs) == 2 and out.exact_bound == Fraction(1, 100)  # the second run fits, a third would not
+    assert out.repeats_note.startswith("budget: one run costs 100 evaluations of F")
+
+
+def test_the_cell_repeat_budget_is_spent_by_the_limit(monkeypatch):
+    """Bound 1/10 a run: six runs reach 1e-6; the five repeats' 5 x 30 evaluations leave the cell's budget."""
+    queue = [_fake_limit(12, 30) for _ in range(5)]
+    monkeypatch.setattr(limit_module, "token_limit", lambda *args, **kw: queue.pop(0))
+    repeats = {"left": 1_000, "notes": []}
+    out = repeats_module.repeat_cell_limit(_fake_limit(10), SPEC, VocabularyEmbedding(3, 2, 2, 2, 0), 0, 10**6,
+                                           repeats, 1e-6)
+    assert len(out.runs) == 6 and repeats["left"] == 1_000 - 150 and repeats["notes"] == ["limit:6 runs"]

@@ -81,3 +81,31 @@ def test_a_rank_from_a_later_run_is_rechecked_at_that_runs_draws(small_atlas, tm
         writer.writerows(rows)
     assert any("(repeat run 1) N=12: rank" in line for line in _findings(planted, CONFIRMED))
     assert _findings(planted, CONTRADICTED) == []
+
+
+def test_probe_n_repeats_its_limit_and_the_recheck_multiplies(tmp_path):
+    """probe-n's computed limit of (L, d_x, H, d_a, V, R) = (2, 3, 2, 1, 2, 2) bounds 0.000842 in one run: it is
+    repeated (two runs, product <= 1e-6) and the recheck confirms the product from the documented draws."""
+    out = tmp_path / "probe.json"
+    with out.open("w") as handle:
+        subprocess.run([sys.executable, "-m", "verify", "probe-n", "--depth", "2", "--width", "3", "--heads", "2",
+                        "--attn-dim", "1", "--vocab", "2", "--rank", "2", "--pos-rank", "2", "--max-tokens", "10",
+                        "--no-store", "--json"], check=True, stdout=handle, stderr=subprocess.DEVNULL, cwd=ROOT)
+    import json
+
+    limit = json.loads(out.read_text())["limit"]
+    assert [run["seed"] for run in limit["runs"]] == [0, 1_000_003] and limit["probability_bound"] <= 1e-6
+    assert _findings(out, CONTRADICTED) == []
+    assert any("multiplied over 2 runs" in line for line in _findings(out, CONFIRMED))
+
+
+def test_an_every_sequence_row_over_three_runs_is_the_cube():
+    """Where H is not computed at this N the repeats' kind is 'every sequence kept': the recheck's offer is the
+    product of the three runs' Schwartz-Zippel bounds, proven * D / (2^21 + 1) each (D = 42 at L = 2)."""
+    from verify.recheck.tokens import Cell, _offers
+
+    cell = Cell(2, 3, 1, 3, 2, 2, 1, 0, 2**31, 2**31 - 1, None, None, None)
+    cell.row_runs = {8: 3}
+    proven = cell.proven(8)[0]
+    offers = dict((what, value) for value, what in _offers(cell, 8, proven - 1, None, True))
+    assert offers["every sequence kept"] == (Fraction(proven * 42, 2 * 2**20 + 1)) ** 3
