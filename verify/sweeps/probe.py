@@ -173,6 +173,14 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     return out
 
 
+def _repeated_limit(spec: NetworkSpec, embedding: VocabularyEmbedding, p: int, seed: int, weight_range: int):
+    """The token limit, repeated with independent draws until its bound is <= 1e-6 (docs/mathematics.md §7, Lemma R;
+    at most ``MAX_LIMIT_EVALUATIONS`` evaluations of F more than the first run)."""
+    first = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, p, seed, weight_range)
+    return repeated_limit(spec, embedding, p, seed, weight_range, repeat_evaluations=MAX_LIMIT_EVALUATIONS,
+                          first=first)
+
+
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
                  vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
                  continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
@@ -211,11 +219,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         # priced before any work, conservatively: the smallest token grid (N = 2) at this vocabulary
         guard_log2(estimate_counts_log2_bytes(vocab, 2, 1), max_memory_gib, f"the token grid with V = {vocab:,}",
                    "use a smaller --vocab")
-        limit = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, token_prime(field.modulus),
-                            seed, weight_range)
-        # repeated with independent draws until its bound is <= 1e-6 (docs/mathematics.md §7, Lemma R)
-        limit = repeated_limit(spec, embedding, token_prime(field.modulus), seed, weight_range,
-                               repeat_evaluations=MAX_LIMIT_EVALUATIONS, first=limit)
+        limit = _repeated_limit(spec, embedding, token_prime(field.modulus), seed, weight_range)
         result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
         if positional_rank:
             options["likely"] = limit.rank
