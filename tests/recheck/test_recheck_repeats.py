@@ -28,7 +28,8 @@ def test_the_documented_draws():
 
 
 def test_parse_and_product():
-    parsed = parse_repeats("limit:7 runs | 16:3 runs; rank from run 2 | 18:1 runs; budget: one run costs 5 evaluations")
+    parsed = parse_repeats("limit:7 runs | 16:3 runs; rank from run 2 | 18:1 runs; budget: one run costs 5 evaluations"
+                           " | 20:not repeated: the first run met no bound of this N's kind (every)")
     assert parsed == {"limit": (7, 0), 16: (3, 2), 18: (1, 0)}
     assert parse_repeats("") == {}
     assert product_over_runs(lambda p: Fraction(1, 10), 2**31 - 1, 3) == Fraction(1, 1000)

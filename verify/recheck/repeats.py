@@ -34,14 +34,17 @@ def run_prime(p: int, run: int) -> int:
 
 
 def parse_repeats(text: str) -> dict:
-    """'limit:7 runs | 16:3 runs; rank from run 2 | 18:1 runs; budget: ...' -> {"limit": (7, 0), 16: (3, 2),
-    18: (1, 0)}: (runs counted, the run the printed rank came from)."""
+    """'limit:7 runs | 16:3 runs; rank from run 2 | 18:1 runs; budget: ... | 20:not repeated: ...' ->
+    {"limit": (7, 0), 16: (3, 2), 18: (1, 0)}: (runs counted, the run the printed rank came from); a row not
+    repeated is left out (its bound is its single run's)."""
     out = {}
     for item in (text or "").split(" | "):
         head, _, rest = item.partition(":")
         if not rest:
             continue
         parts = [part.strip() for part in rest.split(";")]
+        if not (parts[0].endswith(" runs") and parts[0].split()[0].isdigit()):
+            continue  # "N:not repeated: ...": a single run, its own bound
         runs = int(parts[0].split()[0])
         origin = next((int(part.split()[-1]) for part in parts[1:] if part.startswith("rank from run ")), 0)
         out["limit" if head.strip() == "limit" else int(head)] = (runs, origin)

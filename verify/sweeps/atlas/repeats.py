@@ -78,10 +78,11 @@ def repeat_positional_row(spec, tokens: int, seed: int, cap: int, upper: int, li
     vocab, big_r = spec.width - 1, repeats["positional_rank"]
     proven = min(cap, upper, *([limit.rank] if limit is not None and getattr(limit, "certified_exact", True) else []))
     met = met_bounds(spec, vocab, big_r, tokens, TOKEN_PRIME, proven, limit, found, every, bounds)
-    kind = "at_positions" if bounds["at_positions"] is not None else "every"  # fixed by V and N, before the repeats
+    fixed = "at_positions" if bounds["at_positions"] is not None else "every"  # fixed by V and N, before the repeats
     best, kind, bound, note = repeat_row(spec, vocab, big_r, tokens, seed, TOKEN_PRIME, proven, limit, step_budget,
-                                         (found, spent, met), kind, repeats, repeats.get("rate", 0.0))
-    if kind == "single":
+                                         (found, spent, met), fixed, repeats, repeats.get("rate", 0.0))
+    if kind == "single":  # its probability is the first run's own, and the row says why it was not repeated
+        repeats["notes"].append(f"{tokens}:not repeated: the first run met no bound of this N's kind ({fixed})")
         return found, label
     if note:
         repeats["notes"].append(f"{tokens}:{note}")
