@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 __all__ = ["Certainty", "format_bound", "schwartz_zippel", "residue_sample_size", "against_upper_bound",
-           "BAD_PRIME_NOTE", "PRIME_CONDITION", "WHP_LABEL", "ProbabilityBound", "union_bound"]
+           "BAD_PRIME_NOTE", "PRIME_CONDITION", "WHP_LABEL", "ProbabilityBound", "union_bound",
+           "RunBound", "independent_product", "REPEAT_TARGET", "REPEATS_PRIME_CONDITION"]
 
 #: The prime condition (docs/mathematics.md §3), stated on every probabilistic statement over GF(p): Schwartz-Zippel
 #: over GF(p) bounds the chance that a minor nonzero mod p vanishes; if p divides the content of every witness minor
@@ -166,3 +167,44 @@ class Certainty:
         if self.certified_lower_bound:
             return WHP_LABEL
         return "probabilistic"
+
+
+#: A repeated probabilistic row stops once the product of its runs' bounds is at most this (issue 47, item 5).
+REPEAT_TARGET = Fraction(1, 10**6)
+
+#: The prime condition of a product over runs at distinct primes (docs/mathematics.md §7, Lemma R): the primes are
+#: fixed, not drawn, so a bad prime is a condition, not an event; a run whose prime is bad contributes 1, not its bound.
+REPEATS_PRIME_CONDITION = ("unless, for some run, its prime p divides the content of every witness minor (that run's "
+                           "factor is then 1)")
+
+
+@dataclass(frozen=True)
+class RunBound:
+    """One run of a repeated computation: its ``seed`` (the weights, embedding, positions and samples are all drawn
+    from it), its ``prime`` (fixed, not drawn: docs/mathematics.md §10 a) and ``bound``, a proven bound (exact
+    rational) on the probability of the run's own event E_i, a function of that run's draws alone."""
+
+    seed: int
+    prime: int
+    bound: Fraction
+
+
+def independent_product(event: str, runs: list[RunBound], argument: str) -> ProbabilityBound:
+    """Lemma R (docs/mathematics.md §7, the product rule): runs with independent draws, each bounding its own event
+    E_i (Pr[E_i] <= ``bound``), jointly bound the intersection of the E_i by the product of their bounds.
+
+    Independence is what makes it a product, so the runs must draw from distinct seeds: a seed used twice gives the
+    same draws, the same event twice, and a product that is no bound (Pr[E and E] = Pr[E], not its square).  That is
+    refused.  The caller counts only runs whose event the statement implies (Lemma R: a prefix of the runs)."""
+    seeds = [run.seed for run in runs]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"runs {seeds} repeat a seed: runs drawn from the same seed are not independent, and "
+                         "their bounds do not multiply")
+    if not runs:
+        raise ValueError("a product over no runs bounds nothing")
+    product = Fraction(1)
+    for run in runs:
+        if not 0 <= run.bound:
+            raise ValueError(f"a probability bound is at least 0, got {run.bound}")
+        product *= min(Fraction(1), Fraction(run.bound))
+    return ProbabilityBound(event, product, argument)

@@ -11,6 +11,7 @@ import math
 from . import arith, formulas
 from . import limit as limit_route
 from .core import BEYOND
+from .repeats import parse_repeats, run_prime, run_seed
 from .sep import check_sep_row
 from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
 
@@ -83,6 +84,9 @@ def atlas(rc, path, rows):
             probability = certainty[len("= generic w.p. >= 1 - "):].split()[0]
         cell = Cell(depth, width, heads, int(row["attn_dim"]), r, r, big_r, int(row["seed"]), 2**31, p, limit,
                     certified, _int(row["limit_upper_bound"]))
+        runs = parse_repeats(row.get("repeats", ""))
+        cell.limit_runs = runs.get("limit", (1, 0))[0]
+        cell.row_runs = {n: k for n, (k, _) in runs.items() if n != "limit"}
         limit_route.recheck_stated_limit(rc, where, cell, row["limit"], row.get("limit_at_least"))
         ranks = {n: int(v) for n, v in _pairs(row["ranks"]).items()}
         labels = _pairs(row["ranks_labels"])
@@ -94,12 +98,26 @@ def atlas(rc, path, rows):
                      not certainty.startswith("="), "it does", "a probability over GF(p) without the prime condition "
                      f"('{PRIME_CONDITION}', issue 39 item 2)")
         for n, rank in ranks.items():
+            if runs.get(n, (1, 0))[1]:
+                _repeated_rank(rc, where, row, cell, n, rank, runs[n][1])
+                continue
             label, prob, short = _label(labels[n]) if n in labels else (None, None, None)
             caps74, at = (eq74[n] + [None])[:2] if n in eq74 else (None, None)
             check_token_rank(rc, where, cell, n, rank, label, prob, short,
                              at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
                              every=None, stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None)
         _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit)
+
+
+def _repeated_rank(rc, where, row, cell, tokens, rank, run):
+    """A row whose rank came from repeat ``run`` (Lemma R): the rank is rechecked at that run's documented draws
+    (seed and prime, ``repeats``) as exact there; its offers (eq. 7.4 at that run's positions) are not."""
+    other = Cell(cell.depth, cell.width, cell.heads, cell.attn_dim, cell.vocab, cell.rank, cell.positional_rank,
+                 run_seed(cell.seed, run), 2**31, run_prime(cell.p, run), cell.limit, cell.limit_certified,
+                 cell.limit_upper)
+    check_token_rank(rc, f"{where} (repeat run {run})", other, tokens, rank)
+    rc.add(f"{where} N={tokens}", f"label {_pairs(row['ranks_labels']).get(tokens)}", BEYOND,
+           f"the rank is repeat run {run}'s; the bounds it met at that run's draws are not recomputed here")
 
 
 def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
@@ -248,6 +266,7 @@ def probe(rc, path, data):
     cell = Cell(data["depth"], data["width"], data["heads"], data.get("attn_dim"), data["vocab"], data["rank"],
                 data.get("positional_rank") or 0, data.get("seed") or 0, data.get("weight_range") or 2**31, p,
                 limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"))
+    cell.limit_runs = len(limit.get("runs") or []) or 1  # the limit's independent runs (Lemma R)
     ranks = {row["tokens"]: row["rank"] for row in data["ranks"]}
     if limit.get("rank") is not None:
         limit_route.check_limit_value(rc, f"{where} limit", cell, limit["rank"], False)

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from . import arith, formulas, network
 from .core import BEYOND, CONFIRMED, CONTRADICTED, Recheck
+from .repeats import product_over_runs
 from .sep import PRIME_CONDITION
 
 __all__ = ["Cell", "usable_prime", "check_token_rank", "check_limit", "row_certainty"]
@@ -44,6 +45,8 @@ class Cell:
         self.p = p if usable_prime(p) else arith.TOKEN_PRIME
         self.limit, self.limit_certified, self.limit_upper = limit, limit_certified, limit_upper
         self.output, self.position = output, position
+        # runs behind the limit and behind each repeated row (the atlas's ``repeats`` column; Lemma R)
+        self.limit_runs, self.row_runs = 1, {}
         self._net = None
         self._hilbert = {}
 
@@ -89,7 +92,8 @@ class Cell:
         return self._hilbert[tokens]
 
     def limit_probability(self) -> Fraction:
-        return formulas.limit_probability(self.limit_upper, self.depth, self.weight_range, self.p)
+        return product_over_runs(lambda p: formulas.limit_probability(self.limit_upper, self.depth, self.weight_range,
+                                                                      p), self.p, self.limit_runs)
 
 
 def _same_bound(printed, exact: Fraction) -> bool:
@@ -109,15 +113,18 @@ def _same_bound(printed, exact: Fraction) -> bool:
 
 def _offers(cell: Cell, tokens: int, rank: int, at_positions, every) -> list[tuple[Fraction, str]]:
     """The probabilistic offers a rank meets: (probability, what); ``every`` None = not recorded."""
-    out = []
+    out, runs = [], cell.row_runs.get(tokens, 1)
     if cell.positional_rank and at_positions is not None and rank == at_positions:
-        out.append((formulas.union_probability(cell.depth, cell.vocab, cell.positional_rank, tokens, cell.p),
-                    "eq. 7.4 with H at the positions (union over every j)"))
+        out.append((product_over_runs(lambda p: formulas.union_probability(cell.depth, cell.vocab,
+                                                                           cell.positional_rank, tokens, p),
+                                      cell.p, runs), "eq. 7.4 with H at the positions (union over every j)"))
     if cell.limit is not None and not cell.limit_certified and rank == cell.limit and cell.limit_upper is not None:
         out.append((cell.limit_probability(), "the computed limit"))
     if every is not False and cell.positional_rank:
         proven, _ = cell.proven(tokens)
-        out.append((formulas.every_sequence_probability(proven, cell.depth, cell.weight_range, cell.p),
+        out.append((product_over_runs(lambda p: formulas.every_sequence_probability(proven, cell.depth,
+                                                                                    cell.weight_range, p),
+                                      cell.p, runs if at_positions is None else 1),
                     "every sequence kept" + (" (the file does not record whether it was)" if every is None else "")))
     return out
 
@@ -256,9 +263,11 @@ def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, pr
                  "certified exactly when it meets the derivative bound",
                  f"the limit {'meets' if limit == bound else 'is below'} the derivative bound {bound}")
     if probability is not None and not certified:
-        exact = formulas.limit_probability(bound, cell.depth, cell.weight_range, cell.p)
+        exact = product_over_runs(lambda p: formulas.limit_probability(bound, cell.depth, cell.weight_range, p),
+                                  cell.p, cell.limit_runs)
         rc.check(where, f"limit probability {probability}", _same_bound(probability, exact),
-                 "upper * entry_degree / |S'| + upper / p (docs/mathematics.md §7, the limit)",
+                 "the union over the doublings of min(k, upper) (entry_degree / |S'| + 1 / p) (docs/mathematics.md §7, "
+                 "the limit)" + (f", multiplied over {cell.limit_runs} runs (Lemma R)" if cell.limit_runs > 1 else ""),
                  f"the proof gives {formulas.round_up(exact)} (docs/mathematics.md §7, the limit)")
     if ranks:
         above = [n for n, r in ranks.items() if r > limit]

@@ -45,7 +45,9 @@ def probe_summary(data: dict) -> str:
         how = ("certified exact: it meets the proven derivative bound" if limit["certified_exact"] else
                f"a certified lower bound on the generic limit, equal to it unless an event of probability "
                f"<= {format_bound(limit['probability_bound'])} occurred or p divides the content of every witness "
-               f"minor (proven upper bound {limit['upper_bound']})")
+               f"minor (proven upper bound {limit['upper_bound']}; docs/mathematics.md §7, the rank lemma"
+               + (f", Lemma R over {len(limit['runs'])} independent runs" if len(limit.get("runs") or []) > 1 else "")
+               + ")")
         if above:
             bound = (f"the rank exceeds it at N = {', '.join(map(str, above))}, so it is below the generic limit "
                      "there")

@@ -23,7 +23,7 @@ from ..rank.labels import label_row
 from ..rank.routes import ROUTES, rank_once
 from ..rank.token.caps import count_caps
 from ..rank.token.gram import GramModel, token_prime
-from ..rank.token.limit import token_limit
+from ..rank.token.limit import MAX_LIMIT_EVALUATIONS, repeated_limit, token_limit
 from ..rank.token.tokens import positional_bounds
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
@@ -85,7 +85,9 @@ class ProbeResult:
                         "bound for any weights, and where "
                         "rank == count_cap the cap, not the network, decides the rank; limit_rank is the "
                         "N-independent value, an upper bound on the rank at every N (when not certified_exact: "
-                        "unless the limit's random event occurred)" if self.mode == "tokens" else
+                        "unless the limit's random event occurred, whose probability_bound is proven in "
+                        "docs/mathematics.md §7, the rank lemma, and multiplied over the limit's independent runs by "
+                        "Lemma R)" if self.mode == "tokens" else
                         "each rank is the coefficient-route rank at seeded integer weights, mod p")
                        + ": a certified lower bound on the generic separation rank at that N"
                        + ("; compressed ranks equal it with probability >= 1 - r/p" if self.compressed else "")
@@ -154,6 +156,14 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     return out
 
 
+def _repeated_limit(spec: NetworkSpec, embedding: VocabularyEmbedding, p: int, seed: int, weight_range: int):
+    """The token limit, repeated with independent draws until its bound is <= 1e-6 (docs/mathematics.md §7, Lemma R;
+    at most ``MAX_LIMIT_EVALUATIONS`` evaluations of F more than the first run)."""
+    first = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, p, seed, weight_range)
+    return repeated_limit(spec, embedding, p, seed, weight_range, repeat_evaluations=MAX_LIMIT_EVALUATIONS,
+                          first=first)
+
+
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
                  vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
                  continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
@@ -192,8 +202,7 @@ def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, pa
         # priced before any work, conservatively: the smallest token grid (N = 2) at this vocabulary
         guard_log2(estimate_counts_log2_bytes(vocab, 2, 1), max_memory_gib, f"the token grid with V = {vocab:,}",
                    "use a smaller --vocab")
-        limit = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, token_prime(field.modulus),
-                            seed, weight_range)
+        limit = _repeated_limit(spec, embedding, token_prime(field.modulus), seed, weight_range)
         result.limit_rank, result.limit, result.modulus = limit.rank, limit.as_dict(), limit.modulus
         if positional_rank:
             options["likely"] = limit.rank

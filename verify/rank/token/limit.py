@@ -17,12 +17,21 @@ import numpy as np
 from ...errors import InputError
 from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ...model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
-from ..certainty import PRIME_CONDITION, ProbabilityBound, residue_sample_size, union_bound
+from ..certainty import (
+    PRIME_CONDITION,
+    REPEAT_TARGET,
+    ProbabilityBound,
+    RunBound,
+    independent_product,
+    residue_sample_size,
+    union_bound,
+)
 from .gram import GramModel
 from .route import derivative_upper_bound, free_variables, rank_mod_p
 
 __all__ = ["LimitOutOfReach", "token_limit", "TokenLimit", "entry_degree", "MAX_LIMIT_EVALUATIONS",
-           "limit_bound_below_one", "limit_probability", "LIMIT_EVENT"]
+           "limit_bound_below_one", "limit_probability", "LIMIT_EVENT", "repeated_limit", "repeat_seed",
+           "repeat_prime"]
 
 
 #: Evaluations of F the limit may spend (V k^2 at the last doubling) before it refuses the spec.
@@ -98,11 +107,20 @@ class TokenLimit:
     evaluations: int
     seconds: float
     modulus: int
+    #: The independent runs behind the value (``repeated_limit``): [{seed, prime, rank, bound}], and why the repeats
+    #: stopped; one run and no note for a single ``token_limit``.
+    runs: list | None = None
+    repeats_note: str = ""
+    #: The exact bound behind ``probability_bound`` (None: only the float is known).
+    exact_bound: Fraction | None = None
 
     def as_dict(self) -> dict:
-        return {"rank": self.rank, "upper_bound": self.upper_bound, "certified_exact": self.certified_exact,
-                "probability_bound": self.probability_bound, "points": self.points,
-                "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
+        out = {"rank": self.rank, "upper_bound": self.upper_bound, "certified_exact": self.certified_exact,
+               "probability_bound": self.probability_bound, "points": self.points,
+               "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
+        if self.runs is not None:
+            out.update(runs=self.runs, repeats_note=self.repeats_note)
+        return out
 
 
 def entry_degree(spec: NetworkSpec) -> int:
@@ -177,8 +195,10 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
     if found > upper:
         raise AssertionError(f"rank {found} above the proven upper bound {upper}: the engine is wrong")
     exact = found == upper
+    exact_bound = Fraction(0) if exact else limit_probability(upper, entry_degree(spec), sample, p).bound
     bound = 0.0 if exact else limit_probability(upper, entry_degree(spec), sample, p).value
-    return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p)
+    return TokenLimit(found, upper, exact, bound, k, evaluations, time.perf_counter() - start, p,
+                      exact_bound=exact_bound)
 
 
 #: The event the limit's probability bounds (docs/mathematics.md §7, the N-independent limit).
@@ -205,3 +225,89 @@ def limit_probability(upper: int, degree: int, sample, p: int) -> ProbabilityBou
         k = min(2 * k, upper + 1)
     terms = [Fraction(min(k, upper) * degree) / Fraction(sample) + Fraction(min(k, upper), p) for k in steps]
     return union_bound(LIMIT_EVENT, terms, f"docs/mathematics.md §7: every doubling k in {steps} ({PRIME_CONDITION})")
+
+
+def repeat_seed(seed: int, run: int) -> int:
+    """The seed of repeat ``run`` (0: the first run, ``seed`` itself): distinct for distinct runs, so every draw of
+    the run (weights, embedding, positions, sample points) is its own."""
+    return seed + run * 1_000_003
+
+
+def repeat_prime(p: int, run: int) -> int:
+    """The prime of repeat ``run``: ``p`` for run 0, then the primes below it, one each (distinct, fixed: a bad prime
+    is a condition on each, not an event, docs/mathematics.md §10 a)."""
+    from sympy import prevprime
+
+    for _ in range(run):
+        p = prevprime(p)
+    return p
+
+
+def repeated_limit(spec: NetworkSpec, embedding: VocabularyEmbedding, p: int, seed: int = 0,
+                   weight_range: int = DEFAULT_WEIGHT_RANGE, max_evaluations: int = MAX_LIMIT_EVALUATIONS,
+                   repeat_evaluations: int = 0, target: Fraction = REPEAT_TARGET, first: TokenLimit | None = None,
+                   rate: float | None = None) -> TokenLimit:
+    """The token limit repeated with independent weights, embedding, positions and sample points (``repeat_seed``)
+    at distinct primes (``repeat_prime``) until the product of the runs' bounds is at most ``target``, the largest
+    rank meets the proven bound (certified exact), or the next run would take the repeats past ``repeat_evaluations``
+    (priced at what the first run spent; ``rate``: seconds per evaluation, for the note).
+
+    The value is the largest rank over the runs, a certified lower bound on Lambda.  It is below Lambda only if every
+    run's is, and run i's is only if its own union event (``limit_probability``) occurred: the events of distinct
+    runs are independent, so the probability is their product (docs/mathematics.md §7, Lemma R;
+    ``certainty.independent_product``), unless a run's prime divides the content of every witness minor.  Every run
+    made counts (none is chosen by what it found), and stopping early only shortens the product."""
+    start = time.perf_counter()
+    if first is None:
+        from ...model.spec import draw_weights
+
+        first = token_limit(spec, draw_weights(spec, seed, weight_range), embedding, p, seed, weight_range,
+                            max_evaluations)
+    best, runs, spent, note = first, [first], 0, ""
+    records = [RunBound(seed, p, first.exact_bound if first.exact_bound is not None else Fraction(1))]
+    product = independent_product(LIMIT_EVENT, records, "one run")
+    while not best.certified_exact and product.bound > target:
+        run = len(runs)
+        if spent + first.evaluations > repeat_evaluations:
+            needed = _runs_needed(records, target)
+            seconds = f" (~{first.evaluations * rate:.0f} s here)" if rate else ""
+            note = (f"budget: one run costs {first.evaluations:,} evaluations of F{seconds}; {needed} more needed for "
+                    f"{float(target):g}, the repeat budget is {repeat_evaluations:,}")
+            break
+        from ...model.spec import draw_weights
+
+        run_seed, run_p = repeat_seed(seed, run), repeat_prime(p, run)
+        try:
+            again = token_limit(spec, draw_weights(spec, run_seed, weight_range),
+                                VocabularyEmbedding(embedding.width, embedding.vocab, embedding.rank,
+                                                    embedding.positional_rank, run_seed),
+                                run_p, run_seed, weight_range, max_evaluations)
+        except LimitOutOfReach as exc:
+            note = f"run {run + 1} beyond reach ({exc})"
+            break
+        spent += again.evaluations
+        runs.append(again)
+        records.append(RunBound(run_seed, run_p, again.exact_bound))
+        if again.rank > best.rank:
+            best = again
+        product = independent_product(LIMIT_EVENT, records, "")
+    exact = best.certified_exact
+    bound = Fraction(0) if exact else product.bound
+    value = 0.0 if exact else ProbabilityBound(LIMIT_EVENT, bound, "").value
+    table = [{"seed": r.seed, "prime": r.prime, "rank": t.rank, "bound": float(r.bound)}
+             for r, t in zip(records, runs, strict=True)]
+    return TokenLimit(best.rank, best.upper_bound, exact, value, best.points,
+                      sum(t.evaluations for t in runs), first.seconds + time.perf_counter() - start, best.modulus,
+                      table, note or ("certified exact" if exact else f"product <= {float(target):g}"), bound)
+
+
+def _runs_needed(records: list[RunBound], target: Fraction) -> int:
+    """More runs at the last run's bound that bring the product to ``target`` (a count for the note)."""
+    product = Fraction(1)
+    for record in records:
+        product *= min(Fraction(1), record.bound)
+    step, more = min(Fraction(1), records[-1].bound), 0
+    while product > target and step < 1 and more < 10_000:
+        product *= step
+        more += 1
+    return more

@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
-from ...rank.certainty import PRIME_CONDITION, format_bound
+from ...rank.certainty import PRIME_CONDITION
 from ...rank.labels import positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
@@ -37,6 +37,7 @@ from ...rank.token.limit import LimitOutOfReach, token_limit
 from ...rank.token.route import count_rank, derivative_upper_bound, free_variables, sequence_rank
 from ...rank.token.tokens import positional_bounds
 from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, grid_ceiling, step_cost
+from .repeats import limit_certainty_text, repeat_cell_limit, repeat_positional_row
 
 __all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
            "split_exceptions", "grid_estimate", "first_n_reaching"]
@@ -50,6 +51,9 @@ COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_
 COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
 COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions",
             "sampled_below", "estimate", "seed", "prime", "seconds"]
+#: ``repeats``: the limit and each probabilistic row repeated with independent draws (docs/mathematics.md §7, Lemma R)
+#: as "limit:k runs[; why the product stopped above 1e-6]" and "N:k runs[; rank from run j][; why]", joined by " | ".
+COLUMNS += ["repeats"]
 
 
 def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
@@ -145,16 +149,16 @@ def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int |
 
 
 def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, embedding, seed: int,
-                limit_evaluations: int, skip: str | None, upper: int, rate: float):
+                limit_evaluations: int, skip: str | None, upper: int, rate: float, repeats: dict):
     """The cell's N-independent limit (``token.limit.token_limit``) into ``row``, or None where it is out of
     reach or not attempted (``skip``), said in ``notes``."""
     try:
         if skip:
             raise LimitOutOfReach(skip, 0, 0)
         limit = token_limit(spec, weights, embedding, TOKEN_PRIME, seed, max_evaluations=limit_evaluations)
+        limit = repeat_cell_limit(limit, spec, embedding, seed, limit_evaluations, repeats, rate)
         row["limit"] = limit.rank
-        row["limit_certainty"] = ("certified exact" if limit.certified_exact else
-                                  f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)} {PRIME_CONDITION}")
+        row["limit_certainty"] = limit_certainty_text(limit)
         row["first_n_cap_reaches_limit"] = first_n_cap(cell.vocab, cell.positional_rank > 0, limit.rank)
         return limit
     except LimitOutOfReach as exc:
@@ -182,7 +186,8 @@ def _priced_out(tokens: int, cost: int, with_pos: bool, step_budget: int, budget
 
 
 def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, cap: int, upper: int, limit,
-             seed: int, step_budget: int, labels: list, eq74: list) -> tuple[int, str | None, int]:
+             seed: int, step_budget: int, labels: list, eq74: list, repeats: dict | None = None
+             ) -> tuple[int, str | None, int]:
     """sep(N) at one N, its label (None: the count route, exact at these weights mod p) and the work it took
     (evaluations of F, or count-matrix entries); with positions the sample aims at eq. 7.4 (caps, and H at these
     positions where a side is small), rows against every column first, to the step budget."""
@@ -193,6 +198,9 @@ def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, c
     target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
     found, every, spent = sequence_rank(model, tokens, target, seed, limit.rank if limit else None, budget=step_budget)
     label = row_label(found, every, cap, upper, bounds, limit, spec)
+    if label.startswith("probabilistic") and repeats is not None:
+        found, label = repeat_positional_row(spec, tokens, seed, cap, upper, limit, step_budget,
+                                             (found, every, spent, bounds), label, repeats)
     labels.append(f"{tokens}:{label}")
     eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
     return found, label, spent
@@ -223,8 +231,11 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     notes = []
     model = GramModel(spec, weights, embedding, TOKEN_PRIME)
     rate = calibrate(model, 64)
+    # the cell's repeat budget, spent by the limit's repeats and then by each probabilistic row's (``repeats``)
+    repeats = {"left": budget.evaluations("repeat_evaluations", depth), "notes": [], "rate": rate,
+               "positional_rank": big_r}
     limit = _cell_limit(row, notes, cell, spec, weights, embedding, seed,
-                        budget.evaluations("limit_evaluations", depth), skip, upper, rate)
+                        budget.evaluations("limit_evaluations", depth), skip, upper, rate, repeats)
     spent = 0
     ranks, caps, steps, labels, eq74 = [], [], [], [], []
     first_limit = None
@@ -240,7 +251,7 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
             status = priced_out
             break
         found, label, work = _rank_at(model, spec, with_pos, tokens, cap, upper, limit, seed, step_budget, labels,
-                                      eq74)
+                                      eq74, repeats)
         ranks.append(f"{tokens}:{found}")
         caps.append(f"{tokens}:{cap}")
         steps.append((tokens, found, cap, label))
@@ -273,6 +284,6 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
                first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),
                caps=" ".join(caps), maximal_rank_exceptions=" ".join(exceptions),
-               sampled_below=" ".join(sampled_below), estimate="; ".join(notes),
+               sampled_below=" ".join(sampled_below), estimate="; ".join(notes), repeats=" | ".join(repeats["notes"]),
                seconds=f"{time.perf_counter() - start:.2f}")
     return row
