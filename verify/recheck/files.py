@@ -107,7 +107,8 @@ def recheck_path(rc: Recheck, path: str) -> str:
 
 def _table_json(rc, path, data):
     for i, row in enumerate(data["rows"]):
-        bounds = [(b["bound"], b["kind"], b.get("log3_value"), b.get("holds")) for b in row.get("bounds") or ()]
+        bounds = [(b["bound"], b["kind"], b.get("log3_value"), b.get("holds"), b.get("scale"))
+                  for b in row.get("bounds") or ()]
         check_sep_row(rc, f"{path} row {i + 1}", {
             "depth": row["depth"], "width": row["width"], "heads": row["heads"], "attn_dim": row.get("attn_dim"),
             "rank": row["sep_rank"], "certified_exact": row.get("certified_exact"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from . import arith, formulas
-from .core import BEYOND
+from .core import BEYOND, CONTRADICTED, RECOMPUTED
 from .sep import check_sep_row
 from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
 
@@ -86,26 +86,57 @@ def atlas(rc, path, rows):
         labels = _pairs(row["ranks_labels"])
         eq74 = {n: v.split("/") for n, v in _pairs(row["eq74_bounds"]).items()}
         caps = {n: int(v) for n, v in _pairs(row["caps"]).items()}
-        check_limit(rc, where, cell, limit, certified, _int(row["limit_upper_bound"]), probability, ranks)
+        every = _every_kept(row)
+        found, label_found = {}, {}
+        for n, rank in ranks.items():
+            label, prob, short = _label(labels[n]) if n in labels else (None, None, None)
+            caps74, at = (eq74[n] + [None])[:2] if n in eq74 else (None, None)
+            found[n], label_found[n] = check_token_rank(
+                rc, where, cell, n, rank, label, prob, short,
+                at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
+                every=every.get(n), stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None)
+        limit_found = check_limit(rc, where, cell, limit, certified, _int(row["limit_upper_bound"]), probability,
+                                  ranks, found)
         if limit is not None and certainty != "certified exact":
             rc.check(where, "limit_certainty names the prime condition", PRIME_CONDITION in certainty or
                      not certainty.startswith("="), "it does", "a probability over GF(p) without the prime condition "
                      f"('{PRIME_CONDITION}', issue 39 item 2)")
-        for n, rank in ranks.items():
-            label, prob, short = _label(labels[n]) if n in labels else (None, None, None)
-            caps74, at = (eq74[n] + [None])[:2] if n in eq74 else (None, None)
-            check_token_rank(rc, where, cell, n, rank, label, prob, short,
-                             at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
-                             every=None, stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None)
-        _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit)
+        _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found)
 
 
-def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
+def _every_kept(row) -> dict:
+    """Per N, whether the file records that every sequence was kept (True), that rows x columns were sampled
+    (False), or nothing (absent: a file of the old format, issue 46 item 2)."""
+    return {}
+
+
+def _first_n(rc, where, name, stated, first, target, what, cell, ranks, labels, found, target_found):
+    """A first N is a statement about every smaller N (docs/mathematics.md §11): the rank there is below
+    ``target``, proven where a bound proven at every weight is below it, else resting on that rank's own line (a
+    rank labelled a lower bound cannot show it: a larger rank may hide in what was not sampled)."""
+    needs, unsure = [target_found], []
+    for n in sorted(ranks):
+        if first is not None and n > first:
+            break
+        if n != first and cell.proven(n)[0] < target:
+            continue
+        needs.append(found.get(n))
+        if n != first and labels.get(n, "").startswith("lb-"):
+            unsure.append(n)
+    trust = (f"the ranks at N = {unsure} are below {target} (lower bounds with no proven bound below {target} there)"
+             if unsure else "")
+    rc.check(where, f"{name} {stated if stated is not None else '-'}", stated == first, what,
+             f"the ranks give {first}", needs=needs, trust=trust)
+
+
+def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found):
     positional = cell.positional_rank > 0
     v = cell.vocab
+    every_rank = [found.get(n) for n in sorted(ranks)]
     first = next((n for n in sorted(ranks) if limit is not None and ranks[n] == limit), None)
-    rc.check(where, f"first_n_limit {row['first_n_limit'] or '-'}", _int(row["first_n_limit"]) == first,
-             "the first N whose rank is the limit", f"the ranks give {first}")
+    if limit is not None or _int(row["first_n_limit"]) is not None:
+        _first_n(rc, where, "first_n_limit", _int(row["first_n_limit"]), first, limit, "the first N whose rank is "
+                 "the limit", cell, ranks, labels, found, limit_found)
     cap_first = None
     if limit is not None:
         cap_first = 2
@@ -114,12 +145,11 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
     rc.check(where, f"first_n_cap_reaches_limit {row['first_n_cap_reaches_limit'] or '-'}",
              _int(row["first_n_cap_reaches_limit"]) == cap_first, "the first even N whose counting cap reaches the "
                  "limit",
-             f"it is {cap_first}")
+             f"it is {cap_first}", needs=[limit_found])
     if bound is not None:
         reach = next((n for n in sorted(ranks) if ranks[n] >= bound), None)
-        rc.check(where, f"first_n_thm2_bound {row['first_n_thm2_bound'] or '-'}",
-                 _int(row["first_n_thm2_bound"]) == reach, "the first N whose rank reaches Theorem 2's proof bound",
-                 f"the ranks give {reach}")
+        _first_n(rc, where, "first_n_thm2_bound", _int(row["first_n_thm2_bound"]), reach, bound,
+                 "the first N whose rank reaches Theorem 2's proof bound", cell, ranks, labels, found, None)
     scale = _scale(v, cell.depth)
     rc.check(where, f"scale {row['scale_rL_over_log3r']}", abs(float(row["scale_rL_over_log3r"]) - scale) <= 0.0051,
              "r L / log3 r to 2 decimals", f"r L / log3 r = {scale:.4f}")
@@ -145,13 +175,14 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
             (below if labels.get(n, "").startswith("lb-") else exceptions).append(f"{n}:{ranks[n]}<{top}")
     rc.check(where, f"maximal_rank_exceptions '{row['maximal_rank_exceptions']}'",
              row["maximal_rank_exceptions"].split() == exceptions, "the decided ranks below min(cap, limit)",
-             f"the ranks give '{' '.join(exceptions)}'")
+             f"the ranks give '{' '.join(exceptions)}'", needs=every_rank + [limit_found])
     rc.check(where, f"sampled_below '{row['sampled_below']}'", row["sampled_below"].split() == below,
-             "the lower-bound ranks below min(cap, limit)", f"the ranks give '{' '.join(below)}'")
+             "the lower-bound ranks below min(cap, limit)", f"the ranks give '{' '.join(below)}'",
+             needs=every_rank + [limit_found])
     reached = limit is not None and bool(ranks) and ranks[max(ranks)] == limit
     rc.check(where, f"status '{row['status']}'", (row["status"] == "reached the limit") == reached,
              "agrees with the ranks and the limit",
-             f"the last rank {'meets' if reached else 'does not meet'} the limit")
+             f"the last rank {'meets' if reached else 'does not meet'} the limit", needs=every_rank + [limit_found])
 
 
 def _prime(rc, where, p):
@@ -185,13 +216,6 @@ def cells(rc, path, rows):
                  f"the counting cap at N = {at_n}", f"it is {formulas.count_cap(r, at_n, positional)}")
         if n is None:
             continue
-        rc.check(where, f"n_reached {n}", n >= floor, "not below the counting floor",
-                 "below the counting floor, where no weight reaches the bound")
-        if "at the counting floor" in row["certainty"]:
-            rc.check(where, "certainty 'at the counting floor'", n == floor, "n_reached is the floor",
-                     f"n_reached {n} is not the floor {floor}")
-        rc.check(where, f"c {row['c']}", abs(float(row["c"]) - n / scale) <= 0.0051, "n_reached / (r L / log3 r)",
-                 f"it is {n / scale:.4f}")
         width = r + 1
         cell = Cell(depth, width, heads, width // heads, r, r, big_r, int(row["seed"]), 2**31, p)
         if positional:
@@ -200,9 +224,14 @@ def cells(rc, path, rows):
                      "eq. 7.4 with the caps", f"it is {caps74}")
             least = _int(row["rank_at_least"]) if "rank_at_least" in row else _int(row["rank_at_n"])
             whole = _int(row["rank_at_n"]) if "rank_at_least" in row else None
-            rc.check(where, f"rank_at_least {least}", least == bound, "the size of the nonsingular minor is the bound",
-                     f"a minor of size {least} is not the bound {bound} (issue 39 item 4)")
-            _minor_task(rc, where, cell, n, least)
+            if least is None or not 1 <= least <= formulas.count_cap(r, n, True):
+                reached = rc.add(where, f"rank_at_least {least}", CONTRADICTED, "not the size of a minor of the "
+                                 f"{formulas.count_cap(r, n, True)}-row token matrix at N = {n}")
+            else:
+                reached = _minor_task(rc, where, cell, n, least)
+            rc.check(where, f"rank_at_least {least} is the bound", least == bound,
+                     "the size of the nonsingular minor is the bound",
+                     f"a minor of size {least} is not the bound {bound} (issue 39 item 4)", needs=[reached])
             if whole is not None:
                 check_token_rank(rc, where, cell, n, whole, None)
         else:
@@ -210,28 +239,39 @@ def cells(rc, path, rows):
             if "rank_at_least" in row:
                 rc.check(where, f"rank_at_least {row['rank_at_least']}", _int(row["rank_at_least"]) == rank,
                          "the count-route rank", f"not the rank {rank} (issue 39 item 4)")
+            reached, _ = check_token_rank(rc, where, cell, n, rank, None)
             rc.check(where, f"rank_at_n {rank} reaches the bound", rank >= bound, f"at least {bound}",
-                     f"below the bound {bound} at the N where it is said to be reached")
-            check_token_rank(rc, where, cell, n, rank, None)
+                     f"below the bound {bound} at the N where it is said to be reached", needs=[reached])
+        # n_reached: the first N whose rank reaches the bound, a statement about every smaller N (MATH.md §11):
+        # proven below the counting floor (the cap is below the bound at every weight), taken on trust from the
+        # floor to n_reached - 2 (this file records no rank there)
+        between = list(range(floor, n, 2))
+        stated_n = rc.check(where, f"n_reached {n}", n >= floor, "not below the counting floor" + (
+            ", which is where it is: every smaller N has a counting cap below the bound" if n == floor else ""),
+            "below the counting floor, where no weight reaches the bound", needs=[reached],
+            trust=f"that the rank at N = {between} stays below {bound} (no rank recorded there)" if between else "")
+        if "at the counting floor" in row["certainty"]:
+            rc.check(where, "certainty 'at the counting floor'", n == floor, "n_reached is the floor",
+                     f"n_reached {n} is not the floor {floor}", needs=[stated_n])
+        rc.check(where, f"c {row['c']}", abs(float(row["c"]) - n / scale) <= 0.0051, "n_reached / (r L / log3 r)",
+                 f"it is {n / scale:.4f}", needs=[stated_n])
 
 
 def _minor_task(rc, where, cell, tokens, size):
-    from .core import BEYOND, CONFIRMED
-
     k = size
     price = cell.net.sample_seconds(tokens, k)
 
     def run():
         found = cell.net.sampled_rank(tokens, k, where)
         if found >= size:
-            return CONFIRMED, (f"the recheck's own random {k} x {k} minor at N = {tokens} is nonsingular mod {cell.p}: "
-                               f"sep >= {size}, certified")
+            return RECOMPUTED, (f"the recheck's own random {k} x {k} minor at N = {tokens} is nonsingular mod "
+                                f"{cell.p}: sep >= {size}, certified")
         more = cell.net.sampled_rank(tokens, k + 8, where + ":more")
         if more >= size:
-            return CONFIRMED, f"a random {k + 8} x {k + 8} part at N = {tokens} has rank {more} >= {size}, certified"
+            return RECOMPUTED, f"a random {k + 8} x {k + 8} part at N = {tokens} has rank {more} >= {size}, certified"
         return BEYOND, (f"the recheck's random parts at N = {tokens} have ranks {found}, {more} < {size}; not a "
                         f"contradiction (a sample is a lower bound), a larger one is beyond this recheck")
-    rc.later(where, f"minor of size {size} at N = {tokens}", price, run)
+    return rc.later(where, f"minor of size {size} at N = {tokens}", price, run)
 
 
 # ----------------------------------------------------------------------------------------------- probe
@@ -247,75 +287,79 @@ def probe(rc, path, data):
                 data.get("positional_rank") or 0, data.get("seed") or 0, data.get("weight_range") or 2**31, p,
                 limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"))
     ranks = {row["tokens"]: row["rank"] for row in data["ranks"]}
-    check_limit(rc, f"{where} limit", cell, limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"),
-                limit.get("probability_bound"), ranks)
-    if limit.get("rank") is not None:
-        rc.check(where, f"limit_rank {data.get('limit_rank')}", data.get("limit_rank") == limit["rank"],
-                 "the limit's rank", f"the limit's rank is {limit['rank']}")
-    certainties = []
+    certainties, found, label_found = [], {}, {}
     for i, row in enumerate(data["ranks"]):
         n, rank = row["tokens"], row["rank"]
         rw = f"{where} ranks[{i}]"
         label = row.get("label")
         at = row.get("bound_eq74_at_positions", "unknown") if cell.positional_rank else "unknown"
-        check_token_rank(rc, rw, cell, n, rank, label, row.get("probability"), row.get("short_by"),
-                         at_positions=at, every=(not row.get("sampled")) if "sampled" in row else None,
-                         stated_caps=row.get("count_cap"), stated_eq74=row.get("bound_eq74"))
+        found[n], label_found[n] = check_token_rank(
+            rc, rw, cell, n, rank, label, row.get("probability"), row.get("short_by"), at_positions=at,
+            every=(not row.get("sampled")) if "sampled" in row else None, stated_caps=row.get("count_cap"),
+            stated_eq74=row.get("bound_eq74"))
+        needs = [found[n], label_found[n]]
         cap = formulas.count_cap(cell.vocab, n, cell.positional_rank > 0)
         rc.check(rw, f"cap_decides {row.get('cap_decides')}", row.get("cap_decides") == (rank == cap),
-                 "rank == count cap", f"rank {rank} {'==' if rank == cap else '!='} cap {cap}")
+                 "rank == count cap", f"rank {rank} {'==' if rank == cap else '!='} cap {cap}", needs=[found[n]])
         if label is not None and "label_text" in row and label == "probabilistic":
             rc.check(rw, "label_text names the prime condition", PRIME_CONDITION in row["label_text"], "it does",
                      f"a probability over GF(p) without '{PRIME_CONDITION}' (issue 39 item 2)")
         if label is not None and row.get("aim") is not None and row.get("short_by") is not None:
             rc.check(rw, f"short_by {row['short_by']}", row["short_by"] == row["aim"] - rank, "aim - rank",
-                     f"aim - rank = {row['aim'] - rank}")
+                     f"aim - rank = {row['aim'] - rank}", needs=needs)
         expect = row_certainty(cell, n, rank, label, row.get("probability"))
         certainties.append(expect)
         if "certainty" in row:
             rc.check(rw, f"certainty '{row['certainty']}'", row["certainty"] == expect[0],
-                     "the row's own (issue 39 item 5)", f"the row's label gives '{expect[0]}'")
+                     "the row's own (issue 39 item 5)", f"the row's label gives '{expect[0]}'", needs=needs)
         if "probability_bound" in row:
             pb = row["probability_bound"]
             rc.check(rw, f"probability_bound {pb}", (pb is None and expect[1] is None) or
                      (pb is not None and expect[1] is not None and float(pb) == float(expect[1])),
-                     "the row's own (issue 39 item 5)", f"the row's label gives {expect[1]}")
+                     "the row's own (issue 39 item 5)", f"the row's label gives {expect[1]}", needs=needs)
+    limit_found = check_limit(rc, f"{where} limit", cell, limit.get("rank"), limit.get("certified_exact"),
+                              limit.get("upper_bound"), limit.get("probability_bound"), ranks, found)
+    if limit.get("rank") is not None:
+        rc.check(where, f"limit_rank {data.get('limit_rank')}", data.get("limit_rank") == limit["rank"],
+                 "the limit's rank", f"the limit's rank is {limit['rank']}")
     if "meaning" in data:
         rc.check(where, "meaning names the prime condition", PRIME_CONDITION in data["meaning"], "it does",
                  f"the probe's meaning states no prime condition ('{PRIME_CONDITION}', issue 39 item 2)")
-    _probe_lists(rc, where, data, cell, ranks)
-    _probe_top(rc, where, data, certainties, p)
+    every = [f for n in ranks for f in (found[n], label_found[n])] + [limit_found]
+    _probe_lists(rc, where, data, cell, ranks, every)
+    _probe_top(rc, where, data, certainties, p, every)
 
 
-def _probe_lists(rc, where, data, cell, ranks):
+def _probe_lists(rc, where, data, cell, ranks, every):
     positional = cell.positional_rank > 0
     limit = data.get("limit_rank")
     caps = {n: formulas.count_cap(cell.vocab, n, positional) for n in ranks}
     rc.check(where, f"cap_decides {data.get('cap_decides')}",
              data.get("cap_decides") == [n for n in ranks if ranks[n] == caps[n]], "the N where rank == cap",
-             f"it is {[n for n in ranks if ranks[n] == caps[n]]}")
+             f"it is {[n for n in ranks if ranks[n] == caps[n]]}", needs=every)
     # a sampled rank labelled certified exact or probabilistic met a bound, so it is the rank at these weights; only a
     # sample that met none (label "lower bound", or none) is undetermined (issue 39); no limit, no lists
     undetermined = {row["tokens"] for row in data["ranks"] if row.get("sampled")
                     and row.get("label", "lower bound") == "lower bound"}
     below = [n for n in ranks if limit is not None and ranks[n] < min(caps[n], limit) and n not in undetermined]
     rc.check(where, f"below_min_of_cap_and_limit {data.get('below_min_of_cap_and_limit')}",
-             data.get("below_min_of_cap_and_limit") == below, "the exact ranks below min(cap, limit)", f"it is {below}")
+             data.get("below_min_of_cap_and_limit") == below, "the exact ranks below min(cap, limit)", f"it is {below}",
+             needs=every)
     sbelow = [n for n in ranks if limit is not None and ranks[n] < min(caps[n], limit) and n in undetermined]
     if "sampled_below_min_of_cap_and_limit" in data:
         rc.check(where, f"sampled_below_min_of_cap_and_limit {data['sampled_below_min_of_cap_and_limit']}",
                  data["sampled_below_min_of_cap_and_limit"] == sbelow, "the undetermined ranks below min(cap, limit)",
-                 f"it is {sbelow}")
+                 f"it is {sbelow}", needs=every)
     above = [n for n in ranks if limit is not None and ranks[n] > limit]
     rc.check(where, f"above_limit {data.get('above_limit')}", data.get("above_limit") == above,
-             "the N whose rank exceeds the limit", f"it is {above}")
+             "the N whose rank exceeds the limit", f"it is {above}", needs=every)
     if data.get("conjecture_scale") is not None and cell.rank > 1:
         scale = _scale(cell.rank, cell.depth)
         rc.check(where, f"conjecture_scale {data['conjecture_scale']}",
                  abs(data["conjecture_scale"] - scale) <= 1e-9 * scale, "r L / log3 r", f"it is {scale}")
 
 
-def _probe_top(rc, where, data, certainties, p):
+def _probe_top(rc, where, data, certainties, p, every):
     modulus = data.get("modulus")
     if modulus is not None:
         rc.check(where, f"field {data.get('field')}", data.get("field") == f"gf:{modulus}",
@@ -338,12 +382,12 @@ def _probe_top(rc, where, data, certainties, p):
         else:
             expect, prob = "certified", 0.0
         rc.check(where, f"certainty '{data['certainty']}'", data["certainty"] == expect,
-                 "the weakest row's (issue 39 item 5)", f"the weakest row's is '{expect}'")
+                 "the weakest row's (issue 39 item 5)", f"the weakest row's is '{expect}'", needs=every)
         if "probability_bound" in data:
             pb = data["probability_bound"]
             rc.check(where, f"probability_bound {pb}", (pb is None and prob is None) or
                      (pb is not None and prob is not None and float(pb) == prob),
-                     "the weakest row's (issue 39 item 5)", f"the weakest row's is {prob}")
+                     "the weakest row's (issue 39 item 5)", f"the weakest row's is {prob}", needs=every)
 
 
 def _probe_continuous(rc, path, data):
