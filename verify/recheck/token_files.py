@@ -9,15 +9,12 @@ from __future__ import annotations
 import math
 
 from . import arith, formulas
-from .core import BEYOND, CONTRADICTED, RECOMPUTED
+from .cells import _prime, _scale, cells, int_or_none
+from .core import BEYOND
 from .sep import check_sep_row
 from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
 
 __all__ = ["atlas", "cells", "probe", "int_or_none"]
-
-
-def int_or_none(text: str):
-    return int(text) if text.strip() not in ("", "-") else None
 
 
 _int = int_or_none
@@ -43,10 +40,6 @@ def _label(text: str):
     raise ValueError(f"unknown label {text!r}")
 
 
-def _scale(r: int, depth: int) -> float:
-    return r * depth / (math.log(r) / math.log(3))
-
-
 def _even_ceiling(x: float) -> int:
     n = math.ceil(x - 1e-9)
     return n + (n % 2)
@@ -66,13 +59,15 @@ def atlas(rc, path, rows):
                  "(3^L - 1)/2", f"C({depth}) = {formulas.layer_degree(depth)}")
         bound = formulas.thm2_proof_bound(r, depth, heads)
         stated = row["thm2_proof_bound"]
-        rc.check(where, f"thm2_proof_bound {stated}", (stated.startswith("n/a") and bound is None) or
+        rc.check(where, f"thm2_proof_bound {stated}", ((stated.startswith("n/a") or not stated) and bound is None) or
                  (stated.isdigit() and int(stated) == bound),
                  "(( floor((r - 1 - H)/2) over 3^(L-2) )) ([W21] Theorem 2's proof)", f"the bound is {bound}")
         certainty = row["limit_certainty"]
-        if row["limit"].startswith(">= "):  # a limit computation stopped with this lower bound
-            rc.add(where, f"limit {row['limit']} ({certainty})", BEYOND,
-                   "a partial result of the engine's limit route, which this recheck does not re-implement")
+        version2 = row.get("schema_version") == "2"
+        if row["limit"].startswith(">= ") or (version2 and not row["limit"].strip()):
+            if row["limit"].strip() or row.get("limit_at_least", "").strip():  # a limit computation stopped there
+                rc.add(where, f"limit {row['limit'] or '>= ' + row['limit_at_least']} ({certainty})", BEYOND,
+                       "a partial result of the engine's limit route, which this recheck does not re-implement")
             limit = None
         else:
             limit = _int(row["limit"])
@@ -80,13 +75,18 @@ def atlas(rc, path, rows):
         probability = None
         if limit is not None and certainty.startswith("= generic w.p. >= 1 - "):
             probability = certainty[len("= generic w.p. >= 1 - "):].split()[0]
+        elif limit is not None and version2 and not certified:
+            probability = row["limit_probability"]
+        elif version2 and certified:
+            rc.check(where, f"limit_probability {row['limit_probability']}", row["limit_probability"] in ("0", "0.0"),
+                     "0 for a certified exact limit", "a certified exact limit carries probability 0")
         cell = Cell(depth, width, heads, int(row["attn_dim"]), r, r, big_r, int(row["seed"]), 2**31, p, limit,
                     certified, _int(row["limit_upper_bound"]))
         ranks = {n: int(v) for n, v in _pairs(row["ranks"]).items()}
         labels = _pairs(row["ranks_labels"])
         eq74 = {n: v.split("/") for n, v in _pairs(row["eq74_bounds"]).items()}
         caps = {n: int(v) for n, v in _pairs(row["caps"]).items()}
-        every = _every_kept(row)
+        every, offers = _every_kept(row, r, big_r), _pairs(row.get("ranks_offer", ""))
         found, label_found = {}, {}
         for n, rank in ranks.items():
             label, prob, short = _label(labels[n]) if n in labels else (None, None, None)
@@ -94,7 +94,8 @@ def atlas(rc, path, rows):
             found[n], label_found[n] = check_token_rank(
                 rc, where, cell, n, rank, label, prob, short,
                 at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
-                every=every.get(n), stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None)
+                every=every.get(n), stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None,
+                offer=offers.get(n))
         limit_found = check_limit(rc, where, cell, limit, certified, _int(row["limit_upper_bound"]), probability,
                                   ranks, found)
         if limit is not None and certainty != "certified exact":
@@ -104,10 +105,16 @@ def atlas(rc, path, rows):
         _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found)
 
 
-def _every_kept(row) -> dict:
-    """Per N, whether the file records that every sequence was kept (True), that rows x columns were sampled
-    (False), or nothing (absent: a file of the old format, issue 46 item 2)."""
-    return {}
+def _every_kept(row, vocab: int, positional_rank: int) -> dict:
+    """Per N, whether the file records that every sequence was kept (True: ranks_sampled N:ROWSxCOLS with both
+    V^(N/2), format version 2), that rows x columns were sampled (False), or nothing (absent: a file of the old
+    format, issue 46 item 2)."""
+    out = {}
+    for n, shape in _pairs(row.get("ranks_sampled", "")).items():
+        rows, _, cols = shape.partition("x")
+        every = vocab ** (n // 2)
+        out[n] = bool(positional_rank) and int(rows) == every and int(cols) == every
+    return out
 
 
 def _first_n(rc, where, name, stated, first, target, what, cell, ranks, labels, found, target_found):
@@ -183,95 +190,6 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, lim
     rc.check(where, f"status '{row['status']}'", (row["status"] == "reached the limit") == reached,
              "agrees with the ranks and the limit",
              f"the last rank {'meets' if reached else 'does not meet'} the limit", needs=every_rank + [limit_found])
-
-
-def _prime(rc, where, p):
-    import flint
-
-    rc.check(where, f"prime {p}", 2 < p < 2**31 and flint.fmpz(p).is_prime(),
-             "a prime below 2^31 (the token routes' modulus; ranks recomputed mod it)", "not a prime below 2^31")
-
-
-def cells(rc, path, rows):
-    for i, row in enumerate(rows):
-        r, depth, heads, big_r = int(row["r"]), int(row["depth"]), int(row["heads"]), int(row["pos_rank"])
-        p = int(row["prime"])
-        where = f"{path} row {i + 1} (r={r}, L={depth}, H={heads}, R={big_r})"
-        _prime(rc, where, p)
-        bound = formulas.thm2_proof_bound(r, depth, heads)
-        rc.check(where, f"bound {row['bound']}", int(row["bound"]) == bound,
-                 "(( floor((r - 1 - H)/2) over 3^(L-2) )) ([W21] Theorem 2's proof)", f"the bound is {bound}")
-        positional = big_r > 0
-        floor = 2
-        while formulas.count_cap(r, floor, positional) < bound:
-            floor += 2
-        rc.check(where, f"counting_floor {row['counting_floor']}", int(row["counting_floor"]) == floor,
-                 "the first even N whose counting cap reaches the bound", f"it is {floor}")
-        scale = _scale(r, depth)
-        rc.check(where, f"scale {row['scale']}", abs(float(row["scale"]) - scale) <= 0.0051, "r L / log3 r",
-                 f"r L / log3 r = {scale:.4f}")
-        n = _int(row["n_reached"])
-        at_n = n if n is not None else floor
-        rc.check(where, f"cap_at_n {row['cap_at_n']}", int(row["cap_at_n"]) == formulas.count_cap(r, at_n, positional),
-                 f"the counting cap at N = {at_n}", f"it is {formulas.count_cap(r, at_n, positional)}")
-        if n is None:
-            continue
-        width = r + 1
-        cell = Cell(depth, width, heads, width // heads, r, r, big_r, int(row["seed"]), 2**31, p)
-        if positional:
-            caps74 = formulas.eq74_caps(depth, r, big_r, n)
-            rc.check(where, f"eq74_at_n {row['eq74_at_n']}", _int(row["eq74_at_n"]) == caps74,
-                     "eq. 7.4 with the caps", f"it is {caps74}")
-            least = _int(row["rank_at_least"]) if "rank_at_least" in row else _int(row["rank_at_n"])
-            whole = _int(row["rank_at_n"]) if "rank_at_least" in row else None
-            if least is None or not 1 <= least <= formulas.count_cap(r, n, True):
-                reached = rc.add(where, f"rank_at_least {least}", CONTRADICTED, "not the size of a minor of the "
-                                 f"{formulas.count_cap(r, n, True)}-row token matrix at N = {n}")
-            else:
-                reached = _minor_task(rc, where, cell, n, least)
-            rc.check(where, f"rank_at_least {least} is the bound", least == bound,
-                     "the size of the nonsingular minor is the bound",
-                     f"a minor of size {least} is not the bound {bound} (issue 39 item 4)", needs=[reached])
-            if whole is not None:
-                check_token_rank(rc, where, cell, n, whole, None)
-        else:
-            rank = _int(row["rank_at_n"])
-            if "rank_at_least" in row:
-                rc.check(where, f"rank_at_least {row['rank_at_least']}", _int(row["rank_at_least"]) == rank,
-                         "the count-route rank", f"not the rank {rank} (issue 39 item 4)")
-            reached, _ = check_token_rank(rc, where, cell, n, rank, None)
-            rc.check(where, f"rank_at_n {rank} reaches the bound", rank >= bound, f"at least {bound}",
-                     f"below the bound {bound} at the N where it is said to be reached", needs=[reached])
-        # n_reached: the first N whose rank reaches the bound, a statement about every smaller N (MATH.md §11):
-        # proven below the counting floor (the cap is below the bound at every weight), taken on trust from the
-        # floor to n_reached - 2 (this file records no rank there)
-        between = list(range(floor, n, 2))
-        stated_n = rc.check(where, f"n_reached {n}", n >= floor, "not below the counting floor" + (
-            ", which is where it is: every smaller N has a counting cap below the bound" if n == floor else ""),
-            "below the counting floor, where no weight reaches the bound", needs=[reached],
-            trust=f"that the rank at N = {between} stays below {bound} (no rank recorded there)" if between else "")
-        if "at the counting floor" in row["certainty"]:
-            rc.check(where, "certainty 'at the counting floor'", n == floor, "n_reached is the floor",
-                     f"n_reached {n} is not the floor {floor}", needs=[stated_n])
-        rc.check(where, f"c {row['c']}", abs(float(row["c"]) - n / scale) <= 0.0051, "n_reached / (r L / log3 r)",
-                 f"it is {n / scale:.4f}", needs=[stated_n])
-
-
-def _minor_task(rc, where, cell, tokens, size):
-    k = size
-    price = cell.net.sample_seconds(tokens, k)
-
-    def run():
-        found = cell.net.sampled_rank(tokens, k, where)
-        if found >= size:
-            return RECOMPUTED, (f"the recheck's own random {k} x {k} minor at N = {tokens} is nonsingular mod "
-                                f"{cell.p}: sep >= {size}, certified")
-        more = cell.net.sampled_rank(tokens, k + 8, where + ":more")
-        if more >= size:
-            return RECOMPUTED, f"a random {k + 8} x {k + 8} part at N = {tokens} has rank {more} >= {size}, certified"
-        return BEYOND, (f"the recheck's random parts at N = {tokens} have ranks {found}, {more} < {size}; not a "
-                        f"contradiction (a sample is a lower bound), a larger one is beyond this recheck")
-    return rc.later(where, f"minor of size {size} at N = {tokens}", price, run)
 
 
 # ----------------------------------------------------------------------------------------------- probe

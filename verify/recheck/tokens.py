@@ -148,12 +148,13 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
 
 def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int, label: str | None = None,
                      probability=None, short_by=None, at_positions="unknown", every=None, stated_caps=None,
-                     stated_eq74=None):
+                     stated_eq74=None, offer=None):
     """Every check of one token rank (module doc).  ``label``: "certified exact", "probabilistic",
     "lower bound" or None (rows without positions: exact at these weights); ``at_positions``: the stated
     eq. 7.4 with H at the positions (None: not computed; "unknown": not stated); ``every``: the file records that
-    every sequence was kept at this N (True), that it was not (False), or nothing (None).  Returns (the rank's
-    finding, the label's finding or None): what the row's other values rest on."""
+    every sequence was kept at this N (True), that it was not (False), or nothing (None); ``offer``: the offer the
+    file says the label meets (``OFFERS``; None: not stated).  Returns (the rank's finding, the label's finding or
+    None): what the row's other values rest on."""
     where = f"{where} N={tokens}"
     cap = formulas.count_cap(cell.vocab, tokens, cell.positional_rank > 0)
     if stated_caps is not None:
@@ -187,6 +188,8 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
     limit_trust = (f"the computed limit {cell.limit} (the engine's limit route, not recomputed here)"
                    if cell.limit is not None and not cell.limit_certified else "")
     label_finding = None
+    if offer is not None:
+        _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, needs, at_finding)
     if label == "certified exact":
         label_finding = rc.check(where, f"label certified exact ({rank})", rank == proven,
                                  f"meets {proven_name} {proven}",
@@ -194,7 +197,7 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
                                  needs=needs)
     elif label == "probabilistic":
         label_finding = _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven,
-                                       proven_name, needs, at_finding, limit_trust)
+                                       proven_name, needs, at_finding, limit_trust, offer)
     elif label == "lower bound":
         aims = [(proven, proven_name, None)]
         if stated_at is not None:
@@ -213,10 +216,45 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
     return rank_finding, label_finding
 
 
+#: The offers a label may name (the atlas's ranks_offer, format version 2): certified labels, probabilistic ones,
+#: a lower bound's none and the count route of a row without positions.
+OFFERS = {"count_cap": "certified exact", "eq74": "certified exact", "derivative_bound": "certified exact",
+          "certified_limit": "certified exact", "eq74_at_positions": "probabilistic",
+          "computed_limit": "probabilistic", "every_sequence": "probabilistic", "none": "lower bound",
+          "count_route": None}
+
+
+_OFFER_TEXT = {"eq74_at_positions": "eq. 7.4 with H", "computed_limit": "the computed limit", "every_sequence": EVERY}
+
+
+def _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, needs, at_finding):
+    """The offer the file names for a label is one of its kind and the rank meets it (the every-sequence offer
+    only where the file shows every sequence was kept)."""
+    value = f"offer {offer}"
+    if offer not in OFFERS or OFFERS[offer] != label:
+        rc.add(where, value, CONTRADICTED, f"not an offer of a label '{label}' ({', '.join(sorted(OFFERS))})")
+        return
+    positional = cell.positional_rank > 0
+    meets = {"count_cap": formulas.count_cap(cell.vocab, tokens, positional),
+             "eq74": formulas.eq74_caps(cell.depth, cell.vocab, cell.positional_rank, tokens) if positional else None,
+             "derivative_bound": formulas.derivative_bound(cell.depth, cell.width, cell.vocab, cell.positional_rank),
+             "certified_limit": cell.limit if cell.limit_certified else None,
+             "eq74_at_positions": stated_at, "computed_limit": None if cell.limit_certified else cell.limit}
+    if offer == "every_sequence":
+        holds, wrong = every is True, "the file does not show every sequence was kept at this N"
+    elif offer in ("none", "count_route"):
+        holds, wrong = True, ""
+    else:
+        holds, wrong = meets[offer] == rank, f"the rank {rank} does not meet it ({meets[offer]})"
+    rc.check(where, value, holds and (offer != "count_route" or not positional), "the rank meets it",
+             wrong or "a row with positions has no count route", needs=needs + (
+                 [at_finding] if offer == "eq74_at_positions" else []))
+
+
 def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven, proven_name, needs,
-                   at_finding, limit_trust):
+                   at_finding, limit_trust, offer=None):
     """A probabilistic label: the rank meets an offer the file shows, and its probability is that offer's bound
-    (the smallest it meets), rounded up to the printed digits."""
+    (the offer the file names, else the smallest it meets), rounded up to the printed digits."""
     value = f"label probabilistic({probability})"
     if rank >= proven:
         return rc.add(where, value, CONTRADICTED,
@@ -229,9 +267,14 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                       "positions, a computed limit, every sequence kept)" +
                       (" (the file says not every sequence was kept)" if every is False else ""))
     best = min(offers, key=lambda o: o[0])
+    named = [o for o in offers if offer is not None and o[1].startswith(_OFFER_TEXT.get(offer, "-"))]
+    best = named[0] if named else best
     if probability is None or not _same_bound(probability, best[0]):
+        unseen = ""
+        if every is None and cell.positional_rank:
+            unseen = (" (a smaller bound would need every sequence kept, which the file does not show)")
         return rc.add(where, value, CONTRADICTED,
-                      f"the proof gives {formulas.round_up(best[0])} ('{best[1]}'; rounded up to 3 digits)",
+                      f"the proof gives {formulas.round_up(best[0])} ('{best[1]}'; rounded up to 3 digits){unseen}",
                       needs=needs)
     rests = needs + ([at_finding] if best[1].startswith("eq. 7.4") else [])
     return rc.add(where, value, RECOMPUTED, f"the bound for '{best[1]}' is {float(best[0]):.4g}", needs=rests,
