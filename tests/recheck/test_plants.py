@@ -115,7 +115,7 @@ PLANTS = [
      "probabilistic(0.004028318391648107)"),
     ("probe_probabilistic.json", lambda d: _probe_row(d, 12).update(label="certified exact"),
      "label certified exact (52)"),
-    ("probe_probabilistic.json", lambda d: _probe_row(d, 12).update(rank=51), "rank 51", "1"),
+    ("probe_probabilistic.json", lambda d: _probe_row(d, 12).update(rank=51), "rank 51", "2"),
     ("probe_probabilistic.json", lambda d: d.update(probability_bound=0.0), "probability_bound 0.0"),
     # table --json
     ("table.json", lambda d: d["rows"][7].update(sep_rank=d["rows"][7]["sep_rank"] + 1), "rank 44"),

@@ -175,6 +175,16 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
             return CONTRADICTED, f"with H recomputed at the seeded positions mod p eq. 7.4 is {value}"
         at_finding = rc.later(where, f"eq. 7.4 at the positions {at_positions}", cell.hilbert_price(tokens), run_at)
     proven, proven_name = cell.proven(tokens)
+    if cell.positional_rank and at_positions is None and label == "probabilistic" and rank < proven:
+        # the file did not compute eq. 7.4 at the positions: the recheck does, an upper bound on the rank at every
+        # weight at these positions, so a rank raised above it is caught even where the rank itself is beyond reach
+        def run_own():
+            value = cell.eq74_at_positions(tokens)
+            if rank > value:
+                return CONTRADICTED, (f"above eq. 7.4 with H recomputed at the seeded positions, {value}, a bound at "
+                                      f"every weight at these positions")
+            return RECOMPUTED, f"at most eq. 7.4 with H recomputed at the seeded positions, {value}"
+        rc.later(where, f"rank {rank} against eq. 7.4 at the positions", cell.hilbert_price(tokens), run_own)
     exact_type = label in (None, "certified exact", "probabilistic")
     if rank > proven:
         rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED,
