@@ -271,11 +271,11 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                       f"the rank meets {proven_name} {proven}: certified exact, with no probability")
     offers = _offers(cell, tokens, rank, stated_at, every)
     if not offers:
-        if every is None and cell.positional_rank:
-            return rc.add(where, value, CONTRADICTED, NOT_SHOWN)
-        return rc.add(where, value, CONTRADICTED, "the rank meets no bound the file shows on offer (eq. 7.4 at the "
-                      "positions, a computed limit, every sequence kept)" +
-                      (" (the file says not every sequence was kept)" if every is False else ""))
+        if every is not True and cell.positional_rank:
+            return rc.add(where, value, CONTRADICTED, NOT_SHOWN if every is None else NOT_SHOWN.replace(
+                "it records no such thing at this N", "it records a sample at this N"))
+        return rc.add(where, value, CONTRADICTED, "the rank meets no bound on offer (eq. 7.4 at the positions, a "
+                      "computed limit, every sequence kept)")
     best = min(offers, key=lambda o: o[0])
     named = [o for o in offers if offer is not None and o[1].startswith(_OFFER_TEXT.get(offer, "-"))]
     best = named[0] if named else best
