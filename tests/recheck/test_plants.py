@@ -140,6 +140,12 @@ PLANTS = [
      "determinant_mod_prime", "1"),
     ("certificate.json", lambda d: d["weights"].update(seed=1), "weights (seed 1)"),
     ("certificate.json", lambda d: d.update(prime=1048575), "prime 1048575"),
+    # impossible sizes (issue 46 Why 3: claimed_rank -3 was "confirmed: ... sep >= -3") and a singular grid
+    ("certificate.json", lambda d: d.update(claimed_rank=-3), "claimed_rank -3"),
+    ("certificate.json", lambda d: d.update(claimed_rank=0), "claimed_rank 0"),
+    ("certificate.json", lambda d: d.update(claimed_rank=True), "claimed_rank True"),
+    ("certificate.json", lambda d: d.update(templates_b=[d["templates_b"][0]] * len(d["templates_b"]),
+                                            determinant_mod_prime=0), "determinant_mod_prime 0", "1"),
 ]
 
 
