@@ -9,7 +9,7 @@ import csv
 import json
 import sqlite3
 
-from . import arith, formulas, token_files
+from . import arith, blocks, formulas, token_files
 from .certificate import FORMAT, check_certificate
 from .core import BadInput, Recheck
 from .sep import check_sep_row
@@ -224,6 +224,8 @@ def _store(rc, path):
                 _field_primes(rc, where, field, value_d["primes"])
         elif kind == "probe_step" and not params_d.get("continuous"):
             _store_probe_step(rc, where, spec_d, field, seed, params_d, value_d)
+        elif kind == "degree_block":  # a `verify sep --store` block: its rank recomputed (blocks)
+            blocks.check_block_row(rc, where, spec_d, field, seed, params_d, value_d)
         elif kind != "probe_step":  # real_rank: a numerical rank of a float network, no exact route to recompute
             rc.skipped += 1
         else:  # a continuous probe step
