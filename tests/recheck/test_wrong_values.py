@@ -1,0 +1,215 @@
+"""Each checker fed a wrong value of every kind it judges must contradict it (issue 46 item 7), and the machinery
+that decides a line's kind must never let a value that was not recomputed pass as recomputed.
+
+The exports are the toy files of data/ (see test_plants.py); each plant is one wrong value whose right value comes
+from the closed forms of docs/mathematics.md, never from the recheck's own output.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from verify.cli.main import main
+from verify.recheck import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, Recheck, cells, formulas, recheck, tokens
+
+DATA = Path(__file__).resolve().parent / "data"
+PRIME = "unless p divides the content of every witness minor"
+
+
+def _csv(tmp_path, name, index, **values):
+    with open(DATA / name, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[index].update(values)
+    path = tmp_path / name
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return str(path)
+
+
+def _json(tmp_path, name, edit):
+    data = json.loads((DATA / name).read_text())
+    edit(data)
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def _contradicted(path, value, budget=0):
+    rc = recheck([path], budget)
+    hits = [f for f in rc.findings if f.status == CONTRADICTED and f.value.startswith(value)]
+    assert hits and rc.exit_status() == 1, [f.line() for f in rc.findings if f.status == CONTRADICTED]
+    return hits
+
+
+# ------------------------------------------------------------------------------------------ cells (section 2)
+
+@pytest.mark.parametrize("index, values, value", [
+    (0, {"counting_floor": "2"}, "counting_floor 2"),      # one step below: cap V^(N/2) = 8 < bound 10 at N = 2
+    (3, {"counting_floor": "4"}, "counting_floor 4"),      # one step above: cap 8 >= bound 4 already at N = 2
+    (0, {"n_reached": "2", "c": "0.16"}, "n_reached 2"),   # below the counting floor
+    (0, {"n_reached": "6", "c": "0.47", "cap_at_n": "512", "eq74_at_n": "106"},
+     "certainty 'at the counting floor'"),                   # "at the counting floor" above the floor
+    (0, {"bound": "9"}, "bound 9"),
+    (0, {"rank_at_least": "11"}, "rank_at_least 11 is the bound"),
+    (3, {"rank_at_least": "9"}, "rank_at_least 9"),        # a minor larger than the 8-row matrix at N = 2
+    (2, {"rank_at_n": "9", "rank_at_least": "9"}, "rank_at_n 9 reaches the bound"),
+    (0, {"cap_at_n": "63"}, "cap_at_n 63"),
+    (1, {"eq74_at_n": "63"}, "eq74_at_n 63"),
+    (0, {"c": "0.33"}, "c 0.33"),
+    (0, {"scale": "12.70"}, "scale 12.70"),
+])
+def test_cells_wrong_values(tmp_path, index, values, value):
+    _contradicted(_csv(tmp_path, "cells.csv", index, **values), value)
+
+
+def test_a_minor_larger_than_the_rank_is_never_recomputed():
+    """A sample cannot find a nonsingular 3 x 3 minor in a matrix of rank <= 2: never "certified"."""
+    rc = Recheck(10)
+    cell = tokens.Cell(1, 3, 1, 3, 2, 2, 1)
+    finding = cells._minor_task(rc, "w", cell, 2, 3)  # V^(N/2) = 2 rows at N = 2
+    rc.run()
+    assert finding.status == BEYOND
+
+
+# ------------------------------------------------------------------------------------------ atlas (section 1)
+
+ATLAS_PLANTS = [
+    # row 6 (L = 2, V = 3, R = 4 full): limit 60 computed, derivative bound 99
+    (5, {"limit_certainty": "certified exact"}, "limit certified = True"),           # certified below the bound
+    (5, {"limit": "100"}, "limit 100 against the derivative bound"),                  # above the bound
+    (5, {"limit_certainty": f"= generic w.p. >= 1 - 0.00438 {PRIME}"}, "limit probability 0.00438"),  # below
+    (5, {"limit_upper_bound": "98"}, "limit upper bound 98"),
+    (5, {"ranks_labels": "2:certified 4:certified 6:certified 8:certified 10:certified"},
+     "label certified exact (60)"),                                                   # one step too strong
+    (5, {"maximal_rank_exceptions": ""}, "maximal_rank_exceptions"),
+    (5, {"first_n_cap_reaches_limit": "6"}, "first_n_cap_reaches_limit 6"),          # off by one step
+    (5, {"n_c1": "8"}, "n_c1 8"),
+    (5, {"layer_degree": "5"}, "layer_degree 5"),
+    (4, {"thm2_proof_bound": "1"}, "thm2_proof_bound 1"),
+    (4, {"first_n_limit": "6"}, "first_n_limit 6"),
+    (3, {"ranks_labels": "2:certified 4:certified 6:certified 8:certified 10:lb-1"}, "label lower bound"),
+    (3, {"caps": "2:2 4:4 6:8 8:16 10:33"}, "count cap 33"),
+    (3, {"status": "stopped at N = 10 below the limit"}, "status"),
+]
+
+
+@pytest.mark.parametrize("index, values, value", ATLAS_PLANTS, ids=[p[2] for p in ATLAS_PLANTS])
+def test_atlas_wrong_values(tmp_path, index, values, value):
+    _contradicted(_csv(tmp_path, "atlas.csv", index, **values), value)
+
+
+def test_a_rank_above_every_bound_is_contradicted_without_a_recomputation(tmp_path):
+    path = _csv(tmp_path, "atlas.csv", 3, ranks="2:2 4:4 6:8 8:16 10:19")  # cap 32, eq. 7.4 18, limit 18
+    (hit,) = _contradicted(path, "rank 19")
+    assert "a bound at every weight" in hit.detail
+
+
+# ------------------------------------------------------------------------------------------ sep rows
+
+def _row(index, **values):
+    return lambda d: d["rows"][index].update(values)
+
+
+SEP_PLANTS = [
+    (_row(7, sep_rank=10**6), "rank 1000000 against the proven bound"),      # above the block bound
+    (_row(7, sep_rank=-3), "rank -3 against the proven bound"),
+    (_row(2, certified_exact=False, probability_bound=0.0, certainty="certified lower bound"),
+     "probability_bound 0.0"),                                                 # certified rank given no probability
+    (_row(2, log3_sep=1.5), "log3_sep 1.5"),
+    (_row(2, upper_bound=1), "upper_bound 1"),
+    (_row(0, regime="L < log3 d_x"), "regime"),
+]
+
+
+@pytest.mark.parametrize("edit, value", SEP_PLANTS, ids=[p[1] for p in SEP_PLANTS])
+def test_table_wrong_values(tmp_path, edit, value):
+    _contradicted(_json(tmp_path, "table.json", edit), value)
+
+
+def test_a_bound_that_holds_with_equality_is_decided_exactly(tmp_path):
+    """sep 3 against the integer bound 3 (printed log3 1.0, scale sep): holds; flipped, it is contradicted."""
+    def flip(data):
+        bound = next(b for b in data["rows"][0]["bounds"] if b["bound"] == "L:supp1_theorem3_upper")
+        bound["holds"] = False
+    _contradicted(_json(tmp_path, "table.json", flip), "bound L:supp1_theorem3_upper holds=False")
+    rc = recheck([str(DATA / "table.json")], 0)
+    (line,) = [f for f in rc.findings if f.value == "bound L:supp1_theorem3_upper holds=True" and "row 1 " in f.where]
+    assert "integer bound" in line.detail
+
+
+# ------------------------------------------------------------------------------------------ kinds and exit statuses
+
+def test_a_finding_resting_on_one_beyond_the_budget_is_only_consistent():
+    rc = Recheck(0)
+    rank = rc.later("w", "rank 5", 1.0, lambda: (RECOMPUTED, "x"))
+    label = rc.check("w", "label", True, "meets", needs=[rank])
+    chained = rc.check("w", "list", True, "from the label", needs=[label])
+    closed = rc.check("w", "cap", True, "closed form")
+    rc.run()
+    assert (rank.status, label.status, chained.status, closed.status) == (BEYOND, CONSISTENT, CONSISTENT, RECOMPUTED)
+    assert "rank 5 (beyond the budget)" in label.detail and "label (consistent)" in chained.detail
+    assert rc.exit_status() == 3
+
+
+def test_within_the_budget_the_same_finding_is_recomputed():
+    rc = Recheck(1.0)
+    rank = rc.later("w", "rank 5", 1.0, lambda: (RECOMPUTED, "x"))  # priced exactly at the budget: it runs
+    label = rc.check("w", "label", True, "meets", needs=[rank])
+    rc.run()
+    assert (rank.status, label.status, rc.exit_status(), rc.spent) == (RECOMPUTED, RECOMPUTED, 0, 1.0)
+
+
+def test_cheapest_first_and_a_trusted_value_is_consistent():
+    rc = Recheck(1.5)
+    dear = rc.later("w", "dear", 1.0, lambda: (RECOMPUTED, "x"))
+    cheap = rc.later("w", "cheap", 0.6, lambda: (RECOMPUTED, "x"))
+    trusted = rc.check("w", "prob", True, "formula", trust="the limit 7")
+    wrong = rc.check("w", "bad", False, "formula", "it is 3", trust="the limit 7")
+    rc.run()
+    assert (dear.status, cheap.status) == (BEYOND, RECOMPUTED)
+    assert trusted.status == CONSISTENT and "takes on trust the limit 7" in trusted.detail
+    assert wrong.status == CONTRADICTED and rc.exit_status() == 1
+
+
+def test_a_contradiction_a_finding_rests_on_leaves_it_consistent():
+    rc = Recheck(1.0)
+    rank = rc.later("w", "rank", 0.1, lambda: (CONTRADICTED, "x"))
+    label = rc.check("w", "label", True, "meets", needs=[rank])
+    rc.run()
+    assert label.status == CONSISTENT and rc.exit_status() == 1
+
+
+def test_exit_statuses_in_help_json_and_summary(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["recheck", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "3 nothing contradicted" in text and "0 every value recomputed" in text
+    assert main(["recheck", str(DATA / "report.json"), "--max-seconds", "0", "--json"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["exit_status"] == 3 and set(data["counts"]) == {RECOMPUTED, CONSISTENT, BEYOND, CONTRADICTED}
+    assert data["counts"][BEYOND] > 0 and sum(data["counts"].values()) == len(data["findings"])
+    assert main(["recheck", str(DATA / "report.json"), "--max-seconds", "0"]) == 3
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "recomputed" in last and "consistent" in last and "beyond the budget" in last and last.endswith("exit 3")
+
+
+def test_the_hilbert_function_past_three_times_the_points_is_ranked_degree_by_degree():
+    import itertools
+
+    import flint
+
+    # 4 points on a line in 4-space, so H = 1, 2, 3, 4, 4: 15 columns > 12 at j = 2 while H(1) = 2 < 4
+    points = [tuple(a + t * b for a, b in zip((1, 2, 3, 5), (2, 7, 1, 1), strict=True)) for t in range(4)]
+    p = 2**31 - 1
+
+    def brute(j):
+        exps = [e for e in itertools.product(range(j + 1), repeat=4) if sum(e) <= j]
+        return flint.nmod_mat([[pow(z[0], e[0], p) * pow(z[1], e[1], p) * pow(z[2], e[2], p) * pow(z[3], e[3], p)
+                                % p for e in exps] for z in points], p).rank()
+    assert formulas.hilbert_at_positions(points, 4, p) == [brute(j) for j in range(5)] == [1, 2, 3, 4, 4]
