@@ -116,3 +116,26 @@ def test_a_rank_raised_above_eq74_at_the_positions_is_contradicted(tmp_path, nam
     rc = recheck([str(path)], 300)
     assert rc.exit_status() == 1
     assert _lines(rc, CONTRADICTED, "rank 697 against eq. 7.4 at the positions")
+
+
+@pytest.mark.parametrize("version", ["3", "0", "two", "99999999999"])
+def test_an_unknown_format_version_is_refused(tmp_path, capsys, version):
+    with open(DATA / "atlas_why1_v2.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[1]["schema_version"] = version
+    path = tmp_path / "atlas.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert main(["recheck", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "format version" in err
+
+
+def test_an_unknown_json_version_is_refused(tmp_path, capsys):
+    data = (DATA.parent / "data" / "report.json").read_text()
+    path = tmp_path / "report.json"
+    path.write_text(data.replace("{", '{"schema_version": 7, ', 1))
+    assert main(["recheck", str(path)]) == 2
+    assert "format version 7" in capsys.readouterr().err

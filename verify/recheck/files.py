@@ -65,6 +65,24 @@ def _text(path: str) -> str:
         raise BadInput(f"{path} is neither UTF-8 text nor an SQLite store; pass an export of verify") from exc
 
 
+#: The format versions this recheck reads (docs/formats.md: version 1 is the unversioned format before it, 2 the
+#: format with ``schema`` and ``schema_version``); any other is refused, one line, exit 2.
+KNOWN_VERSIONS = (None, 1, 2)
+
+
+def _version(path: str, values) -> None:
+    """Refuse a ``schema_version`` the recheck does not know (issue 46 item 2; contract with the exports)."""
+    for value in values:
+        version = value
+        if isinstance(value, str):
+            text = value.strip()
+            version = None if not text else (int(text) if text.isdigit() and len(text) < 10 else value)
+        if isinstance(version, bool) or version not in KNOWN_VERSIONS:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise BadInput(f"{path} is of format version {shown}, which this recheck does not read (versions 1 "
+                           f"and 2); recheck it with the seprank-verify that wrote it")
+
+
 def _json(path: str, text: str) -> dict:
     try:
         data = json.loads(text)
@@ -73,6 +91,7 @@ def _json(path: str, text: str) -> dict:
                        "pass the file verify wrote") from exc
     if not isinstance(data, dict):
         raise BadInput(f"{path} holds JSON but not an object; pass the file verify wrote")
+    _version(path, [data.get("schema_version")])
     return data
 
 
@@ -92,6 +111,7 @@ def recheck_path(rc: Recheck, path: str) -> str:
         else:
             with open(path, newline="", encoding="utf-8") as handle:
                 rows = list(csv.DictReader(handle))
+            _version(path, {row.get("schema_version") for row in rows})
             {"atlas": token_files.atlas, "cells": token_files.cells, "table-csv": _table_csv,
              "reach": _reach}[kind](rc, path, rows)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
