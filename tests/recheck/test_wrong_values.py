@@ -213,3 +213,23 @@ def test_the_hilbert_function_past_three_times_the_points_is_ranked_degree_by_de
         return flint.nmod_mat([[pow(z[0], e[0], p) * pow(z[1], e[1], p) * pow(z[2], e[2], p) * pow(z[3], e[3], p)
                                 % p for e in exps] for z in points], p).rank()
     assert formulas.hilbert_at_positions(points, 4, p) == [brute(j) for j in range(5)] == [1, 2, 3, 4, 4]
+
+
+def test_a_rank_one_above_eq74_at_the_positions_the_file_left_out_is_contradicted(tmp_path):
+    """N = 12 of (L = 3, V = 2, R = 1): eq. 7.4 with H at the seeded positions is 52 (issue 39's table); the file
+    says it was not computed ("64/-") and raises the rank to 53: the recheck's own eq. 7.4 at the positions, an
+    upper bound at every weight at these positions, contradicts it."""
+    path = _csv(tmp_path, "atlas_probabilistic.csv", 0,
+                ranks="2:2 4:4 6:8 8:16 10:32 12:53", eq74_bounds="2:2/2 4:4/4 6:8/8 8:16/16 10:32/32 12:64/-",
+                ranks_labels="2:certified 4:certified 6:certified 8:certified 10:certified 12:probabilistic(0.00337)")
+    (hit,) = _contradicted(path, "rank 53 against eq. 7.4 at the positions", budget=2)
+    assert "52" in hit.detail
+
+
+def test_an_every_sequence_offer_the_file_does_not_show_is_contradicted(tmp_path):
+    """Format version 2 names the offer; "every_sequence" at an N whose ranks_sampled entry is missing is not shown."""
+    with open(DATA / "atlas_why1_v2.csv", newline="") as handle:
+        sampled = list(csv.DictReader(handle))[1]["ranks_sampled"]
+    path = _csv(tmp_path, "atlas_why1_v2.csv", 1, ranks_sampled=sampled.replace("14:2187x2187 ", ""))
+    (hit,) = _contradicted(path, "offer every_sequence")
+    assert "does not show every sequence" in hit.detail
