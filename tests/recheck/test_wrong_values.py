@@ -233,3 +233,11 @@ def test_an_every_sequence_offer_the_file_does_not_show_is_contradicted(tmp_path
     path = _csv(tmp_path, "atlas_why1_v2.csv", 1, ranks_sampled=sampled.replace("14:2187x2187 ", ""))
     (hit,) = _contradicted(path, "offer every_sequence")
     assert "does not show every sequence" in hit.detail
+
+
+def test_a_first_n_over_a_sampled_smaller_n_is_never_recomputed():
+    """(L = 3, V = 2, R = 1): the limit 75 is first reached at N = 22, but N = 20's 74 is a sampled lower bound
+    (lb-1) where the proven bound is 75 itself, so "first at 22" rests on it (docs/mathematics.md §11)."""
+    rc = recheck([str(DATA / "atlas_probabilistic.csv")], 0)
+    (line,) = [f for f in rc.findings if f.value.startswith("first_n_limit")]
+    assert line.status == CONSISTENT and "the ranks at N = [20] are below 75" in line.detail
