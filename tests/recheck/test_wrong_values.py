@@ -90,6 +90,7 @@ ATLAS_PLANTS = [
     (5, {"maximal_rank_exceptions": ""}, "maximal_rank_exceptions"),
     (5, {"first_n_cap_reaches_limit": "6"}, "first_n_cap_reaches_limit 6"),          # off by one step
     (5, {"n_c1": "8"}, "n_c1 8"),
+    (5, {"scale_rL_over_log3r": "6.02"}, "scale 6.02"),                             # r L / log3 r = 6 exactly
     (5, {"layer_degree": "5"}, "layer_degree 5"),
     (4, {"thm2_proof_bound": "1"}, "thm2_proof_bound 1"),
     (4, {"first_n_limit": "6"}, "first_n_limit 6"),
