@@ -26,7 +26,8 @@ def _csv(tmp_path, name, index, **values):
     rows[index].update(values)
     path = tmp_path / name
     with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + [k for k in values if k not in rows[0]],
+                                restval="")
         writer.writeheader()
         writer.writerows(rows)
     return str(path)
@@ -242,3 +243,15 @@ def test_a_first_n_over_a_sampled_smaller_n_is_never_recomputed():
     rc = recheck([str(DATA / "atlas_probabilistic.csv")], 0)
     (line,) = [f for f in rc.findings if f.value.startswith("first_n_limit")]
     assert line.status == CONSISTENT and "the ranks at N = [20] are below 75" in line.detail
+
+
+def test_format_version_2_certainties_of_a_first_n(tmp_path):
+    """(L = 3, V = 3, R = 1): the limit 705 is first reached at N = 18, but N = 12..16 have no bound proven below
+    705 (eq. 7.4's caps give 705 there), so that first N cannot be certified; a cells row whose n_reached is
+    above its counting floor cannot be certified either (docs/formats.md, n_reached_certainty)."""
+    path = _csv(tmp_path, "atlas_why1_v2.csv", 1, first_n_limit_certainty="certified")
+    (hit,) = _contradicted(path, "first_n_limit_certainty certified")
+    assert "[12, 14, 16]" in hit.detail
+    cells_v2 = _csv(tmp_path, "cells.csv", 0, n_reached="6", c="0.47", cap_at_n="512", eq74_at_n="106",
+                    certainty="", n_reached_certainty="certified", schema_version="2")
+    _contradicted(cells_v2, "n_reached_certainty certified")

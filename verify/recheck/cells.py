@@ -40,6 +40,10 @@ def cells(rc, path, rows):
         where = f"{path} row {i + 1} (r={r}, L={depth}, H={heads}, R={big_r})"
         _prime(rc, where, p)
         bound = formulas.thm2_proof_bound(r, depth, heads)
+        if not row["bound"].strip() and row.get("status") == "no bound":  # format version 2: no bound, no N
+            rc.check(where, "status 'no bound'", not bound, "Theorem 2's proof bound needs L >= 2 and "
+                     "(r - 1 - H)/2 >= 1", f"the bound is {bound}")
+            continue
         rc.check(where, f"bound {row['bound']}", int(row["bound"]) == bound,
                  "(( floor((r - 1 - H)/2) over 3^(L-2) )) ([W21] Theorem 2's proof)", f"the bound is {bound}")
         positional = big_r > 0
@@ -91,9 +95,11 @@ def cells(rc, path, rows):
             ", which is where it is: every smaller N has a counting cap below the bound" if n == floor else ""),
             "below the counting floor, where no weight reaches the bound", needs=[reached],
             trust=f"that the rank at N = {between} stays below {bound} (no rank recorded there)" if between else "")
-        if "at the counting floor" in row["certainty"]:
-            rc.check(where, "certainty 'at the counting floor'", n == floor, "n_reached is the floor",
-                     f"n_reached {n} is not the floor {floor}", needs=[stated_n])
+        if "at the counting floor" in row.get("certainty", "") or row.get("n_reached_certainty") == "certified":
+            name = ("n_reached_certainty certified" if row.get("n_reached_certainty") == "certified"
+                    else "certainty 'at the counting floor'")
+            rc.check(where, name, n == floor, "n_reached is the floor", f"n_reached {n} is not the floor {floor}",
+                     needs=[stated_n])
         rc.check(where, f"c {row['c']}", abs(float(row["c"]) - n / scale) <= 0.0051, "n_reached / (r L / log3 r)",
                  f"it is {n / scale:.4f}", needs=[stated_n])
 

@@ -117,23 +117,29 @@ def _every_kept(row, vocab: int, positional_rank: int) -> dict:
     return out
 
 
-def _first_n(rc, where, name, stated, first, target, what, cell, ranks, labels, found, target_found):
+def _first_n(rc, where, name, stated, first, target, what, cell, ranks, labels, found, target_found, certainty=None):
     """A first N is a statement about every smaller N (docs/mathematics.md §11): the rank there is below
     ``target``, proven where a bound proven at every weight is below it, else resting on that rank's own line (a
-    rank labelled a lower bound cannot show it: a larger rank may hide in what was not sampled)."""
-    needs, unsure = [target_found], []
+    rank labelled a lower bound cannot show it: a larger rank may hide in what was not sampled).  ``certainty``
+    (format version 2): "certified" only where every smaller N has a bound proven below the target."""
+    needs, unsure, unproven = [target_found], [], []
     for n in sorted(ranks):
         if first is not None and n > first:
             break
         if n != first and cell.proven(n)[0] < target:
             continue
         needs.append(found.get(n))
-        if n != first and labels.get(n, "").startswith("lb-"):
-            unsure.append(n)
+        if n != first:
+            unproven.append(n)
+            if labels.get(n, "").startswith("lb-"):
+                unsure.append(n)
     trust = (f"the ranks at N = {unsure} are below {target} (lower bounds with no proven bound below {target} there)"
              if unsure else "")
     rc.check(where, f"{name} {stated if stated is not None else '-'}", stated == first, what,
              f"the ranks give {first}", needs=needs, trust=trust)
+    if certainty == "certified" and first is not None:
+        rc.check(where, f"{name}_certainty certified", not unproven, "every smaller N has a bound proven below "
+                 f"{target}", f"N = {unproven} have no bound proven below {target}: not certified", needs=needs)
 
 
 def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found):
@@ -143,7 +149,7 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, lim
     first = next((n for n in sorted(ranks) if limit is not None and ranks[n] == limit), None)
     if limit is not None or _int(row["first_n_limit"]) is not None:
         _first_n(rc, where, "first_n_limit", _int(row["first_n_limit"]), first, limit, "the first N whose rank is "
-                 "the limit", cell, ranks, labels, found, limit_found)
+                 "the limit", cell, ranks, labels, found, limit_found, row.get("first_n_limit_certainty"))
     cap_first = None
     if limit is not None:
         cap_first = 2
@@ -154,9 +160,12 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, lim
                  "limit",
              f"it is {cap_first}", needs=[limit_found])
     if bound is not None:
-        reach = next((n for n in sorted(ranks) if ranks[n] >= bound), None)
+        # format version 2 leaves the first N empty for a bound with no content (0: every rank reaches it)
+        reach = None if bound == 0 and row.get("schema_version") == "2" else next(
+            (n for n in sorted(ranks) if ranks[n] >= bound), None)
         _first_n(rc, where, "first_n_thm2_bound", _int(row["first_n_thm2_bound"]), reach, bound,
-                 "the first N whose rank reaches Theorem 2's proof bound", cell, ranks, labels, found, None)
+                 "the first N whose rank reaches Theorem 2's proof bound", cell, ranks, labels, found, None,
+                 row.get("first_n_thm2_bound_certainty"))
     scale = _scale(v, cell.depth)
     rc.check(where, f"scale {row['scale_rL_over_log3r']}", abs(float(row["scale_rL_over_log3r"]) - scale) <= 0.0051,
              "r L / log3 r to 2 decimals", f"r L / log3 r = {scale:.4f}")
