@@ -255,3 +255,13 @@ def test_format_version_2_certainties_of_a_first_n(tmp_path):
     cells_v2 = _csv(tmp_path, "cells.csv", 0, n_reached="6", c="0.47", cap_at_n="512", eq74_at_n="106",
                     certainty="", n_reached_certainty="certified", schema_version="2")
     _contradicted(cells_v2, "n_reached_certainty certified")
+
+
+def test_a_sep_rank_one_above_its_proven_bound_is_contradicted(tmp_path):
+    """Row 3 of table.json is certified exact: its rank meets the block bound (B1)-(B4); one more exceeds it."""
+    data = json.loads((DATA / "table.json").read_text())
+    row = data["rows"][2]
+    assert row["certified_exact"] and row["sep_rank"] == row["upper_bound"]
+    path = _json(tmp_path, "table.json", _row(2, sep_rank=row["sep_rank"] + 1))
+    (hit,) = _contradicted(path, f"rank {row['sep_rank'] + 1} against the proven bound")
+    assert "above the proven upper bound" in hit.detail
