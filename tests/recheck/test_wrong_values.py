@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -265,3 +266,25 @@ def test_a_sep_rank_one_above_its_proven_bound_is_contradicted(tmp_path):
     path = _json(tmp_path, "table.json", _row(2, sep_rank=row["sep_rank"] + 1))
     (hit,) = _contradicted(path, f"rank {row['sep_rank'] + 1} against the proven bound")
     assert "above the proven upper bound" in hit.detail
+
+
+def test_a_certificate_claim_rests_on_its_determinant():
+    """With the determinant beyond the budget, the claimed rank is at most consistent (exit 3); a claimed rank above
+    the block bound (L = 1, d_x = 2: 1 + 2 = 3, docs/mathematics.md §2) is contradicted before any grid is built."""
+    rc = recheck([str(DATA / "certificate.json")], 0)
+    (claim,) = [f for f in rc.findings if f.value.startswith("claimed_rank")]
+    assert claim.status == CONSISTENT and "determinant_mod_prime" in claim.detail and rc.exit_status() == 3
+    from verify.recheck.certificate import check_certificate
+
+    rc = Recheck(0)
+    check_certificate(rc, "c", {"bound": "multichoose(floor((width - heads)/2), 3^(depth - 2))", "depth": 1,
+                                "width": 2, "heads": 1, "attn_dim": 2, "claimed_rank": 4, "prime": 1048573,
+                                "templates_a": [[1, 2]] * 4, "templates_b": [[3, 4]] * 4})
+    assert [f.status for f in rc.findings if f.value == "claimed_rank 4"] == [CONTRADICTED]
+
+
+def test_residue_sample_is_count_over_the_largest_fibre():
+    """count consecutive integers read mod p hit each residue at most ceil(count / p) times (docs/mathematics.md
+    §3): 10 integers mod 7 give an effective set of 10 / 2 = 5; a prime above the count leaves it whole."""
+    assert formulas.residue_sample(10, 7) == 5 and formulas.residue_sample(10, 11) == 10
+    assert formulas.residue_sample(2 * 2**31 + 1, 2**31 - 1) == Fraction(2 * 2**31 + 1, 3)
