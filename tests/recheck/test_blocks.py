@@ -90,3 +90,10 @@ def test_a_block_beyond_the_budget_names_its_price(tmp_path):
     ranks = [f for f in rc.findings if f.value.startswith("rank ")]
     assert ranks and all(f.status == "beyond the budget" and "priced at" in f.detail for f in ranks)
     assert rc.exit_status() == 3
+
+
+def test_a_rank_above_the_block_size_needs_no_recomputation(tmp_path):
+    """rank 19 of a 56 x 18 block is impossible: contradicted by its size alone, at a budget of 0."""
+    rc = recheck([_store(tmp_path, _value(3, rank=19))], 0)
+    (hit,) = [f for f in rc.findings if f.value == "rank 19"]
+    assert hit.status == CONTRADICTED and "not a rank of a 56 x 18 block" in hit.detail

@@ -288,3 +288,14 @@ def test_residue_sample_is_count_over_the_largest_fibre():
     §3): 10 integers mod 7 give an effective set of 10 / 2 = 5; a prime above the count leaves it whole."""
     assert formulas.residue_sample(10, 7) == 5 and formulas.residue_sample(10, 11) == 10
     assert formulas.residue_sample(2 * 2**31 + 1, 2**31 - 1) == Fraction(2 * 2**31 + 1, 3)
+
+
+def test_a_sample_equal_to_a_probabilistic_rank_shows_only_its_lower_side(tmp_path):
+    """N = 16 of (L = 3, V = 2, R = 1), rank 70 labelled probabilistic: the whole 256 x 256 matrix is priced above a
+    budget of 3 s, 74 random rows against every column fit and give 70, a lower bound: that no larger rank hides in
+    the other rows is taken on trust (the rank is below the proven bound 75), so the line is consistent."""
+    path = _csv(tmp_path, "atlas_probabilistic.csv", 0, ranks="16:70", ranks_labels="16:probabilistic(0.00521)",
+                eq74_bounds="16:75/70", caps="16:256")
+    rc = recheck([path], 3)
+    (rank,) = [f for f in rc.findings if f.value == "rank 70"]
+    assert rank.status == CONSISTENT and "taken on trust" in rank.detail and "rank 70" in rank.detail
