@@ -97,6 +97,7 @@ ATLAS_PLANTS = [
     (4, {"thm2_proof_bound": "1"}, "thm2_proof_bound 1"),
     (4, {"first_n_limit": "6"}, "first_n_limit 6"),
     (3, {"ranks_labels": "2:certified 4:certified 6:certified 8:certified 10:lb-1"}, "label lower bound"),
+    (3, {"ranks_labels": "2:certified 4:certified 6:certified 8:certified 10:lb-0"}, "label lower bound (18, 0 short)"),
     (3, {"caps": "2:2 4:4 6:8 8:16 10:33"}, "count cap 33"),
     (3, {"status": "stopped at N = 10 below the limit"}, "status"),
 ]
@@ -299,3 +300,19 @@ def test_a_sample_equal_to_a_probabilistic_rank_shows_only_its_lower_side(tmp_pa
     rc = recheck([path], 3)
     (rank,) = [f for f in rc.findings if f.value == "rank 70"]
     assert rank.status == CONSISTENT and "taken on trust" in rank.detail and "rank 70" in rank.detail
+
+
+def test_a_limit_reached_by_a_rank_beyond_the_budget_is_only_consistent():
+    rc = recheck([str(DATA / "atlas.csv")], 0)
+    reached = [f for f in rc.findings if f.value.endswith("as a lower bound")]
+    assert reached and all(f.status == CONSISTENT and "(beyond the budget)" in f.detail for f in reached)
+
+
+def test_a_probability_on_a_rank_that_meets_its_proven_bound_is_contradicted(tmp_path):
+    """Row 4 (L = 2, V = 2, R = 2) at N = 10: 18 meets eq. 7.4's caps, 18, so it is certified exact; labelled
+    probabilistic with eq. 7.4 at the positions' own bound it is still one step too weak a label, never accepted."""
+    value = formulas.round_up(formulas.union_probability(2, 2, 2, 10, 2**31 - 1))
+    path = _csv(tmp_path, "atlas.csv", 3,
+                ranks_labels=f"2:certified 4:certified 6:certified 8:certified 10:probabilistic({value})")
+    (hit,) = _contradicted(path, f"label probabilistic({value})")
+    assert "certified exact, with no probability" in hit.detail
