@@ -316,3 +316,10 @@ def test_a_probability_on_a_rank_that_meets_its_proven_bound_is_contradicted(tmp
                 ranks_labels=f"2:certified 4:certified 6:certified 8:certified 10:probabilistic({value})")
     (hit,) = _contradicted(path, f"label probabilistic({value})")
     assert "certified exact, with no probability" in hit.detail
+
+
+@pytest.mark.parametrize("claimed", [-3, 0, 3])
+def test_an_impossible_certificate_size_is_refused_before_any_grid(tmp_path, claimed):
+    path = _json(tmp_path, "certificate.json", lambda d: d.update(claimed_rank=claimed))
+    (hit,) = _contradicted(path, f"claimed_rank {claimed}")
+    assert "not the size of its grid" in hit.detail
