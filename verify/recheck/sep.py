@@ -34,6 +34,7 @@ def _name(row) -> str:
     return f"(L={row['depth']}, d_x={row['width']}, H={row['heads']}{extra})"
 
 
+# over 80 lines: one check per field of a sep row, in the order the rank's finding must come before what rests on it
 def check_sep_row(rc: Recheck, where: str, row: dict) -> None:
     """Every check of one sep row.  ``row``: depth, width, heads, attn_dim, residual, output, position, rank,
     certified_exact, upper_bound, probability_bound, seed, weight_range, tokens (valid_from_tokens),
