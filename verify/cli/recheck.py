@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from ..errors import InputError, printable
 
 NAME = "recheck"
 
+#: The exit statuses (``verify.recheck.core``), in --help, the JSON and docs/recheck.md.
+EXIT_TEXT = ("exit status: 0 every value recomputed (or proven); 1 a contradiction; 2 a file it cannot read; "
+             "3 nothing contradicted, but some value only consistent (a formula checked on a value taken on "
+             "trust) or beyond the budget")
+
 
 def add_parser(sub):
     from ..recheck import DEFAULT_MAX_SECONDS
 
     parser = sub.add_parser("recheck", help="re-check an export independently; exit 1 on any contradiction",
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
                             description=(
                                 "Recompute every value of an export small enough (probe-n --json, an atlas or cells "
                                 "CSV, a table JSON/CSV, report.json, a certificate or a store) by a separate route: "
                                 "the literal eq. 3 forward pass mod p and FLINT's nmod_mat rank, and each label's "
-                                "argument from its formula. One line per value: confirmed, contradicted or beyond "
-                                "the budget. Exit 1 on any contradiction, 0 otherwise."))
+                                "argument from its formula. One line per value: recomputed, consistent (a formula "
+                                "checked on a stated value taken on trust, which it names), beyond the budget (with "
+                                "its price) or contradicted."),
+                            epilog=EXIT_TEXT)
     parser.add_argument("files", nargs="+", metavar="FILE", help="export files (JSON, CSV or an SQLite store)")
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS,
                         help=f"priced seconds of recomputation, cheapest first (default {DEFAULT_MAX_SECONDS:g})")
@@ -27,16 +36,22 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from ..recheck import CONFIRMED, CONTRADICTED, BadInput, recheck
+    from ..recheck import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, BadInput, recheck
 
     try:
         rc = recheck(args.files, args.max_seconds)
     except BadInput as exc:
         raise InputError(str(exc)) from None
     counts = rc.counts()
+    status = rc.exit_status()
     if args.json:
-        print(json.dumps({"files": [{"path": p, "kind": k} for p, k in rc.files], "counts": counts,
-                          "not_rechecked_numerical": rc.skipped,
+        print(json.dumps({"schema": "seprank-verify/recheck", "schema_version": 2,
+                          "files": [{"path": p, "kind": k} for p, k in rc.files], "counts": counts,
+                          "not_rechecked_numerical": rc.skipped, "exit_status": status,
+                          "exit_statuses": {"0": "every value recomputed (or proven)", "1": "a contradiction",
+                                            "2": "a file it cannot read",
+                                            "3": "nothing contradicted; some value only consistent or beyond the "
+                                                 "budget"},
                           "max_seconds": rc.max_seconds, "priced_seconds": round(rc.spent, 3),
                           "wall_seconds": round(rc.wall_seconds, 3),
                           "findings": [f.as_dict() for f in rc.findings]}))
@@ -45,8 +60,9 @@ def run(args) -> int:
             if not args.quiet or finding.status == CONTRADICTED:
                 print(printable(finding.line()))
         kinds = ", ".join(f"{p} ({k})" for p, k in rc.files)
-        print(f"recheck of {kinds}: {counts[CONFIRMED]} confirmed, {counts[CONTRADICTED]} contradicted, "
-              f"{counts['beyond the budget']} beyond the budget (--max-seconds {rc.max_seconds:g}; "
-              f"{rc.spent:.1f} s priced, {rc.wall_seconds:.1f} s wall)"
-              + (f"; {rc.skipped} numerical values (no exact route) not rechecked" if rc.skipped else ""))
-    return 1 if counts[CONTRADICTED] else 0
+        print(f"recheck of {kinds}: {counts[RECOMPUTED]} recomputed, {counts[CONSISTENT]} consistent (a value taken "
+              f"on trust), {counts[BEYOND]} beyond the budget, {counts[CONTRADICTED]} contradicted (--max-seconds "
+              f"{rc.max_seconds:g}; {rc.spent:.1f} s priced, {rc.wall_seconds:.1f} s wall)"
+              + (f"; {rc.skipped} numerical values (no exact route) not rechecked" if rc.skipped else "")
+              + f"; exit {status}")
+    return status

@@ -19,7 +19,9 @@ engine's on purpose:
   docs/mathematics.md and the papers in ``formulas``, each citing its statement; eq. 7.4's H at the
   positions is recomputed as ranks of monomial matrices (the engine uses an incremental product basis).
 
-Each value gets one line: confirmed, contradicted or beyond the budget (``core``).  Entry point:
+Each value gets one line: recomputed, consistent (a formula checked on a value taken on trust, named), beyond the
+budget or contradicted (``core``); the exit status is 0 only when every line is recomputed, 1 on a contradiction,
+2 on a file that cannot be read, 3 otherwise (``Recheck.exit_status``).  Entry point:
 ``recheck(paths, max_seconds)``.
 """
 
@@ -27,10 +29,25 @@ from __future__ import annotations
 
 import time
 
-from .core import BEYOND, CONFIRMED, CONTRADICTED, BadInput, Finding, Recheck
+from .core import (
+    BEYOND,
+    CONFIRMED,
+    CONSISTENT,
+    CONTRADICTED,
+    EXIT_BAD_INPUT,
+    EXIT_CONTRADICTED,
+    EXIT_INCOMPLETE,
+    EXIT_RECOMPUTED,
+    KINDS,
+    RECOMPUTED,
+    BadInput,
+    Finding,
+    Recheck,
+)
 from .files import detect, recheck_path
 
-__all__ = ["recheck", "Recheck", "Finding", "BadInput", "detect", "CONFIRMED", "CONTRADICTED", "BEYOND",
+__all__ = ["recheck", "Recheck", "Finding", "BadInput", "detect", "RECOMPUTED", "CONSISTENT", "CONTRADICTED", "BEYOND",
+           "CONFIRMED", "KINDS", "EXIT_RECOMPUTED", "EXIT_CONTRADICTED", "EXIT_BAD_INPUT", "EXIT_INCOMPLETE",
            "DEFAULT_MAX_SECONDS"]
 
 #: Default budget of priced recomputation seconds: a results/ table rechecks in well under a minute.

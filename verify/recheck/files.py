@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 
-from . import arith, formulas, reading, shapes, token_files
+from . import arith, blocks, formulas, reading, shapes, token_files
 from .certificate import FORMAT, check_certificate
 from .core import BadInput, Recheck
 from .sep import check_sep_row
@@ -34,6 +34,7 @@ def _detect_text(path: str, text: str):
         raise BadInput(f"{path} is empty; pass an export of verify (JSON, CSV or a store)")
     if stripped[0] in "{[":
         data = reading.json_object(path, text)
+        _version(path, [data.get("schema_version")])
         if data.get("format") == FORMAT:
             return "certificate", data
         if "ranks" in data and "mode" in data:
@@ -60,6 +61,24 @@ def _detect_text(path: str, text: str):
                    f"results/*.csv table")
 
 
+#: The format versions this recheck reads (docs/formats.md: version 1 is the unversioned format before it, 2 the
+#: format with ``schema`` and ``schema_version``); any other is refused, one line, exit 2.
+KNOWN_VERSIONS = (None, 1, 2)
+
+
+def _version(path: str, values) -> None:
+    """Refuse a ``schema_version`` the recheck does not know (issue 46 item 2; contract with the exports)."""
+    for value in values:
+        version = value
+        if isinstance(value, str):
+            text = value.strip()
+            version = None if not text else (int(text) if text.isdigit() and len(text) < 10 else value)
+        if isinstance(version, bool) or version not in KNOWN_VERSIONS:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise BadInput(f"{path} is of format version {shown}, which this recheck does not read (versions 1 "
+                           f"and 2); recheck it with the seprank-verify that wrote it")
+
+
 def recheck_path(rc: Recheck, path: str) -> str:
     if reading.head(path) == SQLITE_MAGIC:
         kind, data = "store", None
@@ -68,6 +87,7 @@ def recheck_path(rc: Recheck, path: str) -> str:
         kind, data = _detect_text(path, text)
         if data is None:
             data = reading.csv_rows(path, text)
+            _version(path, {row.get("schema_version") for row in data})
         SHAPES[kind](path, data)  # every field read has its type and range before any check runs
     try:
         if kind == "store":
@@ -97,7 +117,8 @@ SHAPES = {"certificate": shapes.certificate, "probe": shapes.probe, "table-json"
 
 def _table_json(rc, path, data):
     for i, row in enumerate(data["rows"]):
-        bounds = [(b["bound"], b["kind"], b.get("log3_value"), b.get("holds")) for b in row.get("bounds") or ()]
+        bounds = [(b["bound"], b["kind"], b.get("log3_value"), b.get("holds"), b.get("scale"))
+                  for b in row.get("bounds") or ()]
         check_sep_row(rc, f"{path} row {i + 1}", {
             "depth": row["depth"], "width": row["width"], "heads": row["heads"], "attn_dim": row.get("attn_dim"),
             "rank": row["sep_rank"], "certified_exact": row.get("certified_exact"),
@@ -212,6 +233,8 @@ def _store_row(rc, where, kind, spec_d, field, seed, params_d, value_d):
             _field_primes(rc, where, field, value_d["primes"])
     elif kind == "probe_step" and not params_d.get("continuous"):
         _store_probe_step(rc, where, spec_d, field, seed, params_d, value_d)
+    elif kind == "degree_block":  # a `verify sep --store` block: its rank recomputed (blocks)
+        blocks.check_block_row(rc, where, spec_d, field, seed, params_d, value_d)
     elif kind != "probe_step":  # real_rank: a numerical rank of a float network, no exact route to recompute
         rc.skipped += 1
     else:  # a continuous probe step

@@ -91,10 +91,14 @@ def side_points(vocab: int, pis: list[list[int]]) -> list[tuple]:
 
 
 def hilbert_at_positions(points: list[tuple], max_degree: int, p: int) -> list[int]:
-    """[H(0), ..., H(max_degree)] of a point set mod p: for each j the rank over GF(p) (FLINT ``nmod_mat``) of
-    the matrix of every monomial of degree <= j in the free coordinates evaluated at the points.  Stops
-    growing once H(j) is the number of points (every function on them).  Cost: at most C + 1 ranks of
-    points x binom(j + m, m) matrices (``hilbert_seconds``)."""
+    """[H(0), ..., H(max_degree)] of a point set mod p (p < 2^31): H(j) is the rank over GF(p) of the matrix of
+    every monomial of degree <= j in the free coordinates evaluated at the points.
+
+    One elimination gives every j: with the monomials' columns ordered by degree, the rank of the first columns
+    is the number of pivot columns among them (the column rank profile of the reduced row echelon form, FLINT's
+    ``nmod_mat.rref``).  Columns are built (numpy int64: each product of two residues < 2^62) while they number at
+    most 3 x the points; past that degree H is the number of points once it has reached it, else the remaining
+    degrees are ranked one by one (``_hilbert_by_degree``).  Cost: ``hilbert_seconds``."""
     import itertools
 
     import flint
@@ -102,35 +106,72 @@ def hilbert_at_positions(points: list[tuple], max_degree: int, p: int) -> list[i
 
     n = len(points)
     m = len(points[0]) if points else 0
-    z = np.array([[c % p for c in pt] for pt in points], dtype=object).reshape(n, m)
-    previous = {(): [1] * n}
-    columns = [[1] * n]
-    dims = []
-    for j in range(max_degree + 1):
-        if dims and dims[-1] == n:  # every function on the points: H stays n (no monomial need be built)
-            dims.append(n)
-            continue
-        if j > 0:
-            current = {}
-            for combo in itertools.combinations_with_replacement(range(m), j):
-                base = previous[combo[:-1]]
-                coordinate = z[:, combo[-1]]
-                current[combo] = [b * int(c) % p for b, c in zip(base, coordinate, strict=False)]
-            previous = current
-            columns.extend(current.values())
-        dims.append(flint.nmod_mat([list(r) for r in zip(*columns, strict=False)], p).rank())
+    if n == 0:
+        return [0] * (max_degree + 1)
+    z = np.array([[c % p for c in pt] for pt in points], dtype=np.int64).reshape(n, m)
+    previous = {(): np.ones(n, dtype=np.int64)}
+    columns, ends, top = [previous[()]], [1], 0
+    for j in range(1, max_degree + 1):
+        if len(columns) + comb(j + m - 1, m - 1) > 3 * n:
+            break
+        current = {}
+        for combo in itertools.combinations_with_replacement(range(m), j):
+            current[combo] = previous[combo[:-1]] * z[:, combo[-1]] % p
+        previous = current
+        columns.extend(current.values())
+        ends.append(len(columns))
+        top = j
+    reduced, rank = flint.nmod_mat(np.stack(columns, axis=1).tolist(), p).rref()
+    pivots, col = [], 0
+    for row in range(rank):  # the leading entry of each nonzero row of the echelon form, left to right
+        while int(reduced[row, col]) == 0:
+            col += 1
+        pivots.append(col)
+        col += 1
+    dims = [sum(1 for c in pivots if c < end) for end in ends]
+    if top < max_degree:
+        dims += [n] * (max_degree - top) if dims[-1] == n else _hilbert_by_degree(z, top + 1, max_degree, p)
     return dims
 
 
+def _hilbert_by_degree(z, start: int, max_degree: int, p: int) -> list[int]:
+    """[H(start), ..., H(max_degree)], one rank per degree (the columns outnumber 3 x the points there)."""
+    import itertools
+
+    import flint
+    import numpy as np
+
+    n, m = z.shape
+    out = []
+    for j in range(start, max_degree + 1):
+        if out and out[-1] == n:  # every function on the points: H stays n
+            out.append(n)
+            continue
+        columns = [np.ones(n, dtype=np.int64)]
+        for degree in range(1, j + 1):
+            for combo in itertools.combinations_with_replacement(range(m), degree):
+                value = np.ones(n, dtype=np.int64)
+                for c in combo:
+                    value = value * z[:, c] % p
+                columns.append(value)
+        out.append(flint.nmod_mat(np.stack(columns, axis=1).tolist(), p).rank())
+    return out
+
+
 def hilbert_seconds(points: int, m: int, max_degree: int) -> float:
-    """Price of ``hilbert_at_positions``: the ranks and conversions up to the degree where the monomials
-    outnumber the points (the value cannot grow past the number of points)."""
-    total = 0.0
-    for j in range(min(max_degree, points - 1) + 1):  # distinct points: degree points - 1 interpolates them all
-        cols = comb(j + m, m)
-        total += points * cols * min(points, cols) / 1e9 + points * cols * 1e-5
-        if cols >= 2 * points:
+    """Price of ``hilbert_at_positions``: building and converting the points x columns matrix (1.5e-6 s an entry)
+    and its echelon form (points x columns x min of the two / 2e9), columns up to 3 x the points; a degree past
+    that is priced as one rank of its own (measured on the 2-core test machine at N = 12..22, with slack)."""
+    cols, top = 0, 0
+    for j in range(max_degree + 1):
+        more = comb(j + m - 1, m - 1) if j else 1
+        if j and cols + more > 3 * points:
             break
+        cols, top = cols + more, j
+    total = 0.05 + points * cols * min(points, cols) / 2e9 + points * cols * 1.5e-6
+    for j in range(top + 1, max_degree + 1):  # the degrees ranked one by one (stops once H is every point)
+        width = comb(j + m, m)
+        total += points * width * min(points, width) / 2e9 + points * width * 1.5e-6
     return total
 
 

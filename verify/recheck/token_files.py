@@ -10,16 +10,13 @@ import math
 
 from . import arith, formulas
 from . import limit as limit_route
+from .cells import _prime, _scale, cells, int_or_none
 from .core import BEYOND
 from .repeats import parse_repeats, run_prime, run_seed
 from .sep import check_sep_row
 from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
 
 __all__ = ["atlas", "cells", "probe", "int_or_none"]
-
-
-def int_or_none(text: str):
-    return int(text) if text.strip() not in ("", "-") else None
 
 
 _int = int_or_none
@@ -45,10 +42,6 @@ def _label(text: str):
     raise ValueError(f"unknown label {text!r}")
 
 
-def _scale(r: int, depth: int) -> float:
-    return r * depth / (math.log(r) / math.log(3))
-
-
 def _even_ceiling(x: float) -> int:
     n = math.ceil(x - 1e-9)
     return n + (n % 2)
@@ -68,13 +61,15 @@ def atlas(rc, path, rows):
                  "(3^L - 1)/2", f"C({depth}) = {formulas.layer_degree(depth)}")
         bound = formulas.thm2_proof_bound(r, depth, heads)
         stated = row["thm2_proof_bound"]
-        rc.check(where, f"thm2_proof_bound {stated}", (stated.startswith("n/a") and bound is None) or
+        rc.check(where, f"thm2_proof_bound {stated}", ((stated.startswith("n/a") or not stated) and bound is None) or
                  (stated.isdigit() and int(stated) == bound),
                  "(( floor((r - 1 - H)/2) over 3^(L-2) )) ([W21] Theorem 2's proof)", f"the bound is {bound}")
         certainty = row["limit_certainty"]
-        if row["limit"].startswith(">= "):  # a limit computation stopped with this lower bound
-            rc.add(where, f"limit {row['limit']} ({certainty})", BEYOND,
-                   "a partial result of the engine's limit route, which this recheck does not re-implement")
+        version2 = row.get("schema_version") == "2"
+        if row["limit"].startswith(">= ") or (version2 and not row["limit"].strip()):
+            if row["limit"].strip() or row.get("limit_at_least", "").strip():  # a limit computation stopped there
+                rc.add(where, f"limit {row['limit'] or '>= ' + row['limit_at_least']} ({certainty})", BEYOND,
+                       "a partial result of the engine's limit route, which this recheck does not re-implement")
             limit = None
         else:
             limit = _int(row["limit"])
@@ -82,6 +77,11 @@ def atlas(rc, path, rows):
         probability = None
         if limit is not None and certainty.startswith("= generic w.p. >= 1 - "):
             probability = certainty[len("= generic w.p. >= 1 - "):].split()[0]
+        elif limit is not None and version2 and not certified:
+            probability = row["limit_probability"]
+        elif version2 and certified:
+            rc.check(where, f"limit_probability {row['limit_probability']}", row["limit_probability"] in ("0", "0.0"),
+                     "0 for a certified exact limit", "a certified exact limit carries probability 0")
         cell = Cell(depth, width, heads, int(row["attn_dim"]), r, r, big_r, int(row["seed"]), 2**31, p, limit,
                     certified, _int(row["limit_upper_bound"]))
         runs = parse_repeats(row.get("repeats", ""))
@@ -92,21 +92,63 @@ def atlas(rc, path, rows):
         labels = _pairs(row["ranks_labels"])
         eq74 = {n: v.split("/") for n, v in _pairs(row["eq74_bounds"]).items()}
         caps = {n: int(v) for n, v in _pairs(row["caps"]).items()}
-        check_limit(rc, where, cell, limit, certified, _int(row["limit_upper_bound"]), probability, ranks)
+        every, offers = _every_kept(row, r, big_r), _pairs(row.get("ranks_offer", ""))
+        found, label_found = {}, {}
+        for n, rank in ranks.items():
+            if runs.get(n, (1, 0))[1]:  # a rank from a repeat run (Lemma R; pr's repeats)
+                found[n], label_found[n] = _repeated_rank(rc, where, row, cell, n, rank, runs[n][1])
+                continue
+            label, prob, short = _label(labels[n]) if n in labels else (None, None, None)
+            caps74, at = (eq74[n] + [None])[:2] if n in eq74 else (None, None)
+            found[n], label_found[n] = check_token_rank(
+                rc, where, cell, n, rank, label, prob, short,
+                at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
+                every=every.get(n), stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None,
+                offer=offers.get(n))
+        limit_found = check_limit(rc, where, cell, limit, certified, _int(row["limit_upper_bound"]), probability,
+                                  ranks, found)
         if limit is not None and certainty != "certified exact":
             rc.check(where, "limit_certainty names the prime condition", PRIME_CONDITION in certainty or
                      not certainty.startswith("="), "it does", "a probability over GF(p) without the prime condition "
                      f"('{PRIME_CONDITION}', issue 39 item 2)")
-        for n, rank in ranks.items():
-            if runs.get(n, (1, 0))[1]:
-                _repeated_rank(rc, where, row, cell, n, rank, runs[n][1])
-                continue
-            label, prob, short = _label(labels[n]) if n in labels else (None, None, None)
-            caps74, at = (eq74[n] + [None])[:2] if n in eq74 else (None, None)
-            check_token_rank(rc, where, cell, n, rank, label, prob, short,
-                             at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
-                             every=None, stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None)
-        _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit)
+        _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found)
+
+
+def _every_kept(row, vocab: int, positional_rank: int) -> dict:
+    """Per N, whether the file records that every sequence was kept (True: ranks_sampled N:ROWSxCOLS with both
+    V^(N/2), format version 2), that rows x columns were sampled (False), or nothing (absent: a file of the old
+    format, issue 46 item 2)."""
+    out = {}
+    for n, shape in _pairs(row.get("ranks_sampled", "")).items():
+        rows, _, cols = shape.partition("x")
+        every = vocab ** (n // 2)
+        out[n] = bool(positional_rank) and int(rows) == every and int(cols) == every
+    return out
+
+
+def _first_n(rc, where, name, stated, first, target, what, cell, ranks, labels, found, target_found, certainty=None):
+    """A first N is a statement about every smaller N (docs/mathematics.md §11): the rank there is below
+    ``target``, proven where a bound proven at every weight is below it, else resting on that rank's own line (a
+    rank labelled a lower bound cannot show it: a larger rank may hide in what was not sampled).  ``certainty``
+    (format version 2): "certified" only where every smaller N has a bound proven below the target."""
+    needs, unsure, unproven = [target_found], [], []
+    for n in sorted(ranks):
+        if first is not None and n > first:
+            break
+        if n != first and cell.proven(n)[0] < target:
+            continue
+        needs.append(found.get(n))
+        if n != first:
+            unproven.append(n)
+            if labels.get(n, "").startswith("lb-"):
+                unsure.append(n)
+    trust = (f"the ranks at N = {unsure} are below {target} (lower bounds with no proven bound below {target} there)"
+             if unsure else "")
+    rc.check(where, f"{name} {stated if stated is not None else '-'}", stated == first, what,
+             f"the ranks give {first}", needs=needs, trust=trust)
+    if certainty == "certified" and first is not None:
+        rc.check(where, f"{name}_certainty certified", not unproven, "every smaller N has a bound proven below "
+                 f"{target}", f"N = {unproven} have no bound proven below {target}: not certified", needs=needs)
 
 
 def _repeated_rank(rc, where, row, cell, tokens, rank, run):
@@ -115,17 +157,21 @@ def _repeated_rank(rc, where, row, cell, tokens, rank, run):
     other = Cell(cell.depth, cell.width, cell.heads, cell.attn_dim, cell.vocab, cell.rank, cell.positional_rank,
                  run_seed(cell.seed, run), 2**31, run_prime(cell.p, run), cell.limit, cell.limit_certified,
                  cell.limit_upper)
-    check_token_rank(rc, f"{where} (repeat run {run})", other, tokens, rank)
-    rc.add(f"{where} N={tokens}", f"label {_pairs(row['ranks_labels']).get(tokens)}", BEYOND,
-           f"the rank is repeat run {run}'s; the bounds it met at that run's draws are not recomputed here")
+    found, _ = check_token_rank(rc, f"{where} (repeat run {run})", other, tokens, rank)
+    label = rc.add(f"{where} N={tokens}", f"label {_pairs(row['ranks_labels']).get(tokens)}", BEYOND,
+                   f"the rank is repeat run {run}'s; the bounds it met at that run's draws are not recomputed here",
+                   needs=[found])
+    return found, label
 
 
-def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
+def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found):
     positional = cell.positional_rank > 0
     v = cell.vocab
+    every_rank = [found.get(n) for n in sorted(ranks)]
     first = next((n for n in sorted(ranks) if limit is not None and ranks[n] == limit), None)
-    rc.check(where, f"first_n_limit {row['first_n_limit'] or '-'}", _int(row["first_n_limit"]) == first,
-             "the first N whose rank is the limit", f"the ranks give {first}")
+    if limit is not None or _int(row["first_n_limit"]) is not None:
+        _first_n(rc, where, "first_n_limit", _int(row["first_n_limit"]), first, limit, "the first N whose rank is "
+                 "the limit", cell, ranks, labels, found, limit_found, row.get("first_n_limit_certainty"))
     cap_first = None
     if limit is not None:
         cap_first = 2
@@ -134,12 +180,14 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
     rc.check(where, f"first_n_cap_reaches_limit {row['first_n_cap_reaches_limit'] or '-'}",
              _int(row["first_n_cap_reaches_limit"]) == cap_first, "the first even N whose counting cap reaches the "
                  "limit",
-             f"it is {cap_first}")
+             f"it is {cap_first}", needs=[limit_found])
     if bound is not None:
-        reach = next((n for n in sorted(ranks) if ranks[n] >= bound), None)
-        rc.check(where, f"first_n_thm2_bound {row['first_n_thm2_bound'] or '-'}",
-                 _int(row["first_n_thm2_bound"]) == reach, "the first N whose rank reaches Theorem 2's proof bound",
-                 f"the ranks give {reach}")
+        # format version 2 leaves the first N empty for a bound with no content (0: every rank reaches it)
+        reach = None if bound == 0 and row.get("schema_version") == "2" else next(
+            (n for n in sorted(ranks) if ranks[n] >= bound), None)
+        _first_n(rc, where, "first_n_thm2_bound", _int(row["first_n_thm2_bound"]), reach, bound,
+                 "the first N whose rank reaches Theorem 2's proof bound", cell, ranks, labels, found, None,
+                 row.get("first_n_thm2_bound_certainty"))
     scale = _scale(v, cell.depth)
     rc.check(where, f"scale {row['scale_rL_over_log3r']}", abs(float(row["scale_rL_over_log3r"]) - scale) <= 0.0051,
              "r L / log3 r to 2 decimals", f"r L / log3 r = {scale:.4f}")
@@ -165,93 +213,14 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
             (below if labels.get(n, "").startswith("lb-") else exceptions).append(f"{n}:{ranks[n]}<{top}")
     rc.check(where, f"maximal_rank_exceptions '{row['maximal_rank_exceptions']}'",
              row["maximal_rank_exceptions"].split() == exceptions, "the decided ranks below min(cap, limit)",
-             f"the ranks give '{' '.join(exceptions)}'")
+             f"the ranks give '{' '.join(exceptions)}'", needs=every_rank + [limit_found])
     rc.check(where, f"sampled_below '{row['sampled_below']}'", row["sampled_below"].split() == below,
-             "the lower-bound ranks below min(cap, limit)", f"the ranks give '{' '.join(below)}'")
+             "the lower-bound ranks below min(cap, limit)", f"the ranks give '{' '.join(below)}'",
+             needs=every_rank + [limit_found])
     reached = limit is not None and bool(ranks) and ranks[max(ranks)] == limit
     rc.check(where, f"status '{row['status']}'", (row["status"] == "reached the limit") == reached,
              "agrees with the ranks and the limit",
-             f"the last rank {'meets' if reached else 'does not meet'} the limit")
-
-
-def _prime(rc, where, p):
-    import flint
-
-    rc.check(where, f"prime {p}", 2 < p < 2**31 and flint.fmpz(p).is_prime(),
-             "a prime below 2^31 (the token routes' modulus; ranks recomputed mod it)", "not a prime below 2^31")
-
-
-def cells(rc, path, rows):
-    for i, row in enumerate(rows):
-        r, depth, heads, big_r = int(row["r"]), int(row["depth"]), int(row["heads"]), int(row["pos_rank"])
-        p = int(row["prime"])
-        where = f"{path} row {i + 1} (r={r}, L={depth}, H={heads}, R={big_r})"
-        _prime(rc, where, p)
-        bound = formulas.thm2_proof_bound(r, depth, heads)
-        rc.check(where, f"bound {row['bound']}", int(row["bound"]) == bound,
-                 "(( floor((r - 1 - H)/2) over 3^(L-2) )) ([W21] Theorem 2's proof)", f"the bound is {bound}")
-        positional = big_r > 0
-        floor = 2
-        while formulas.count_cap(r, floor, positional) < bound:
-            floor += 2
-        rc.check(where, f"counting_floor {row['counting_floor']}", int(row["counting_floor"]) == floor,
-                 "the first even N whose counting cap reaches the bound", f"it is {floor}")
-        scale = _scale(r, depth)
-        rc.check(where, f"scale {row['scale']}", abs(float(row["scale"]) - scale) <= 0.0051, "r L / log3 r",
-                 f"r L / log3 r = {scale:.4f}")
-        n = _int(row["n_reached"])
-        at_n = n if n is not None else floor
-        rc.check(where, f"cap_at_n {row['cap_at_n']}", int(row["cap_at_n"]) == formulas.count_cap(r, at_n, positional),
-                 f"the counting cap at N = {at_n}", f"it is {formulas.count_cap(r, at_n, positional)}")
-        if n is None:
-            continue
-        rc.check(where, f"n_reached {n}", n >= floor, "not below the counting floor",
-                 "below the counting floor, where no weight reaches the bound")
-        if "at the counting floor" in row["certainty"]:
-            rc.check(where, "certainty 'at the counting floor'", n == floor, "n_reached is the floor",
-                     f"n_reached {n} is not the floor {floor}")
-        rc.check(where, f"c {row['c']}", abs(float(row["c"]) - n / scale) <= 0.0051, "n_reached / (r L / log3 r)",
-                 f"it is {n / scale:.4f}")
-        width = r + 1
-        cell = Cell(depth, width, heads, width // heads, r, r, big_r, int(row["seed"]), 2**31, p)
-        if positional:
-            caps74 = formulas.eq74_caps(depth, r, big_r, n)
-            rc.check(where, f"eq74_at_n {row['eq74_at_n']}", _int(row["eq74_at_n"]) == caps74,
-                     "eq. 7.4 with the caps", f"it is {caps74}")
-            least = _int(row["rank_at_least"]) if "rank_at_least" in row else _int(row["rank_at_n"])
-            whole = _int(row["rank_at_n"]) if "rank_at_least" in row else None
-            rc.check(where, f"rank_at_least {least}", least == bound, "the size of the nonsingular minor is the bound",
-                     f"a minor of size {least} is not the bound {bound} (issue 39 item 4)")
-            _minor_task(rc, where, cell, n, least)
-            if whole is not None:
-                check_token_rank(rc, where, cell, n, whole, None)
-        else:
-            rank = _int(row["rank_at_n"])
-            if "rank_at_least" in row:
-                rc.check(where, f"rank_at_least {row['rank_at_least']}", _int(row["rank_at_least"]) == rank,
-                         "the count-route rank", f"not the rank {rank} (issue 39 item 4)")
-            rc.check(where, f"rank_at_n {rank} reaches the bound", rank >= bound, f"at least {bound}",
-                     f"below the bound {bound} at the N where it is said to be reached")
-            check_token_rank(rc, where, cell, n, rank, None)
-
-
-def _minor_task(rc, where, cell, tokens, size):
-    from .core import BEYOND, CONFIRMED
-
-    k = size
-    price = cell.net.sample_seconds(tokens, k)
-
-    def run():
-        found = cell.net.sampled_rank(tokens, k, where)
-        if found >= size:
-            return CONFIRMED, (f"the recheck's own random {k} x {k} minor at N = {tokens} is nonsingular mod {cell.p}: "
-                               f"sep >= {size}, certified")
-        more = cell.net.sampled_rank(tokens, k + 8, where + ":more")
-        if more >= size:
-            return CONFIRMED, f"a random {k + 8} x {k + 8} part at N = {tokens} has rank {more} >= {size}, certified"
-        return BEYOND, (f"the recheck's random parts at N = {tokens} have ranks {found}, {more} < {size}; not a "
-                        f"contradiction (a sample is a lower bound), a larger one is beyond this recheck")
-    rc.later(where, f"minor of size {size} at N = {tokens}", price, run)
+             f"the last rank {'meets' if reached else 'does not meet'} the limit", needs=every_rank + [limit_found])
 
 
 # ----------------------------------------------------------------------------------------------- probe
@@ -268,77 +237,81 @@ def probe(rc, path, data):
                 limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"))
     cell.limit_runs = len(limit.get("runs") or []) or 1  # the limit's independent runs (Lemma R)
     ranks = {row["tokens"]: row["rank"] for row in data["ranks"]}
-    if limit.get("rank") is not None:
-        limit_route.check_limit_value(rc, f"{where} limit", cell, limit["rank"], False)
-    check_limit(rc, f"{where} limit", cell, limit.get("rank"), limit.get("certified_exact"), limit.get("upper_bound"),
-                limit.get("probability_bound"), ranks)
-    if limit.get("rank") is not None:
-        rc.check(where, f"limit_rank {data.get('limit_rank')}", data.get("limit_rank") == limit["rank"],
-                 "the limit's rank", f"the limit's rank is {limit['rank']}")
-    certainties = []
+    certainties, found, label_found = [], {}, {}
     for i, row in enumerate(data["ranks"]):
         n, rank = row["tokens"], row["rank"]
         rw = f"{where} ranks[{i}]"
         label = row.get("label")
         at = row.get("bound_eq74_at_positions", "unknown") if cell.positional_rank else "unknown"
-        check_token_rank(rc, rw, cell, n, rank, label, row.get("probability"), row.get("short_by"),
-                         at_positions=at, every=(not row.get("sampled")) if "sampled" in row else None,
-                         stated_caps=row.get("count_cap"), stated_eq74=row.get("bound_eq74"))
+        found[n], label_found[n] = check_token_rank(
+            rc, rw, cell, n, rank, label, row.get("probability"), row.get("short_by"), at_positions=at,
+            every=(not row.get("sampled")) if "sampled" in row else None, stated_caps=row.get("count_cap"),
+            stated_eq74=row.get("bound_eq74"))
+        needs = [found[n], label_found[n]]
         cap = formulas.count_cap(cell.vocab, n, cell.positional_rank > 0)
         rc.check(rw, f"cap_decides {row.get('cap_decides')}", row.get("cap_decides") == (rank == cap),
-                 "rank == count cap", f"rank {rank} {'==' if rank == cap else '!='} cap {cap}")
+                 "rank == count cap", f"rank {rank} {'==' if rank == cap else '!='} cap {cap}", needs=[found[n]])
         if label is not None and "label_text" in row and label == "probabilistic":
             rc.check(rw, "label_text names the prime condition", PRIME_CONDITION in row["label_text"], "it does",
                      f"a probability over GF(p) without '{PRIME_CONDITION}' (issue 39 item 2)")
         if label is not None and row.get("aim") is not None and row.get("short_by") is not None:
             rc.check(rw, f"short_by {row['short_by']}", row["short_by"] == row["aim"] - rank, "aim - rank",
-                     f"aim - rank = {row['aim'] - rank}")
+                     f"aim - rank = {row['aim'] - rank}", needs=needs)
         expect = row_certainty(cell, n, rank, label, row.get("probability"))
         certainties.append(expect)
         if "certainty" in row:
             rc.check(rw, f"certainty '{row['certainty']}'", row["certainty"] == expect[0],
-                     "the row's own (issue 39 item 5)", f"the row's label gives '{expect[0]}'")
+                     "the row's own (issue 39 item 5)", f"the row's label gives '{expect[0]}'", needs=needs)
         if "probability_bound" in row:
             pb = row["probability_bound"]
             rc.check(rw, f"probability_bound {pb}", (pb is None and expect[1] is None) or
                      (pb is not None and expect[1] is not None and float(pb) == float(expect[1])),
-                     "the row's own (issue 39 item 5)", f"the row's label gives {expect[1]}")
+                     "the row's own (issue 39 item 5)", f"the row's label gives {expect[1]}", needs=needs)
+    if limit.get("rank") is not None:
+        limit_route.check_limit_value(rc, f"{where} limit", cell, limit["rank"], False)
+    limit_found = check_limit(rc, f"{where} limit", cell, limit.get("rank"), limit.get("certified_exact"),
+                              limit.get("upper_bound"), limit.get("probability_bound"), ranks, found)
+    if limit.get("rank") is not None:
+        rc.check(where, f"limit_rank {data.get('limit_rank')}", data.get("limit_rank") == limit["rank"],
+                 "the limit's rank", f"the limit's rank is {limit['rank']}")
     if "meaning" in data:
         rc.check(where, "meaning names the prime condition", PRIME_CONDITION in data["meaning"], "it does",
                  f"the probe's meaning states no prime condition ('{PRIME_CONDITION}', issue 39 item 2)")
-    _probe_lists(rc, where, data, cell, ranks)
-    _probe_top(rc, where, data, certainties, p)
+    every = [f for n in ranks for f in (found[n], label_found[n])] + [limit_found]
+    _probe_lists(rc, where, data, cell, ranks, every)
+    _probe_top(rc, where, data, certainties, p, every)
 
 
-def _probe_lists(rc, where, data, cell, ranks):
+def _probe_lists(rc, where, data, cell, ranks, every):
     positional = cell.positional_rank > 0
     limit = data.get("limit_rank")
     caps = {n: formulas.count_cap(cell.vocab, n, positional) for n in ranks}
     rc.check(where, f"cap_decides {data.get('cap_decides')}",
              data.get("cap_decides") == [n for n in ranks if ranks[n] == caps[n]], "the N where rank == cap",
-             f"it is {[n for n in ranks if ranks[n] == caps[n]]}")
+             f"it is {[n for n in ranks if ranks[n] == caps[n]]}", needs=every)
     # a sampled rank labelled certified exact or probabilistic met a bound, so it is the rank at these weights; only a
     # sample that met none (label "lower bound", or none) is undetermined (issue 39); no limit, no lists
     undetermined = {row["tokens"] for row in data["ranks"] if row.get("sampled")
                     and row.get("label", "lower bound") == "lower bound"}
     below = [n for n in ranks if limit is not None and ranks[n] < min(caps[n], limit) and n not in undetermined]
     rc.check(where, f"below_min_of_cap_and_limit {data.get('below_min_of_cap_and_limit')}",
-             data.get("below_min_of_cap_and_limit") == below, "the exact ranks below min(cap, limit)", f"it is {below}")
+             data.get("below_min_of_cap_and_limit") == below, "the exact ranks below min(cap, limit)", f"it is {below}",
+             needs=every)
     sbelow = [n for n in ranks if limit is not None and ranks[n] < min(caps[n], limit) and n in undetermined]
     if "sampled_below_min_of_cap_and_limit" in data:
         rc.check(where, f"sampled_below_min_of_cap_and_limit {data['sampled_below_min_of_cap_and_limit']}",
                  data["sampled_below_min_of_cap_and_limit"] == sbelow, "the undetermined ranks below min(cap, limit)",
-                 f"it is {sbelow}")
+                 f"it is {sbelow}", needs=every)
     above = [n for n in ranks if limit is not None and ranks[n] > limit]
     rc.check(where, f"above_limit {data.get('above_limit')}", data.get("above_limit") == above,
-             "the N whose rank exceeds the limit", f"it is {above}")
+             "the N whose rank exceeds the limit", f"it is {above}", needs=every)
     if data.get("conjecture_scale") is not None and cell.rank > 1:
         scale = _scale(cell.rank, cell.depth)
         rc.check(where, f"conjecture_scale {data['conjecture_scale']}",
                  abs(data["conjecture_scale"] - scale) <= 1e-9 * scale, "r L / log3 r", f"it is {scale}")
 
 
-def _probe_top(rc, where, data, certainties, p):
+def _probe_top(rc, where, data, certainties, p, every):
     modulus = data.get("modulus")
     if modulus is not None:
         rc.check(where, f"field {data.get('field')}", data.get("field") == f"gf:{modulus}",
@@ -361,12 +334,12 @@ def _probe_top(rc, where, data, certainties, p):
         else:
             expect, prob = "certified", 0.0
         rc.check(where, f"certainty '{data['certainty']}'", data["certainty"] == expect,
-                 "the weakest row's (issue 39 item 5)", f"the weakest row's is '{expect}'")
+                 "the weakest row's (issue 39 item 5)", f"the weakest row's is '{expect}'", needs=every)
         if "probability_bound" in data:
             pb = data["probability_bound"]
             rc.check(where, f"probability_bound {pb}", (pb is None and prob is None) or
                      (pb is not None and prob is not None and float(pb) == prob),
-                     "the weakest row's (issue 39 item 5)", f"the weakest row's is {prob}")
+                     "the weakest row's (issue 39 item 5)", f"the weakest row's is {prob}", needs=every)
 
 
 def _probe_continuous(rc, path, data):

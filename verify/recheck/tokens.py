@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import arith, formulas, network
-from .core import BEYOND, CONFIRMED, CONTRADICTED, Recheck
+from .core import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, Recheck
 from .repeats import product_over_runs
 from .sep import PRIME_CONDITION
 
@@ -111,8 +111,16 @@ def _same_bound(printed, exact: Fraction) -> bool:
     return Fraction(repr(formulas.round_up(exact, digits))) == value
 
 
+#: What a probabilistic label rests on when the file says every sequence was kept (docs/mathematics.md §7).
+EVERY = "every sequence kept"
+#: The contradiction of a label whose only argument is one the file does not show (issue 46 item 2).
+NOT_SHOWN = ("the file does not show every sequence was kept (it records no such thing at this N), and the rank "
+             "meets no other bound on offer")
+
+
 def _offers(cell: Cell, tokens: int, rank: int, at_positions, every) -> list[tuple[Fraction, str]]:
-    """The probabilistic offers a rank meets: (probability, what); ``every`` None = not recorded."""
+    """The probabilistic offers a rank meets: (probability, what).  ``every``: True only where the file records
+    that every sequence was kept at this N; None (not recorded) or False offers nothing (issue 46 item 2)."""
     out, runs = [], cell.row_runs.get(tokens, 1)
     if cell.positional_rank and at_positions is not None and rank == at_positions:
         out.append((product_over_runs(lambda p: formulas.union_probability(cell.depth, cell.vocab,
@@ -120,12 +128,11 @@ def _offers(cell: Cell, tokens: int, rank: int, at_positions, every) -> list[tup
                                       cell.p, runs), "eq. 7.4 with H at the positions (union over every j)"))
     if cell.limit is not None and not cell.limit_certified and rank == cell.limit and cell.limit_upper is not None:
         out.append((cell.limit_probability(), "the computed limit"))
-    if every is not False and cell.positional_rank:
+    if every is True and cell.positional_rank:
         proven, _ = cell.proven(tokens)
         out.append((product_over_runs(lambda p: formulas.every_sequence_probability(proven, cell.depth,
                                                                                     cell.weight_range, p),
-                                      cell.p, runs if at_positions is None else 1),
-                    "every sequence kept" + (" (the file does not record whether it was)" if every is None else "")))
+                                      cell.p, runs if at_positions is None else 1), EVERY))
     return out
 
 
@@ -148,10 +155,13 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
 
 def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int, label: str | None = None,
                      probability=None, short_by=None, at_positions="unknown", every=None, stated_caps=None,
-                     stated_eq74=None) -> None:
+                     stated_eq74=None, offer=None):
     """Every check of one token rank (module doc).  ``label``: "certified exact", "probabilistic",
     "lower bound" or None (rows without positions: exact at these weights); ``at_positions``: the stated
-    eq. 7.4 with H at the positions (None: not computed; "unknown": not stated)."""
+    eq. 7.4 with H at the positions (None: not computed; "unknown": not stated); ``every``: the file records that
+    every sequence was kept at this N (True), that it was not (False), or nothing (None); ``offer``: the offer the
+    file says the label meets (``OFFERS``; None: not stated).  Returns (the rank's finding, the label's finding or
+    None): what the row's other values rest on."""
     where = f"{where} N={tokens}"
     cap = formulas.count_cap(cell.vocab, tokens, cell.positional_rank > 0)
     if stated_caps is not None:
@@ -163,71 +173,142 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
         rc.check(where, f"eq. 7.4 with the caps {stated_eq74}", stated_eq74 == caps74,
                  "min over k of the caps' H_B(k - 1) + V H_A'(C - k) (docs/mathematics.md eq. 7.4)",
                  f"eq. 7.4 with the caps is {caps74}")
+    at_finding = None
     if cell.positional_rank and at_positions not in (None, "unknown"):
         def run_at(stated=at_positions):
             value = cell.eq74_at_positions(tokens)
             if value == stated:
-                return CONFIRMED, "H_B, H_A' recomputed at the seeded positions mod p (monomial ranks, FLINT)"
+                return RECOMPUTED, "H_B, H_A' recomputed at the seeded positions mod p (monomial ranks, FLINT)"
             return CONTRADICTED, f"with H recomputed at the seeded positions mod p eq. 7.4 is {value}"
-        rc.later(where, f"eq. 7.4 at the positions {at_positions}", cell.hilbert_price(tokens), run_at)
+        at_finding = rc.later(where, f"eq. 7.4 at the positions {at_positions}", cell.hilbert_price(tokens), run_at)
     proven, proven_name = cell.proven(tokens)
+    if cell.positional_rank and at_positions is None and label == "probabilistic" and rank < proven:
+        # the file did not compute eq. 7.4 at the positions: the recheck does, an upper bound on the rank at every
+        # weight at these positions, so a rank raised above it is caught even where the rank itself is beyond reach
+        def run_own():
+            value = cell.eq74_at_positions(tokens)
+            if rank > value:
+                return CONTRADICTED, (f"above eq. 7.4 with H recomputed at the seeded positions, {value}, a bound at "
+                                      f"every weight at these positions")
+            return RECOMPUTED, f"at most eq. 7.4 with H recomputed at the seeded positions, {value}"
+        rc.later(where, f"rank {rank} against eq. 7.4 at the positions", cell.hilbert_price(tokens), run_own)
     exact_type = label in (None, "certified exact", "probabilistic")
     if rank > proven:
-        rc.add(where, f"rank {rank}", CONTRADICTED, f"above {proven_name} {proven}, a bound at every weight")
+        rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED,
+                              f"above {proven_name} {proven}, a bound at every weight")
+    elif rank < 0:
+        rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED, "a rank is never negative")
     else:
-        _rank_task(rc, where, cell, tokens, rank, exact_type)
+        rank_finding = _rank_task(rc, where, cell, tokens, rank, exact_type, proven)
     stated_at = None if at_positions == "unknown" else at_positions
+    needs = [rank_finding]
+    limit_trust = (f"the computed limit {cell.limit} (the engine's limit route, not recomputed here)"
+                   if cell.limit is not None and not cell.limit_certified else "")
+    label_finding = None
+    if offer is not None:
+        _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, needs, at_finding)
     if label == "certified exact":
-        rc.check(where, f"label certified exact ({rank})", rank == proven, f"meets {proven_name} {proven}",
-                 f"does not meet the smallest bound proven at every weight, {proven_name} {proven}")
+        label_finding = rc.check(where, f"label certified exact ({rank})", rank == proven,
+                                 f"meets {proven_name} {proven}",
+                                 f"does not meet the smallest bound proven at every weight, {proven_name} {proven}",
+                                 needs=needs)
     elif label == "probabilistic":
-        offers = _offers(cell, tokens, rank, stated_at, every)
-        if rank == proven:
-            rc.add(where, f"label probabilistic({probability})", CONTRADICTED,
-                   f"the rank meets {proven_name} {proven}: certified exact, with no probability")
-        elif not offers:
-            rc.add(where, f"label probabilistic({probability})", CONTRADICTED,
-                   "the rank meets no bound on offer (eq. 7.4 at the positions, a computed limit, every sequence)")
-        else:
-            # the row's probability is the smallest offer it meets; where the file does not record whether every
-            # sequence was kept (the atlas), the smallest of the offers it provably meets is accepted too
-            best = min(offers, key=lambda o: o[0])
-            known = [o for o in offers if "does not record" not in o[1]]
-            allowed = [best] + ([min(known, key=lambda o: o[0])] if known and len(known) < len(offers) else [])
-            fits = [o for o in allowed if probability is not None and _same_bound(probability, o[0])]
-            if probability is not None and fits:
-                rc.add(where, f"probability {probability}", CONFIRMED,
-                       f"the bound for '{fits[0][1]}' is {float(fits[0][0]):.4g}")
-            else:
-                rc.add(where, f"probability {probability}", CONTRADICTED,
-                       f"the proof gives {formulas.round_up(best[0])} ('{best[1]}'; rounded up to 3 digits)")
+        label_finding = _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven,
+                                       proven_name, needs, at_finding, limit_trust, offer)
     elif label == "lower bound":
-        aims = [(proven, proven_name)]
+        aims = [(proven, proven_name, None)]
         if stated_at is not None:
-            aims.append((stated_at, "eq. 7.4 at the positions"))
+            aims.append((stated_at, "eq. 7.4 at the positions", at_finding))
         if cell.limit is not None and not cell.limit_certified:
-            aims.append((cell.limit, "the computed limit"))
-        aim, aim_name = min(aims)
+            aims.append((cell.limit, "the computed limit", None))
+        aim, aim_name, aim_finding = min(aims, key=lambda a: (a[0], a[1]))
         ok = rank < aim and (short_by is None or short_by == aim - rank)
-        rc.check(where, f"label lower bound ({rank}, {short_by} short)", ok,
-                 f"below {aim_name} {aim} by {aim - rank}",
-                 f"the smallest bound on offer is {aim_name} {aim}: " +
-                 ("the rank meets it, so the label would be certified or probabilistic" if rank >= aim
-                  else f"{aim - rank} short, not {short_by}"))
+        label_finding = rc.check(where, f"label lower bound ({rank}, {short_by} short)", ok,
+                                 f"below {aim_name} {aim} by {aim - rank}",
+                                 f"the smallest bound on offer is {aim_name} {aim}: " +
+                                 ("the rank meets it, so the label would be certified or probabilistic"
+                                  if rank >= aim else f"{aim - rank} short, not {short_by}"),
+                                 needs=needs + [aim_finding], trust=limit_trust if aim_name == "the computed limit"
+                                 else "")
+    return rank_finding, label_finding
 
 
-def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool) -> None:
+#: The offers a label may name (the atlas's ranks_offer, format version 2): certified labels, probabilistic ones,
+#: a lower bound's none and the count route of a row without positions.
+OFFERS = {"count_cap": "certified exact", "eq74": "certified exact", "derivative_bound": "certified exact",
+          "certified_limit": "certified exact", "eq74_at_positions": "probabilistic",
+          "computed_limit": "probabilistic", "every_sequence": "probabilistic", "none": "lower bound",
+          "count_route": None}
+
+
+_OFFER_TEXT = {"eq74_at_positions": "eq. 7.4 with H", "computed_limit": "the computed limit", "every_sequence": EVERY}
+
+
+def _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, needs, at_finding):
+    """The offer the file names for a label is one of its kind and the rank meets it (the every-sequence offer
+    only where the file shows every sequence was kept)."""
+    value = f"offer {offer}"
+    if offer not in OFFERS or OFFERS[offer] != label:
+        rc.add(where, value, CONTRADICTED, f"not an offer of a label '{label}' ({', '.join(sorted(OFFERS))})")
+        return
+    positional = cell.positional_rank > 0
+    meets = {"count_cap": formulas.count_cap(cell.vocab, tokens, positional),
+             "eq74": formulas.eq74_caps(cell.depth, cell.vocab, cell.positional_rank, tokens) if positional else None,
+             "derivative_bound": formulas.derivative_bound(cell.depth, cell.width, cell.vocab, cell.positional_rank),
+             "certified_limit": cell.limit if cell.limit_certified else None,
+             "eq74_at_positions": stated_at, "computed_limit": None if cell.limit_certified else cell.limit}
+    if offer == "every_sequence":
+        holds, wrong = every is True, "the file does not show every sequence was kept at this N"
+    elif offer in ("none", "count_route"):
+        holds, wrong = True, ""
+    else:
+        holds, wrong = meets[offer] == rank, f"the rank {rank} does not meet it ({meets[offer]})"
+    rc.check(where, value, holds and (offer != "count_route" or not positional), "the rank meets it",
+             wrong or "a row with positions has no count route", needs=needs + (
+                 [at_finding] if offer == "eq74_at_positions" else []))
+
+
+def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven, proven_name, needs,
+                   at_finding, limit_trust, offer=None):
+    """A probabilistic label: the rank meets an offer the file shows, and its probability is that offer's bound
+    (the offer the file names, else the smallest it meets), rounded up to the printed digits."""
+    value = f"label probabilistic({probability})"
+    if rank >= proven:
+        return rc.add(where, value, CONTRADICTED,
+                      f"the rank meets {proven_name} {proven}: certified exact, with no probability")
+    offers = _offers(cell, tokens, rank, stated_at, every)
+    if not offers:
+        if every is not True and cell.positional_rank:
+            return rc.add(where, value, CONTRADICTED, NOT_SHOWN if every is None else NOT_SHOWN.replace(
+                "it records no such thing at this N", "it records a sample at this N"))
+        return rc.add(where, value, CONTRADICTED, "the rank meets no bound on offer (eq. 7.4 at the positions, a "
+                      "computed limit, every sequence kept)")
+    best = min(offers, key=lambda o: o[0])
+    named = [o for o in offers if offer is not None and o[1].startswith(_OFFER_TEXT.get(offer, "-"))]
+    best = named[0] if named else best
+    if probability is None or not _same_bound(probability, best[0]):
+        unseen = ""
+        if every is None and cell.positional_rank:
+            unseen = (" (a smaller bound would need every sequence kept, which the file does not show)")
+        return rc.add(where, value, CONTRADICTED,
+                      f"the proof gives {formulas.round_up(best[0])} ('{best[1]}'; rounded up to 3 digits){unseen}",
+                      needs=needs)
+    rests = needs + ([at_finding] if best[1].startswith("eq. 7.4") else [])
+    return rc.add(where, value, RECOMPUTED, f"the bound for '{best[1]}' is {float(best[0]):.4g}", needs=rests,
+                  trust=limit_trust if best[1] == "the computed limit" else "")
+
+
+def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int):
     full = cell.net.full_rank_seconds(tokens)
     if full <= rc.max_seconds:
         def run():
             found = cell.net.full_rank(tokens)
             how = f"the whole token matrix, literal eq. 3 pass, seeded weights, mod {cell.p}: rank {found}"
             if found == rank or (not exact_type and found > rank):
-                return CONFIRMED, how
+                return RECOMPUTED, how
             return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
                                          "label claims it exact)" if found > rank else "")
-        rc.later(where, f"rank {rank}", full, run)
-        return
+        return rc.later(where, f"rank {rank}", full, run)
     k = rank + 4
     count = min(cell.net.side_counts(tokens))
     k = min(k, count)
@@ -239,42 +320,55 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool) 
         how = f"{part} of the token matrix, mod {cell.p}: rank {found}"
         if found > rank and exact_type:
             return CONTRADICTED, how + ", a certified lower bound above a rank labelled exact at these weights"
-        if found >= rank:
-            return CONFIRMED, how + " (a lower bound at these weights, at least the stated rank)"
+        if found >= rank and (not exact_type or rank >= proven):
+            return RECOMPUTED, how + (" (a lower bound at these weights, at least the stated rank" +
+                                      (", which meets the proven bound)" if exact_type else ")"))
+        if found >= rank:  # a lower bound equal to a rank said to be exact: its upper side is not recomputed
+            return CONSISTENT, how + (f": at least the stated rank; that no larger rank hides in the rest of the "
+                                      f"matrix is taken on trust (the whole matrix is priced at {full:.3g} s)")
         return BEYOND, how + f" < {rank}; the whole matrix is priced at {full:.3g} s, beyond the budget"
-    rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample)
+    return rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample)
 
 
 def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
-                ranks: dict | None = None) -> None:
+                ranks: dict | None = None, found: dict | None = None):
     """The N-independent limit: its upper bound is the derivative bound (docs/mathematics.md §7), certified
-    exactly when it meets it, else its probability is docs/mathematics.md §7, the limit; a rank that reaches it confirms
-    it as a lower bound (every rank is at most the limit when it is certified)."""
+    exactly when it meets it, else its probability is docs/mathematics.md §7, the limit.  A rank that reaches it
+    (``found``: N -> that rank's finding) proves it a lower bound; with a certified limit that proves its value.
+    Returns the finding that stands for the limit's value (``recomputed`` only when it is proven), or None."""
+    found = found or {}
     bound = formulas.derivative_bound(cell.depth, cell.width, cell.vocab, cell.positional_rank)
     if upper is not None:
         rc.check(where, f"limit upper bound {upper}", upper == bound,
                  "min over j0 of V sum_{j<j0} binom(j+m-1, m-1) + binom(C-j0+m, m)", f"the derivative bound is {bound}")
     if limit is None:
-        return
-    rc.check(where, f"limit {limit} against the derivative bound", limit <= bound, f"at most {bound}",
-             f"above the derivative bound {bound}, which holds at every weight")
+        return None
+    reached = [n for n, r in sorted((ranks or {}).items()) if r == limit]
+    reach = found.get(reached[0]) if reached else None
+    trust = ("" if certified and limit == bound and reach is not None else
+             f"the limit {limit} (the engine's limit route, not recomputed here" +
+             ("; no rank of the file reaches it)" if reach is None else "; only its lower side is recomputed)"))
+    value = rc.check(where, f"limit {limit} against the derivative bound", limit <= bound, f"at most {bound}",
+                     f"above the derivative bound {bound}, which holds at every weight", needs=[reach], trust=trust)
     if certified is not None:
         rc.check(where, f"limit certified = {certified}", bool(certified) == (limit == bound),
                  "certified exactly when it meets the derivative bound",
-                 f"the limit {'meets' if limit == bound else 'is below'} the derivative bound {bound}")
+                 f"the limit {'meets' if limit == bound else 'is below'} the derivative bound {bound}",
+                 needs=[value])
     if probability is not None and not certified:
         exact = product_over_runs(lambda p: formulas.limit_probability(bound, cell.depth, cell.weight_range, p),
                                   cell.p, cell.limit_runs)
         rc.check(where, f"limit probability {probability}", _same_bound(probability, exact),
                  "the union over the doublings of min(k, upper) (entry_degree / |S'| + 1 / p) (docs/mathematics.md §7, "
                  "the limit)" + (f", multiplied over {cell.limit_runs} runs (Lemma R)" if cell.limit_runs > 1 else ""),
-                 f"the proof gives {formulas.round_up(exact)} (docs/mathematics.md §7, the limit)")
+                 f"the proof gives {formulas.round_up(exact)} (docs/mathematics.md §7, the limit)",
+                 trust=f"that the limit {limit} was computed by the doubling route of docs/mathematics.md §7")
     if ranks:
         above = [n for n, r in ranks.items() if r > limit]
         if certified:
             rc.check(where, f"limit {limit} above every rank", not above, "no rank exceeds a certified limit",
-                     f"ranks above it at N = {above}")
-        reached = [n for n, r in ranks.items() if r == limit]
+                     f"ranks above it at N = {above}", needs=[value] + [found.get(n) for n in ranks])
         if reached:
-            rc.add(where, f"limit {limit} as a lower bound", CONFIRMED,
-                   f"the rank at N = {reached[0]} (rechecked on its own line) reaches it")
+            rc.add(where, f"limit {limit} as a lower bound", RECOMPUTED,
+                   f"the rank at N = {reached[0]} (rechecked on its own line) reaches it", needs=[reach])
+    return value
