@@ -143,7 +143,6 @@ PLANTS = [
     # impossible sizes (issue 46 Why 3: claimed_rank -3 was "confirmed: ... sep >= -3") and a singular grid
     ("certificate.json", lambda d: d.update(claimed_rank=-3), "claimed_rank -3"),
     ("certificate.json", lambda d: d.update(claimed_rank=0), "claimed_rank 0"),
-    ("certificate.json", lambda d: d.update(claimed_rank=True), "claimed_rank True"),
     ("certificate.json", lambda d: d.update(templates_b=[d["templates_b"][0]] * len(d["templates_b"]),
                                             determinant_mod_prime=0), "determinant_mod_prime 0", "1"),
 ]
@@ -159,6 +158,15 @@ def test_a_planted_fault_in_a_json_export_is_caught(capsys, tmp_path, name, edit
     code, out, _ = _run(capsys, _json_plant(tmp_path, name, edit), budget)
     assert code == 1, out
     assert any(names in line for line in _contradictions(out)), out
+
+
+def test_a_boolean_claimed_rank_is_bad_input(capsys, tmp_path):
+    """JSON true is no size at all: a field of the wrong JSON type, refused before any check (issue 46 item 4),
+    where a size of the right type that no grid can have is a contradiction (the plants above)."""
+    code, out, err = _run(capsys, _json_plant(tmp_path, "certificate.json", lambda d: d.update(claimed_rank=True)),
+                          "0")
+    assert code == 2, out + err
+    assert "claimed_rank" in err and len(err.strip().splitlines()) == 1, err
 
 
 CSV_PLANTS = [
