@@ -13,6 +13,7 @@ T(S) = sum_h W^{O,h} W^{V,h} S (W^{K,h})^T W^{Q,h} (docs/mathematics.md §1), in
 
 from __future__ import annotations
 
+import math
 import random
 from math import comb
 
@@ -80,6 +81,8 @@ def block_rank(layers: list, width: int, depth: int, degree: int, output: int, p
 
 def block_seconds(depth: int, width: int, heads: int, rows: int, cols: int, p: int) -> float:
     """Price of ``block_rank``: rows x cols x (C + 1) Gram maps of L (5 H + 3) products, and the rank."""
+    if rows * cols > 10**15:  # beyond any budget; a file's huge rank must not overflow the float price
+        return math.inf
     products = rows * cols * (formulas.layer_degree(depth) + 1) * depth * (5 * heads + 3)
     per = PRODUCT_SECONDS[arith.dtype_for(p)] * max(1, width**3 // 27)
     return 0.05 + products * per + rows * cols * width * (min(rows, cols * width) / 2e9 + 2e-6)
@@ -94,7 +97,8 @@ def check_block_row(rc: Recheck, where: str, spec: dict, field, seed, params: di
     attn_dim = spec.get("attn_dim") or width // heads
     a, weight_range = params["degree"], params["weight_range"]
     where = f"{where} (L={depth}, d_x={width}, H={heads}) block {a}"
-    p = int(str(field)[3:]) if str(field).startswith("gf:") and str(field)[3:].isdigit() else None
+    digits = str(field)[3:] if str(field).startswith("gf:") else ""
+    p = int(digits) if digits.isdigit() and digits.isascii() and len(digits) <= 20 else None  # P < 2^64 below
     top, n = formulas.layer_degree(depth), width * (width + 1) // 2
     usable = p is not None and top < p < 2**64 and bool(flint.fmpz(p).is_prime())
     if spec.get("residual") or not usable or not 0 <= a <= top:

@@ -81,11 +81,24 @@ def atlas_rows(path: str, rows: list) -> None:
         pairs(f, "caps", _big)
         if set(labels) - set(ranks):
             f.bad("ranks_labels", row["ranks_labels"], "labels of ranked N only")
+        # format version 2 (r1's columns): what each label rests on and the limit's own probability
+        pairs(f, "ranks_sampled", _sampled)
+        pairs(f, "ranks_offer", lambda text: 0 < len(text) <= 32)
+        f.number("limit_probability", 0, 1)
+        f.text("first_n_limit_certainty")
+
+
+def _sampled(text: str) -> bool:
+    """'ROWSxCOLS', both counts (the atlas's ranks_sampled, format version 2)."""
+    rows, sep, cols = text.partition("x")
+    return bool(sep) and is_count(rows) and is_count(cols)
 
 
 def cells_rows(path: str, rows: list) -> None:
     for i, row in enumerate(rows):
         f = Fields(path, f"row {i + 1}", row, texts=True)
+        # format version 2: a cell with no proven bound has no bound, floor, N or scale (cells.cells skips them)
+        unbound = row.get("status") == "no bound" and not f.has("bound")
         r = f.int("r", "embedding_rank")
         if r + 1 > LIMITS["width"][1]:
             f.bad("r", r, f"at most {LIMITS['width'][1] - 1} (the width is r + 1)")
@@ -97,14 +110,15 @@ def cells_rows(path: str, rows: list) -> None:
         f.int("prime", "prime")
         f.int("seed", "seed")
         for name in ("bound", "counting_floor", "cap_at_n"):
-            f.int(name, "bound")
+            f.int(name, "bound", optional=unbound)
         f.int("n_reached", "tokens", optional=True, even=True)
         for name in ("eq74_at_n", "rank_at_least", "rank_at_n"):
             if name in row:
                 f.int(name, "rank" if name != "eq74_at_n" else "bound", optional=True)
-        f.number("scale", 0, 1e6, optional=False)
+        f.number("scale", 0, 1e6, optional=unbound)
         f.number("c", 0, 1e6)
-        f.text("certainty", optional=False)
+        f.text("certainty", optional=unbound)
+        f.text("n_reached_certainty")
 
 
 def table_csv_rows(path: str, rows: list) -> None:
@@ -230,6 +244,8 @@ def store_row(path: str, where: str, kind, seed, field, spec, params, value) -> 
     row.text("field")
     row.int("seed", "seed", optional=True)
     s, p, v = row.obj("spec", optional=False), row.obj("params", optional=False), row.obj("value", optional=False)
+    if kind == "degree_block":
+        _degree_block(path, where, s, p, v)
     if kind not in ("sep", "probe_step"):
         return
     fs, fp, fv = Fields(path, f"{where} spec", s), Fields(path, f"{where} params", p), Fields(path, f"{where} value", v)
@@ -266,6 +282,25 @@ def store_row(path: str, where: str, kind, seed, field, spec, params, value) -> 
             fb.int("at_positions", "bound", optional=True)
             fb.int("certified", "bound", optional=True)
             fb.number("probability", 0, 1)
+
+
+def _degree_block(path: str, where: str, spec, params, value) -> None:
+    """A `verify sep --store` degree-block row: the fields ``blocks.check_block_row`` reads."""
+    fs, fp, fv = Fields(path, f"{where} spec", spec), Fields(path, f"{where} params", params), \
+        Fields(path, f"{where} value", value)
+    width = fs.int("width", "width")
+    fs.int("depth", "sep_depth")
+    if fs.int("heads", "heads") > width:
+        fs.bad("heads", spec["heads"], f"at most the width {width}")
+    fs.int("attn_dim", "attn_dim", optional=True)
+    fs.flag("residual")
+    _index(fs, "output", "width")
+    fp.int("degree", "integer")  # a degree outside 0..C is judged by the check (a contradiction)
+    fp.int("weight_range", "weight_range")
+    for name in ("rows", "cols"):
+        fv.int(name, "bound", optional=True)
+    if fv.flag("ranked") is not False:
+        fv.int("rank", "integer")  # a size no block can have is judged by the check (a contradiction)
 
 
 def _int_matrix(f: Fields, name: str, rows: int, cols: int, value) -> None:
