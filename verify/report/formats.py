@@ -42,7 +42,8 @@ def table_markdown(rows: list[dict], registry=None) -> str:
 def table_csv(rows: list[dict], registry=None) -> str:
     """The reviewers' table as CSV, its bound columns read from the registry."""
     from ..claims.registry import find_registry
-    from ..sweeps.table import bound_columns, to_csv
+    from ..sweeps.table import bound_columns
+    from .table_csv import to_csv
 
     return to_csv(rows, bound_columns(registry=registry), find_registry(registry).name)
 
