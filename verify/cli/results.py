@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from .. import api
 from ..errors import InputError, printable
 from ..files import STDOUT, write_output
-from ..report import formats
+from ..report import results_export
 from .args import add_output_args, note
 from .argtypes import distinct_outputs, store_files, writable_file
 
@@ -38,9 +37,9 @@ def run(args) -> int:
     writable_file(args.out, "--out")
     path, rows = api.stored_results(args.store, args.kind)
     if args.json or args.format == "json":
-        text = json.dumps({"store": path, "results": rows}) + "\n"
+        text = results_export.results_json(path, rows)
     elif args.format == "csv":
-        text = formats.export_csv(rows)
+        text = results_export.results_csv(rows)
     else:
         lines = [f"{'kind':<10} {'spec':<28} {'method':<10} {'field':<24} {'seed':>4}  value"]
         for row in rows:
