@@ -81,10 +81,8 @@ def _run(args, spec, resume) -> int:
         progress=api.progress_bars(not (args.json or args.quiet)))
     out = result.as_dict()
     if args.json:
-        from ..schema import stamp
-
         out["probability_bound_text"] = formats.probability_text(out["probability_bound"], out["field"] != "qq")
-        print(json.dumps(stamp(out, "sep")))
+        print(json.dumps(formats.stamp(out, "sep")))
         return 0
     rows = [("rank", out["rank"] if out["rank"] is not None else "NOT invariant: " +
              ", ".join(f"{p['partition']}:{p['rank']}" for p in out["partitions"])),

@@ -6,27 +6,11 @@ module that owns the format (``sweeps.table``, ``report.run_report``, ``report.j
 from __future__ import annotations
 
 from ..rank.certainty import PRIME_CONDITION
+from ..schema import stamp
+from ..sweeps.headline import probability_text
 
-__all__ = ["PRIME_CONDITION", "probability_text", "table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe",
-           "plot_table", "require_matplotlib", "ReviewersTable"]
-
-
-def probability_text(bound: float | None, over_prime: bool = True, event: str = "the rank is below the generic rank"
-                     ) -> str | None:
-    """A probability bound as an export prints it (issue 47, item 6): rounded up to 3 significant digits (a printed
-    bound stays a bound), with its event and, over GF(p), the prime condition; "0 (certified exact)" for 0; None
-    for None (no equality with the generic rank is claimed).
-
-    >>> probability_text(2.8088688844114464e-06)
-    '<= 2.81e-06 that the rank is below the generic rank, unless p divides the content of every witness minor'
-    """
-    from ..rank.certainty import format_bound
-
-    if bound is None:
-        return None
-    if bound == 0:
-        return "0 (certified exact)"
-    return f"<= {format_bound(bound)} that {event}" + (f", {PRIME_CONDITION}" if over_prime else "")
+__all__ = ["PRIME_CONDITION", "probability_text", "stamp", "table_markdown", "table_csv", "claims_table", "junit_xml",
+           "export_csv", "plot_probe", "plot_table", "require_matplotlib", "ReviewersTable"]
 
 
 class ReviewersTable(dict):

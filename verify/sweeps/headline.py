@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 __all__ = ["Step", "Headline", "first_reaching", "saturation", "all_equal", "probe_steps", "probe_headlines",
+           "probability_text",
            "CERTIFIED", "PROBABILISTIC", "NOT_SHOWN"]
 
 CERTIFIED, PROBABILISTIC, NOT_SHOWN = "certified", "probabilistic", "not shown"
@@ -170,3 +171,21 @@ def probe_headlines(data: dict) -> dict:
     decided = all_equal([s for s in steps if s.tokens in set(data["cap_decides"])])
     out["cap_decides_certainty"] = decided.as_dict() if decided else None
     return out
+
+
+def probability_text(bound: float | None, over_prime: bool = True, event: str = "the rank is below the generic rank"
+                     ) -> str | None:
+    """A probability bound as an export prints it (issue 47, item 6): rounded up to 3 significant digits (a printed
+    bound stays a bound), with its event and, over GF(p), the prime condition; "0 (certified exact)" for 0; None
+    for None (no equality with the generic rank is claimed).
+
+    >>> probability_text(2.8088688844114464e-06)
+    '<= 2.81e-06 that the rank is below the generic rank, unless p divides the content of every witness minor'
+    """
+    from ..rank.certainty import PRIME_CONDITION, format_bound
+
+    if bound is None:
+        return None
+    if bound == 0:
+        return "0 (certified exact)"
+    return f"<= {format_bound(bound)} that {event}" + (f", {PRIME_CONDITION}" if over_prime else "")
