@@ -15,6 +15,9 @@ from verify.authoring.ranks import counting_floor, sampled_minor_rank
 from ._common import WIES, Source
 from .wies2021_conjecture_n_positional import CELLS, PRIME
 
+#: The cells, each named, for the statement (issue 47, item 6: it read as more cells than the 7 it checks).
+CELL_LIST = ", ".join(f"({vocab}, {depth}, {heads}, {big_r})" for vocab, depth, heads, big_r in CELLS)
+
 
 def _n_min(shift: int = 0):
     """Holds iff in every cell N_min = counting floor + ``shift``: every even N < that is shown below the bound (the
@@ -55,8 +58,8 @@ CLAIM = Claim(
     source=Source(WIES, "§4 after Theorem 2; appendix B.2.2 before Corollary 2 (the conjecture on N, on computed "
                         "cells)",
                   "derived here, not in the papers: N_min = the counting floor on each computed cell"),
-    statement="Derived in this toolkit, not stated in the papers: with a positional embedding, on each computed cell "
-              "(V = r = 8, 10, 12 at L = 3, r = 8 at L = 4; H = 1, 2; R = 1, 2; width r + 1, d_a = floor(d_x / H)), "
+    statement="Derived in this toolkit, not stated in the papers: with a positional embedding, on each of the "
+              f"{len(CELLS)} computed cells (r, L, H, R) = {CELL_LIST} (V = r, width r + 1, d_a = floor(d_x / H)), "
               "the smallest even N at which the generic token separation rank reaches Theorem 2's proof bound "
               "((floor((r-1-H)/2) over 3^(L-2))) is the counting floor 2 ceil(log_V bound), certified: below it the "
               "counting cap V^(N/2) < bound for every weight, at it a nonsingular sampled minor of size bound.",
