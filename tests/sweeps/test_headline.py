@@ -111,3 +111,19 @@ def test_the_committed_row_before_regeneration_still_reads_18():
     if row.get("schema_version") == "2":  # regenerated: the headline's certainty beside it
         assert row["first_n_limit_certainty"] in ("probabilistic", "certified")
         assert row["first_n_limit_certainty"] == "certified" or float(row["first_n_limit_probability"]) > 0
+
+
+def test_the_probe_prose_says_each_headline_certainty():
+    from verify import api
+    from verify.report.probe_summary import probe_summary
+
+    data = api.probe_n(2, 3, 1, vocab=2, rank=2, positional_rank=1, max_tokens=12, store=None)
+    text = probe_summary(data)
+    assert "the rank is 12 from N = 8 on (certified)" in text
+    data["saturation_certainty"] = {"certainty": "probabilistic", "probability": 0.12111133522446861,
+                                    "union_over": [12, 14, 16], "limit_event": True}
+    assert ("from N = 8 on (with probability >= 1 - 0.122: the union of the events of N = 12, N = 14, N = 16, the "
+            "limit, unless p divides the content of every witness minor)") in probe_summary(data)
+    data["saturation_certainty"] = {"certainty": "not shown", "probability": None, "union_over": [],
+                                    "limit_event": False}
+    assert "(not shown: a row of the run is a lower bound only)" in probe_summary(data)
