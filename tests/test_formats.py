@@ -296,3 +296,80 @@ def test_an_older_table_is_not_mixed_with_new_rows():
 
 def test_the_docs_version_is_the_written_one():
     assert re.search(rf"documents version {schema.VERSION}\b", (ROOT / "docs" / "formats.md").read_text())
+
+
+def test_table_json_says_which_bounds_have_no_log3(table):
+    states = set()
+    for row in table["rows"]:
+        for bound in row["bounds"]:
+            states.add(bound["value_state"])
+            assert (bound["log3_value"] is None) == (bound["value_state"] == "nonpositive")
+    assert states == {"value", "nonpositive"}
+
+
+def test_the_table_meaning_states_the_prime_condition(table):
+    from verify.rank.certainty import PRIME_CONDITION
+
+    assert PRIME_CONDITION in table["meaning"] and "finitely many bad primes" not in table["meaning"]
+
+
+def test_results_name_each_probability_and_write_booleans_alike(store, probes, capsys):
+    assert main(["results", "--store", store, "--format", "json"]) == 0
+    steps = [r for r in json.loads(capsys.readouterr().out)["results"]
+             if r["kind"] == "probe_step" and "bounds" in r["value"]]
+    assert steps and all(set(r["value"]["bounds"]) == {"certified", "at_positions", "at_positions_probability"}
+                         for r in steps)
+    assert main(["results", "--store", store, "--format", "csv"]) == 0
+    rows = csv_rows(capsys.readouterr().out)
+    assert {r["spec.residual"] for r in rows} == {"false"}
+    assert all("probability" not in json.loads(r["value.bounds"]) for r in rows if r.get("value.bounds"))
+    assert all(r["primes"] == r["value.primes"] for r in rows if r.get("value.primes"))
+
+
+def test_sep_prints_its_probability_with_its_event_and_the_prime_condition_only_over_gf_p():
+    from verify.report.formats import probability_text
+
+    over_q = probability_text(0.25, False)
+    assert over_q == "<= 0.25 that the rank is below the generic rank"
+    assert probability_text(0.25, True).endswith("unless p divides the content of every witness minor")
+
+
+def test_sep_json_text_follows_its_field(capsys, monkeypatch):
+    """A probabilistic sep over Q prints no prime condition, over GF(p) it does (the CLI's choice)."""
+    from verify.rank.result import SepResult
+
+    real = SepResult.as_dict
+
+    def uncertain(self):
+        return {**real(self), "probability_bound": 0.25, "certified_exact": False}
+
+    monkeypatch.setattr(SepResult, "as_dict", uncertain)
+    for field, condition in (("qq", False), ("gf:1000003", True)):
+        assert main(["sep", "--depth", "1", "--width", "2", "--tokens", "4", "--field", field, "--json"]) == 0
+        text = json.loads(capsys.readouterr().out)["probability_bound_text"]
+        assert text.startswith("<= 0.25 that the rank") and text.endswith("witness minor") == condition
+
+
+def test_a_table_of_another_version_is_refused():
+    from verify.errors import InputError
+    from verify.sweeps.atlas.csv_rows import csv_text
+
+    row = {**schema.csv_stamp("n_positional_cells"), "schema_version": str(schema.VERSION + 1)}
+    with pytest.raises(InputError, match=f"version {schema.VERSION + 1}"):
+        csv_text("bound", [row])
+
+
+def test_the_report_header_unions_the_ranks_that_claim_equality_and_counts_the_others():
+    from types import SimpleNamespace
+
+    from verify.sweeps.claim_run import provenance
+
+    source = SimpleNamespace(field="gf:7", certainty="certified lower bound")
+    values = [{"probability_bound": 2.8088688844114464e-06, "primes": [7]}, {"probability_bound": None, "primes": [7]},
+              {"probability_bound": 0.0, "primes": [5], "certified_exact": True}]
+    header = provenance(source, values, "toy")
+    assert (header["ranks"], header["ranks_lower_bound_only"], header["ranks_certified_exact"]) == (3, 1, 1)
+    assert header["probability_bound"] >= 2.8088688844114464e-06 and header["primes"] == [5, 7]
+    assert header["probability_bound_text"] == ("<= 2.81e-06 that some rank used is below its generic rank, unless p "
+                                                "divides the content of every witness minor")
+    assert provenance(source, [], "toy")["probability_bound"] is None

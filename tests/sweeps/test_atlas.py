@@ -259,3 +259,19 @@ def test_a_rank_meeting_the_proven_bound_certifies_the_limit_out_of_reach():
     assert (row["limit"], row["first_n_limit"], row["status"]) == (13, 8, "reached the limit")
     assert row["limit_certainty"] == "certified exact" and "meets the proven" in row["notes"]
     assert row["maximal_rank_exceptions"] == "" and row["first_n_limit_certainty"] == "certified"
+
+
+def test_the_thm2_bound_columns_say_which_bound_there_is(quick):
+    """Theorem 2's proof bound ((floor((r-1-H)/2) over 3^(L-2))) is defined for L >= 2 and r - 1 > H, and has
+    content where it is at least 1 (counted here by listing the multisets)."""
+    for cell, row in quick.items():
+        if cell.section != "grid":
+            continue
+        defined = cell.depth >= 2 and cell.vocab - 1 > cell.heads
+        value = _lemma7_by_counting(cell.depth, cell.vocab, cell.heads) if defined else None
+        assert row["thm2_proof_bound"] == ("" if value is None else value)
+        assert row["thm2_proof_bound_status"] == ("not defined" if value is None else
+                                                  "has content" if value else "no content")
+        assert (row["first_n_thm2_bound_status"] == "no bound with content") == (not value)
+        assert row["pos_full"] == ("true" if cell.positional == "full" else "false")
+        assert row["pos_rank"] == cell.positional_rank

@@ -6,6 +6,8 @@ import csv
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from verify.model.spec import NetworkSpec
 from verify.rank.labels import every_sequence_probability
 from verify.rank.token.gram import TOKEN_PRIME
@@ -127,3 +129,108 @@ def test_the_probe_prose_says_each_headline_certainty():
     data["saturation_certainty"] = {"certainty": "not shown", "probability": None, "union_over": [],
                                     "limit_event": False}
     assert "(not shown: a row of the run is a lower bound only)" in probe_summary(data)
+
+
+def test_all_equal_needs_every_step_claimed():
+    assert all_equal([Step(2, 1, None, 0.1), Step(4, 1, None, None)]).certainty == "not shown"
+    assert all_equal([Step(2, 1, None, 0.0), Step(4, 1, None, 0.0)]).certainty == "certified"
+
+
+def test_the_union_is_never_rounded_down():
+    """The printed union is a bound: the float stored is never below the exact sum of the steps' bounds (the sum
+    of two floats often rounds down to the nearest float)."""
+    downs = 0
+    for i in range(1, 200):
+        a, b = i / 997, (3 * i) / 1009
+        exact = Fraction(a) + Fraction(b)
+        head = all_equal([Step(2, 1, None, a), Step(4, 1, None, b)])
+        assert Fraction(head.probability) >= exact or head.probability == 1.0
+        downs += Fraction(float(exact)) < exact
+    assert downs > 10  # the case the rounding guards against occurs here
+
+
+def test_the_atlas_headline_adds_a_computed_limit_event_and_not_a_certified_one():
+    from types import SimpleNamespace
+
+    from verify.sweeps.atlas.grid import _headlines
+
+    steps = [Step(2, 3, 3, 0.0), Step(4, 9, 20, 0.0)]
+    row = {}
+    _headlines(row, steps, None, SimpleNamespace(rank=9, certified_exact=False, probability_bound=0.25), 4)
+    assert (row["first_n_limit"], row["first_n_limit_certainty"], row["first_n_limit_union_over"]) == (
+        4, "probabilistic", "limit")
+    assert row["first_n_limit_probability"] == "0.25"
+    _headlines(row, steps, None, SimpleNamespace(rank=9, certified_exact=True, probability_bound=0.0), 4)
+    assert row["first_n_limit_certainty"] == "certified" and row["first_n_limit_probability"] == "0"
+    assert row["first_n_thm2_bound_status"] == "no bound with content" and row["first_n_thm2_bound"] == ""
+    _headlines(row, steps, 0, None, None)
+    assert row["first_n_thm2_bound_status"] == "no bound with content" and row["first_n_limit_status"] == "no limit"
+    _headlines(row, steps, 5, None, None)
+    assert (row["first_n_thm2_bound"], row["first_n_thm2_bound_status"]) == (4, "reached")
+
+
+def test_a_count_route_rank_below_its_cap_leaves_the_first_n_not_shown(monkeypatch):
+    """Without positions a rank is exact at these weights only: below its proven cap and the limit it says nothing
+    of the generic rank, so a first N after it is not shown (it is at most that N)."""
+    from verify.sweeps.atlas import grid
+    from verify.sweeps.atlas.plan import GRIDS, Cell
+
+    real = grid.count_rank
+
+    def low_at_two(model, tokens):
+        found = real(model, tokens)
+        return (found[0] - 1, *found[1:]) if tokens == 2 else found
+
+    monkeypatch.setattr(grid, "count_rank", low_at_two)
+    row = grid.grid_row(Cell("grid", 1, 3, 1, 0), GRIDS["quick"]["budget"], 0)
+    assert row["first_n_limit_status"] == "reached" and row["first_n_limit_certainty"] == "not shown"
+    assert row["ranks_offer"].split()[0] == "2:count_route"
+
+
+def test_the_sample_shape_is_read_off_the_sampler():
+    from verify.sweeps.atlas.grid import sample_shape
+
+    assert sample_shape(19683, 705, 15_000_000, False, 721 * 19683) == (721, 19683)  # rows against every column
+    assert sample_shape(19683, 705, 15_000_000, False, 2 * 721 * 19683) == (1442, 19683)
+    assert sample_shape(6561, 705, 1_000, False, 721**2) == (721, 721)  # a square sample
+    assert sample_shape(27, 5, 10**6, True, 27**2) == (27, 27)
+    with pytest.raises(AssertionError):
+        sample_shape(19683, 705, 15_000_000, False, 721 * 19683 + 1)
+
+
+def test_a_computed_limit_is_probabilistic_in_its_own_columns(monkeypatch):
+    from types import SimpleNamespace
+
+    from verify.sweeps.atlas import grid
+    from verify.sweeps.atlas.plan import GRIDS, Cell
+
+    real = grid.token_limit
+
+    def computed(*args, **kwargs):
+        found = real(*args, **kwargs)
+        return SimpleNamespace(rank=found.rank, certified_exact=False, probability_bound=0.125)
+
+    monkeypatch.setattr(grid, "token_limit", computed)
+    row = grid.grid_row(Cell("grid", 1, 3, 1, 1), GRIDS["quick"]["budget"], 0)
+    assert (row["limit_certainty"], row["limit_probability"]) == ("probabilistic", "0.125")
+    assert row["first_n_limit_certainty"] == "probabilistic" and row["first_n_limit_union_over"].endswith("limit")
+
+
+def test_a_probe_row_records_the_offer_its_label_meets():
+    """Issue 46 item 2: the label of a row with every sequence kept and nothing else met rests on the
+    every-sequence offer (Schwartz-Zippel over the weights); sampled, the same rank meets nothing: a lower bound."""
+    from verify.rank.labels import label_row
+
+    spec = NetworkSpec(depth=3, width=4, heads=1, attn_dim=4)
+    limit = {"rank": 705, "upper_bound": 705, "certified_exact": True, "probability_bound": 0.0}
+    for sampled, label, offer in ((False, "probabilistic", "every_sequence"), (True, "lower bound", "none")):
+        row = {"tokens": 16, "rank": 696, "count_cap": 6561}
+        found = {"bounds": {"certified": 705, "at_positions": None, "probability": None}, "sampled": sampled,
+                 "modulus": TOKEN_PRIME}
+        label_row(row, found, spec, limit, 2**31)
+        assert (row["label"], row["offer"]) == (label, offer)
+    assert row["probability"] is None
+    row = {"tokens": 4, "rank": 9, "count_cap": 9}
+    label_row(row, {"bounds": {"certified": 9, "at_positions": 9, "probability": 0.1}, "sampled": False,
+                    "modulus": TOKEN_PRIME}, spec, limit, 2**31)
+    assert (row["label"], row["offer"]) == ("certified exact", "count_cap")
