@@ -373,3 +373,17 @@ def test_the_report_header_unions_the_ranks_that_claim_equality_and_counts_the_o
     assert header["probability_bound_text"] == ("<= 2.81e-06 that some rank used is below its generic rank, unless p "
                                                 "divides the content of every witness minor")
     assert provenance(source, [], "toy")["probability_bound"] is None
+
+
+def test_table_csv_holds_is_the_json_holds(table):
+    from verify.report import formats
+
+    by_spec = {(r["depth"], r["width"], r["heads"]): {b["bound"]: b["holds"] for b in r["bounds"]}
+               for r in table["rows"]}
+    checked = 0
+    for row in csv_rows(formats.table_csv(table["rows"])):
+        holds = by_spec[(int(row["depth"]), int(row["width"]), int(row["heads"]))]
+        for name, value in holds.items():
+            assert row[f"{name} holds"] == str(value).lower()
+            checked += 1
+    assert checked > 10

@@ -149,6 +149,8 @@ def test_out_of_reach_cells_are_rows_with_the_estimate():
     assert row["limit_certainty"] == "beyond reach" and "limit beyond reach" in row["notes"]
     assert "beyond reach" in row["status"] and "budget" in row["notes"] and row["limit_probability"] == ""
     assert row["first_n_limit"] == "" and row["first_n_limit_status"] == "no limit"
+    if row["status"].endswith("beyond reach"):  # the refused step's price, in evaluations of F, and its seconds
+        assert row["next_step_unit"] == "evaluations of F" and float(row["next_step_seconds"]) >= 0
     # issue 39: one meaning per column: no limit value, its certified lower bound in its own column
     assert row["limit"] == "" and isinstance(row["limit_at_least"], int) and row["limit_at_least"] >= 0
     # the priced N cost: rows V binom(min(N/2 - 1, C) + V - 1, V - 1) by columns binom(min(N/2, C) + V - 1, V - 1)

@@ -3,6 +3,7 @@ every smaller N, certified only where a bound proven for every weight lies below
 carries the union of those rows' events; a sampled lower bound leaves it not shown."""
 
 import csv
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -234,3 +235,36 @@ def test_a_probe_row_records_the_offer_its_label_meets():
     label_row(row, {"bounds": {"certified": 9, "at_positions": 9, "probability": 0.1}, "sampled": False,
                     "modulus": TOKEN_PRIME}, spec, limit, 2**31)
     assert (row["label"], row["offer"]) == ("certified exact", "count_cap")
+
+
+def test_the_n18_run_names_its_721_rows_and_the_separate_1200_row_check():
+    """Issue 47 item 6: docs/conjecture_n.md said both 721 and 1,200 rows for N = 18; the engine's sample is
+    705 + 16 = 721 rows against all 3^9 columns (its step price says so), the 1,200 rows a separate check's draw."""
+    from verify.sweeps.atlas.plan import Cell, budget_for, step_cost
+
+    budget = budget_for(Cell("grid", 3, 3, 1, 1)).evaluations("step_evaluations", 3)
+    assert step_cost(3, 18, 13, True, 705, budget) == 721 * 3**9
+    text = (ROOT / "docs" / "conjecture_n.md").read_text()
+    assert "721 = 705 + 16" in " ".join(text.split())
+    for at in (m.start() for m in re.finditer("1,200", text)):
+        assert "separate draw" in text[max(0, at - 40):at + 40]
+
+
+def test_the_counting_floor_claim_names_the_cells_it_checks():
+    from seprank_proofs.derived_conjecture_n_counting_floor import CLAIM
+    from seprank_proofs.wies2021_conjecture_n_positional import CELLS
+
+    statement = " ".join(CLAIM.statement.split())
+    assert len(CELLS) == 7 and "each of the 7 computed cells" in statement
+    assert all(f"({r}, {depth}, {heads}, {big_r})" in statement for r, depth, heads, big_r in CELLS)
+
+
+def test_a_computed_limit_is_no_proven_bound_for_a_probe_step():
+    rows = [{"tokens": 2, "rank": 2, "count_cap": 9, "certainty": "certified lower bound", "probability_bound": None},
+            {"tokens": 4, "rank": 5, "count_cap": 27, "certainty": "certified", "probability_bound": 0.0}]
+    data = {"ranks": rows, "limit": {"rank": 3, "upper_bound": 10, "certified_exact": False},
+            "saturation_tokens": None, "lower_bound": 5, "tokens_reaching_lower_bound": 4, "lemma7_lower_bound": None,
+            "tokens_reaching_lemma7_lower_bound": None, "cap_decides": []}
+    assert probe_headlines(data)["tokens_reaching_lower_bound_certainty"]["certainty"] == "not shown"
+    data["limit"]["certified_exact"] = True  # a certified limit 3 < 5 is a proven bound at N = 2
+    assert probe_headlines(data)["tokens_reaching_lower_bound_certainty"]["certainty"] == "certified"
