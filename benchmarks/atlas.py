@@ -121,10 +121,17 @@ def summary(cell, row) -> str:
     if cell.section == "grid":
         limit = row["limit"] if row["limit"] != "" else (f">= {row['limit_at_least']}"
                                                          if row.get("limit_at_least", "") != "" else "-")
+        first = row["first_n_limit"]
+        if first != "":  # the headline with the certainty of what it rests on (issue 47, item 1)
+            first = f"{first} ({row['first_n_limit_certainty']}" + (
+                f", p <= {row['first_n_limit_probability']})" if row["first_n_limit_certainty"] == "probabilistic"
+                else ")")
         return (f"{row['status']}; limit {limit} ({row['limit_certainty']}); first N: bound "
-                f"{row['first_n_thm2_bound'] or '-'}, limit {row['first_n_limit'] or '-'}")
+                f"{row['first_n_thm2_bound'] or '-'}, limit {first or '-'}")
+    price = (f" (priced at {row['next_step_price']:,} {row['next_step_unit']})" if row.get("next_step_price") != ""
+             else "")
     return (f"bound {row['bound'] or '-'}, floor {row['counting_floor'] or '-'}, reached at {row['n_reached'] or '-'} "
-            f"(r L / log3 r = {row['scale']}, c = {row['c'] or '-'}); {row['status']} {row['estimate']}".rstrip())
+            f"(r L / log3 r = {row['scale']}, c = {row['c'] or '-'}); {row['status']}{price}")
 
 
 def price(cells, tables, which: str, seed: int, bound_budget: int | None) -> dict:

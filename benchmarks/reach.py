@@ -55,7 +55,7 @@ SPECS = [  # depth, width, heads, target seconds (None: no target), needs a GPU,
 ]
 FIELDS = ["depth", "width", "heads", "rank", "upper_bound", "status", "probability_bound", "primes", "runs",
           "eliminations", "seconds", "first_run_seconds", "target_seconds", "peak_gib", "estimate_gib", "cpu_seconds",
-          "device", "note"]
+          "device", "note", "schema", "schema_version"]  # the row schema verify/schemas/reach.schema.json
 GPU_RESULT = ROOT / "results" / "gpu_depth4_width3.json"
 #: Depth 6, width 2, two heads: ``benchmarks/gpu_reach.py`` (H200, then its last blocks with --cpu --resume).
 GPU_REACH = ROOT / "results" / "gpu_reach.json"
@@ -191,8 +191,10 @@ def write_rows(path: Path, rows: dict) -> None:
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=FIELDS, extrasaction="ignore")
     writer.writeheader()
-    for key in sorted(rows):
-        writer.writerow(rows[key])
+    from verify.schema import csv_stamp
+
+    for key in sorted(rows):  # every row in the current format, older rows kept with it (docs/formats.md)
+        writer.writerow({**rows[key], **csv_stamp("reach")})
     write_atomic(path, text.getvalue())
 
 

@@ -65,6 +65,7 @@ def test_the_metadata_names_a_licence_and_the_licence_ships():
 def test_py_typed_and_the_atlas_are_package_data():
     data = CONFIG["tool"]["setuptools"]["package-data"]
     assert data["verify"] == ["py.typed"] and data["verify.data"] == ["n_atlas.png"]
+    assert data["verify.schemas"] == ["*.schema.json"] and any((ROOT / "verify" / "schemas").glob("*.schema.json"))
     assert (ROOT / "verify" / "py.typed").is_file() and (ROOT / "verify" / "data" / "n_atlas.png").is_file()
 
 
@@ -97,6 +98,8 @@ def test_the_wheel_holds_the_package_data_and_the_build_warns_of_no_ignored_fold
     coverage = {f"seprank_proofs/coverage/{p.name}" for p in (ROOT / "proofs" / "coverage").glob("*.toml")}
     assert len(coverage) >= 5 and coverage <= names
     assert {"verify/py.typed", "verify/data/n_atlas.png", "verify/recheck/__init__.py"} <= names
+    schemas = {f"verify/schemas/{p.name}" for p in (ROOT / "verify" / "schemas").glob("*.schema.json")}
+    assert len(schemas) >= 10 and schemas <= names
 
 
 @pytest.mark.skipif(not (ROOT / "results" / "n_atlas.png").is_file(), reason="no results/ folder here")

@@ -98,7 +98,8 @@ def test_bound_cells_against_closed_forms_and_enumeration(quick):
         assert row["counting_floor"] == floor
         if positional:
             assert floor == max(2, 2 * math.ceil(round(math.log(bound, vocab), 9)))
-        assert row["n_reached"] == floor and row["status"] == "reached" and "at the counting floor" in row["certainty"]
+        assert row["n_reached"] == floor and row["status"] == "reached" and row["n_reached_certainty"] == "certified"
+        assert row["rank_route"] == ("sampled minor" if positional else "count route")
         rank = _enumerated(depth, vocab, cell.heads, cell.positional_rank, floor)
         assert bound <= row["rank_at_least"] <= rank  # the minor: a lower bound on sep
         if not positional and row["rank_at_n"] != "":
@@ -131,7 +132,8 @@ def test_a_cell_without_the_bound_is_a_row_saying_so():
 
 def test_a_bound_cell_past_its_budget_is_a_row_with_its_estimate():
     row = bound_row(Cell("bound", 4, 6, 1, 1), 99)  # 10^2 evaluations at the floor > 99
-    assert row["status"] == "N = 4 beyond the budget" and "priced at 100 evaluations" in row["estimate"]
+    assert row["status"] == "N = 4 beyond the budget" and row["next_step_price"] == 100
+    assert row["next_step_unit"] == "evaluations of F" and float(row["next_step_seconds"]) >= 0
     assert row["eq74_at_n"] and row["cap_at_n"] == 36 and row["c"] == ""
 
 
@@ -146,8 +148,11 @@ def test_sampled_rows_below_are_not_exceptions():
 def test_out_of_reach_cells_are_rows_with_the_estimate():
     tiny = Budget(limit_evaluations=50, step_evaluations=10, matrix_entries=10, loop_evaluations=10, loop_entries=10)
     row = grid_row(Cell("grid", 3, 3, 1, 1), tiny, 0)
-    assert row["limit_certainty"] == "beyond reach" and "limit beyond reach" in row["estimate"]
-    assert "beyond reach" in row["status"] and "budget" in row["estimate"]
+    assert row["limit_certainty"] == "beyond reach" and "limit beyond reach" in row["notes"]
+    assert "beyond reach" in row["status"] and "budget" in row["notes"] and row["limit_probability"] == ""
+    assert row["first_n_limit"] == "" and row["first_n_limit_status"] == "no limit"
+    if row["status"].endswith("beyond reach"):  # the refused step's price, in evaluations of F, and its seconds
+        assert row["next_step_unit"] == "evaluations of F" and float(row["next_step_seconds"]) >= 0
     # issue 39: one meaning per column: no limit value, its certified lower bound in its own column
     assert row["limit"] == "" and isinstance(row["limit_at_least"], int) and row["limit_at_least"] >= 0
     # the priced N cost: rows V binom(min(N/2 - 1, C) + V - 1, V - 1) by columns binom(min(N/2, C) + V - 1, V - 1)
@@ -160,7 +165,7 @@ def test_a_limit_out_of_reach_skips_the_larger_cells_whatever_the_workers():
     one = dict(run_cells(cells, "quick", raise_budget=tiny))
     assert one[cells[0]]["limit_certainty"] == "beyond reach"
     assert [one[c]["limit_certainty"] for c in cells[1:]] == ["not attempted"] * 2
-    assert "L=3 V=2 H=1 R=1 was beyond reach" in one[cells[2]]["estimate"]
+    assert "L=3 V=2 H=1 R=1 was beyond reach" in one[cells[2]]["notes"]
     two = dict(run_cells(cells[::-1], "quick", jobs=2, raise_budget=tiny, estimate={cells[2]: 9.0}))
 
     def computed(row):  # all but the time taken and the rate measured
@@ -256,4 +261,21 @@ def test_a_rank_meeting_the_proven_bound_certifies_the_limit_out_of_reach():
     # depth 2, d_x = 4, V = r = 3: limit 13 = the derivative bound (issue 19's enumeration data), reached at N = 8
     row = grid_row(Cell("grid", 2, 3, 1, 0), Budget(1, 10**6, 10**6, 10**6, 10**7), 0)
     assert (row["limit"], row["first_n_limit"], row["status"]) == (13, 8, "reached the limit")
-    assert "meets the proven bound" in row["limit_certainty"] and row["maximal_rank_exceptions"] == ""
+    assert row["limit_certainty"] == "certified exact" and "meets the proven" in row["notes"]
+    assert row["maximal_rank_exceptions"] == "" and row["first_n_limit_certainty"] == "certified"
+
+
+def test_the_thm2_bound_columns_say_which_bound_there_is(quick):
+    """Theorem 2's proof bound ((floor((r-1-H)/2) over 3^(L-2))) is defined for L >= 2 and r - 1 > H, and has
+    content where it is at least 1 (counted here by listing the multisets)."""
+    for cell, row in quick.items():
+        if cell.section != "grid":
+            continue
+        defined = cell.depth >= 2 and cell.vocab - 1 > cell.heads
+        value = _lemma7_by_counting(cell.depth, cell.vocab, cell.heads) if defined else None
+        assert row["thm2_proof_bound"] == ("" if value is None else value)
+        assert row["thm2_proof_bound_status"] == ("not defined" if value is None else
+                                                  "has content" if value else "no content")
+        assert (row["first_n_thm2_bound_status"] == "no bound with content") == (not value)
+        assert row["pos_full"] == ("true" if cell.positional == "full" else "false")
+        assert row["pos_rank"] == cell.positional_rank

@@ -34,7 +34,7 @@ def test_the_first_n_at_a_bound_includes_the_n_where_the_rank_equals_it():
     assert first_n_reaching(steps, 13) is None and first_n_reaching(steps, None) is None
 
 
-def test_a_bound_cell_reached_above_its_floor_does_not_say_at_the_counting_floor(monkeypatch):
+def test_a_bound_cell_reached_above_its_floor_is_at_most_there(monkeypatch):
     """r = 8, L = 3, H = 1, R = 1: floor 4.  With the minor singular at N = 4 and nonsingular at N = 6 the row reads
     n_reached = 6 and its certainty must not claim the floor; reached at the floor, it does."""
     real = bound_module.sampled_minor_rank
@@ -42,10 +42,10 @@ def test_a_bound_cell_reached_above_its_floor_does_not_say_at_the_counting_floor
                         lambda spec, w, e, tokens, k, *rest: k - 1 if tokens == 4 else k)
     row = bound_module.bound_row(Cell("bound", 3, 8, 1, 1), 3_000_000)
     assert (row["counting_floor"], row["n_reached"], row["rank_at_least"], row["rank_at_n"]) == (4, 6, 10, "")
-    assert "counting floor" not in row["certainty"]
+    assert row["n_reached_certainty"] == "at most"  # N = 4 not shown to reach it does not show it cannot
     monkeypatch.setattr(bound_module, "sampled_minor_rank", real)
     row = bound_module.bound_row(Cell("bound", 3, 8, 1, 1), 3_000_000)
-    assert row["n_reached"] == 4 and row["certainty"].endswith("at the counting floor")
+    assert row["n_reached"] == 4 and row["n_reached_certainty"] == "certified"
 
 
 def _committed_grid_row(depth, vocab, heads, pos_rank):

@@ -119,7 +119,8 @@ def check_summary(data: dict, text: str) -> None:
             rest = None
         if rest is not None:
             seen.append("stop")
-            if m := re.fullmatch(r"the rank is (\d+) from N = (\d+) on", rest):
+            if m := re.fullmatch(r"the rank is (\d+) from N = (\d+) on" + _said(data.get("saturation_certainty")),
+                                 rest):
                 value, first = int(m[1]), int(m[2])
                 run = [r for n, r in zip(tokens, ranks, strict=False) if n >= first]
                 assert len(run) >= 2 and set(run) == {value} and first in tokens
@@ -196,7 +197,12 @@ def check_summary(data: dict, text: str) -> None:
             elif reached is None:
                 assert sentence == f"Corollary 1's lower bound {bound} was not reached at any N probed."
             else:
-                assert sentence == f"Corollary 1's lower bound {bound} is first reached at N = {reached}."
+                head = data.get("tokens_reaching_lower_bound_certainty")
+                assert re.fullmatch(re.escape(f"Corollary 1's lower bound {bound} is first reached at N = {reached}")
+                                    + _said(head) + r"\.", sentence), sentence
+                if head and head["certainty"] == "certified":  # every earlier N shown below the bound, for certain
+                    assert all(row["certainty"] == "certified" or row.get("count_cap", bound) < bound
+                               for row in data["ranks"] if row["tokens"] < reached)
             seen.append("corollary")
         elif m := re.fullmatch(r"The conjectured scale r L / log3 r is ([\d.]+)\.", sentence):
             r = data["rank"] or data["width"]
@@ -354,6 +360,14 @@ def test_every_sentence_of_small_probes_is_true_of_their_rows(capsys, argv):
     """Each kind of sentence (saturated or not, with and without positions, continuous, no bound) is one
     ``check_summary`` knows and true of the rows."""
     _cli(capsys, argv)
+
+
+def _said(head: dict | None) -> str:
+    """The words a headline's certainty adds (issue 47, item 1), as a pattern: nothing without one."""
+    if not head:
+        return ""
+    return {"certified": r" \(certified\)", "not shown": r" \(not shown: [^)]*\)"}.get(
+        head["certainty"], r" \(with probability >= 1 - [0-9.e-]+: the union of the events of [^)]*\)")
 
 
 def test_a_rank_equal_to_corollary1s_bound_reaches_it():

@@ -56,8 +56,10 @@ def test_results_json_and_csv(store, capsys):
         assert row["primes"]
     sep = next(r for r in rows if r["kind"] == "sep")
     assert (sep["certainty"], sep["probability_bound"]) == ("certified", 0.0)
-    probe = next(r for r in rows if r["kind"] == "probe_step")
-    assert probe["certainty"] == "certified lower bound" and probe["primes"] == [probe["value"]["modulus"]]
+    for probe in (r for r in rows if r["kind"] == "probe_step"):  # V = 2, no positions: cap binom(N/2 + 1, 1)
+        meets_cap = probe["value"]["rank"] == probe["params"]["tokens"] // 2 + 1
+        assert probe["certainty"] == ("certified" if meets_cap else "certified lower bound")
+        assert probe["primes"] == [probe["value"]["modulus"]]
     lines = list(csv.DictReader(io.StringIO(out_of(capsys, "results", "--store", store, "--format", "csv"))))
     assert all(PROVENANCE <= set(line) and line["certainty"] and line["primes"] for line in lines)
 
@@ -82,4 +84,5 @@ def test_report_json_header(tmp_path, capsys, monkeypatch):
     header = json.loads((tmp_path / "r" / "partial" / "report.json").read_text())["header"]
     assert PROVENANCE | {"registry", "field"} <= set(header)
     assert header["registry"] == "toy_claims_registry" and header["version"] == __version__
-    assert header["primes"] is None and header["probability_bound"] is None  # no exact rank was needed
+    assert header["primes"] == [] and header["probability_bound"] is None  # no exact rank was needed
+    assert header["probability_bound_text"] is None and header["ranks"] == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from .. import defaults
@@ -31,7 +30,7 @@ def add_parser(sub):
 
 def run(args) -> int:
     from .. import api
-    from ..report import formats
+    from ..report import results_export
 
     if args.store is not None and not args.store.strip():
         raise InputError(f"--store {args.store!r} is an empty path; give the store's file path")
@@ -40,9 +39,9 @@ def run(args) -> int:
     writable_file(args.out, "--out")
     path, rows = api.stored_results(args.store, args.kind)
     if args.json or args.format == "json":
-        text = json.dumps({"store": path, "results": rows}) + "\n"
+        text = results_export.results_json(path, rows)
     elif args.format == "csv":
-        text = formats.export_csv(rows)
+        text = results_export.results_csv(rows)
     else:
         lines = [f"{'kind':<10} {'spec':<28} {'method':<10} {'field':<24} {'seed':>4}  value"]
         for row in rows:

@@ -89,6 +89,7 @@ def _stored(args, spec, cluster) -> int:
 
 def _run(args, spec, resume, cluster) -> int:
     from .. import api
+    from ..report import formats
 
     result = api.separation_rank(
         spec, method=args.method, field=args.field, seed=args.seed, partition=args.partition,
@@ -98,7 +99,8 @@ def _run(args, spec, resume, cluster) -> int:
         cluster=cluster, progress=api.progress_bars(not (args.json or args.quiet)))
     out = result.as_dict()
     if args.json:
-        print(json.dumps(out))
+        out["probability_bound_text"] = formats.probability_text(out["probability_bound"], out["field"] != "qq")
+        print(json.dumps(formats.stamp(out, "sep")))
         return 0
     rows = [("rank", out["rank"] if out["rank"] is not None else "NOT invariant: " +
              ", ".join(f"{p['partition']}:{p['rank']}" for p in out["partitions"])),

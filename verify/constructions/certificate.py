@@ -31,6 +31,7 @@ import flint
 from ..errors import InputError
 from ..exact.fields import DEFAULT_PRIME
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
+from ..schema import VERSION, schema_name, stamp
 from . import grid_eval
 from .one_slot import columns, layout_templates, one_slot_bound, one_slot_weights
 
@@ -180,8 +181,12 @@ def validate_certificate(data) -> None:
         raise bad(f"it is a JSON {type(data).__name__}, not an object")
     if data.get("format") != FORMAT:
         raise bad(f"its format is {data.get('format')!r}, not {FORMAT!r}")
+    if "schema" in data or "schema_version" in data:  # written from format version 2 on (docs/formats.md)
+        if (data.get("schema"), data.get("schema_version")) != (schema_name("certificate"), VERSION):
+            raise bad(f"its schema is {data.get('schema')!r} version {data.get('schema_version')!r}, not "
+                      f"{schema_name('certificate')!r} version {VERSION}")
     missing = sorted(_FIELDS - set(data))
-    unknown = sorted(set(data) - _FIELDS)
+    unknown = sorted(set(data) - _FIELDS - {"schema", "schema_version"})
     if missing or unknown:
         raise bad(("missing " + ", ".join(missing) if missing else "") + ("; " if missing and unknown else "")
                   + ("unknown fields " + ", ".join(unknown) + " (every field must be checked)" if unknown else ""))
@@ -250,7 +255,8 @@ def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_ra
         rows, cols = layout_templates(spec.width, [draw() for _ in range(m)], [draw() for _ in range(m)])
         det = int(_matrix(weights, layers, rows, cols, prime, spec.output, False, progress).det())
         if det:
-            return {"format": FORMAT, "depth": spec.depth, "width": spec.width, "heads": spec.heads,
+            return {**stamp({}, "certificate"), "format": FORMAT, "depth": spec.depth, "width": spec.width,
+                    "heads": spec.heads,
                     "attn_dim": spec.attn_dim, "residual": False, "tokens": 2, "partition_a": [0],
                     "position": 0, "output": spec.output, "prime": prime, "claimed_rank": m,
                     "bound": BOUND_TEXT_ONE_SLOT, "weights": weights, "templates_a": rows, "templates_b": cols,
@@ -287,7 +293,8 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
         rows, cols = [draw() for _ in range(m)], [draw() for _ in range(m)]
         det = int(_matrix(weights, layers, rows, cols, prime, spec.output, spec.residual, progress).det())
         if det:
-            return {"format": FORMAT, "depth": spec.depth, "width": spec.width, "heads": spec.heads,
+            return {**stamp({}, "certificate"), "format": FORMAT, "depth": spec.depth, "width": spec.width,
+                    "heads": spec.heads,
                     "attn_dim": spec.attn_dim, "residual": spec.residual, "tokens": 2, "partition_a": [0],
                     "position": 0, "output": spec.output, "prime": prime, "claimed_rank": m,
                     "bound": BOUND_TEXT,

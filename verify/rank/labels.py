@@ -10,7 +10,7 @@ from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .certainty import against_upper_bound, format_bound, residue_sample_size
 from .token.limit import entry_degree
 
-__all__ = ["row_certainty", "positional_label", "label_row"]
+__all__ = ["row_certainty", "positional_label", "label_row", "offer_met", "every_sequence_probability"]
 
 
 def row_certainty(rank: int, proven: int, at_positions: int | None = None,
@@ -47,10 +47,30 @@ def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, we
         proven = min(proven, limit_rank)
     other = [(limit_rank, limit_probability)] if limit_rank is not None and not limit_certified else []
     if every:
-        sample = min(residue_sample_size(2 * weight_range + 1, modulus),
-                     residue_sample_size(2 * EMBEDDING_RANGE + 1, modulus))
-        other.append((rank, against_upper_bound(rank, proven, entry_degree(spec), sample)[1]))
+        other.append((rank, every_sequence_probability(rank, proven, spec, weight_range, modulus)))
     return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
+
+
+def every_sequence_probability(rank: int, proven: int, spec, weight_range: int, modulus: int) -> float:
+    """Pr[a rank of the whole token grid (every sequence kept) is below the generic rank] (Schwartz-Zippel over the
+    weights, drawn from [-weight_range, weight_range], and the embedding, mod ``modulus``; the minor's size the
+    proven bound), the offer ``positional_label`` makes where every sequence was kept."""
+    sample = min(residue_sample_size(2 * weight_range + 1, modulus),
+                 residue_sample_size(2 * EMBEDDING_RANGE + 1, modulus))
+    return against_upper_bound(rank, proven, entry_degree(spec), sample)[1]
+
+
+def offer_met(label: str, rank: int, probability: float | None, certified: dict, probable: dict) -> str:
+    """The offer a label meets (issue 46, item 2: what each label rests on), by name: for "certified exact" the
+    first of ``certified`` {name: a bound proven for every weight} the rank equals (count_cap, eq74,
+    derivative_bound, certified_limit), for "probabilistic" the first of ``probable`` {name: (value, probability)}
+    (eq74_at_positions, computed_limit, every_sequence) the rank equals at the label's probability, the smallest
+    (``row_certainty``); "none" for a lower bound."""
+    if label == "certified exact":
+        return next(name for name, value in certified.items() if value == rank)
+    if label == "probabilistic":
+        return next(name for name, (value, p) in probable.items() if value == rank and p == probability)
+    return "none"
 
 
 def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
@@ -65,6 +85,17 @@ def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
                                                weight_range, found["modulus"], limit["rank"] if limit else None,
                                                bool(limit and limit["certified_exact"]),
                                                limit["probability_bound"] if limit else None)
+    certified = {"count_cap": row["count_cap"], "eq74": bounds["certified"],
+                 **({"derivative_bound": limit["upper_bound"]} if limit else {}),
+                 **({"certified_limit": limit["rank"]} if limit and limit["certified_exact"] else {})}
+    probable = {"eq74_at_positions": (bounds["at_positions"], bounds["probability"])}
+    if limit and not limit["certified_exact"]:
+        probable["computed_limit"] = (limit["rank"], limit["probability_bound"])
+    if not found.get("sampled"):
+        every_proven = min(proven, limit["rank"]) if limit and limit["certified_exact"] else proven
+        probable["every_sequence"] = (row["rank"], every_sequence_probability(row["rank"], every_proven, spec,
+                                                                              weight_range, found["modulus"]))
+    row["offer"] = offer_met(label, row["rank"], probability, certified, probable)  # what the label rests on
     if limit and limit["certified_exact"]:
         proven = min(proven, limit["rank"])  # the label text names the smallest proven bound
     row.update(label=label, probability=probability, bound_eq74=bounds["certified"],

@@ -89,7 +89,13 @@ def atlas_rows(path: str, rows: list) -> None:
 
 
 def _sampled(text: str) -> bool:
-    """'ROWSxCOLS', both counts (the atlas's ranks_sampled, format version 2)."""
+    """'ROWSxCOLS', both counts, or 'ROWSxCOLS+SxS' (rows against every column, then a square sample) (the atlas's
+    ranks_sampled, format version 2)."""
+    parts = text.split("+")
+    return len(parts) <= 2 and all(_shape(part) for part in parts)
+
+
+def _shape(text: str) -> bool:
     rows, sep, cols = text.partition("x")
     return bool(sep) and is_count(rows) and is_count(cols)
 

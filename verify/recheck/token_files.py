@@ -120,9 +120,9 @@ def _every_kept(row, vocab: int, positional_rank: int) -> dict:
     format, issue 46 item 2)."""
     out = {}
     for n, shape in _pairs(row.get("ranks_sampled", "")).items():
-        rows, _, cols = shape.partition("x")
+        rows, _, cols = shape.partition("x")  # 'RxC+SxS' (two samples): not every sequence
         every = vocab ** (n // 2)
-        out[n] = bool(positional_rank) and int(rows) == every and int(cols) == every
+        out[n] = bool(positional_rank) and "+" not in shape and int(rows) == every and int(cols) == every
     return out
 
 

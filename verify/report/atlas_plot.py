@@ -29,9 +29,10 @@ def _grid_panel(ax, rows: list[dict], depth: int) -> None:
             continue
         vocab = int(r["vocab_r"])
         color = f"C{vocab - 2}"
-        pos = str(r["pos_rank"]).split()[0]
-        ax.plot(*zip(*points, strict=False), styles.get(pos, ":"), color=color, marker=".", ms=3, lw=1,
-                label=f"V = r = {vocab}, R = {r['pos_rank']}")
+        pos = str(r["pos_rank"]).split()[0]  # version 1 wrote "R (full)"; version 2 R and pos_full
+        full = r.get("pos_full") == "true" or str(r["pos_rank"]).endswith("(full)")
+        ax.plot(*zip(*points, strict=False), ":" if full else styles.get(pos, ":"), color=color, marker=".", ms=3,
+                lw=1, label=f"V = r = {vocab}, R = {pos}" + (" (full)" if full else ""))
         shown += [p[1] for p in points]
         if pos in ("0", "1"):  # caps: multisets (R = 0), sequences (R >= 1), drawn once per V
             xs = list(range(2, max(p[0] for p in points) + 1, 2))

@@ -6,9 +6,11 @@ module that owns the format (``sweeps.table``, ``report.run_report``, ``report.j
 from __future__ import annotations
 
 from ..rank.certainty import PRIME_CONDITION
+from ..schema import stamp
+from ..sweeps.headline import probability_text
 
-__all__ = ["PRIME_CONDITION", "table_markdown", "table_csv", "claims_table", "junit_xml", "export_csv", "plot_probe",
-           "plot_table", "require_matplotlib", "ReviewersTable"]
+__all__ = ["PRIME_CONDITION", "probability_text", "stamp", "table_markdown", "table_csv", "claims_table", "junit_xml",
+           "export_csv", "plot_probe", "plot_table", "require_matplotlib", "ReviewersTable"]
 
 
 class ReviewersTable(dict):
@@ -42,7 +44,8 @@ def table_markdown(rows: list[dict], registry=None) -> str:
 def table_csv(rows: list[dict], registry=None) -> str:
     """The reviewers' table as CSV, its bound columns read from the registry."""
     from ..claims.registry import find_registry
-    from ..sweeps.table import bound_columns, to_csv
+    from ..sweeps.table import bound_columns
+    from .table_csv import to_csv
 
     return to_csv(rows, bound_columns(registry=registry), find_registry(registry).name)
 

@@ -38,7 +38,8 @@ def probe_summary(data: dict) -> str:
     elif tokens is None:
         steady_text = "the rank was still changing at the last N" if len(rows) > 1 else "only one N was computed"
     else:
-        steady_text = f"the rank is {rank} from N = {tokens} on"
+        steady_text = f"the rank is {rank} from N = {tokens} on" + _certainty(data.get("saturation_certainty"),
+                                                                             "a row of the run is a lower bound only")
     lines = [f"{stop}; {steady_text}."]
     below, unsure, above = row_exceptions(rows, limit_rank)
     if limit is not None:
@@ -80,13 +81,29 @@ def probe_summary(data: dict) -> str:
     elif reached is None:
         lines.append(f"Corollary 1's lower bound {lower} was not reached at any N probed.")
     else:
-        lines.append(f"Corollary 1's lower bound {lower} is first reached at N = {reached}.")
+        lines.append(f"Corollary 1's lower bound {lower} is first reached at N = {reached}" + _certainty(
+            data.get("tokens_reaching_lower_bound_certainty"),
+            f"a smaller N's rank is a lower bound only, so the first N is at most {reached}") + ".")
     if data["conjecture_scale"] is not None:
         lines.append(f"The conjectured scale r L / log3 r is {data['conjecture_scale']:.2f}.")
     if data.get("modulus") is not None:
         lines.append(f"Token ranks are mod p = {data['modulus']}.")
     lines.append(f"Time: {data['seconds']:.1f}s.")
     return " ".join(lines)
+
+
+def _certainty(head: dict | None, unshown: str) -> str:
+    """A headline's certainty in words (issue 47, item 1: ``verify.sweeps.headline``): certified, or the union
+    bound of the events it rests on with the N they belong to and the prime condition, or not shown (why)."""
+    if not head:
+        return ""
+    if head["certainty"] == "certified":
+        return " (certified)"
+    if head["certainty"] == "not shown":
+        return f" (not shown: {unshown})"
+    where = [f"N = {n}" for n in head["union_over"]] + (["the limit"] if head["limit_event"] else [])
+    return (f" (with probability >= 1 - {format_bound(head['probability'])}: the union of the events of "
+            f"{', '.join(where)}, {PRIME_CONDITION})")
 
 
 def _below_sentences(rows: list, below: list) -> list:

@@ -123,7 +123,9 @@ def markdown(records: list[dict], header: dict) -> str:
 
 def write_reports(out_dir: Path, records: list[dict], header: dict) -> tuple[Path, Path]:
     md, js = out_dir / "report.md", out_dir / "report.json"
-    write_output(js, json.dumps({"header": header, "counts": counts(records), "claims": records}, indent=1,
-                                default=str) + "\n")
+    from ..schema import stamp
+
+    write_output(js, json.dumps(stamp({"header": header, "counts": counts(records), "claims": records}, "report"),
+                                indent=1, default=str) + "\n")
     write_output(md, markdown(records, header))
     return md, js

@@ -134,4 +134,8 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
     data.update(value_provenance({"certified_lower_bound": data.get("certified_lower_bound"),
                                   "probability_bound": probability, "primes": primes}, computed, seed))
     assert data["certainty"] == certainty  # value_provenance labels the weakest value's probability the same way
-    return data
+    from ..schema import stamp
+    from .headline import probe_headlines
+
+    data.update(probe_headlines(data))  # each headline with the certainty of what it rests on (issue 47, item 1)
+    return stamp(data, "probe-n")

@@ -12,8 +12,6 @@ The bounds are read from the claims registry (``verify.claims.registry``), so a 
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass
 
@@ -22,11 +20,12 @@ from ..errors import InputError
 from ..exact.arbexpr import evaluate
 from ..exact.fields import as_field
 from ..model.spec import NetworkSpec, divisors
+from ..rank.certainty import PRIME_CONDITION
 from .provenance import certainty_label
 from .store import Task
 
 __all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns",
-           "sep_task", "real_task", "build_rows", "markdown", "to_csv", "regime"]
+           "sep_task", "real_task", "build_rows", "markdown", "regime"]
 
 
 #: What ``sep_rank`` in the table means (its JSON says it beside the rows).
@@ -35,8 +34,9 @@ MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field
            "certified exact or the bound is at most 1e-9; the primes used are in each row), a certified lower bound on "
            "the generic rank (equal to it with probability >= 1 - probability_bound; certified_exact when it meets the "
            "derivative-space upper_bound, probability 0), valid for N >= 2(d_x+1); over GF(p) the probability is about "
-           "the generic rank over GF(p), equal to the one over Q unless p is one of finitely many bad primes; "
-           "real_rank: numeric")
+           "the generic rank over GF(p), equal to the one over Q " + PRIME_CONDITION + " (docs/mathematics.md §3); "
+           "bounds: log3_value the bound's log3 where value_state is 'value', null where it is 'nonpositive' (<= 0 on "
+           "the sep scale); a bound outside its regime or condition is not listed; real_rank: numeric")
 
 
 def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
@@ -115,10 +115,12 @@ def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, te
     if not done:
         raise InputError(f"every spec was refused ({skipped[-1]['reason']})")
     from ..claims.registry import find_registry
+    from ..schema import stamp
     from ..version import __version__
 
-    return {"rows": rows, "skipped": skipped, "field": field, "seed": seed, "sweep": stats.as_dict(),
-            "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name, "version": __version__}
+    return stamp({"rows": rows, "skipped": skipped, "field": field, "seed": seed, "sweep": stats.as_dict(),
+                  "store": store_path, "meaning": MEANING, "registry": find_registry(registry).name,
+                  "version": __version__}, "table")
 
 
 #: Largest width of a table, and most (depth, width) pairs it takes.
@@ -260,7 +262,8 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
             if check.scale == "sep":
                 value = math.log(value, 3) if value is not None and value > 0 else None
             bounds.append({"bound": col.label, "claim": col.claim_id, "source": col.source, "kind": check.kind,
-                           "scale": check.scale, "log3_value": value, "holds": check.holds_for(rank, values),
+                           "scale": check.scale, "value_state": "nonpositive" if value is None else "value",
+                           "log3_value": value, "holds": check.holds_for(rank, values),
                            "erratum": col.erratum, "outcome": col.outcome})
         row = {"depth": spec.depth, "width": spec.width, "heads": spec.heads, "attn_dim": spec.attn_dim,
                "sep_rank": rank, "log3_sep": math.log(rank, 3) if rank > 0 else None,
@@ -324,41 +327,3 @@ def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
                      f"{first['templates']} templates per position, cut at the largest singular-value gap "
                      f"(gap in decades); never certified.")
     return "\n".join(lines) + "\n"
-
-
-def to_csv(rows: list[dict], columns: list[BoundColumn], registry: str = "") -> str:
-    """The table as CSV: numeric columns hold numbers or nothing (a bound that does not apply, or one
-    whose value is <= 0 on the sep scale so has no log3); each bound has a ``holds`` column beside it."""
-    _, _, used = _grid(rows, columns)
-    real = any("real_rank" in r for r in rows)
-    header = ["depth", "width", "heads", "sep", "log3_sep", "regime", "certified_exact", "probability_bound", "seed",
-              "primes", "version", "certainty", "registry"]
-    header += ["real_rank_numeric", "real_gap_decades", "real_at_grid_cap"] if real else []
-    for col in used:
-        header += [f"{col.label} log3", f"{col.label} holds"]
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    for r in rows:
-        line = [r["depth"], r["width"], r["heads"], r["sep_rank"],
-                "" if r["log3_sep"] is None else repr(r["log3_sep"]), r["regime"],
-                "" if r.get("certified_exact") is None else str(bool(r["certified_exact"])).lower(),
-                "" if r.get("probability_bound") is None else repr(r["probability_bound"]),
-                "" if r.get("seed") is None else r["seed"], " ".join(map(str, r.get("primes") or [])),
-                r.get("version") or "",
-                r.get("certainty") or certainty_label(r.get("certified_lower_bound"), r.get("probability_bound")) or "",
-                registry]
-        if real:
-            extra = r.get("real") or {}
-            line += [r.get("real_rank", ""), "" if extra.get("gap_decades") is None else extra["gap_decades"],
-                     "" if "at_cap" not in extra else str(bool(extra["at_cap"])).lower()]
-        by_label = {b["bound"]: b for b in r["bounds"]}
-        for col in used:
-            bound = by_label.get(col.label)
-            if bound is None:
-                line += ["", ""]
-            else:
-                line += ["" if bound["log3_value"] is None else repr(bound["log3_value"]),
-                         "" if bound["holds"] is None else str(bool(bound["holds"])).lower()]
-        writer.writerow(line)
-    return buf.getvalue()

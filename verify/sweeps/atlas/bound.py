@@ -16,18 +16,19 @@ L = 3, 4, 5, positional rank R = 1, 2, and R = 0 for contrast.  For each cell ``
   bound (rank at one point <= generic rank); without positions bound + 16 seeded rows of the count matrix against
   every column (``token.count_rows``; a submatrix, so certified too) where the whole count matrix has more than
   ``plan.COUNT_ROWS_FROM`` entries, else (or where the rows fall short) the whole count matrix (the exact
-  count-route rank at these weights);
-  tried from the counting floor up, so n_reached = counting_floor makes the result exact;
-* ``rank_at_least``: a certified lower bound on the generic sep at n_reached (the nonsingular minor's size with
-  positions, the rank of the count matrix's rows or of the whole of it without); ``rank_at_n``: the rank of the
-  whole token matrix at these weights mod p at n_reached where it was computed (without positions, the whole
-  count matrix), empty where only a minor or some rows were ranked (issue 39: one column held both meanings);
+  count-route rank at these weights); tried from the counting floor up; ``n_reached_certainty``: certified where
+  n_reached = counting_floor (no smaller N can reach the bound), else "at most" (a smaller N that was not shown to
+  reach it may still);
+* ``rank_at_least``: a certified lower bound on the generic sep at n_reached, shown by ``rank_route`` ("sampled
+  minor" with positions; "count rows" (bound + 16 rows of the count matrix against every column) or "count route"
+  (the whole count matrix) without); ``rank_at_n``: the rank of the whole token matrix at these weights mod p at
+  n_reached where it was computed (the whole count matrix), empty where only a minor or some rows were ranked;
 * ``eq74_at_n``: the positional bound of eq. 7.4 (the degree bound on the token grid, certified caps) at
   that N, and ``cap_at_n`` the counting cap; ``c``: n_reached / scale.
 
 Every N is priced before it is computed (``plan.bound_step_cost``); a cell past the budget is a row
-with its estimate, in seconds at the rate measured here.  A cell without Theorem 2's bound (r - 1 <= H) is
-a row saying so.
+with the refused N's price (``next_step_price``, its unit, and its seconds at the rate measured here).  A cell
+without Theorem 2's bound (r - 1 <= H) is a row saying so.
 """
 
 from __future__ import annotations
@@ -42,13 +43,13 @@ from ...rank.token.count_rows import count_rows_rank
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.positional_bound import counting_floor, positional_bound
 from ...rank.token.route import count_rank, sampled_minor_rank
+from ...schema import csv_columns, csv_stamp
 from .plan import COUNT_ROWS_FROM, Cell, bound_step_cost, calibrate, calibrate_sequences, count_cost
 
 __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate", "cell_rate"]
 
-BOUND_COLUMNS = ["r", "depth", "heads", "pos_rank", "bound", "scale", "counting_floor", "n_reached",
-                 "rank_at_least", "rank_at_n", "certainty", "eq74_at_n", "cap_at_n", "c", "status", "estimate",
-                 "seed", "prime", "seconds"]
+#: The columns, in order: the row schema's (``verify/schemas/n_positional_cells.schema.json``, docs/formats.md).
+BOUND_COLUMNS = csv_columns("n_positional_cells")
 
 
 def _network(cell: Cell, seed: int):
@@ -97,9 +98,10 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     bound = lemma7_lower_bound(depth, vocab, heads)
     scale = conjecture_scale(depth, vocab)
     row = {"r": vocab, "depth": depth, "heads": heads, "pos_rank": pos_rank, "bound": bound if bound else "",
-           "scale": f"{scale:.2f}", "estimate": "", "seed": seed, "prime": TOKEN_PRIME}
-    empty = dict.fromkeys(("counting_floor", "n_reached", "rank_at_least", "rank_at_n", "certainty", "eq74_at_n",
-                           "cap_at_n", "c"), "")
+           "scale": f"{scale:.2f}", "next_step_price": "", "next_step_unit": "", "next_step_seconds": "",
+           "seed": seed, "prime": TOKEN_PRIME, **csv_stamp("n_positional_cells")}
+    empty = dict.fromkeys(("counting_floor", "n_reached", "n_reached_certainty", "rank_at_least", "rank_route",
+                           "rank_at_n", "eq74_at_n", "cap_at_n", "c"), "")
     if not bound:
         row.update(empty, status="no bound: Theorem 2's proof bound needs L >= 2 and (r - 1 - H)/2 >= 1",
                    seconds=f"{time.perf_counter() - start:.1f}")
@@ -114,11 +116,10 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
     while True:
         cost = bound_step_cost(vocab, tokens, spec.layer_degree, positional, bound)
         if spent + cost > budget:
-            row.update(n_reached="", rank_at_least="", rank_at_n="", certainty="",
-                       status=f"N = {tokens} beyond the budget",
-                       estimate=(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s at "
-                                 f"{rate * 1e6:.1f} us each here) > budget {budget:,}" if positional else
-                                 f"N = {tokens} priced at {cost:,} count-matrix entries > budget {budget:,}"))
+            row.update(n_reached="", n_reached_certainty="", rank_at_least="", rank_route="", rank_at_n="",
+                       status=f"N = {tokens} beyond the budget", next_step_price=cost,
+                       next_step_unit="evaluations of F" if positional else "count-matrix entries",
+                       next_step_seconds=f"{cost * rate:.0f}" if positional else "")
             break
         spent += cost
         whole = None  # the whole count matrix's rank, where it was computed
@@ -134,12 +135,11 @@ def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
                 spent += count_cost(vocab, tokens, spec.layer_degree)
                 found = whole = count_rank(model, tokens)[0]  # the rows fell short: the whole matrix
         if found >= bound:
-            exact = tokens == floor
-            row.update(n_reached=tokens, rank_at_least=found, rank_at_n="" if whole is None else whole,
-                       certainty=("certified: a nonsingular sampled minor of size bound" if positional else
-                                  "exact at these weights mod p" if whole is not None else
-                                  f"certified: {bound + 16:,} rows of the count matrix against every column, rank "
-                                  "mod p >= bound") + (", at the counting floor" if exact else ""),
+            # the first N is certified only at the counting floor: below it no N can reach the bound (the cap);
+            # a smaller N tried above the floor was not shown to reach it, which does not show it cannot
+            route = "sampled minor" if positional else "count route" if whole is not None else "count rows"
+            row.update(n_reached=tokens, n_reached_certainty="certified" if tokens == floor else "at most",
+                       rank_at_least=found, rank_route=route, rank_at_n="" if whole is None else whole,
                        status="reached")
             break
         tokens += 2

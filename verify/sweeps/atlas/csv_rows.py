@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
+from ...errors import InputError
+from ...schema import VERSION
 from .bound import BOUND_COLUMNS
 from .grid import COLUMNS
 from .plan import Cell
@@ -17,9 +19,15 @@ SECTIONS = {"grid": ("n_atlas.csv", COLUMNS), "bound": ("n_positional_cells.csv"
 
 
 def row_key(section: str, row: dict) -> tuple:
-    """The cell a row belongs to, as ``plan.Cell.key`` names it (every value as the CSV writes it)."""
+    """The cell a row belongs to, as ``plan.Cell.key`` names it (every value as the CSV writes it).  A grid row of
+    the unversioned format (schema version 1: ``pos_rank`` "R (full)", no ``pos_full``) is keyed as its cell, so a
+    rerun of some cells replaces their old rows."""
     if section == "grid":
-        return ("grid", *(str(row[k]) for k in ("depth", "vocab_r", "heads", "pos_rank")))
+        pos, full = str(row["pos_rank"]), str(row.get("pos_full", ""))
+        if not full:
+            full = "true" if pos.endswith(" (full)") else "false"
+            pos = pos.split()[0]
+        return ("grid", *(str(row[k]) for k in ("depth", "vocab_r", "heads")), pos, full)
     return ("bound", *(str(row[k]) for k in ("depth", "r", "heads", "pos_rank")))
 
 
@@ -28,7 +36,13 @@ def read_rows(text: str) -> list[dict]:
 
 
 def csv_text(section: str, rows: list[dict]) -> str:
-    """The section's table: its columns in order, a missing value empty, an unknown column refused."""
+    """The section's table: its columns in order, a missing value empty, an unknown column refused, and a row of
+    another format version (an older table's row beside rerun cells) refused: the table is then regenerated whole."""
+    for row in rows:
+        if str(row.get("schema_version", "")) != str(VERSION):
+            raise InputError(f"{SECTIONS[section][0]} holds rows of format version {row.get('schema_version') or 1}, "
+                             f"these cells are version {VERSION}: regenerate the whole table (python "
+                             "benchmarks/atlas.py --jobs 2 --out results), not --cells")
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=SECTIONS[section][1], restval="")  # csv's \r\n, as committed
     writer.writeheader()

@@ -23,50 +23,90 @@ bounds on the generic ranks.
 
 from __future__ import annotations
 
+import math
 import time
 from types import SimpleNamespace
 
 from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
-from ...rank.certainty import PRIME_CONDITION
-from ...rank.labels import positional_label
+from ...rank.certainty import PRIME_CONDITION, format_bound
+from ...rank.labels import every_sequence_probability, offer_met, positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.limit import LimitOutOfReach, token_limit
 from ...rank.token.route import count_rank, derivative_upper_bound, free_variables, sequence_rank
 from ...rank.token.tokens import positional_bounds
+from ...schema import csv_columns, csv_stamp
+from ..headline import Step, first_reaching
 from .plan import CONSTANTS, FULL, Budget, Cell, calibrate, even_ceil, grid_ceiling, step_cost
-from .repeats import limit_certainty_text, repeat_cell_limit, repeat_positional_row
+from .repeats import repeat_cell_limit, repeat_positional_row
 
-__all__ = ["COLUMNS", "grid_row", "row_label", "first_n_cap", "skip_reason", "blockers", "is_exact",
-           "split_exceptions", "grid_estimate", "first_n_reaching"]
+__all__ = ["COLUMNS", "grid_row", "row_label", "row_label_parts", "first_n_cap", "skip_reason", "blockers",
+           "is_exact", "split_exceptions", "grid_estimate", "first_n_reaching", "sample_shape"]
 
-#: ``limit``: the N-independent limit where computed (empty otherwise); ``limit_at_least``: where its computation
-#: was beyond reach, the rank its last sample met (a certified lower bound on it), else empty (issue 39: one column
-#: held a value or ">= a lower bound").
-COLUMNS = ["depth", "vocab_r", "heads", "width", "attn_dim", "pos_rank", "layer_degree", "status",
-           "limit", "limit_at_least", "limit_certainty", "limit_upper_bound", "thm2_proof_bound", "first_n_thm2_bound",
-           "first_n_limit", "first_n_cap_reaches_limit", "scale_rL_over_log3r"]
-COLUMNS += [f"n_c{c}" for c in CONSTANTS] + [f"cap_at_n_c{c}" for c in CONSTANTS]
-COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", "caps", "maximal_rank_exceptions",
-            "sampled_below", "estimate", "seed", "prime", "seconds"]
-#: ``repeats``: the limit and each probabilistic row repeated with independent draws (docs/mathematics.md §7, Lemma R)
-#: as "limit:k runs[; why the product stopped above 1e-6]" and "N:k runs[; rank from run j][; why]", joined by " | ".
-COLUMNS += ["repeats"]
+#: The columns, in order: the row schema's (``verify/schemas/n_atlas.schema.json``, docs/formats.md), where each
+#: has one meaning (issue 47, item 3) and each headline its certainty (item 1).
+COLUMNS = csv_columns("n_atlas")
+
+
+def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec
+                    ) -> tuple[str, float | None, str]:
+    """(the label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim), by
+    ``rank.labels.positional_label``, the probe's rule; the label's probability (0 certified, None lower bound);
+    the offer it meets, ``rank.labels.offer_met``)."""
+    certified_limit = limit is not None and getattr(limit, "certified_exact", True)
+    limit_rank = limit.rank if limit is not None else None
+    limit_probability = None if limit is None else getattr(limit, "probability_bound", 0.0)
+    proven = min(cap, upper, bounds["certified"])
+    label, probability, aim = positional_label(found, proven, bounds, spec, every, 2**31, TOKEN_PRIME, limit_rank,
+                                               certified_limit, limit_probability)
+    certified = {"count_cap": cap, "eq74": bounds["certified"], "derivative_bound": upper}
+    if certified_limit:
+        certified["certified_limit"] = limit_rank
+    probable = {"eq74_at_positions": (bounds["at_positions"], bounds["probability"])}
+    if limit_rank is not None and not certified_limit:
+        probable["computed_limit"] = (limit_rank, limit_probability)
+    if every:
+        probable["every_sequence"] = (found, every_sequence_probability(
+            found, min(proven, limit_rank) if certified_limit else proven, spec, 2**31, TOKEN_PRIME))
+    offer = offer_met(label, found, probability, certified, probable)
+    text = {"certified exact": "certified", "probabilistic": f"probabilistic({format_bound(probability or 0.0)})"
+            }.get(label, f"lb-{aim - found}")
+    return text, probability, offer
 
 
 def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
-    """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
-    by ``rank.labels.positional_label`` (the probe's rule)."""
-    from ...rank.certainty import format_bound
+    """A positional rank's label for the CSV (``row_label_parts``)."""
+    return row_label_parts(found, every, cap, upper, bounds, limit, spec)[0]
 
-    certified_limit = limit is not None and getattr(limit, "certified_exact", True)
-    label, probability, aim = positional_label(found, min(cap, upper, bounds["certified"]), bounds, spec, every, 2**31,
-                                               TOKEN_PRIME, limit.rank if limit is not None else None, certified_limit,
-                                               None if limit is None else limit.probability_bound)
-    return {"certified exact": "certified", "probabilistic": f"probabilistic({format_bound(probability or 0.0)})"
-            }.get(label, f"lb-{aim - found}")
+
+def sample_shape(count: int, aim: int, budget: int, every: bool, evaluations: int) -> str:
+    """"ROWSxCOLS" of the matrix ``token.route.sequence_rank`` ranked, from what it returns (its rule, in order):
+    every sequence kept (count x count); k rows against all ``count`` columns where min(count, aim + 16) rows fit
+    ``budget`` (each doubling evaluates only the new rows, so rows = evaluations / count); else r = (budget -
+    k^2) // count rows against every column first where 1 <= r < k (issue 49, item 3: ``_rows_first``, one pass of
+    r * count evaluations), returned alone ("rx count") or beside the square sample that followed ("r x count + s x
+    s", s^2 the rest: the rank printed is the larger of the two certified lower bounds); else a k x k square sample
+    (k^2 = evaluations).  An evaluation count that fits none of these means the sampler changed: an
+    AssertionError, not a wrong record."""
+    if every:
+        return f"{count}x{count}"
+    k = min(count, aim + 16)
+    if k < count and k * count <= budget:
+        rows, rest = divmod(evaluations, count)
+        assert rest == 0 and 0 < rows < count, (evaluations, count)
+        return f"{rows}x{count}"
+    first = (budget - k * k) // count
+    if 1 <= first < k:
+        if evaluations == first * count:
+            return f"{first}x{count}"
+        side = math.isqrt(evaluations - first * count)
+        assert side * side == evaluations - first * count and 0 < side < count, (evaluations, count, first)
+        return f"{first}x{count}+{side}x{side}"
+    side = math.isqrt(evaluations)
+    assert side * side == evaluations and 0 < side < count, (evaluations, count)
+    return f"{side}x{side}"
 
 
 def is_exact(label: str | None) -> bool:
@@ -138,10 +178,12 @@ def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int |
     """The columns of a grid row fixed before anything is ranked: the cell, the bounds, the scales and caps."""
     vocab, with_pos = cell.vocab, cell.positional_rank > 0
     row = {"depth": cell.depth, "vocab_r": vocab, "heads": cell.heads, "width": spec.width, "attn_dim": spec.attn_dim,
-           "pos_rank": f"{cell.positional_rank} (full)" if cell.positional == FULL else cell.positional_rank,
+           "pos_rank": cell.positional_rank, "pos_full": "true" if cell.positional == FULL else "false",
            "layer_degree": spec.layer_degree, "limit_upper_bound": upper,
-           "thm2_proof_bound": "n/a (needs L >= 2, r - 1 > H)" if bound is None else bound,
-           "scale_rL_over_log3r": f"{scale:.2f}", "seed": seed, "prime": TOKEN_PRIME}
+           "thm2_proof_bound": "" if bound is None else bound,
+           "thm2_proof_bound_status": "not defined" if bound is None else "has content" if bound else "no content",
+           "scale_rL_over_log3r": f"{scale:.2f}", "seed": seed, "prime": TOKEN_PRIME, "next_step_price": "",
+           "next_step_unit": "", "next_step_seconds": "", **csv_stamp("n_atlas")}
     for c in CONSTANTS:
         n_c = even_ceil(c * scale)
         row[f"n_c{c}"], row[f"cap_at_n_c{c}"] = n_c, count_caps(vocab, n_c, with_pos).cap
@@ -158,11 +200,12 @@ def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, 
         limit = token_limit(spec, weights, embedding, TOKEN_PRIME, seed, max_evaluations=limit_evaluations)
         limit = repeat_cell_limit(limit, spec, embedding, seed, limit_evaluations, repeats, rate)
         row["limit"] = limit.rank
-        row["limit_certainty"] = limit_certainty_text(limit)
+        row["limit_certainty"] = "certified exact" if limit.certified_exact else "probabilistic"
+        row["limit_probability"] = format_bound(0.0 if limit.certified_exact else limit.probability_bound)
         row["first_n_cap_reaches_limit"] = first_n_cap(cell.vocab, cell.positional_rank > 0, limit.rank)
         return limit
     except LimitOutOfReach as exc:
-        row["limit"], row["limit_at_least"] = "", "" if skip else exc.at_least
+        row["limit"], row["limit_at_least"], row["limit_probability"] = "", "" if skip else exc.at_least, ""
         row["limit_certainty"] = "not attempted" if skip else "beyond reach"
         row["first_n_cap_reaches_limit"] = ""
         notes.append(f"limit {skip}; proven upper bound {upper}" if skip else
@@ -172,38 +215,47 @@ def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, 
         return None
 
 
-def _priced_out(tokens: int, cost: int, with_pos: bool, step_budget: int, budget: Budget, rate: float,
-                notes: list) -> str | None:
-    """The status of a step priced past its budget (and its note), or None where it is within it."""
-    if with_pos and cost > step_budget:
-        notes.append(f"N = {tokens} priced at {cost:,} evaluations of F (about {cost * rate:.0f} s here) > "
-                     f"budget {step_budget:,}")
-        return f"N = {tokens} beyond reach"
-    if not with_pos and cost > budget.matrix_entries:
-        notes.append(f"N = {tokens} priced at {cost:,} matrix entries > budget {budget.matrix_entries:,}")
+def _priced_out(row: dict, tokens: int, cost: int, with_pos: bool, step_budget: int, budget: Budget,
+                rate: float) -> str | None:
+    """The status of a step priced past its budget (its price into ``row``), or None where it is within it."""
+    if (cost > step_budget) if with_pos else (cost > budget.matrix_entries):
+        row.update(next_step_price=cost, next_step_unit="evaluations of F" if with_pos else "count-matrix entries",
+                   next_step_seconds=f"{cost * rate:.0f}" if with_pos else "")
         return f"N = {tokens} beyond reach"
     return None
 
 
 def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, cap: int, upper: int, limit,
-             seed: int, step_budget: int, labels: list, eq74: list, repeats: dict | None = None
-             ) -> tuple[int, str | None, int]:
-    """sep(N) at one N, its label (None: the count route, exact at these weights mod p) and the work it took
-    (evaluations of F, or count-matrix entries); with positions the sample aims at eq. 7.4 (caps, and H at these
-    positions where a side is small), rows against every column first, to the step budget."""
+             seed: int, step_budget: int, record: dict, repeats: dict | None = None
+             ) -> tuple[int, str | None, int, Step]:
+    """sep(N) at one N, its label (None: the count route, exact at these weights mod p), the work it took
+    (evaluations of F, or count-matrix entries) and its ``headline.Step``; with positions the sample aims at eq.
+    7.4 (caps, and H at these positions where a side is small), rows against every column first, to the step
+    budget.  ``record``: lists of the row's per-N cells (labels, eq74, sampled, offer), appended to; ``repeats``: a
+    probabilistic row repeated with independent draws (``repeats.repeat_positional_row``, Lemma R)."""
+    certified_limit = limit.rank if limit is not None and getattr(limit, "certified_exact", True) else None
+    proven = min(cap, upper, *([certified_limit] if certified_limit is not None else []))
     if not with_pos:
         found, rows, cols, _ = count_rank(model, tokens)
-        return found, None, rows * cols
+        record["sampled"].append(f"{tokens}:{rows}x{cols}")
+        record["offer"].append(f"{tokens}:count_route")
+        return found, None, rows * cols, Step(tokens, found, proven, 0.0 if found == proven else None)
     bounds = positional_bounds(model, tokens)
     target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
-    found, every, spent = sequence_rank(model, tokens, target, seed, limit.rank if limit else None, budget=step_budget)
-    label = row_label(found, every, cap, upper, bounds, limit, spec)
+    likely = limit.rank if limit else None
+    found, every, spent = sequence_rank(model, tokens, target, seed, likely, budget=step_budget)
+    label, probability, offer = row_label_parts(found, every, cap, upper, bounds, limit, spec)
+    shape = sample_shape(model.embedding.vocab ** (tokens // 2), target if likely is None else min(target, likely),
+                         step_budget, every, spent)
     if label.startswith("probabilistic") and repeats is not None:
-        found, label = repeat_positional_row(spec, tokens, seed, cap, upper, limit, step_budget,
-                                             (found, every, spent, bounds), label, repeats)
-    labels.append(f"{tokens}:{label}")
-    eq74.append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
-    return found, label, spent
+        found, label, probability, offer, shape = repeat_positional_row(
+            spec, tokens, seed, cap, upper, limit, step_budget, (found, every, spent, bounds), label, repeats,
+            (probability, offer, shape))
+    record["labels"].append(f"{tokens}:{label}")
+    record["eq74"].append(f"{tokens}:{bounds['certified']}/{bounds['at_positions'] or '-'}")
+    record["sampled"].append(f"{tokens}:{shape}")
+    record["offer"].append(f"{tokens}:{offer}")
+    return found, label, spent, Step(tokens, found, min(proven, bounds["certified"]), probability)
 
 
 #: What ``ranks_certainty`` says of a cell's ranks, without and with positions.
@@ -211,9 +263,33 @@ RANKS_CERTAINTY = (
     "each rank exact at these weights mod p (a certified lower bound on the generic rank)",
     "ranks_labels: certified exact (meets a bound proven for every weight: eq. 7.4's caps, the counting cap, "
     "the derivative bound), probabilistic (meets eq. 7.4 with H at these positions, the computed limit, or "
-    "every sequence kept: generic unless an event of the stated probability occurred " + PRIME_CONDITION + "; "
+    "every sequence kept: generic unless an event of the stated probability occurred, " + PRIME_CONDITION + "; "
     "eq. 7.4's: docs/mathematics.md Lemma P, the union over every j), lower bound (N:lb-S: S below the bound it "
-    "aimed at); eq74_bounds N:caps/at-positions")
+    "aimed at); eq74_bounds N:caps/at-positions; ranks_sampled N:rows x columns ranked; ranks_offer N:the offer met")
+
+
+def _headlines(row: dict, steps: list[Step], bound: int | None, limit, first_limit: int | None) -> None:
+    """The first N columns and their certainty (``headline.first_reaching``, docs/mathematics.md §11)."""
+    def cells(name, head):
+        return head.csv_cells(name) if head else dict.fromkeys((f"{name}_certainty", f"{name}_probability",
+                                                                 f"{name}_union_over"), "")
+    if bound:
+        first, head = first_reaching(steps, bound)
+        row["first_n_thm2_bound_status"] = "reached" if first is not None else "not reached"
+    else:
+        first, head = None, None
+        row["first_n_thm2_bound_status"] = "no bound with content"
+    row["first_n_thm2_bound"] = "" if first is None else first
+    row.update(cells("first_n_thm2_bound", head))
+    if limit is None:
+        first, head, status = None, None, "no limit"
+    else:
+        certain = getattr(limit, "certified_exact", True)
+        first, head = first_reaching(steps, limit.rank, 0.0 if certain else limit.probability_bound)
+        assert first == first_limit, (first, first_limit)  # the loop stops at the first N at the limit
+        status = "reached" if first is not None else "not reached"
+    row["first_n_limit"], row["first_n_limit_status"] = "" if first is None else first, status
+    row.update(cells("first_n_limit", head))
 
 
 def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict:
@@ -237,7 +313,8 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     limit = _cell_limit(row, notes, cell, spec, weights, embedding, seed,
                         budget.evaluations("limit_evaluations", depth), skip, upper, rate, repeats)
     spent = 0
-    ranks, caps, steps, labels, eq74 = [], [], [], [], []
+    ranks, caps, steps, heads_steps = [], [], [], []
+    record = {"labels": [], "eq74": [], "sampled": [], "offer": []}
     first_limit = None
     max_n = max(2 * degree + 6, 24)
     tokens = 2
@@ -246,20 +323,21 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
         cap = count_caps(vocab, tokens, with_pos).cap
         step_budget = budget.evaluations("step_evaluations", depth)
         cost = step_cost(vocab, tokens, degree, with_pos, min(cap, upper, limit.rank if limit else upper), step_budget)
-        priced_out = _priced_out(tokens, cost, with_pos, step_budget, budget, rate, notes)
+        priced_out = _priced_out(row, tokens, cost, with_pos, step_budget, budget, rate)
         if priced_out:
             status = priced_out
             break
-        found, label, work = _rank_at(model, spec, with_pos, tokens, cap, upper, limit, seed, step_budget, labels,
-                                      eq74, repeats)
+        found, label, work, step = _rank_at(model, spec, with_pos, tokens, cap, upper, limit, seed, step_budget,
+                                            record, repeats)
         ranks.append(f"{tokens}:{found}")
         caps.append(f"{tokens}:{cap}")
         steps.append((tokens, found, cap, label))
+        heads_steps.append(step)
         if limit is None and is_exact(label) and found == upper:
             # sep(N) <= the limit at these weights <= the proven derivative bound: this rank certifies the limit
-            limit = SimpleNamespace(rank=found)
-            row["limit"], row["limit_certainty"] = found, f"certified exact (sep({tokens}) meets the proven bound)"
-            row["first_n_cap_reaches_limit"] = first_n_cap(vocab, with_pos, found)
+            limit = SimpleNamespace(rank=found, certified_exact=True, probability_bound=0.0)
+            row.update(limit=found, limit_certainty="certified exact", limit_probability="0",
+                       first_n_cap_reaches_limit=first_n_cap(vocab, with_pos, found))
             notes.append(f"the limit computation was out of reach, but sep({tokens}) = {found} meets the proven "
                          "upper bound and so certifies the limit")
             status = "reached the limit"
@@ -274,16 +352,15 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
         if spent > loop_budget:
             status = f"stopped after N = {tokens}: the cell's budget of {loop_budget:,} " + (
                 "evaluations" if with_pos else "matrix entries") + " is spent"
-            notes.append(status)
             break
         tokens += 2
     exceptions, sampled_below = split_exceptions(steps, limit.rank if limit is not None else None)
     row["ranks_certainty"] = RANKS_CERTAINTY[with_pos]
-    row["ranks_labels"], row["eq74_bounds"] = " ".join(labels), " ".join(eq74)
-    first_bound = first_n_reaching(steps, bound)
-    row.update(status=status, first_n_thm2_bound=first_bound if first_bound is not None else "",
-               first_n_limit=first_limit if first_limit is not None else "", max_n=tokens, ranks=" ".join(ranks),
-               caps=" ".join(caps), maximal_rank_exceptions=" ".join(exceptions),
-               sampled_below=" ".join(sampled_below), estimate="; ".join(notes), repeats=" | ".join(repeats["notes"]),
+    row["ranks_labels"], row["eq74_bounds"] = " ".join(record["labels"]), " ".join(record["eq74"])
+    row["ranks_sampled"], row["ranks_offer"] = " ".join(record["sampled"]), " ".join(record["offer"])
+    _headlines(row, heads_steps, bound, limit, first_limit)
+    row.update(status=status, max_n=tokens, ranks=" ".join(ranks), caps=" ".join(caps),
+               maximal_rank_exceptions=" ".join(exceptions), sampled_below=" ".join(sampled_below),
+               notes="; ".join(notes), repeats=" | ".join(repeats["notes"]),
                seconds=f"{time.perf_counter() - start:.2f}")
     return row

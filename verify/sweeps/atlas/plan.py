@@ -115,10 +115,11 @@ class Cell:
 
     @property
     def key(self) -> tuple:
-        """The CSV columns that name this row (``csv_rows.row_key`` of its row)."""
+        """The CSV columns that name this row (``csv_rows.row_key`` of its row): R as a number, and in the grid
+        whether it is full (every position vector free)."""
         if self.section == "grid":
-            shown = f"{self.positional_rank} (full)" if self.positional == FULL else str(self.positional)
-            return ("grid", str(self.depth), str(self.vocab), str(self.heads), shown)
+            full = "true" if self.positional == FULL else "false"
+            return ("grid", str(self.depth), str(self.vocab), str(self.heads), str(self.positional_rank), full)
         return ("bound", str(self.depth), str(self.vocab), str(self.heads), str(self.positional))
 
 

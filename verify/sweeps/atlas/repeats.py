@@ -70,25 +70,32 @@ def limit_certainty_text(limit) -> str:
 
 
 def repeat_positional_row(spec, tokens: int, seed: int, cap: int, upper: int, limit, step_budget: int, first: tuple,
-                          label: str, repeats: dict) -> tuple[int, str]:
+                          label: str, repeats: dict, parts: tuple) -> tuple[int, str, float | None, str, str]:
     """``grid._rank_at``'s hook: a row labelled probabilistic repeated with independent draws (``repeat_row``):
-    (largest rank, label).  ``first``: the first run's (rank, every sequence kept, evaluations, eq. 7.4's bounds);
-    the runs and why they stopped go to ``repeats["notes"]``."""
+    (largest rank, label, its probability, the offer it meets, the first run's sample shape).  ``first``: the first
+    run's (rank, every sequence kept, evaluations, eq. 7.4's bounds); ``parts``: the first run's (probability,
+    offer, sample shape), kept where the row is not repeated; the runs and why they stopped go to
+    ``repeats["notes"]``."""
     found, every, spent, bounds = first
     vocab, big_r = spec.width - 1, repeats["positional_rank"]
-    proven = min(cap, upper, *([limit.rank] if limit is not None and getattr(limit, "certified_exact", True) else []))
+    certified_limit = limit is not None and getattr(limit, "certified_exact", True)
+    proven = min(cap, upper, *([limit.rank] if certified_limit else []))
     met = met_bounds(spec, vocab, big_r, tokens, TOKEN_PRIME, proven, limit, found, every, bounds)
     fixed = "at_positions" if bounds["at_positions"] is not None else "every"  # fixed by V and N, before the repeats
     best, kind, bound, note = repeat_row(spec, vocab, big_r, tokens, seed, TOKEN_PRIME, proven, limit, step_budget,
                                          (found, spent, met), fixed, repeats, repeats.get("rate", 0.0))
     if kind == "single":  # its probability is the first run's own, and the row says why it was not repeated
         repeats["notes"].append(f"{tokens}:not repeated: the first run met no bound of this N's kind ({fixed})")
-        return found, label
+        return (found, label, *parts)
     if note:
         repeats["notes"].append(f"{tokens}:{note}")
-    if kind == "certified":
-        return best, "certified"
-    return best, f"probabilistic({format_bound(ProbabilityBound(ROW_EVENT, bound, '').value)})"
+    if kind == "certified":  # the offer: the first bound proven for every weight that the rank meets
+        named = [("count_cap", cap), ("eq74", bounds["certified"]), ("derivative_bound", upper)]
+        named += [("certified_limit", limit.rank)] if certified_limit else []
+        return best, "certified", 0.0, next(name for name, value in named if value == best), parts[2]
+    probability = ProbabilityBound(ROW_EVENT, bound, "").value
+    offer = {"at_positions": "eq74_at_positions", "every": "every_sequence"}[kind]
+    return best, f"probabilistic({format_bound(probability)})", probability, offer, parts[2]
 
 
 def met_bounds(spec, vocab: int, big_r: int, tokens: int, prime: int, proven: int, limit, found: int, every: bool,
