@@ -115,8 +115,8 @@ def run_claims(ids: list[str] | None = None, registry=None) -> list:
     return run_claims_with(select_claims(list_claims(registry), ids))  # one rank source for the call
 
 
-def run_registry(ids=None, out="verify-report", extended=False, dry_run=False, store=None, scheduler=None,
-                 workers=None, progress=False, registry=None) -> dict:
+def run_registry(ids=None, out: str = "verify-report", extended: bool = False, dry_run: bool = False, store=None, scheduler=None,
+                 workers=None, progress: bool = False, registry=None) -> dict:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 

@@ -102,7 +102,7 @@ def _in_pytest_words(message: str, option: str, value=None) -> str:
 class ClaimMismatch(Exception):
     """An outcome other than the expected one; ``record`` is the claim's report.json record."""
 
-    def __init__(self, record: dict):
+    def __init__(self, record: dict) -> None:
         super().__init__(f"{record['id']}: expected {record['expected']}, got {record['outcome']}")
         self.record = record
 
@@ -110,7 +110,7 @@ class ClaimMismatch(Exception):
 class ClaimsPlugin:
     """Loads the registries once per process, adds their items, and holds the rank source."""
 
-    def __init__(self, config):
+    def __init__(self, config) -> None:
         from .claims.record import OUTCOMES
         from .errors import InputError
 
@@ -285,7 +285,7 @@ class ClaimsCollector(pytest.Collector):
 class ClaimItem(pytest.Item):
     """One claim: an error when a check raised, else passes when its outcome is the expected one."""
 
-    def __init__(self, *, claim, registry: str, **kwargs):
+    def __init__(self, *, claim, registry: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.claim, self.registry = claim, registry
         self.record = None

@@ -10,7 +10,7 @@ __all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "a
            "pairs_table"]
 
 
-def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):
+def add_network_args(p, defaults, tokens_required: bool = False, field_help=None, weight_help=None) -> None:
     """``--depth`` ... ``--max-memory-gib``; ``defaults`` (e.g. ``api.SEP``) gives seed, weight range,
     field and memory limit."""
     g = p.add_argument_group("network (eq. 3)")
@@ -47,7 +47,7 @@ def add_device_arg(p, default: str = "auto", what: str = "the reduced route's el
                         + (f". {extra}" if extra else ""))
 
 
-def add_output_args(p):
+def add_output_args(p) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

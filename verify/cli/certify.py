@@ -18,7 +18,7 @@ LAYOUT_BOUNDS = {"seeded": ("d_x - H", "d_x > 3^L (the default)"),
                  "one-slot": ("d_x - 1", "any d_x >= 3 and H dividing d_x")}
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     cert = sub.add_parser("certify", help="write a certificate for the lower bound of Theorems 1-2",
                           description=(
         "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving, almost "

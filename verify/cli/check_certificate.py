@@ -9,7 +9,7 @@ from .args import add_output_args
 NAME = "check-certificate"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     check = sub.add_parser("check-certificate", help="re-check a certificate; exit 0 only if it holds",
                            description="Rebuild the certificate's grid matrix from its stored weights and "
                                        "templates with an independent eq. 3 forward pass, recompute the "

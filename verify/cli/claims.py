@@ -9,7 +9,7 @@ from .args import add_output_args, add_registry_arg
 NAME = "claims"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     claims = sub.add_parser("claims", help="list the claims registry", description=(
         "List every claim of the registry: id, source, expected outcome, statement."))
     add_registry_arg(claims)

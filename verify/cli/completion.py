@@ -7,7 +7,7 @@ NAME = "completion"
 SHELLS = ("bash", "zsh")
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     parser = sub.add_parser("completion", help="print a bash or zsh completion script", description=(
         "Print a completion script for the shell, generated from verify's own parser (shtab). "
         "bash: verify completion bash > ~/.local/share/bash-completion/completions/verify; "

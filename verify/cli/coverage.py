@@ -9,7 +9,7 @@ from .args import add_output_args, add_registry_arg
 NAME = "coverage"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     cov = sub.add_parser("coverage", help="coverage index: every statement with its claims or a reason",
                          description=(
         "Read the coverage index (the registry's coverage/*.toml: one file per document part, one entry per checkable "

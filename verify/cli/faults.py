@@ -133,7 +133,7 @@ class _Signals:
 
     NAMES = ("SIGTERM", "SIGHUP")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pid = os.getpid()
         self.previous = {}
 
@@ -154,7 +154,7 @@ class _Signals:
                     self.previous[number] = signal.signal(number, self._handle)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         for number, handler in self.previous.items():
             signal.signal(number, handler)
 

@@ -10,7 +10,7 @@ from .args import add_network_args, add_output_args, pairs_table, spec_of
 NAME = "monomials"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     mono = sub.add_parser("monomials", help="monomials of y_p^i against the closed form", description=(
         "Degree and monomial count of the exact polynomial y_p^i, beside the closed-form count "
         "a generic network must have."))

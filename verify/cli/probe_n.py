@@ -15,7 +15,7 @@ NAME = "probe-n"
 D = defaults.PROBE
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     probe = sub.add_parser("probe-n", help="separation rank against N (the conjecture on N)", description=(
         "Exact separation rank for N = 2, 4, ... of a network on token inputs (vocabulary embedding of rank r, "
         "optional positional embedding of rank R) or on continuous inputs, until it has been constant for "

@@ -9,7 +9,7 @@ from ..errors import InputError, printable
 NAME = "recheck"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     from ..recheck import DEFAULT_MAX_SECONDS
 
     parser = sub.add_parser("recheck", help="re-check an export independently; exit 1 on any contradiction",

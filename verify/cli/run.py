@@ -14,7 +14,7 @@ from .argtypes import distinct_outputs, store_files, writable_dir, writable_file
 NAME = "run"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     run = sub.add_parser("run", help="check every claim of the papers (the default job)", description=(
         "Run the claims registry: each stated bound and identity of the papers checked against exact "
         "ranks and certified arithmetic. Prints a table, writes report.md and report.json into --out, "

@@ -13,7 +13,7 @@ NAME = "sep"
 D = defaults.SEP
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     sep = sub.add_parser("sep", help="separation rank of y_p^i", description=(
         "Separation rank of the output y_p^i of a linearised self-attention network at seeded integer "
         "weights. Methods: reduced (N-independent, valid for N >= 2(d_x+1); default when --tokens is "

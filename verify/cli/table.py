@@ -24,7 +24,7 @@ NAME = "table"
 D = defaults.TABLE
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     table = sub.add_parser("table", help="exact ranks beside every bound of both papers, per spec", description=(
         "One row per (depth, width, heads): the exact generic separation rank (reduced route), log3 of it, the "
         "regime (L against log3 d_x) and every bound of the claims registry that applies, with whether the rank "

@@ -68,7 +68,7 @@ def gpu_extra(major: int | None = None) -> str:
 class Device:
     """An array module and its housekeeping: ``name`` is "cpu" or "gpu", ``xp`` numpy or cupy."""
 
-    def __init__(self, name: str, xp):
+    def __init__(self, name: str, xp) -> None:
         self.name, self.xp = name, xp
 
     @property

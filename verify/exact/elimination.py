@@ -72,7 +72,7 @@ def plan(p: int, limbs: int | None = None) -> dict:
 
 
 class _Pluq:
-    def __init__(self, ar: ModArith, a, rowperm, colperm):
+    def __init__(self, ar: ModArith, a, rowperm, colperm) -> None:
         self.ar, self.a, self.rowperm, self.colperm = ar, a, rowperm, colperm
         self.xp = ar.xp
         self._inverses = {}  # (r0, c0, r) -> (L block, I - L^{-1}) of the triangular solves

@@ -98,7 +98,7 @@ class ModArith(KaratsubaProducts):
     """
 
     def __init__(self, p: int, xp=np, limbs: int | None = None, karatsuba: bool | None = None,
-                 fused: bool | None = None):
+                 fused: bool | None = None) -> None:
         if not 3 <= p < MAX_PRIME or p % 2 == 0:
             raise ValueError(f"modulus {p} is outside the odd range 3..2^50")
         self.p, self.xp = p, xp

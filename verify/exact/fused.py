@@ -49,7 +49,7 @@ def _combined(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
 
 
 @njit(nogil=True, cache=True)
-def split_sum(x, low, high, total, down, scale):
+def split_sum(x, low, high, total, down, scale) -> None:
     """low, high, total <- x_0, x_1 and x_0 + x_1 of reduced ``x`` (x = x_0 + 2^b x_1; ``down`` =
     2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``; the outputs are C-contiguous scratch."""
     row = np.empty(x.shape[1])
@@ -66,7 +66,7 @@ def split_sum(x, low, high, total, down, scale):
 
 
 @njit(nogil=True, cache=True)
-def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
+def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
     """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
     (``ModArith._combine``; L, M, H C-contiguous scratch, only read)."""
     row = np.empty(c.shape[1])
@@ -79,7 +79,7 @@ def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
 
 
 @njit(nogil=True, cache=True)
-def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p):
+def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
     """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
     ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
     products, the same combination) on every entry."""

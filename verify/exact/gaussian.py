@@ -15,7 +15,7 @@ class GaussianRational:
 
     __slots__ = ("re", "im")
 
-    def __init__(self, re=0, im=0):
+    def __init__(self, re: int = 0, im: int = 0) -> None:
         self.re = Fraction(re)
         self.im = Fraction(im)
 
@@ -74,10 +74,10 @@ class GaussianRational:
     def __hash__(self):
         return hash((self.re, self.im))
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.re) or bool(self.im)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"({self.re} + {self.im}i)"
 
 

@@ -125,7 +125,7 @@ class KaratsubaProducts:
         for k in range(0, a.shape[1], self.chunk):
             self._karatsuba(c, a[:, k:k + self.chunk], b[k:k + self.chunk])
 
-    def _shift(self, x, q, t):
+    def _shift(self, x, q, t) -> None:
         """2^b x mod p in floats only, in place, for an integer |x| up to the bound the plan checked
         (``shift_inputs``; module notes: the shift); ``q`` and ``t`` are scratch of x's shape.
         Leaves |x| <= ``shift_output(p, b, |x|)``, a little over p/2."""

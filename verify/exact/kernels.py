@@ -71,7 +71,7 @@ class Kernel:
         """How results name the elimination behind ``null_space``."""
         return self.name
 
-    def __init__(self, field, device=CPU):
+    def __init__(self, field, device=CPU) -> None:
         self.field, self.device = field, device
 
     def rank(self, array, overwrite: bool = False) -> int:
@@ -149,7 +149,7 @@ class BlockLUKernel(FloatKernel):
 class _FlintNullSpace:
     """FLINT's right null space with the interface of ``verify.exact.nullspace.NullSpace``."""
 
-    def __init__(self, matrix):
+    def __init__(self, matrix) -> None:
         self.cols = matrix.ncols()
         self.basis, self.nullity = matrix.nullspace()
         self.rank = self.cols - self.nullity

@@ -61,7 +61,7 @@ LEAF_PRIME = 2**26
 
 
 @njit(cache=True)
-def _gauss_jordan(m, p, pinv):  # pragma: no cover - compiled; tested through leaf_inverse
+def _gauss_jordan(m, p, pinv) -> bool:  # pragma: no cover - compiled; tested through leaf_inverse
     """[A | I] -> [I | A^-1] in place over GF(p), reduced float64 entries; False if A is singular."""
     w = m.shape[0]
     for c in range(w):
@@ -186,7 +186,7 @@ def array_leaf_inverse(ar: ModArith, block):
 
 
 @njit(cache=True)
-def _twin_gauss_jordan(a, m, out, ok, p, pinv):  # pragma: no cover - compiled; tested through twin_leaf_inverse
+def _twin_gauss_jordan(a, m, out, ok, p, pinv) -> None:  # pragma: no cover - compiled; tested through twin_leaf_inverse
     """The CPU twin of ``verify.exact.leaf_cuda.gauss_jordan``: for each leaf b of the stack ``a``
     (batch x w x w), [A | I] in ``m`` (batch x w x 2w) to [I | A^-1], the inverse to ``out[b]``, ok[b] = 0
     if singular."""

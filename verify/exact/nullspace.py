@@ -22,7 +22,7 @@ __all__ = ["NullSpace", "null_space"]
 class NullSpace:
     """The right null space of a matrix over GF(p): ``rank``, ``nullity`` and ``rows(mix)``."""
 
-    def __init__(self, matrix, p: int, xp=None, overwrite: bool = False):
+    def __init__(self, matrix, p: int, xp=None, overwrite: bool = False) -> None:
         self.ar, self.a, _, self.colperm, self.rank, self.sketch = factor(matrix, p, xp, overwrite=overwrite,
                                                                            left=True)
         self.cols = self.a.shape[1]

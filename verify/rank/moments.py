@@ -43,7 +43,7 @@ class AdditiveEncoder:
     ``base``, which the caller guarantees.
     """
 
-    def __init__(self, nvars: int, base: int, word_limit: int = 2**62):
+    def __init__(self, nvars: int, base: int, word_limit: int = 2**62) -> None:
         per_word = 1
         while base ** (per_word + 1) < word_limit and per_word < nvars:
             per_word += 1
@@ -155,7 +155,7 @@ def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
 class SearchMoments:
     """Moment values of q_1..q_d found by ``search_gather`` on additive keys (any q)."""
 
-    def __init__(self, terms: list, encoder: AdditiveEncoder, dtype):
+    def __init__(self, terms: list, encoder: AdditiveEncoder, dtype) -> None:
         self.terms, self.encoder, self.dtype = terms, encoder, dtype
 
     @property
@@ -193,7 +193,7 @@ class DenseMoments:
     read from a direct table of base^|H_i| entries.
     """
 
-    def __init__(self, nvars: int, degree: int, exponents: list, values: list, dtype):
+    def __init__(self, nvars: int, degree: int, exponents: list, values: list, dtype) -> None:
         base = degree + 1
         self.degree, self.dtype, self.xp, self._on = degree, dtype, np, {}
         self.split = nvars // 2

@@ -55,7 +55,7 @@ class TokenNetwork:
     """The seeded network and embedding of a token export (``arith``'s documented draws), mod p."""
 
     def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed, weight_range,
-                 p=arith.TOKEN_PRIME, output=0, position=0):
+                 p=arith.TOKEN_PRIME, output: int = 0, position: int = 0) -> None:
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim
         self.vocab, self.positional_rank, self.seed, self.p = vocab, positional_rank, seed, p
         self.output, self.position = output, position

@@ -52,7 +52,7 @@ def _even_ceiling(x: float) -> int:
     return n + (n % 2)
 
 
-def atlas(rc, path, rows):
+def atlas(rc, path, rows) -> None:
     for i, row in enumerate(rows):
         depth, r, heads, width = int(row["depth"]), int(row["vocab_r"]), int(row["heads"]), int(row["width"])
         big_r = int(row["pos_rank"].split()[0])
@@ -100,7 +100,7 @@ def atlas(rc, path, rows):
         _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit)
 
 
-def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
+def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit) -> None:
     positional = cell.positional_rank > 0
     v = cell.vocab
     first = next((n for n in sorted(ranks) if limit is not None and ranks[n] == limit), None)
@@ -154,14 +154,14 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit):
              f"the last rank {'meets' if reached else 'does not meet'} the limit")
 
 
-def _prime(rc, where, p):
+def _prime(rc, where, p) -> None:
     import flint
 
     rc.check(where, f"prime {p}", 2 < p < 2**31 and flint.fmpz(p).is_prime(),
              "a prime below 2^31 (the token routes' modulus; ranks recomputed mod it)", "not a prime below 2^31")
 
 
-def cells(rc, path, rows):
+def cells(rc, path, rows) -> None:
     for i, row in enumerate(rows):
         r, depth, heads, big_r = int(row["r"]), int(row["depth"]), int(row["heads"]), int(row["pos_rank"])
         p = int(row["prime"])
@@ -215,7 +215,7 @@ def cells(rc, path, rows):
             check_token_rank(rc, where, cell, n, rank, None)
 
 
-def _minor_task(rc, where, cell, tokens, size):
+def _minor_task(rc, where, cell, tokens, size) -> None:
     from .core import BEYOND, CONFIRMED
 
     k = size
@@ -236,7 +236,7 @@ def _minor_task(rc, where, cell, tokens, size):
 
 # ----------------------------------------------------------------------------------------------- probe
 
-def probe(rc, path, data):
+def probe(rc, path, data) -> None:
     where = path
     if data["mode"] != "tokens":
         _probe_continuous(rc, path, data)
@@ -287,7 +287,7 @@ def probe(rc, path, data):
     _probe_top(rc, where, data, certainties, p)
 
 
-def _probe_lists(rc, where, data, cell, ranks):
+def _probe_lists(rc, where, data, cell, ranks) -> None:
     positional = cell.positional_rank > 0
     limit = data.get("limit_rank")
     caps = {n: formulas.count_cap(cell.vocab, n, positional) for n in ranks}
@@ -315,7 +315,7 @@ def _probe_lists(rc, where, data, cell, ranks):
                  abs(data["conjecture_scale"] - scale) <= 1e-9 * scale, "r L / log3 r", f"it is {scale}")
 
 
-def _probe_top(rc, where, data, certainties, p):
+def _probe_top(rc, where, data, certainties, p) -> None:
     modulus = data.get("modulus")
     if modulus is not None:
         rc.check(where, f"field {data.get('field')}", data.get("field") == f"gf:{modulus}",
@@ -346,7 +346,7 @@ def _probe_top(rc, where, data, certainties, p):
                      "the weakest row's (issue 39 item 5)", f"the weakest row's is {prob}")
 
 
-def _probe_continuous(rc, path, data):
+def _probe_continuous(rc, path, data) -> None:
     for i, row in enumerate(data["ranks"]):
         n = row["tokens"]
         check_sep_row(rc, f"{path} ranks[{i}] N={n}", {

@@ -34,8 +34,8 @@ def usable_prime(p) -> bool:
 class Cell:
     """One network and embedding of a token export, with its limit as stated."""
 
-    def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed=0, weight_range=2**31,
-                 p=arith.TOKEN_PRIME, limit=None, limit_certified=None, limit_upper=None, output=0, position=0):
+    def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed: int = 0, weight_range=2**31,
+                 p=arith.TOKEN_PRIME, limit=None, limit_certified=None, limit_upper=None, output: int = 0, position: int = 0) -> None:
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim or width // heads
         self.vocab, self.rank, self.positional_rank = vocab, rank, positional_rank
         self.seed, self.weight_range = seed, weight_range
@@ -140,7 +140,7 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
 
 
 def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int, label: str | None = None,
-                     probability=None, short_by=None, at_positions="unknown", every=None, stated_caps=None,
+                     probability=None, short_by=None, at_positions: str = "unknown", every=None, stated_caps=None,
                      stated_eq74=None) -> None:
     """Every check of one token rank (module doc).  ``label``: "certified exact", "probabilistic",
     "lower bound" or None (rows without positions: exact at these weights); ``at_positions``: the stated

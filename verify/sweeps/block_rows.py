@@ -42,7 +42,7 @@ def block_row_problem(value: dict) -> str | None:
 class _RunRows:
     """The rows of one run (field, seed, weight range): ``get(a, alone)`` and ``put(a, alone, value, seconds)``."""
 
-    def __init__(self, rows: "BlockRows", field: str, seed: int, weight_range: int):
+    def __init__(self, rows: "BlockRows", field: str, seed: int, weight_range: int) -> None:
         self.rows, self.spec, self.field, self.seed, self.weight_range = rows, rows.spec, field, seed, weight_range
 
     def _task(self, a: int, alone: bool) -> Task:
@@ -75,7 +75,7 @@ class BlockRows:
     so a run refused before its first block (the memory estimate, ``--device gpu``) creates no file.
     ``kept``: how many blocks this object stored (what an interrupted ``verify sep --store`` reports)."""
 
-    def __init__(self, store, spec: NetworkSpec):
+    def __init__(self, store, spec: NetworkSpec) -> None:
         self._store, self.spec, self.kept = store, spec.with_tokens(None), 0
 
     @property

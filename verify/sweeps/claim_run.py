@@ -212,7 +212,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     if ids:
         header["partial"] = sorted(set(ids))
 
-    def record(i, result):
+    def record(i, result) -> None:
         records.append(result.as_dict())
         header["seconds"] = time.perf_counter() - start
         if len(pairs) != header["ranks"]:  # ranks a check asked for after the start

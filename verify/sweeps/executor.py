@@ -70,7 +70,7 @@ def _die_with_parent(parent: int) -> None:
     if gone():  # the parent died before the lines above took effect
         os._exit(1)
 
-    def watch():
+    def watch() -> None:
         while not gone():
             time.sleep(WATCHDOG_SECONDS)
         os._exit(1)
@@ -214,7 +214,7 @@ class SweepInterrupted(KeyboardInterrupt):
     what finished, ``store_path`` (None with no store: nothing was kept) and ``signal_name`` (None
     for Ctrl-C)."""
 
-    def __init__(self, values: list, stats: "SweepStats", store_path=None, signal_name: str | None = None):
+    def __init__(self, values: list, stats: "SweepStats", store_path=None, signal_name: str | None = None) -> None:
         super().__init__("interrupted")
         self.values, self.stats = values, stats
         self.store_path, self.signal_name = store_path, signal_name

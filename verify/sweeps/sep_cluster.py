@@ -39,7 +39,7 @@ def _gib(n: float) -> str:
 class BlockCluster:
     """A ``verify.rank.block_tasks.BlockRunner`` on the Dask cluster of ``client`` (at ``address``)."""
 
-    def __init__(self, client, address: str):
+    def __init__(self, client, address: str) -> None:
         self.client, self.address = client, address
 
     def workers(self) -> dict[str, float | None]:

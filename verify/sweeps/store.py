@@ -209,7 +209,7 @@ class Store:
     another application's database) is refused before anything is opened (``identify``).
     """
 
-    def __init__(self, path: str | Path | None, read_only: bool = False, create: bool = True):
+    def __init__(self, path: str | Path | None, read_only: bool = False, create: bool = True) -> None:
         self.path = None if path is None else Path(path)
         self._conn = None
         if self.path is None:
@@ -266,7 +266,7 @@ class Store:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.close()
 
     def _fault(self, exc: Exception) -> InputError:
