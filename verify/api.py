@@ -115,7 +115,8 @@ def run_claims(ids: list[str] | None = None, registry=None) -> list:
     return run_claims_with(select_claims(list_claims(registry), ids))  # one rank source for the call
 
 
-def run_registry(ids=None, out: str = "verify-report", extended: bool = False, dry_run: bool = False, store=None, scheduler=None,
+def run_registry(ids=None, out: str = "verify-report", extended: bool = False, dry_run: bool = False, store=None,
+                 scheduler: str | None = None,
                  workers=None, progress: bool = False, registry=None) -> dict:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
@@ -123,7 +124,8 @@ def run_registry(ids=None, out: str = "verify-report", extended: bool = False, d
     return run(ids, out, extended, dry_run, store, scheduler, workers, progress, registry)
 
 
-def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE.field, seed: int = TABLE.seed,
+def reviewers_table(depths, widths: list[int], heads: str = TABLE.heads, field: str = TABLE.field,
+                    seed: int = TABLE.seed,
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
                     real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,

@@ -75,7 +75,7 @@ class Perturbation:
         return self.call(*args)
 
 
-def _declare(kind: str, function: Callable, description, claim, factory: bool, change: dict,
+def _declare(kind: str, function: Callable, description: str, claim, factory: bool, change: dict,
              given: dict | None = None) -> Perturbation:
     if not change:
         argument, value, extra = None, None, {}

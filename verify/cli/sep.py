@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from .. import defaults
 from ..errors import InputError
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .argtypes import MAX_COUNT, int_range
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 NAME = "sep"
 D = defaults.SEP
@@ -64,7 +68,7 @@ def run(args) -> int:
         return _stored(args, spec, cluster)
 
 
-def _stored(args, spec, cluster) -> int:
+def _stored(args, spec: NetworkSpec, cluster) -> int:
     from .. import api
 
     if args.dry_run:
@@ -87,7 +91,7 @@ def _stored(args, spec, cluster) -> int:
         raise InputError(text.replace("use --no-store", "drop --store").replace("--no-store", "drop --store")) from None
 
 
-def _run(args, spec, resume, cluster) -> int:
+def _run(args, spec: NetworkSpec, resume, cluster) -> int:
     from .. import api
 
     result = api.separation_rank(
@@ -117,7 +121,7 @@ def _run(args, spec, resume, cluster) -> int:
     return 0
 
 
-def _dry_run(args, spec, cluster) -> int:
+def _dry_run(args, spec: NetworkSpec, cluster) -> int:
     """``--dry-run``: the plan (``api.plan_separation_rank``; with ``--scheduler`` each block's task memory and the
     workers that can hold it, ``BlockCluster.plan``), printed; nothing computed, nothing stored."""
     from .. import api

@@ -91,12 +91,12 @@ def _output(layers, columns, p: int, output: int, residual: bool) -> int:
     return int(_outputs(layers, columns, p, residual)[output, 0])
 
 
-def _fingerprint(layers, rows, cols, p, residual) -> list[int]:
+def _fingerprint(layers, rows, cols, p, residual: bool) -> list[int]:
     """Every coordinate of Y at the first grid point: every stored weight moves some of them."""
     return [int(v) for v in _outputs(layers, [rows[0], cols[0]], p, residual).entries()]
 
 
-def _grid(layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_mat:
+def _grid(layers, rows, cols, p, output: int, residual: bool, progress=None) -> flint.nmod_mat:
     matrix = []
     for i, a in enumerate(rows):
         matrix.append([_output(layers, [a, b], p, output, residual) for b in cols])
@@ -105,7 +105,7 @@ def _grid(layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_
     return flint.nmod_mat(matrix, p)
 
 
-def _matrix(weights: dict, layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_mat:
+def _matrix(weights: dict, layers, rows, cols, p, output: int, residual: bool, progress=None) -> flint.nmod_mat:
     """The grid matrix mod p: batched (``grid_eval``) when float64 is exact at this prime, else ``_grid``."""
     heads = max((len(layer["query"]) for layer in weights["layers"]), default=1)
     if grid_eval.fits(len(rows[0]), heads, p):

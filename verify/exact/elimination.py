@@ -142,7 +142,7 @@ class _Pluq:
         a[r0:, c0:c1] = panel.T
         return k
 
-    def _rank_one(self, target, left, right, pending: int) -> int:
+    def _rank_one(self, target, left, right: np.ndarray, pending: int) -> int:
         """target <- target - left right^T for reduced ``left`` and ``right``; returns the new count
         of pending updates on ``target`` (delayed reduction while |target| <= h + pending h^2 stays
         below LIMIT; immediate reduction when products need limbs)."""

@@ -226,7 +226,7 @@ class ModArith(KaratsubaProducts):
             return x != 0
         return self.xp.remainder(x, self.p) != 0
 
-    def rank_one(self, target, left, right) -> None:
+    def rank_one(self, target, left, right: np.ndarray) -> None:
         """target <- target - left right^T (mod p), reduced, for reduced ``target`` (2-D), ``left`` and
         ``right`` (1-D): the per-pivot update of an elimination whose products need limbs (h^2 >
         LIMIT).  With the compiled Karatsuba loops, one pass; else ``mul``'s exact product,

@@ -79,7 +79,7 @@ def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p) -> 
 
 
 @njit(nogil=True, cache=True)
-def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
+def rank_one(target, left, right: np.ndarray, down, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
     """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
     ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
     products, the same combination) on every entry."""

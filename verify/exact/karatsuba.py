@@ -147,7 +147,7 @@ class KaratsubaProducts:
             flat = self._scratch[name] = self.xp.empty(rows * cols, dtype=self.xp.float64)
         return flat[:rows * cols].reshape(rows, cols)
 
-    def _split_sum(self, x, low, high, total) -> None:
+    def _split_sum(self, x, low: int, high: int, total) -> None:
         """Karatsuba limbs of reduced ``x`` into ``low``, ``high`` (x = low + 2^b high, the balanced
         limbs of ``_split``) and their sum into ``total`` (|.| <= sum_bound)."""
         if self.fused is not None:
@@ -161,7 +161,7 @@ class KaratsubaProducts:
         return (self.shift_pinv, float(self.p_high), float(self.p_low), float(2**self.bits), self.pinv,
                 float(self.p))
 
-    def _karatsuba_rank_one(self, target, left, right) -> None:
+    def _karatsuba_rank_one(self, target, left, right: np.ndarray) -> None:
         """target <- target - left right^T (mod p), reduced, by the compiled loop: a Karatsuba product
         of inner dimension one on every entry, in one pass (``ModArith.rank_one``)."""
         self.fused.rank_one(target, left, right, 1.0 / float(2**self.bits), *self._shift_constants())
@@ -188,7 +188,7 @@ class KaratsubaProducts:
                 middle = xp.matmul(as_, bs, out=self._workspace("middle", s, w))  # M, |.| <= k s^2
                 self._combine(c[r:r + s, j:j + w], low, middle, high)
 
-    def _combine(self, c, low, middle, high) -> None:
+    def _combine(self, c, low: int, middle, high: int) -> None:
         """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
         (module notes: Karatsuba); ``low``, ``middle`` and ``high`` are overwritten."""
         if self.fused is not None:

@@ -86,7 +86,7 @@ def attention_matrix(maps_of_layer, s, zero):
     return total
 
 
-def _apply(t, x, zero, residual):
+def _apply(t, x, zero, residual: bool):
     d = len(t)
     y = []
     for a in range(d):

@@ -23,11 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from math import comb
+from typing import TYPE_CHECKING
 
 from ..exact.device import CPU, Device
 from ..exact.fields import Field
 from ..exact.kernels import BlockLUKernel, Kernel, kernel_for
 from ..exact.leaves import default_route
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 __all__ = ["SLICE_EXTRA", "BlockPlan", "RunPlan", "Placement", "slice_width", "plan_block", "plan_run",
            "degree_sizes"]
@@ -151,7 +155,7 @@ class Placement:
     #: Where the degree blocks are ranked as standalone tasks (``verify.rank.block_tasks.BlockRunner``), or None.
     runner: object | None = None
 
-    def plan(self, spec, field: Field) -> RunPlan:
+    def plan(self, spec: NetworkSpec, field: Field) -> RunPlan:
         plan = plan_run(spec, field, self.device, self.leaf)
         plan.runner = self.runner
         return plan
@@ -170,7 +174,7 @@ def degree_sizes(nvars: int, top: int, components: int) -> list[tuple[int, int]]
     return [(comb(a + nvars - 1, nvars - 1), components * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
 
 
-def plan_run(spec, field: Field, device: Device = CPU, leaf: str | None = None) -> RunPlan:
+def plan_run(spec: NetworkSpec, field: Field, device: Device = CPU, leaf: str | None = None) -> RunPlan:
     """The block plan of one reduced-route run of ``spec`` over ``field`` on ``device`` (closed form: no q is
     built).  A residual network has no degree blocks (one candidate block, split by its pattern): no blocks."""
     from .bound import derivative_bound

@@ -29,12 +29,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
 from .block_plan import RunPlan, degree_sizes, plan_block
 from .blocks import Block, keep_block, stored_block, timed
 from .degree_blocks import block_alone
 from .reduced_memory import OVERHEAD_BYTES
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 __all__ = ["BlockTask", "BlockRunner", "task_bytes", "plan_tasks", "rank_task", "ranks_by_tasks"]
 
@@ -78,7 +81,7 @@ def task_bytes(plan: RunPlan, a: int, rows: int, cols: int, upper: int | None, t
     return planned.bytes + components * terms * MOMENT_BYTES + OVERHEAD_BYTES
 
 
-def plan_tasks(plan: RunPlan, spec) -> list[BlockTask]:
+def plan_tasks(plan: RunPlan, spec: NetworkSpec) -> list[BlockTask]:
     """The block tasks of ``spec``'s planned run (``verify sep --dry-run --scheduler``), in the plan's order."""
     nvars, top = spec.width * (spec.width + 1) // 2, spec.layer_degree
     terms = comb(top + nvars - 1, nvars - 1)

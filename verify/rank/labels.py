@@ -34,7 +34,8 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
     return "lower bound", None, aim
 
 
-def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, weight_range: int, modulus: int,
+def positional_label(rank: int, proven: int, bounds: dict, spec: NetworkSpec, every: bool, weight_range: int,
+                     modulus: int,
                      limit_rank: int | None = None, limit_certified: bool = True,
                      limit_probability: float | None = None) -> tuple[str, float | None, int]:
     """(label, probability, aim) of a positional token row, the rule the probe and the atlas share

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from math import comb, log2
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .. import defaults
 from ..errors import InputError
@@ -27,6 +27,9 @@ from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_s
 from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
 from .memory import DEFAULT_MEMORY_GIB, guard, guard_log2, log2_multichoose
 from .result import SepResult
+
+if TYPE_CHECKING:
+    from ..model.embeddings import VocabularyEmbedding
 
 __all__ = ["Route", "ROUTES", "METHODS", "register_route", "rank_once", "coefficient_size", "weights_size",
            "WEIGHT_BYTES"]
@@ -104,11 +107,11 @@ def coefficient_size(spec: NetworkSpec, max_memory_gib: float) -> None:
                          f"{fix}")
 
 
-def _coefficient_check(spec, templates, max_evaluations, max_memory_gib) -> None:
+def _coefficient_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib: float) -> None:
     coefficient_size(spec, max_memory_gib)
 
 
-def _grid_check(spec, templates, max_evaluations, max_memory_gib) -> None:
+def _grid_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib: float) -> None:
     """M^N evaluations for M templates per position, against ``max_evaluations``."""
     n = spec.tokens
     if templates is None:  # binom(3^L + d_x, d_x), on the log scale
@@ -123,12 +126,13 @@ def _grid_check(spec, templates, max_evaluations, max_memory_gib) -> None:
                          f"--templates or --tokens, or raise --max-evaluations")
 
 
-def _no_check(spec, templates, max_evaluations, max_memory_gib) -> None:
+def _no_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib: float) -> None:
     """The reduced route prices its degree blocks per field when it runs (``reduced.check_memory``); the token
     route prices its matrix when it runs (``token.tokens.token_rank``, by ``token.caps.gram_log2_bytes``)."""
 
 
-def _coefficient_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gib, max_evaluations,
+def _coefficient_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], templates, weight_range: int,
+                      max_memory_gib: float, max_evaluations: int,
                       progress):
     from .coefficients import coefficient_rank
 
@@ -148,7 +152,8 @@ def _coefficient_rank(spec, field, seed, part_a, templates, weight_range, max_me
     return found.rank, found.blocks, certainty, []
 
 
-def _grid_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gib, max_evaluations, progress):
+def _grid_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], templates, weight_range: int,
+               max_memory_gib: float, max_evaluations: int, progress):
     weights = draw_weights(spec, seed, weight_range)
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     upper = derivative_bound(spec).total
@@ -177,9 +182,10 @@ def _grid_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gi
     return block.rank, [block], Certainty(True, bound, meaning, exact), notes
 
 
-def _partitioned(name, rank_with_partition):
+def _partitioned(name: str, rank_with_partition):
     """A route of one N and one partition as a ``Route.rank``: default partition, timing, upper bound."""
-    def rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations, progress,
+    def rank(spec: NetworkSpec, field, seed, partition, templates, weight_range: int, max_memory_gib: float,
+             max_evaluations: int, progress,
              placement=None, resume=None):  # these routes rank on the CPU (small matrices, or FLINT's), in one piece
         part_a = default_partition(spec.tokens) if partition is None else tuple(partition)
         start = time.perf_counter()
@@ -191,7 +197,8 @@ def _partitioned(name, rank_with_partition):
     return rank
 
 
-def _reduced_rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations,
+def _reduced_rank(spec: NetworkSpec, field, seed, partition, templates, weight_range: int, max_memory_gib: float,
+                  max_evaluations: int,
                   progress, placement=None, resume=None):
     from .reduced import reduced_separation_rank
 
@@ -203,7 +210,7 @@ register_route(Route("coefficients", True, _coefficient_check, _partitioned("coe
 register_route(Route("grid", True, _grid_check, _partitioned("grid", _grid_rank)))
 
 
-def _token_rank(spec, weights, embedding, field, part_a, **options):
+def _token_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding, field, part_a: tuple[int, ...], **options):
     from .token.tokens import token_rank
 
     return token_rank(spec, weights, embedding, field, part_a, **options)

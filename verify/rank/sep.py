@@ -156,7 +156,7 @@ def combined(repeated: Repeated) -> SepResult:
                    extra={**best.extra, **repeated.as_dict()})
 
 
-def _all_partitions(spec, common, progress) -> SepResult:
+def _all_partitions(spec: NetworkSpec, common, progress) -> SepResult:
     """Every balanced partition at the same weights (Claim 1: the rank should not change)."""
     parts = balanced_partitions(spec.tokens)
     tick = progress("partitions", "partition") if progress else None

@@ -105,7 +105,7 @@ def recheck_path(rc: Recheck, path: str) -> str:
 
 # ----------------------------------------------------------------------------------------------- sep rows
 
-def _table_json(rc, path, data) -> None:
+def _table_json(rc: Recheck, path, data) -> None:
     for i, row in enumerate(data["rows"]):
         bounds = [(b["bound"], b["kind"], b.get("log3_value"), b.get("holds")) for b in row.get("bounds") or ()]
         check_sep_row(rc, f"{path} row {i + 1}", {
@@ -123,7 +123,7 @@ def _bool(text: str):
 _int = token_files.int_or_none
 
 
-def _table_csv(rc, path, rows) -> None:
+def _table_csv(rc: Recheck, path, rows) -> None:
     for i, row in enumerate(rows):
         bounds = []
         for name in row:
@@ -141,7 +141,7 @@ def _table_csv(rc, path, rows) -> None:
             "bounds": bounds})
 
 
-def _report(rc, path, data) -> None:
+def _report(rc: Recheck, path, data) -> None:
     header = data["header"]
     table = header["rank_table"]
     for i, row in enumerate(table):
@@ -169,7 +169,7 @@ def _report(rc, path, data) -> None:
     _field_primes(rc, where, header.get("field"), header.get("primes"))
 
 
-def _field_primes(rc, where, field, primes) -> None:
+def _field_primes(rc: Recheck, where: str, field, primes) -> None:
     """A field gf:P names the prime used: every prime listed is P (field 'auto' lists what was used)."""
     if field is None or primes is None or not str(field).startswith("gf:"):
         return
@@ -178,7 +178,7 @@ def _field_primes(rc, where, field, primes) -> None:
              f"the ranks were computed mod {primes}, not mod {p}")
 
 
-def _reach(rc, path, rows) -> None:
+def _reach(rc: Recheck, path, rows) -> None:
     for i, row in enumerate(rows):
         if not row["rank"].strip():  # a spec the run refused: no value to recheck
             continue
@@ -191,7 +191,7 @@ def _reach(rc, path, rows) -> None:
 
 # ----------------------------------------------------------------------------------------------- store
 
-def _store(rc, path):
+def _store(rc: Recheck, path):
     try:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         rows = connection.execute("SELECT key, kind, spec, method, field, seed, params, version, value "
@@ -232,7 +232,7 @@ def _store(rc, path):
                 "rank": value_d["rank"], "seed": seed, "tokens": params_d["tokens"], "certified_exact": None})
 
 
-def _store_probe_step(rc, where, spec, field, seed, params, value) -> None:
+def _store_probe_step(rc: Recheck, where: str, spec, field, seed, params, value) -> None:
     modulus = value.get("modulus")
     field_prime = int(str(field)[3:]) if str(field).startswith("gf:") else None
     expect = field_prime if field_prime is not None and field_prime < 2**31 else arith.TOKEN_PRIME

@@ -42,7 +42,7 @@ def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> in
     return depth * heads * (4 * width * attn_dim * tokens + 2 * attn_dim * tokens * tokens) + depth * width * tokens
 
 
-def seconds_per_sequence(depth, width, heads, attn_dim, tokens) -> float:
+def seconds_per_sequence(depth: int, width: int, heads, attn_dim: int, tokens) -> float:
     return SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
 
 
@@ -54,7 +54,8 @@ def rank_seconds(rows: int, cols: int) -> float:
 class TokenNetwork:
     """The seeded network and embedding of a token export (``arith``'s documented draws), mod p."""
 
-    def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed, weight_range,
+    def __init__(self, depth: int, width: int, heads, attn_dim: int, vocab: int, rank: int, positional_rank: int,
+                 seed, weight_range: int,
                  p=arith.TOKEN_PRIME, output: int = 0, position: int = 0) -> None:
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim
         self.vocab, self.positional_rank, self.seed, self.p = vocab, positional_rank, seed, p
@@ -141,7 +142,7 @@ class TokenNetwork:
         return arith.nmod_rank(self.matrix(r, c), self.p)
 
 
-def continuous_grid_seconds(depth, width, heads, attn_dim, tokens, k) -> float:
+def continuous_grid_seconds(depth: int, width: int, heads, attn_dim: int, tokens, k) -> float:
     return k * k * seconds_per_sequence(depth, width, heads, attn_dim, tokens) + rank_seconds(k, k)
 
 

@@ -100,7 +100,7 @@ def atlas(rc, path, rows) -> None:
         _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit)
 
 
-def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit) -> None:
+def _atlas_derived(rc, where: str, row, cell, ranks, labels, bound, limit) -> None:
     positional = cell.positional_rank > 0
     v = cell.vocab
     first = next((n for n in sorted(ranks) if limit is not None and ranks[n] == limit), None)
@@ -154,7 +154,7 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit) -> None:
              f"the last rank {'meets' if reached else 'does not meet'} the limit")
 
 
-def _prime(rc, where, p) -> None:
+def _prime(rc, where: str, p) -> None:
     import flint
 
     rc.check(where, f"prime {p}", 2 < p < 2**31 and flint.fmpz(p).is_prime(),
@@ -215,7 +215,7 @@ def cells(rc, path, rows) -> None:
             check_token_rank(rc, where, cell, n, rank, None)
 
 
-def _minor_task(rc, where, cell, tokens, size) -> None:
+def _minor_task(rc, where: str, cell, tokens, size: int) -> None:
     from .core import BEYOND, CONFIRMED
 
     k = size
@@ -287,7 +287,7 @@ def probe(rc, path, data) -> None:
     _probe_top(rc, where, data, certainties, p)
 
 
-def _probe_lists(rc, where, data, cell, ranks) -> None:
+def _probe_lists(rc, where: str, data, cell, ranks) -> None:
     positional = cell.positional_rank > 0
     limit = data.get("limit_rank")
     caps = {n: formulas.count_cap(cell.vocab, n, positional) for n in ranks}
@@ -315,7 +315,7 @@ def _probe_lists(rc, where, data, cell, ranks) -> None:
                  abs(data["conjecture_scale"] - scale) <= 1e-9 * scale, "r L / log3 r", f"it is {scale}")
 
 
-def _probe_top(rc, where, data, certainties, p) -> None:
+def _probe_top(rc, where: str, data, certainties, p) -> None:
     modulus = data.get("modulus")
     if modulus is not None:
         rc.check(where, f"field {data.get('field')}", data.get("field") == f"gf:{modulus}",

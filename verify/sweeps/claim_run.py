@@ -64,7 +64,7 @@ def bound_specs(claims: list, extended: bool = False) -> list:
     return list(found)
 
 
-def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool, specs=None) -> list[tuple]:
+def _prefetch_ranks(source, store: str | None, scheduler: str | None, workers, show: bool, specs=None) -> list[tuple]:
     """Compute (or read from the store) the exact ranks of ``specs`` (None: every default spec)
     through the sweep executor into the rank source ``source``, so the checks find them computed;
     returns the (spec, value) pairs computed (each value with its certainty, probability bound, seed

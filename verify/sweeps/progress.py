@@ -95,7 +95,7 @@ class _Stream:
             self.write("\n")
             self.flush()
 
-    def __getattr__(self, name):  # fileno, isatty, encoding: the real stream's
+    def __getattr__(self, name: str):  # fileno, isatty, encoding: the real stream's
         return getattr(self.stream, name)
 
 

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import uuid
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..validate import scheduler_address
 from .executor import executor
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 __all__ = ["BlockCluster", "block_cluster", "KEY_PREFIX", "RESOURCE"]
 
@@ -69,7 +73,8 @@ class BlockCluster:
                                  f"may hold (largest {RESOURCE} {_gib(largest)}); start a worker with {RESOURCE} of at "
                                  f"least {task.memory}, or use a smaller depth or width")
 
-    def plan(self, spec, method: str = "auto", field=None, device: str = "cpu", max_memory_gib: float = 16.0) -> dict:
+    def plan(self, spec: NetworkSpec, method: str = "auto", field=None, device: str = "cpu",
+             max_memory_gib: float = 16.0) -> dict:
         """The first run's plan (``verify.rank.sep.plan_separation_rank``) with each block's task ``memory``
         (bytes) and the ``workers`` that can hold it, and the cluster's ``workers`` ({address: MEMORY or
         None}): ``verify sep --dry-run --scheduler``.  Refused as the run is: ``--device gpu`` included."""

@@ -354,7 +354,8 @@ def module() -> types.ModuleType:
     _MODULES["cupy"] = cp
     linalg = types.ModuleType("cupyx.scipy.linalg")
 
-    def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):  # cuSOLVER's getrf in cupyx: the same contract,
+    def lu_factor(a, overwrite_a: bool = False,
+                  check_finite: bool = True):  # cuSOLVER's getrf in cupyx: the same contract,
         lu = _operand(a) if overwrite_a else _operand(a).copy()  # LU with partial pivoting, one column a step
         piv = np.zeros(min(lu.shape), dtype=np.int32)
         for k in range(min(lu.shape)):

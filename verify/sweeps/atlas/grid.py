@@ -52,7 +52,7 @@ COLUMNS += ["max_n", "ranks", "ranks_labels", "eq74_bounds", "ranks_certainty", 
             "sampled_below", "estimate", "seed", "prime", "seconds"]
 
 
-def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
+def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec: NetworkSpec) -> str:
     """A positional rank's label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim),
     by ``rank.labels.positional_label`` (the probe's rule)."""
     from ...rank.certainty import format_bound
@@ -144,7 +144,8 @@ def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int |
     return row
 
 
-def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, embedding, seed: int,
+def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, embedding: VocabularyEmbedding,
+                seed: int,
                 limit_evaluations: int, skip: str | None, upper: int, rate: float):
     """The cell's N-independent limit (``token.limit.token_limit``) into ``row``, or None where it is out of
     reach or not attempted (``skip``), said in ``notes``."""
