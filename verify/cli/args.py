@@ -3,8 +3,13 @@ defaults objects, and the small printing helpers."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import InputError
 from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of",
            "pairs_table"]
@@ -80,7 +85,7 @@ def _scheduler(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def store_path(args) -> str | None:
+def store_path(args: argparse.Namespace) -> str | None:
     """The store the sweep arguments name: None with --no-store, else --store or the default path."""
     if args.no_store:
         return None
@@ -91,7 +96,7 @@ def store_path(args) -> str | None:
     return args.store or str(api.default_store_path())
 
 
-def spec_of(args):
+def spec_of(args: argparse.Namespace):
     """The ``NetworkSpec`` of the network arguments."""
     from .. import api  # at run time: the parser loads no engine module
 

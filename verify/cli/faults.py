@@ -25,8 +25,12 @@ import sqlite3
 import sys
 import threading
 import unicodedata
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, Terminated, printable
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["run_guarded", "fault_message", "USER_ERROR", "ascii_fallback"]
 
@@ -177,7 +181,7 @@ def _close_progress_bars() -> None:
         progress.close_all()
 
 
-def run_guarded(handler, args) -> int:
+def run_guarded(handler, args: argparse.Namespace) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
     try:
         with _Signals():

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, printable
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "recheck"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..recheck import DEFAULT_MAX_SECONDS
 
     parser = sub.add_parser("recheck", help="re-check an export independently; exit 1 on any contradiction",
@@ -26,7 +30,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only the contradictions and the summary")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..recheck import CONFIRMED, CONTRADICTED, BadInput, recheck
 
     try:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from math import comb
+from typing import TYPE_CHECKING
 
 import flint
 
@@ -33,6 +34,9 @@ from ..exact.fields import DEFAULT_PRIME
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from . import grid_eval
 from .one_slot import columns, layout_templates, one_slot_bound, one_slot_weights
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["lower_bound", "certify", "check_certificate", "validate_certificate", "check_size"]
 
@@ -96,7 +100,8 @@ def _fingerprint(layers, rows, cols, p, residual: bool) -> list[int]:
     return [int(v) for v in _outputs(layers, [rows[0], cols[0]], p, residual).entries()]
 
 
-def _grid(layers, rows, cols, p, output: int, residual: bool, progress=None) -> flint.nmod_mat:
+def _grid(layers, rows, cols, p, output: int, residual: bool, progress: Callable[[int, int],
+          object] | None = None) -> flint.nmod_mat:
     matrix = []
     for i, a in enumerate(rows):
         matrix.append([_output(layers, [a, b], p, output, residual) for b in cols])
@@ -105,7 +110,8 @@ def _grid(layers, rows, cols, p, output: int, residual: bool, progress=None) -> 
     return flint.nmod_mat(matrix, p)
 
 
-def _matrix(weights: dict, layers, rows, cols, p, output: int, residual: bool, progress=None) -> flint.nmod_mat:
+def _matrix(weights: dict, layers, rows, cols, p, output: int, residual: bool, progress: Callable[[int, int],
+            object] | None = None) -> flint.nmod_mat:
     """The grid matrix mod p: batched (``grid_eval``) when float64 is exact at this prime, else ``_grid``."""
     heads = max((len(layer["query"]) for layer in weights["layers"]), default=1)
     if grid_eval.fits(len(rows[0]), heads, p):
@@ -234,7 +240,7 @@ def _check_magnitudes(data: dict, bad) -> None:
 
 
 def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_range: int, tries: int,
-                      progress) -> dict:
+                      progress: Callable[[int, int], object] | None) -> dict:
     """A certificate of the one-slot layout: its 0/1 weights, seeded layout templates (v, 0, 1), (0, w, 1)."""
     if spec.depth < 2 or spec.residual or spec.heads * spec.attn_dim != spec.width or spec.width < 3:
         raise InputError(f"the one-slot layout needs depth >= 2, width >= 3, heads dividing width {spec.width} "
@@ -260,7 +266,8 @@ def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_ra
 
 
 def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
-            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress=None,
+            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress: Callable[[int, int],
+            object] | None = None,
             layout: str = "seeded") -> dict:
     """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x).
 
@@ -297,7 +304,7 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
     raise InputError(f"no nonsingular {m} x {m} grid matrix found in {tries} draws; try another --seed")
 
 
-def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
+def check_certificate(data: dict, progress: Callable[[int, int], object] | None = None) -> tuple[bool, str]:
     """Re-check a certificate from its own numbers; returns (holds, one-line reason).
 
     Raises InputError when ``data`` is not a certificate at all (``validate_certificate``) or its grid

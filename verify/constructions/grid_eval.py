@@ -17,10 +17,15 @@ Nothing is rounded: the result is the same residue the point-by-point forward pa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..exact import tuning
 from ..exact.modp import floor_mod, residues
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["fits", "head_maps", "grid_values", "largest_fitting_prime"]
 
@@ -72,7 +77,8 @@ def _layer(xs, heads, p: int, residual: bool):
     return ys
 
 
-def grid_values(weights: dict, rows, cols, p: int, output: int, residual: bool, progress=None) -> np.ndarray:
+def grid_values(weights: dict, rows, cols, p: int, output: int, residual: bool, progress: Callable[[int, int],
+                object] | None = None) -> np.ndarray:
     """M[i, j] = y_p^0(rows[i], cols[j]) mod p for the network of ``weights`` (N = 2, position 0).
 
     Parameters

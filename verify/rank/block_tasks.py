@@ -123,7 +123,8 @@ def _walk(found: dict[int, Block], sizes: list[tuple[int, int]], turn: int) -> t
     return [blocks[a] for a in range(top + 1)], notes
 
 
-def ranks_by_tasks(plan: RunPlan, moments, nvars: int, top: int, progress=None, seed: object = 0,
+def ranks_by_tasks(plan: RunPlan, moments, nvars: int, top: int, progress: Callable[[int, int], object] | None = None,
+                   seed: object = 0,
                    max_memory_gib: float | None = None, only: list[int] | None = None,
                    uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
     """``degree_blocks.degree_block_ranks`` with every block a task of ``plan.runner`` (module notes): the same

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
@@ -19,6 +20,9 @@ from ..exact.fields import Field
 from ..exact.kernels import kernel_for
 from ..exact.phases import record, split
 from .memory import guard
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "stored_block",
            "keep_block", "timed"]
@@ -119,7 +123,8 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
 
 
 def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
-                   progress=None, max_memory_gib: float | None = None) -> BlockRank:
+                   progress: Callable[[int, int], object] | None = None,
+                   max_memory_gib: float | None = None) -> BlockRank:
     """Rank over ``field`` of the sparse matrix with entries values[k] at (rows[k], cols[k]).
 
     Values are integers (reduced mod p or not); entries with value zero must be left out, so

@@ -57,6 +57,7 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -66,6 +67,9 @@ from ..exact.phases import phase
 from .block_plan import SLICE_EXTRA, RunPlan, degree_sizes
 from .blocks import Block, keep_block, stored_block, timed
 from .moments import DenseMoments
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["degree_block_ranks", "block_rank", "block_alone", "SLICE_EXTRA"]
 
@@ -305,7 +309,8 @@ def block_alone(plan: RunPlan, moments, nvars: int, top: int, a: int, seed: obje
 
 # over 80 lines: the walk outward from the widest-to-tallest turn and its saturation shortcuts share the
 # per-block state
-def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
+def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress: Callable[[int, int],
+                       object] | None = None, seed: object = 0,
                        max_memory_gib: float | None = None, only: list[int] | None = None,
                        uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).

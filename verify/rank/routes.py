@@ -133,7 +133,7 @@ def _no_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib
 
 def _coefficient_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], templates, weight_range: int,
                       max_memory_gib: float, max_evaluations: int,
-                      progress):
+                      progress: Callable[[int, int], object] | None):
     from .coefficients import coefficient_rank
 
     weights = draw_weights(spec, seed, weight_range)
@@ -153,7 +153,7 @@ def _coefficient_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], t
 
 
 def _grid_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], templates, weight_range: int,
-               max_memory_gib: float, max_evaluations: int, progress):
+               max_memory_gib: float, max_evaluations: int, progress: Callable[[int, int], object] | None):
     weights = draw_weights(spec, seed, weight_range)
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     upper = derivative_bound(spec).total
@@ -185,7 +185,7 @@ def _grid_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], template
 def _partitioned(name: str, rank_with_partition):
     """A route of one N and one partition as a ``Route.rank``: default partition, timing, upper bound."""
     def rank(spec: NetworkSpec, field, seed, partition, templates, weight_range: int, max_memory_gib: float,
-             max_evaluations: int, progress,
+             max_evaluations: int, progress: Callable[[int, int], object] | None,
              placement=None, resume=None):  # these routes rank on the CPU (small matrices, or FLINT's), in one piece
         part_a = default_partition(spec.tokens) if partition is None else tuple(partition)
         start = time.perf_counter()
@@ -199,7 +199,7 @@ def _partitioned(name: str, rank_with_partition):
 
 def _reduced_rank(spec: NetworkSpec, field, seed, partition, templates, weight_range: int, max_memory_gib: float,
                   max_evaluations: int,
-                  progress, placement=None, resume=None):
+                  progress: Callable[[int, int], object] | None, placement=None, resume=None):
     from .reduced import reduced_separation_rank
 
     return reduced_separation_rank(spec, field=field, seed=seed, weight_range=weight_range,
@@ -230,7 +230,8 @@ assert METHODS == defaults.METHODS, "verify.defaults.METHODS and the registered 
 def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DEFAULT_FIELD,
               seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
-              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None, placement=None,
+              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress: Callable[[int, int], object] | None = None,
+              placement=None,
               resume=None) -> SepResult:
     """One run: the separation rank of y_p^i for ``spec`` at seeded integer weights, by ``method``.
 

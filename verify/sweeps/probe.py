@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..defaults import PROBE, ProbeDefaults
 from ..errors import InputError
@@ -25,6 +26,9 @@ from ..rank.token.caps import count_caps
 from ..rank.token.gram import GramModel, token_prime
 from ..rank.token.limit import token_limit
 from ..rank.token.tokens import positional_bounds
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
            "row_exceptions"]
@@ -157,7 +161,8 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
 def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
                  vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
                  continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
-                 progress=None, run_batch=None, batch: int = 1, device=None) -> ProbeResult:
+                 progress: Callable[[int, int], object] | None = None, run_batch=None, batch: int = 1,
+                 device=None) -> ProbeResult:
     """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops.
 
     ``run_batch(list of N) -> list of probe_step values`` computes several N at once (a sweep
