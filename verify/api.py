@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from . import defaults
 from .defaults import MONOMIALS
@@ -55,7 +56,7 @@ assert RESULT_KINDS == defaults.RESULT_KINDS, "verify.defaults.RESULT_KINDS and 
 MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
-def list_claims(registry=None) -> list:
+def list_claims(registry=None) -> list[Any]:
     """Every claim of the registry, in file order.
 
     Parameters
@@ -84,7 +85,7 @@ def list_claims(registry=None) -> list:
     return load_claims(registry)
 
 
-def run_claims(ids: list[str] | None = None, registry=None) -> list:
+def run_claims(ids: list[str] | None = None, registry=None) -> list[Any]:
     """Run the checks of the given claims (all when ``ids`` is None) and return their results.
 
     Exact ranks a bound check needs are computed in this process (no sweep, no store); the command
@@ -117,7 +118,7 @@ def run_claims(ids: list[str] | None = None, registry=None) -> list:
 
 def run_registry(ids=None, out: str = "verify-report", extended: bool = False, dry_run: bool = False, store=None,
                  scheduler: str | None = None,
-                 workers=None, progress: bool = False, registry=None) -> dict:
+                 workers=None, progress: bool = False, registry=None) -> dict[Any, Any]:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 
@@ -129,7 +130,7 @@ def reviewers_table(depths, widths: list[int], heads: str = TABLE.heads, field: 
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
                     real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
-                    dry_run: bool = False, registry=None, device: str = TABLE.device) -> dict:
+                    dry_run: bool = False, registry=None, device: str = TABLE.device) -> dict[Any, Any]:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -221,7 +222,7 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
             seed: int = PROBE.seed, attn_dim: int | None = None, output: int = 0, residual: bool = False,
             weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
             store: str | None = None, scheduler: str | None = None, workers: int | None = 1,
-            progress: bool = False, dry_run: bool = False, device: str = PROBE.device) -> dict:
+            progress: bool = False, dry_run: bool = False, device: str = PROBE.device) -> dict[Any, Any]:
     """The exact separation rank for N = 2, 4, ... on token inputs, until it saturates.
 
     The probe of the conjecture on the sequence length N (``verify probe-n``,
@@ -300,7 +301,7 @@ def _sweep_options(workers, **flags) -> None:
 
 
 def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int = MONOMIALS.weight_range,
-              field: str = MONOMIALS.field, max_memory_gib: float = MONOMIALS.max_memory_gib) -> dict:
+              field: str = MONOMIALS.field, max_memory_gib: float = MONOMIALS.max_memory_gib) -> dict[Any, Any]:
     """``verify monomials``: degree and monomial count of y_p^i beside the closed-form count."""
     from .model.polynomial import monomial_report
     from .model.spec import draw_weights
@@ -321,7 +322,7 @@ def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int =
 
 
 def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: bool = False,
-            layout: str = "seeded") -> tuple[dict, float]:
+            layout: str = "seeded") -> tuple[dict[Any, Any], float]:
     """``verify certify``: a certificate for sep >= ((floor((d_x - H)/2) over 3^(L-2))), and its seconds;
     ``layout`` "one-slot": for sep >= ((floor((d_x - 1)/2) over 3^(L-2))) by the one-slot construction."""
     from .constructions.certificate import certify as find
@@ -355,7 +356,7 @@ def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 
-def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
+def coverage(directory: str | None = None, registry=None) -> tuple[dict[Any, Any], list[Any]]:
     """``verify coverage``: the index's counts (``ok`` when complete) and its entries; ``directory``
     defaults to the registry's ``coverage/`` folder."""
     from .claims.coverage import default_directory, load_index, summarise
@@ -367,7 +368,7 @@ def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
     return data, entries
 
 
-def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict]]:
+def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict[Any, Any]]]:
     """``verify results``: the store's path and its rows (of one task kind, or all)."""
     from .sweeps.store import Store
 

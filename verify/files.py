@@ -24,6 +24,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
 
@@ -121,7 +122,7 @@ def is_stdout(path: str | os.PathLike | None) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino) and not stat.S_ISCHR(there.st_mode)
 
 
-def _identity(path: str | os.PathLike) -> tuple:
+def _identity(path: str | os.PathLike) -> tuple[Any, ...]:
     """What two output paths share when they name one file: the inode of an existing file, else the
     absolute path with symlinks and ``..`` resolved."""
     resolved = os.path.realpath(path)  # as write_output resolves it: DIR/new/../x is DIR/x
@@ -140,7 +141,7 @@ def distinct_outputs(outputs) -> None:
     a None path is no output. Stdout (``-``, or the file or pipe it is) holds at most one of them;
     devices such as ``/dev/null`` or a terminal may take several.
     """
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple[Any, ...], str] = {}
     for what, path in outputs:
         if path is None:
             continue

@@ -48,6 +48,7 @@ import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,7 +103,7 @@ def _in_pytest_words(message: str, option: str, value=None) -> str:
 class ClaimMismatch(Exception):
     """An outcome other than the expected one; ``record`` is the claim's report.json record."""
 
-    def __init__(self, record: dict) -> None:
+    def __init__(self, record: dict[Any, Any]) -> None:
         super().__init__(f"{record['id']}: expected {record['expected']}, got {record['outcome']}")
         self.record = record
 
@@ -123,7 +124,7 @@ class ClaimsPlugin:
         self.store = self._store() if self.worker is None else self.worker.get("verify_store")
         self.source = None  # the rank source, made before the first item that runs
         self.prefetched = False
-        self.selected: list = []  # the claims left after -k/-m/--lf, whose ranks are computed
+        self.selected: list[Any] = []  # the claims left after -k/-m/--lf, whose ranks are computed
         markers = {"verify_claim": "a claim of a verify claims registry (pytest --verify-claims)"}
         for outcome in OUTCOMES:
             markers[f"expected_{_label(outcome)}"] = f"claims whose expected outcome is {outcome}"
@@ -171,7 +172,7 @@ class ClaimsPlugin:
         from .report.junit import paper_label
 
         for label, (registry, claims, _) in self.registries.items():
-            papers: dict[str, list] = {}
+            papers: dict[str, list[Any]] = {}
             for claim in claims:
                 papers.setdefault(paper_label(claim.source.document), []).append(claim)
             for paper, group in papers.items():
@@ -216,7 +217,7 @@ def _label(text: str) -> str:
     return paper_label(text)
 
 
-def _registries(names: list[str] | None) -> dict:
+def _registries(names: list[str] | None) -> dict[Any, Any]:
     """``{label: (Registry, claims, documents)}`` of the chosen registries, as ``verify run`` finds
     them (None: ``$VERIFY_REGISTRY`` or the one installed); an empty one is refused as it refuses it."""
     from .claims.coverage import load_index

@@ -24,6 +24,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 
@@ -44,7 +45,7 @@ class Entry:
     place: str
     kind: str
     statement: str
-    claims: tuple
+    claims: tuple[Any, ...]
     reason: str
 
     @property
@@ -63,7 +64,7 @@ def default_directory(registry=None) -> Path:
     return find_registry(registry).directory / "coverage"
 
 
-def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], list[str]]:
+def load_index(directory: Path | None = None) -> tuple[list[dict[Any, Any]], list[Entry], list[str]]:
     """Read every ``*.toml`` of ``directory`` (default ``default_directory()``).
 
     Returns
@@ -124,7 +125,7 @@ def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], 
     return parts, entries, problems
 
 
-def summarise(parts: list[dict], entries: list[Entry], claim_ids: set) -> dict:
+def summarise(parts: list[dict[Any, Any]], entries: list[Entry], claim_ids: set[Any]) -> dict[Any, Any]:
     """Counts per file and in total, and the entries that fail the index's rules.
 
     Per file: entries, with_claim, with_reason (no claim), pending (a "pending" reason), neither,

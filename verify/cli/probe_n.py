@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..errors import InputError, printable
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def probe_summary(data: dict) -> str:
+def probe_summary(data: dict[Any, Any]) -> str:
     """The probe's findings in whole sentences (``verify.report.probe_summary``)."""
     from ..report.probe_summary import probe_summary as summary
 

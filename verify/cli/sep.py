@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..errors import InputError
@@ -163,7 +163,7 @@ def _dry_run(args: argparse.Namespace, spec: NetworkSpec, cluster) -> int:
     return 0
 
 
-def certainty_rows(out: dict) -> list[tuple[str, object]]:
+def certainty_rows(out: dict[Any, Any]) -> list[tuple[str, object]]:
     """The lines ``verify sep`` prints about what the number certifies."""
     from .. import api
     from ..report import formats

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..errors import printable
@@ -62,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_output_args(table)
 
 
-def _print_skipped(skipped: list) -> None:
+def _print_skipped(skipped: list[Any]) -> None:
     for row in skipped[:3]:
         note(f"skipped depth {row['depth']} width {row['width']} heads {row['heads']}: {row['reason']}")
     if len(skipped) > 3:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flint
 
@@ -66,7 +66,7 @@ def lower_bound(depth: int, width: int, heads: int) -> int:
     return comb(n + k - 1, k)
 
 
-def _layers(weights_json: dict, p: int):
+def _layers(weights_json: dict[Any, Any], p: int):
     """Per layer, per head, (W^O W^V, (W^K)^T W^Q) as nmod_mats built from the stored integers."""
     out = []
     for layer in weights_json["layers"]:
@@ -110,7 +110,7 @@ def _grid(layers, rows, cols, p, output: int, residual: bool, progress: Callable
     return flint.nmod_mat(matrix, p)
 
 
-def _matrix(weights: dict, layers, rows, cols, p, output: int, residual: bool, progress: Callable[[int, int],
+def _matrix(weights: dict[Any, Any], layers, rows, cols, p, output: int, residual: bool, progress: Callable[[int, int],
             object] | None = None) -> flint.nmod_mat:
     """The grid matrix mod p: batched (``grid_eval``) when float64 is exact at this prime, else ``_grid``."""
     heads = max((len(layer["query"]) for layer in weights["layers"]), default=1)
@@ -144,7 +144,7 @@ def _int_matrix(value) -> bool:
     return isinstance(value, list) and all(isinstance(r, list) and all(_is_int(x) for x in r) for r in value)
 
 
-def parse_certificate(text: str, file) -> dict:
+def parse_certificate(text: str, file) -> dict[Any, Any]:
     """The JSON of a certificate file (``file`` names it in the messages), refused (``InputError``) when it is
     not JSON, holds a key twice (``json`` keeps the last: a certificate must say each thing once), an
     integer of over 4,300 digits or nesting Python cannot follow."""
@@ -218,7 +218,7 @@ def validate_certificate(data) -> None:
 MAX_CERT_INT = 2**64
 
 
-def _check_magnitudes(data: dict, bad) -> None:
+def _check_magnitudes(data: dict[Any, Any], bad) -> None:
     """Reading side: refuse integers beyond ``MAX_CERT_INT`` and a grid whose closed-form size (log of
     multichoose(floor((d_x - H)/2), 3^(L-2)), by lgamma) is far past ``MAX_GRID_ENTRIES``, so a crafted
     file cannot make the checker compute a binomial of 10^18 terms."""
@@ -240,7 +240,7 @@ def _check_magnitudes(data: dict, bad) -> None:
 
 
 def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_range: int, tries: int,
-                      progress: Callable[[int, int], object] | None) -> dict:
+                      progress: Callable[[int, int], object] | None) -> dict[Any, Any]:
     """A certificate of the one-slot layout: its 0/1 weights, seeded layout templates (v, 0, 1), (0, w, 1)."""
     if spec.depth < 2 or spec.residual or spec.heads * spec.attn_dim != spec.width or spec.width < 3:
         raise InputError(f"the one-slot layout needs depth >= 2, width >= 3, heads dividing width {spec.width} "
@@ -268,7 +268,7 @@ def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_ra
 def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
             weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress: Callable[[int, int],
             object] | None = None,
-            layout: str = "seeded") -> dict:
+            layout: str = "seeded") -> dict[Any, Any]:
     """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x).
 
     ``prime`` defaults to ``certificate_prime(width, heads)``, at which the grid is evaluated batched.
@@ -304,7 +304,7 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
     raise InputError(f"no nonsingular {m} x {m} grid matrix found in {tries} draws; try another --seed")
 
 
-def check_certificate(data: dict, progress: Callable[[int, int], object] | None = None) -> tuple[bool, str]:
+def check_certificate(data: dict[Any, Any], progress: Callable[[int, int], object] | None = None) -> tuple[bool, str]:
     """Re-check a certificate from its own numbers; returns (holds, one-line reason).
 
     Raises InputError when ``data`` is not a certificate at all (``validate_certificate``) or its grid

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -261,7 +262,7 @@ def _engine_rank(xp, p: int):
 
 
 def rank(matrix, ar: ModArith, width: int | None = None, seed: int = 0, check: bool = True, fallback=None,
-         small: int | None = None, project: int = 0, leaf: str | None = None) -> dict:
+         small: int | None = None, project: int = 0, leaf: str | None = None) -> dict[Any, Any]:
     """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
     Schur complement S left is ranked by ``fallback`` (default: the engine's pivoting elimination
     ``verify.exact.elimination.rank_mod_p`` on the same array module; ``fallback(int64 matrix) -> int``)

@@ -24,6 +24,7 @@ Name of the method in results: ``ELIMINATION``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +56,7 @@ class PivotRank:
     checked: int = 0
 
 
-def plan(p: int, limbs: int | None = None) -> dict:
+def plan(p: int, limbs: int | None = None) -> dict[Any, Any]:
     """How products mod ``p`` are split: limbs, bits per limb, limb bound, exact inner chunk, and
     whether two limbs multiply by Karatsuba (three products; ``karatsuba``'s module notes).
 

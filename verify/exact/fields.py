@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import flint
 
@@ -66,7 +67,7 @@ class Field:
             return flint.fmpz_mpoly_ctx.get(names, ordering)
         return flint.nmod_mpoly_ctx.get(names, modulus=self.modulus, ordering=ordering)
 
-    def matrix(self, rows: int, cols: int, entries: list):
+    def matrix(self, rows: int, cols: int, entries: list[Any]):
         """A dense matrix over this field from a flat row-major list of integers."""
         if self.modulus is None:
             return flint.fmpz_mat(rows, cols, entries)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -156,7 +157,7 @@ class KaratsubaProducts:
         low[...], high[...] = self._split(x)
         self.xp.add(low, high, out=total)
 
-    def _shift_constants(self) -> tuple:
+    def _shift_constants(self) -> tuple[Any, ...]:
         """(fl(2^b / p), P_H, p_lo, 2^b, fl(1/p), p) as floats: the compiled loops' arguments."""
         return (self.shift_pinv, float(self.p_high), float(self.p_low), float(2**self.bits), self.pinv,
                 float(self.p))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from ..errors import InputError
 
@@ -115,7 +116,7 @@ class ConvolutionEmbedding:
         left = VocabularyEmbedding._matrix(rng, self.width, self.rank)
         return left, VocabularyEmbedding._matrix(rng, self.rank, self.kernel * self.input_dim)
 
-    def embed(self, raw: list) -> list:
+    def embed(self, raw: list[Any]) -> list[Any]:
         """x^i = P Q [x^{k(i-1)+1}; ...; x^{k i}] for raw inputs (numbers or mpolys), N = len(raw)/kernel."""
         left, right = self.factors
         width = self.kernel * self.input_dim

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..exact.device import CPU, Device
 from ..exact.fields import Field
@@ -71,7 +71,7 @@ class BlockPlan:
     def device(self) -> Device:
         return self.kernel.device
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {"degree": self.degree, "rows": self.rows, "cols": self.cols, "upper_bound": self.upper,
                 "slice": [self.slice_rows, self.slice_cols], "kernel": self.kernel.name,
                 "device": self.device.name, "leaf": self.leaf, "bytes": self.bytes,
@@ -98,7 +98,7 @@ class RunPlan:
     field: Field
     device: Device = CPU
     leaf: str | None = None
-    blocks: list = dc_field(default_factory=list)
+    blocks: list[Any] = dc_field(default_factory=list)
     turn: int | None = None
     #: Ranks the blocks as standalone tasks elsewhere (``verify.rank.block_tasks``), or None: here, in turn.
     runner: object | None = None
@@ -140,7 +140,7 @@ class RunPlan:
         """Every block's price added up: an upper estimate (blocks implied by a full neighbour are not ranked)."""
         return sum(b.seconds for b in self.blocks)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {"field": self.field.name, "device": self.device.name, "leaf": self.leaf, "turn": self.turn,
                 "bytes": self.bytes, "seconds": round(self.seconds, 3), "blocks": [b.as_dict() for b in self.blocks]}
 
@@ -161,7 +161,7 @@ class Placement:
         return plan
 
 
-def _replanned(field: Field, device: str, leaf: str | None, shapes: list, turn: int | None) -> RunPlan:
+def _replanned(field: Field, device: str, leaf: str | None, shapes: list[Any], turn: int | None) -> RunPlan:
     """``RunPlan.__reduce__``'s other half: the same plan, made again from the same inputs."""
     from ..exact.device import resolve_device
 

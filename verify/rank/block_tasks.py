@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from .block_plan import RunPlan, degree_sizes, plan_block
 from .blocks import Block, keep_block, stored_block, timed
@@ -62,7 +62,7 @@ class BlockRunner(Protocol):
     def admit(self, tasks: list[BlockTask]) -> None:
         """Refuse (``InputError``) before any work a task that no worker can hold."""
 
-    def rank_blocks(self, rank_one: Callable, shared, tasks: list[BlockTask],
+    def rank_blocks(self, rank_one: Callable[..., Any], shared, tasks: list[BlockTask],
                     needed: Callable[[BlockTask], bool]) -> Iterator[tuple[BlockTask, Block]]:
         """``rank_one(shared, task)`` of every task, in the given order of priority, yielded as each finishes;
         a task no longer ``needed`` may be dropped before it starts."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -62,7 +62,7 @@ class Block:
     #: False for a block a later run of the block-level repeats left out (``verify.rank.repeat``).
     ranked: bool = True
     #: Seconds of its ranking by phase (gather, products, leaves, check: ``verify.exact.phases``), where timed.
-    seconds: dict | None = None
+    seconds: dict[Any, Any] | None = None
 
 
 @dataclass
@@ -70,7 +70,7 @@ class BlockRank:
     """Sum of block ranks, with the blocks; ``compressed`` is true if any block was compressed."""
 
     rank: int
-    blocks: list = field(default_factory=list)
+    blocks: list[Any] = field(default_factory=list)
 
     @property
     def compressed(self) -> bool:
@@ -122,7 +122,7 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     return Block(rows, cols, _flint_rank(field, mat), elimination=field.elimination)
 
 
-def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
+def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list[Any],
                    progress: Callable[[int, int], object] | None = None,
                    max_memory_gib: float | None = None) -> BlockRank:
     """Rank over ``field`` of the sparse matrix with entries values[k] at (rows[k], cols[k]).

@@ -5,6 +5,8 @@ The bounds a label weighs are proven elsewhere (eq. 7.4: ``token.positional_boun
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model.embeddings import EMBEDDING_RANGE
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .certainty import against_upper_bound, format_bound, residue_sample_size
@@ -34,7 +36,7 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
     return "lower bound", None, aim
 
 
-def positional_label(rank: int, proven: int, bounds: dict, spec: NetworkSpec, every: bool, weight_range: int,
+def positional_label(rank: int, proven: int, bounds: dict[Any, Any], spec: NetworkSpec, every: bool, weight_range: int,
                      modulus: int,
                      limit_rank: int | None = None, limit_certified: bool = True,
                      limit_probability: float | None = None) -> tuple[str, float | None, int]:
@@ -54,7 +56,7 @@ def positional_label(rank: int, proven: int, bounds: dict, spec: NetworkSpec, ev
     return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
 
 
-def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
+def label_row(row: dict[Any, Any], found: dict[Any, Any], spec: NetworkSpec, limit: dict[Any, Any] | None,
               weight_range: int = DEFAULT_WEIGHT_RANGE) -> None:
     """Adds a positional row's label (``row_certainty``): "certified exact" where the rank meets
     a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class AdditiveEncoder:
         return keys[:, 0] if self.words == 1 else keys
 
 
-def moment_values(exponents: list, coefficients: list, field: Field) -> list[np.ndarray]:
+def moment_values(exponents: list[Any], coefficients: list[Any], field: Field) -> list[np.ndarray]:
     """Per component q_k, the values c~ = coeff * gamma! (mod p) aligned with its exponent rows.
 
     Only exponents >= 2 contribute a factorial, so the Python loop runs over those entries only.
@@ -85,7 +86,7 @@ def moment_values(exponents: list, coefficients: list, field: Field) -> list[np.
     return out
 
 
-def moment_terms(exponents: list, coefficients: list, field: Field, encoder: AdditiveEncoder) -> list[Terms]:
+def moment_terms(exponents: list[Any], coefficients: list[Any], field: Field, encoder: AdditiveEncoder) -> list[Terms]:
     """Per component q_k, its terms as additive keys (sorted when one word) and values c~."""
     out = []
     for exps, values in zip(exponents, moment_values(exponents, coefficients, field), strict=False):
@@ -155,7 +156,7 @@ def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
 class SearchMoments:
     """Moment values of q_1..q_d found by ``search_gather`` on additive keys (any q)."""
 
-    def __init__(self, terms: list, encoder: AdditiveEncoder, dtype) -> None:
+    def __init__(self, terms: list[Any], encoder: AdditiveEncoder, dtype) -> None:
         self.terms, self.encoder, self.dtype = terms, encoder, dtype
 
     @property
@@ -193,7 +194,7 @@ class DenseMoments:
     read from a direct table of base^|H_i| entries.
     """
 
-    def __init__(self, nvars: int, degree: int, exponents: list, values: list, dtype) -> None:
+    def __init__(self, nvars: int, degree: int, exponents: list[Any], values: list[Any], dtype) -> None:
         base = degree + 1
         self.degree, self.dtype, self.xp, self._on = degree, dtype, np, {}
         self.split = nvars // 2
@@ -211,14 +212,14 @@ class DenseMoments:
                 dense[self._position(self.keys(exps))] = vals
             self.tables.append(dense)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[Any, Any]:
         """Pickled without its array module and device copies (a degree block sent to another process as a
         task, ``verify.rank.block_tasks``): the host table only."""
         if self.xp is not np:
             raise TypeError("a device copy of a moment table is not sent; send the host table")
         return {k: v for k, v in self.__dict__.items() if k not in ("xp", "_on")}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[Any, Any]) -> None:
         self.__dict__.update(state, xp=np, _on={})
 
     @staticmethod
@@ -274,7 +275,8 @@ class DenseMoments:
         return out
 
 
-def moment_table(exponents: list, coefficients: list, field: Field, nvars: int, degree: int, homogeneous: bool):
+def moment_table(exponents: list[Any], coefficients: list[Any], field: Field, nvars: int, degree: int,
+                 homogeneous: bool):
     """The lookup for q's moment values: ``DenseMoments`` for a homogeneous q whose half tables fit,
     else ``SearchMoments`` (keys wide enough for sums up to ``degree`` (homogeneous) or 2 * degree)."""
     dtype = np.int64 if field.modulus is not None else object

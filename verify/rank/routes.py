@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from math import comb, log2
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import defaults
 from ..errors import InputError
@@ -60,8 +60,8 @@ class Route:
 
     name: str
     needs_tokens: bool
-    check: Callable
-    rank: Callable
+    check: Callable[..., Any]
+    rank: Callable[..., Any]
     inputs: str = "vectors"
 
 
@@ -228,7 +228,7 @@ assert METHODS == defaults.METHODS, "verify.defaults.METHODS and the registered 
 
 
 def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DEFAULT_FIELD,
-              seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
+              seed: int = 0, partition: tuple[Any, ...] | None = None, templates: int | list[Any] | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
               max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress: Callable[[int, int], object] | None = None,
               placement=None,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from math import comb
+from typing import Any
 
 from ..defaults import SEP, SepDefaults
 from ..errors import InputError
@@ -107,7 +108,7 @@ def _partition(text_or_tuple, tokens: int) -> tuple[int, ...]:
 
 def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, seed: int = 0,
                    weight_range: int | None = None, target: float = DEFAULT_TARGET,
-                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple | None = None, templates=None,
+                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple[Any, ...] | None = None, templates=None,
                    max_memory_gib: float = DEFAULT_MEMORY_GIB, max_evaluations: int = DEFAULT_MAX_EVALUATIONS,
                    progress=None, placement=None, resume=None) -> Repeated:
     """Runs of ``method`` with fresh weights and primes until certified (``repeat.repeat_until``).
@@ -269,8 +270,8 @@ def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Fie
 
 # over 80 lines: 59 of them are the numpydoc docstring of the public entry point; its code is 31
 def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
-                    seed: int = SEP.seed, partition: tuple | str | None = None, all_partitions: bool = False,
-                    templates: int | list | None = SEP.templates, weight_range: int | None = SEP.weight_range,
+                    seed: int = SEP.seed, partition: tuple[Any, ...] | str | None = None, all_partitions: bool = False,
+                    templates: int | list[Any] | None = SEP.templates, weight_range: int | None = SEP.weight_range,
                     max_memory_gib: float = SEP.max_memory_gib, max_evaluations: int = SEP.max_evaluations,
                     target_probability: float = SEP.target_probability, max_runs: int = SEP.max_runs,
                     progress=None, device: str = SEP.device, resume=None, cluster=None) -> SepResult:

@@ -12,6 +12,7 @@ device is not in the key: a rank is exact on either, so a run started on a GPU m
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 from ..errors import InputError
 from ..model.spec import NetworkSpec
@@ -23,7 +24,7 @@ __all__ = ["BLOCK_KIND", "BlockRows"]
 BLOCK_KIND = "degree_block"
 
 
-def block_row_problem(value: dict) -> str | None:
+def block_row_problem(value: dict[Any, Any]) -> str | None:
     """A stored degree-block row that ``verify.rank.blocks.Block`` cannot hold (``Store.get`` has
     checked its counts): an unknown or a missing field.  ``plan``, the block's plan as it ran (kernel,
     device, leaf route, bytes, estimated seconds: ``verify.rank.block_plan``), is kept beside the block's
@@ -49,7 +50,7 @@ class _RunRows:
         params = (("alone", bool(alone)), ("degree", int(a)), ("weight_range", int(self.weight_range)))
         return Task(BLOCK_KIND, self.spec, "reduced", self.field, self.seed, params=params)
 
-    def get(self, a: int, alone: bool) -> dict | None:
+    def get(self, a: int, alone: bool) -> dict[Any, Any] | None:
         store = self.rows.store
         value = store.get(self._task(a, alone))
         if value is not None:
@@ -63,7 +64,7 @@ class _RunRows:
         raise InputError(f"the results store {self.rows.store.path} is damaged (the row of degree block {a}: "
                          f"{problem}); delete or move it, pass another --store PATH, or drop --store")
 
-    def put(self, a: int, alone: bool, value: dict, seconds: float) -> None:
+    def put(self, a: int, alone: bool, value: dict[Any, Any], seconds: float) -> None:
         self.rows.store.put(self._task(a, alone), value, seconds)
         self.rows.kept += 1
 

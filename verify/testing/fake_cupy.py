@@ -44,6 +44,7 @@ import contextlib
 import sys
 import types
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -184,7 +185,7 @@ class FakeArray(NDArrayOperatorsMixin):
         _sync(".tolist()")
         return self._a.tolist()
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:
         if self._a.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return (FakeArray(self._a[i]) for i in range(self._a.shape[0]))
@@ -319,7 +320,7 @@ class _Runtime:
     def memGetInfo(self) -> tuple[int, int]:  # noqa: N802 - cupy's name
         return self.free, self.total
 
-    def getDeviceProperties(self, index: int) -> dict:  # noqa: N802 - cupy's name
+    def getDeviceProperties(self, index: int) -> dict[Any, Any]:  # noqa: N802 - cupy's name
         return {"name": b"fake cupy (numpy, strict)"}
 
 
