@@ -327,5 +327,5 @@ class ClaimItem(pytest.Item):
             return failure_text(excinfo.value.record, self.registry)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, None, str]:
         return self.path, None, f"claim {self.claim.id} ({self.claim.source})"

@@ -71,7 +71,7 @@ class Perturbation:
     extra: dict[Any, Any] = field(default_factory=dict)  # further arguments changed: always a defect
     call: Callable[..., Any] = field(default=None, compare=False, repr=False)
 
-    def __call__(self, *args):
+    def __call__(self, *args) -> Any:
         return self.call(*args)
 
 
@@ -94,21 +94,21 @@ def _declare(kind: str, function: Callable[..., Any], description: str, claim, f
 
 
 def scaled(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-           **change):
+           **change) -> Perturbation:
     """A bound x3 (a lower bound) or /3 (an upper bound): ``function`` with one argument multiplied or
     divided by 3 from its value in the claim (its default, or ``claim=``)."""
     return _declare("scaled", function, description, claim, factory, change, given)
 
 
 def shifted(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-            **change):
+            **change) -> Perturbation:
     """An index, count or bound moved by one: ``function`` with one argument +1 or -1 from its value in
     the claim (its default, or ``claim=``)."""
     return _declare("shifted", function, description, claim, factory, change, given)
 
 
 def converse(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-             **change):
+             **change) -> Perturbation:
     """An implication's converse (or a dropped hypothesis; a relation made strict is ``strict``): ``function`` with
     one argument (a flag, a relation) changed from its value in the claim."""
     return _declare("converse", function, description, claim, factory, change, given)
@@ -116,14 +116,14 @@ def converse(function: Callable[..., Any], description: str = "", /, *, claim=_U
 
 def neighbour(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False,
               given=None,
-              **change):
+              **change) -> Perturbation:
     """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
     ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
     return _declare("neighbour", function, description, claim, factory, change, given)
 
 
 def strict(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-           **change):
+           **change) -> Perturbation:
     """An inequality made strict (a strengthening, not a converse): ``function`` with one flag turned
     on from False, or one relation '<=' -> '<' ('>=' -> '>'), from its value in the claim."""
     return _declare("strict", function, description, claim, factory, change, given)

@@ -120,7 +120,7 @@ class Claim:
     gap: str = ""
     gap_checks: list[Any] = field(default_factory=list)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.expected not in OUTCOMES:
             raise ValueError(f"{self.id}: expected outcome {self.expected!r} is not one of {OUTCOMES}")
         if bool(self.gap) != bool(self.gap_checks):

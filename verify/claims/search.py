@@ -54,7 +54,7 @@ def integer_points(ranges: dict[Any, Any]):
     return st.fixed_dictionaries({s: st.integers(lo, hi) for s, (lo, hi) in ranges.items()})
 
 
-def search(strategy, failure: Callable[..., Any], max_examples: int):
+def search(strategy, failure: Callable[..., Any], max_examples: int) -> Any | None:
     """Look for an example of ``strategy`` where ``failure(example)`` is not None.
 
     Parameters

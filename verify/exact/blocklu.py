@@ -182,7 +182,7 @@ class BlockLU:
         return out
 
     # ------------------------------------------------------------------ the factorization
-    def random(self, rows: int, cols: int):
+    def random(self, rows: int, cols: int) -> Any:
         """A seeded uniform random matrix over GF(p), reduced: drawn and centred on the host, then copied
         (no read back from the device, as ``ModArith.from_ints`` would need for its range check)."""
         gen = np.random.default_rng([self.rng.randrange(2**63), rows, cols])

@@ -256,7 +256,8 @@ def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = 
     return ar, a, rowperm, colperm, rank, found
 
 
-def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None, overwrite: bool = False):
+def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None,
+               overwrite: bool = False) -> int | PivotRank:
     """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly; every factorization is
     verified on random vectors before its rank is returned (``factor``).
 

@@ -23,38 +23,38 @@ class GaussianRational:
     def _of(value) -> "GaussianRational":
         return value if isinstance(value, GaussianRational) else GaussianRational(value)
 
-    def __add__(self, other):
+    def __add__(self, other) -> GaussianRational:
         other = self._of(other)
         return GaussianRational(self.re + other.re, self.im + other.im)
 
     __radd__ = __add__
 
-    def __neg__(self):
+    def __neg__(self) -> GaussianRational:
         return GaussianRational(-self.re, -self.im)
 
-    def __sub__(self, other):
+    def __sub__(self, other) -> GaussianRational:
         return self + (-self._of(other))
 
-    def __rsub__(self, other):
+    def __rsub__(self, other) -> GaussianRational:
         return self._of(other) - self
 
-    def __mul__(self, other):
+    def __mul__(self, other) -> GaussianRational:
         other = self._of(other)
         return GaussianRational(self.re * other.re - self.im * other.im, self.re * other.im + self.im * other.re)
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other):
+    def __truediv__(self, other) -> GaussianRational:
         other = self._of(other)
         norm = other.re * other.re + other.im * other.im
         if norm == 0:
             raise ZeroDivisionError("division by zero in Q(i)")
         return self * GaussianRational(other.re / norm, -other.im / norm)
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other) -> GaussianRational:
         return self._of(other) / self
 
-    def __pow__(self, exponent: int):
+    def __pow__(self, exponent: int) -> GaussianRational:
         result, base = GaussianRational(1), self
         if exponent < 0:
             base, exponent = GaussianRational(1) / base, -exponent
@@ -71,7 +71,7 @@ class GaussianRational:
             return self.re == other.re and self.im == other.im
         return NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.re, self.im))
 
     def __bool__(self) -> bool:

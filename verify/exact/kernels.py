@@ -184,7 +184,7 @@ class FlintKernel(Kernel):
             return array.rank()
         return self.field.from_rows(np.ascontiguousarray(array)).rank()
 
-    def null_space(self, array, overwrite: bool = False):
+    def null_space(self, array, overwrite: bool = False) -> _FlintNullSpace:
         return _FlintNullSpace(self.field.from_rows(np.ascontiguousarray(array)))
 
 

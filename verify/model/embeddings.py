@@ -38,7 +38,7 @@ class VocabularyEmbedding:
     positional_rank: int = 0
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.vocab < 1:
             raise InputError(f"vocabulary size must be >= 1, got {self.vocab}; use --vocab 2 or more")
         if not 1 <= self.rank <= min(self.width, self.vocab):
@@ -102,7 +102,7 @@ class ConvolutionEmbedding:
     rank: int
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.input_dim < 1 or self.kernel < 1:
             raise InputError(f"input dimension and kernel must be >= 1, got {self.input_dim} and {self.kernel}")
         if not 1 <= self.rank <= min(self.width, self.kernel * self.input_dim):

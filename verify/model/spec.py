@@ -50,7 +50,7 @@ class NetworkSpec:
     position: int = 0
     residual: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("depth", "width", "heads", "attn_dim", "tokens", "output", "position"):
             value = getattr(self, name)
             if isinstance(value, bool):  # True is an int to Python, never a depth

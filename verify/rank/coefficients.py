@@ -39,7 +39,7 @@ def estimate_coefficient_bytes(spec: NetworkSpec, field: Field) -> int:
     return terms * per_term
 
 
-def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]):
+def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """The coefficient matrix of ``poly`` w.r.t. (A, B) as sparse entries.
 
     Returns

@@ -276,7 +276,7 @@ class DenseMoments:
 
 
 def moment_table(exponents: list[Any], coefficients: list[Any], field: Field, nvars: int, degree: int,
-                 homogeneous: bool):
+                 homogeneous: bool) -> DenseMoments | SearchMoments:
     """The lookup for q's moment values: ``DenseMoments`` for a homogeneous q whose half tables fit,
     else ``SearchMoments`` (keys wide enough for sums up to ``degree`` (homogeneous) or 2 * degree)."""
     dtype = np.int64 if field.modulus is not None else object

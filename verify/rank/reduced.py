@@ -274,7 +274,7 @@ def _placement(placement):
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
                             progress: Callable[[int, int], object] | None = None,
-                            only_blocks: list[int] | None = None, placement=None, resume=None):
+                            only_blocks: list[int] | None = None, placement=None, resume=None) -> SepResult:
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route.
 
     Every degree block records its own Schwartz-Zippel bound (``Block.probability_bound``: its g_a x

@@ -16,7 +16,7 @@ from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_ce
 __all__ = ["atlas", "cells", "probe", "int_or_none"]
 
 
-def int_or_none(text: str):
+def int_or_none(text: str) -> int | None:
     return int(text) if text.strip() not in ("", "-") else None
 
 

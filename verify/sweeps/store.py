@@ -263,7 +263,7 @@ class Store:
             self._conn.close()
             self._conn = None
 
-    def __enter__(self):
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -177,11 +177,11 @@ class FakeArray(NDArrayOperatorsMixin):
         _sync("float()")
         return float(self._a)
 
-    def item(self):
+    def item(self) -> Any:
         _sync(".item()")
         return self._a.item()
 
-    def tolist(self):
+    def tolist(self) -> Any:
         _sync(".tolist()")
         return self._a.tolist()
 
