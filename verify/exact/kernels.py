@@ -30,6 +30,7 @@ device's array module; FLINT always runs on the CPU.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,6 +41,9 @@ from .elimination import CHECK, ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
 from .modp import product, three_limb_product
 from .nullspace import null_space
+
+if TYPE_CHECKING:
+    from .device import DeviceArray
 
 __all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
            "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
@@ -149,7 +153,7 @@ class BlockLUKernel(FloatKernel):
 class _FlintNullSpace:
     """FLINT's right null space with the interface of ``verify.exact.nullspace.NullSpace``."""
 
-    def __init__(self, matrix) -> None:
+    def __init__(self, matrix: DeviceArray) -> None:
         self.cols = matrix.ncols()
         self.basis, self.nullity = matrix.nullspace()
         self.rank = self.cols - self.nullity
