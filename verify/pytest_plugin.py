@@ -48,9 +48,13 @@ import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from .claims.record import Claim
+    from .claims.specsets import RankSource
 
 __all__ = ["pytest_addoption", "pytest_configure", "ClaimItem", "ClaimMismatch"]
 
@@ -59,7 +63,7 @@ __all__ = ["pytest_addoption", "pytest_configure", "ClaimItem", "ClaimMismatch"]
 _ENVIRONMENT = pytest.StashKey[dict]()
 
 
-def pytest_addoption(parser) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("verify", "claims of the separation-rank papers (seprank-verify)")
     group.addoption("--verify-claims", action="store_true", default=False,
                     help="add one item per claim of the claims registry to the run, beside the tests collected as "
@@ -77,11 +81,11 @@ def pytest_addoption(parser) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config, parser, args) -> None:
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     early_config.stash[_ENVIRONMENT] = dict(os.environ)
 
 
-def pytest_configure(config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("verify_claims", False):
         return
     config.pluginmanager.register(ClaimsPlugin(config), "verify-claims-plugin")
@@ -111,7 +115,7 @@ class ClaimMismatch(Exception):
 class ClaimsPlugin:
     """Loads the registries once per process, adds their items, and holds the rank source."""
 
-    def __init__(self, config) -> None:
+    def __init__(self, config: pytest.Config) -> None:
         from .claims.record import OUTCOMES
         from .errors import InputError
 
@@ -168,7 +172,8 @@ class ClaimsPlugin:
         node.workerinput["verify_store"] = self.store
 
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection and --lf filter the items
-    def pytest_collection_modifyitems(self, session, config, items) -> None:
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
         from .report.junit import paper_label
 
         for label, (registry, claims, _) in self.registries.items():
@@ -184,10 +189,10 @@ class ClaimsPlugin:
                 config.hook.pytest_collectreport(report=pytest.CollectReport(parent.nodeid, "passed", None, made))
                 items.extend(made)
 
-    def pytest_collection_finish(self, session) -> None:
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected = [item.claim for item in session.items if isinstance(item, ClaimItem)]
 
-    def rank_source(self, needs_ranks: bool):
+    def rank_source(self, needs_ranks: bool) -> RankSource:
         """The process's rank source; the first time a claim with bound checks runs, the ranks the
         selected claims' bound checks read are read from the store (or computed and kept there)."""
         from .claims.specsets import RankSource
@@ -279,14 +284,14 @@ def _markers(claim) -> list[str]:
 class ClaimsCollector(pytest.Collector):
     """The items of one paper of one registry (they are made by the plugin, not by collecting a file)."""
 
-    def collect(self):
+    def collect(self) -> list[pytest.Item]:
         return []
 
 
 class ClaimItem(pytest.Item):
     """One claim: an error when a check raised, else passes when its outcome is the expected one."""
 
-    def __init__(self, *, claim, registry: str, **kwargs) -> None:
+    def __init__(self, *, claim: Claim, registry: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.claim, self.registry = claim, registry
         self.record = None
@@ -320,7 +325,7 @@ class ClaimItem(pytest.Item):
         if not self.record["as_expected"]:
             raise ClaimMismatch(self.record)
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: str | None = None):
         if isinstance(excinfo.value, ClaimMismatch):
             from .report.junit import failure_text
 
