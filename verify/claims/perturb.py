@@ -36,7 +36,12 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeAlias
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .record import CheckResult
 
 __all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted", "converse",
            "neighbour", "strict", "defects", "trivial_description", "stated", "computes_with", "shares_computation"]
@@ -53,6 +58,10 @@ KINDS = {"scaled": "a bound x3 or /3 (one unit on the log3 scale)",
          "neighbour": "an equality's or identity's neighbouring formula (one argument changed)"}
 
 _UNSET = object()
+
+#: What a check's ``perturb=`` takes: a declared perturbation, a bare callable, a mapping of descriptions
+#: to either, or None.
+Perturb: TypeAlias = "Perturbation | Callable[..., Any] | dict[str, Callable[..., Any]] | None"
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,7 @@ class Perturbation:
     extra: dict[Any, Any] = field(default_factory=dict)  # further arguments changed: always a defect
     call: Callable[..., Any] = field(default=None, compare=False, repr=False)
 
-    def __call__(self, *args) -> Any:
+    def __call__(self, *args: Any) -> Any:
         return self.call(*args)
 
 
@@ -93,37 +102,36 @@ def _declare(kind: str, function: Callable[..., Any], description: str, claim, f
     return Perturbation(kind, function, argument, value, claim, description or "", factory, extra, call)
 
 
-def scaled(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-           **change) -> Perturbation:
+def scaled(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+           given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """A bound x3 (a lower bound) or /3 (an upper bound): ``function`` with one argument multiplied or
     divided by 3 from its value in the claim (its default, or ``claim=``)."""
     return _declare("scaled", function, description, claim, factory, change, given)
 
 
-def shifted(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-            **change) -> Perturbation:
+def shifted(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+            given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An index, count or bound moved by one: ``function`` with one argument +1 or -1 from its value in
     the claim (its default, or ``claim=``)."""
     return _declare("shifted", function, description, claim, factory, change, given)
 
 
-def converse(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-             **change) -> Perturbation:
+def converse(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+             given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An implication's converse (or a dropped hypothesis; a relation made strict is ``strict``): ``function`` with
     one argument (a flag, a relation) changed from its value in the claim."""
     return _declare("converse", function, description, claim, factory, change, given)
 
 
 def neighbour(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False,
-              given=None,
-              **change) -> Perturbation:
+              given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
     ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
     return _declare("neighbour", function, description, claim, factory, change, given)
 
 
-def strict(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-           **change) -> Perturbation:
+def strict(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+           given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An inequality made strict (a strengthening, not a converse): ``function`` with one flag turned
     on from False, or one relation '<=' -> '<' ('>=' -> '>'), from its value in the claim."""
     return _declare("strict", function, description, claim, factory, change, given)
@@ -290,7 +298,7 @@ def _functions(objects: list[Any]) -> list[Any]:
     return [x for x in objects if not (isinstance(x, type) or inspect.isbuiltin(x))]
 
 
-def stated(p) -> bool:
+def stated(p: object) -> bool:
     """A declared perturbation given as a separate function (no argument of a function changed)."""
     return isinstance(p, Perturbation) and p.argument is None and not p.extra
 
@@ -348,7 +356,7 @@ def defects(p, check_function: Callable[..., Any], description: str = "") -> lis
     return problems
 
 
-def as_dict(perturb) -> dict[Any, Any]:
+def as_dict(perturb: Perturb) -> dict[str, Callable[..., Any]]:
     """``perturb`` as ``description -> callable`` (a bare callable is "perturbed statement")."""
     if perturb is None:
         return {}
@@ -359,7 +367,8 @@ def as_dict(perturb) -> dict[Any, Any]:
     return dict(perturb)
 
 
-def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared", problems=()) -> dict[Any, Any]:
+def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared",
+           problems: Sequence[str] = ()) -> dict[str, Any]:
     """One perturbation's entry in a check result (``counted``: refuted and free of defects)."""
     entry = {"statement": statement.strip().splitlines()[0], "refuted": bool(refuted), "evidence": evidence,
              "kind": kind}
@@ -369,8 +378,8 @@ def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared
     return entry
 
 
-def attach(result, perturb, decide: Callable[[Callable[..., Any]], tuple[bool, str]], check_function: Callable[...,
-           Any] | None = None):
+def attach(result: CheckResult, perturb: Perturb, decide: Callable[[Callable[..., Any]], tuple[bool, str]],
+           check_function: Callable[..., Any] | None = None) -> CheckResult:
     """Run every perturbation of ``perturb`` through ``decide(fn) -> (refuted, evidence)`` and
     record them on ``result`` (a passing CheckResult), with ``could_fail`` and ``bites_at``.  A
     declared perturbation with ``defects`` against ``check_function`` is recorded but not counted; an
