@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import defaults
 from .defaults import MONOMIALS
@@ -29,6 +29,14 @@ from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
 from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable, Iterable, Iterator
+    from types import ModuleType
+
+    from .claims.record import Claim, ClaimResult
+    from .sweeps.block_rows import BlockRows
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
 from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, memory_gib
@@ -56,7 +64,7 @@ assert RESULT_KINDS == defaults.RESULT_KINDS, "verify.defaults.RESULT_KINDS and 
 MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
-def list_claims(registry=None) -> list[Any]:
+def list_claims(registry: str | os.PathLike[str] | ModuleType | None = None) -> list[Claim]:
     """Every claim of the registry, in file order.
 
     Parameters
@@ -85,7 +93,8 @@ def list_claims(registry=None) -> list[Any]:
     return load_claims(registry)
 
 
-def run_claims(ids: list[str] | None = None, registry=None) -> list[Any]:
+def run_claims(ids: list[str] | None = None,
+               registry: str | os.PathLike[str] | ModuleType | None = None) -> list[ClaimResult]:
     """Run the checks of the given claims (all when ``ids`` is None) and return their results.
 
     Exact ranks a bound check needs are computed in this process (no sweep, no store); the command
@@ -116,21 +125,24 @@ def run_claims(ids: list[str] | None = None, registry=None) -> list[Any]:
     return run_claims_with(select_claims(list_claims(registry), ids))  # one rank source for the call
 
 
-def run_registry(ids=None, out: str = "verify-report", extended: bool = False, dry_run: bool = False, store=None,
-                 scheduler: str | None = None,
-                 workers=None, progress: bool = False, registry=None) -> dict[Any, Any]:
+def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
+                 dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
+                 workers: int | None = None, progress: bool = False,
+                 registry: str | os.PathLike[str] | ModuleType | None = None) -> dict[str, Any]:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 
     return run(ids, out, extended, dry_run, store, scheduler, workers, progress, registry)
 
 
-def reviewers_table(depths, widths: list[int], heads: str = TABLE.heads, field: str = TABLE.field,
-                    seed: int = TABLE.seed,
+def reviewers_table(depths: str | Iterable[int], widths: str | Iterable[int], heads: str = TABLE.heads,
+                    field: str = TABLE.field, seed: int = TABLE.seed,
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
-                    real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
-                    dry_run: bool = False, registry=None, device: str = TABLE.device) -> dict[Any, Any]:
+                    real_tokens: int = TABLE.real_tokens, progress: bool = False,
+                    on_skipped: Callable[[list[dict[str, Any]]], object] | None = None,
+                    dry_run: bool = False, registry: str | os.PathLike[str] | ModuleType | None = None,
+                    device: str = TABLE.device) -> dict[Any, Any]:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -192,7 +204,7 @@ def reviewers_table(depths, widths: list[int], heads: str = TABLE.heads, field: 
 
 
 @contextmanager
-def block_store(path: str, spec: NetworkSpec):
+def block_store(path: str, spec: NetworkSpec) -> Iterator[BlockRows]:
     """``resume`` for ``separation_rank`` (``verify sep --store PATH``): each finished degree block kept
     as a row of the results store at ``path`` (``verify.sweeps.block_rows``), so a killed run resumes
     with the same call; the store is closed on leaving the ``with``."""
@@ -356,7 +368,8 @@ def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 
-def coverage(directory: str | None = None, registry=None) -> tuple[dict[Any, Any], list[Any]]:
+def coverage(directory: str | None = None,
+             registry: str | os.PathLike[str] | ModuleType | None = None) -> tuple[dict[Any, Any], list[Any]]:
     """``verify coverage``: the index's counts (``ok`` when complete) and its entries; ``directory``
     defaults to the registry's ``coverage/`` folder."""
     from .claims.coverage import default_directory, load_index, summarise
@@ -384,7 +397,7 @@ def stored_results(path: str | None = None, kind: str | None = None) -> tuple[st
     return str(path), rows
 
 
-def progress_bars(show: bool):
+def progress_bars(show: bool) -> Callable[[str, str], Progress] | None:
     """The progress factory ``separation_rank`` takes: (label, unit) -> a bar on stderr, or None."""
     return (lambda label, unit: Progress(label, True, unit=unit)) if show else None
 

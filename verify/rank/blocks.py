@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import networkx as nx
 import numpy as np
@@ -24,8 +24,18 @@ from .memory import guard
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "stored_block",
-           "keep_block", "timed"]
+
+__all__ = ["BlockKeeper", "Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array",
+           "stored_block", "keep_block", "timed"]
+
+
+class BlockKeeper(Protocol):
+    """Where a run keeps its finished degree blocks (what ``separation_rank``'s ``resume`` returns for a
+    run; ``verify.sweeps.block_rows`` keeps them as rows of the results store)."""
+
+    def get(self, a: int, alone: bool) -> dict[str, Any] | None: ...
+
+    def put(self, a: int, alone: bool, value: dict[str, Any], seconds: float) -> None: ...
 
 
 def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..defaults import SEP, SepDefaults
 from ..errors import InputError
@@ -27,6 +27,12 @@ from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
 from ..model.partitions import balanced_partitions, parse_partition
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from ..validate import integer
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .block_tasks import BlockRunner
+    from .blocks import BlockKeeper
 from .block_plan import Placement, RunPlan, plan_run
 from .certainty import Certainty
 from .grid import DEFAULT_MAX_EVALUATIONS
@@ -274,7 +280,9 @@ def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | 
                     templates: int | list[Any] | None = SEP.templates, weight_range: int | None = SEP.weight_range,
                     max_memory_gib: float = SEP.max_memory_gib, max_evaluations: int = SEP.max_evaluations,
                     target_probability: float = SEP.target_probability, max_runs: int = SEP.max_runs,
-                    progress=None, device: str = SEP.device, resume=None, cluster=None) -> SepResult:
+                    progress: Callable[[str, str], Callable[[int, int], object]] | None = None,
+                    device: str = SEP.device, resume: Callable[[str, int, int], BlockKeeper] | None = None,
+                    cluster: BlockRunner | None = None) -> SepResult:
     """Separation rank of y_p^i for ``spec``, repeated with fresh weights and primes until certified.
 
     The same result as ``verify sep --json`` (``as_dict()`` is its JSON).  ``max_runs=1`` gives one

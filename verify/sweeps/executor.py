@@ -215,7 +215,8 @@ class SweepInterrupted(KeyboardInterrupt):
     what finished, ``store_path`` (None with no store: nothing was kept) and ``signal_name`` (None
     for Ctrl-C)."""
 
-    def __init__(self, values: list[Any], stats: "SweepStats", store_path=None, signal_name: str | None = None) -> None:
+    def __init__(self, values: list[Any], stats: "SweepStats", store_path: str | None = None,
+                 signal_name: str | None = None) -> None:
         super().__init__("interrupted")
         self.values, self.stats = values, stats
         self.store_path, self.signal_name = store_path, signal_name
