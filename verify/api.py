@@ -31,11 +31,10 @@ from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable, Iterable, Iterator
-    from types import ModuleType
 
     from .claims.record import Claim, ClaimResult
+    from .claims.registry import RegistrySource
     from .sweeps.block_rows import BlockRows
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
@@ -64,7 +63,7 @@ assert RESULT_KINDS == defaults.RESULT_KINDS, "verify.defaults.RESULT_KINDS and 
 MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
-def list_claims(registry: str | os.PathLike[str] | ModuleType | None = None) -> list[Claim]:
+def list_claims(registry: RegistrySource = None) -> list[Claim]:
     """Every claim of the registry, in file order.
 
     Parameters
@@ -93,8 +92,7 @@ def list_claims(registry: str | os.PathLike[str] | ModuleType | None = None) -> 
     return load_claims(registry)
 
 
-def run_claims(ids: list[str] | None = None,
-               registry: str | os.PathLike[str] | ModuleType | None = None) -> list[ClaimResult]:
+def run_claims(ids: list[str] | None = None, registry: RegistrySource = None) -> list[ClaimResult]:
     """Run the checks of the given claims (all when ``ids`` is None) and return their results.
 
     Exact ranks a bound check needs are computed in this process (no sweep, no store); the command
@@ -128,7 +126,7 @@ def run_claims(ids: list[str] | None = None,
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
                  dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
                  workers: int | None = None, progress: bool = False,
-                 registry: str | os.PathLike[str] | ModuleType | None = None) -> dict[str, Any]:
+                 registry: RegistrySource = None) -> dict[str, Any]:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 
@@ -141,7 +139,7 @@ def reviewers_table(depths: str | Iterable[int], widths: str | Iterable[int], he
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
                     real_tokens: int = TABLE.real_tokens, progress: bool = False,
                     on_skipped: Callable[[list[dict[str, Any]]], object] | None = None,
-                    dry_run: bool = False, registry: str | os.PathLike[str] | ModuleType | None = None,
+                    dry_run: bool = False, registry: RegistrySource = None,
                     device: str = TABLE.device) -> dict[Any, Any]:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
@@ -368,8 +366,7 @@ def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 
-def coverage(directory: str | None = None,
-             registry: str | os.PathLike[str] | ModuleType | None = None) -> tuple[dict[Any, Any], list[Any]]:
+def coverage(directory: str | None = None, registry: RegistrySource = None) -> tuple[dict[Any, Any], list[Any]]:
     """``verify coverage``: the index's counts (``ok`` when complete) and its entries; ``directory``
     defaults to the registry's ``coverage/`` folder."""
     from .claims.coverage import default_directory, load_index, summarise

@@ -39,8 +39,6 @@ from numbers import Rational
 from typing import TYPE_CHECKING, Any, Callable, TypeAlias
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from .record import CheckResult
 
 __all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted", "converse",
@@ -58,10 +56,7 @@ KINDS = {"scaled": "a bound x3 or /3 (one unit on the log3 scale)",
          "neighbour": "an equality's or identity's neighbouring formula (one argument changed)"}
 
 _UNSET = object()
-
-#: What a check's ``perturb=`` takes: a declared perturbation, a bare callable, a mapping of descriptions
-#: to either, or None.
-Perturb: TypeAlias = "Perturbation | Callable[..., Any] | dict[str, Callable[..., Any]] | None"
+Perturb: TypeAlias = "Perturbation | Callable[..., Any] | dict[str, Callable[..., Any]] | None"  #: perturb= takes
 
 
 @dataclass(frozen=True)
@@ -123,7 +118,7 @@ def converse(function: Callable[..., Any], description: str = "", /, *, claim: o
     return _declare("converse", function, description, claim, factory, change, given)
 
 
-def neighbour(function: Callable[..., Any], description: str = "", /, *, claim=_UNSET, factory: bool = False,
+def neighbour(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
               given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
     ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
@@ -368,7 +363,7 @@ def as_dict(perturb: Perturb) -> dict[str, Callable[..., Any]]:
 
 
 def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared",
-           problems: Sequence[str] = ()) -> dict[str, Any]:
+           problems: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """One perturbation's entry in a check result (``counted``: refuted and free of defects)."""
     entry = {"statement": statement.strip().splitlines()[0], "refuted": bool(refuted), "evidence": evidence,
              "kind": kind}

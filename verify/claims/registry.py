@@ -29,10 +29,14 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import TypeAlias
 
 from ..errors import InputError, printable
 
-__all__ = ["GROUP", "ENVIRONMENT", "Registry", "find_registry", "registry_entry_points"]
+__all__ = ["GROUP", "ENVIRONMENT", "Registry", "find_registry", "registry_entry_points", "RegistrySource"]
+
+#: How the API takes a registry: a folder or package path, a module, or None (see the module docstring).
+RegistrySource: TypeAlias = "str | os.PathLike[str] | ModuleType | None"
 
 #: The entry-point group a registry registers under.
 GROUP = "verify.registries"

@@ -13,8 +13,6 @@ from .argtypes import MAX_COUNT, int_range
 if TYPE_CHECKING:
     import argparse
 
-    from ..model.spec import NetworkSpec
-
 NAME = "sep"
 D = defaults.SEP
 
@@ -70,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return _stored(args, spec, cluster)
 
 
-def _stored(args: argparse.Namespace, spec: NetworkSpec, cluster) -> int:
+def _stored(args: argparse.Namespace, spec, cluster) -> int:
     from .. import api
 
     if args.dry_run:
@@ -93,7 +91,7 @@ def _stored(args: argparse.Namespace, spec: NetworkSpec, cluster) -> int:
         raise InputError(text.replace("use --no-store", "drop --store").replace("--no-store", "drop --store")) from None
 
 
-def _run(args: argparse.Namespace, spec: NetworkSpec, resume, cluster) -> int:
+def _run(args: argparse.Namespace, spec, resume, cluster) -> int:
     from .. import api
 
     result = api.separation_rank(
@@ -123,7 +121,7 @@ def _run(args: argparse.Namespace, spec: NetworkSpec, resume, cluster) -> int:
     return 0
 
 
-def _dry_run(args: argparse.Namespace, spec: NetworkSpec, cluster) -> int:
+def _dry_run(args: argparse.Namespace, spec, cluster) -> int:
     """``--dry-run``: the plan (``api.plan_separation_rank``; with ``--scheduler`` each block's task memory and the
     workers that can hold it, ``BlockCluster.plan``), printed; nothing computed, nothing stored."""
     from .. import api

@@ -158,11 +158,10 @@ def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: i
     return out
 
 
-def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
-                 vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
-                 continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
-                 progress: Callable[[int, int], object] | None = None, run_batch=None, batch: int = 1,
-                 device=None) -> ProbeResult:
+def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int, vocab: int | None = None,
+                 rank: int | None = None, positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31,
+                 max_memory_gib: float = 16.0, progress: Callable[[int, int], object] | None = None, run_batch=None,
+                 batch: int = 1, device=None) -> ProbeResult:
     """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops.
 
     ``run_batch(list of N) -> list of probe_step values`` computes several N at once (a sweep
