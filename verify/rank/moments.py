@@ -14,12 +14,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..exact.compositions import compositions
 from ..exact.fields import Field
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from numpy.typing import DTypeLike
+
+    from ..exact.device import DeviceArray
 
 __all__ = ["Terms", "AdditiveEncoder", "moment_values", "moment_terms", "search_gather", "SearchMoments",
            "DenseMoments", "moment_table"]
@@ -43,6 +50,9 @@ class AdditiveEncoder:
     word per chunk.  key(alpha) + key(beta) = key(alpha + beta) as long as no entry reaches
     ``base``, which the caller guarantees.
     """
+
+    chunks: list[list[int]]  # the variables of each word
+    weights: np.ndarray  # nvars x words: base^j at (variable, its word)
 
     def __init__(self, nvars: int, base: int, word_limit: int = 2**62) -> None:
         per_word = 1
@@ -99,7 +109,7 @@ def moment_terms(exponents: list[Any], coefficients: list[Any], field: Field, en
     return out
 
 
-def search_gather(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
+def search_gather(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype: DTypeLike) -> np.ndarray:
     """Values of ``terms`` at every key row_keys[i] + col_keys[j], zero where absent (exact).
 
     One-word keys: a sorted search.  Multi-word keys: an additive 64-bit hash (random odd
@@ -137,7 +147,7 @@ def search_gather(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
     return out
 
 
-def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
+def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype: DTypeLike) -> np.ndarray:
     """The slow exact route for multi-word keys: equal rows get equal ids by one joint sort."""
     keys = row_keys[:, None, :] + col_keys[None, :, :]
     out = np.zeros(keys.shape[:2], dtype=dtype)
@@ -156,8 +166,10 @@ def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
 class SearchMoments:
     """Moment values of q_1..q_d found by ``search_gather`` on additive keys (any q)."""
 
-    def __init__(self, terms: list[Any], encoder: AdditiveEncoder, dtype) -> None:
-        self.terms, self.encoder, self.dtype = terms, encoder, dtype
+    def __init__(self, terms: list[Terms], encoder: AdditiveEncoder, dtype: DTypeLike) -> None:
+        self.terms: list[Terms] = terms
+        self.encoder: AdditiveEncoder = encoder
+        self.dtype: DTypeLike = dtype
 
     @property
     def count(self) -> int:
@@ -194,7 +206,19 @@ class DenseMoments:
     read from a direct table of base^|H_i| entries.
     """
 
-    def __init__(self, nvars: int, degree: int, exponents: list[Any], values: list[Any], dtype) -> None:
+    degree: int
+    dtype: DTypeLike
+    xp: ModuleType  # the array module of the tables below (numpy, or a device's: ``on``)
+    split: int
+    rank1: DeviceArray
+    rank2: DeviceArray
+    weights1: np.ndarray
+    weights2: np.ndarray
+    stride: DeviceArray
+    offset: DeviceArray
+    tables: list[DeviceArray]
+
+    def __init__(self, nvars: int, degree: int, exponents: list[Any], values: list[Any], dtype: DTypeLike) -> None:
         base = degree + 1
         self.degree, self.dtype, self.xp, self._on = degree, dtype, np, {}
         self.split = nvars // 2
@@ -231,7 +255,7 @@ class DenseMoments:
     def count(self) -> int:
         return len(self.tables)
 
-    def on(self, xp) -> DenseMoments:
+    def on(self, xp: ModuleType) -> DenseMoments:
         """This table with its arrays in array module ``xp`` (a device's; made once and kept), so that its
         ``gather`` builds a block's lines on that device: only the keys cross to it, never the lines."""
         if xp is self.xp:
