@@ -28,9 +28,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
+    from types import ModuleType
+
+    from .registry import Registry
+    from .specsets import RankSource
 
 __all__ = ["Source", "CheckResult", "Check", "Claim", "ClaimResult", "load_claims", "run_claim",
            "OUTCOMES", "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k"]
@@ -340,7 +348,7 @@ def run_claim(claim: Claim) -> ClaimResult:
                        time.perf_counter() - start, readings, gap_results)
 
 
-def load_claims(registry=None) -> list[Claim]:
+def load_claims(registry: str | os.PathLike[str] | ModuleType | Registry | None = None) -> list[Claim]:
     """Every ``CLAIM`` defined by a module of the registry (one claim per file), sorted by id;
     ``registry`` as ``verify.claims.registry.find_registry`` takes it (None: the installed one)."""
     from .registry import find_registry
@@ -363,7 +371,8 @@ def load_claims(registry=None) -> list[Claim]:
     return sorted(found, key=lambda c: c.id)
 
 
-def run_claims_with(claims: list[Claim], ranks=None, each=None) -> list[ClaimResult]:
+def run_claims_with(claims: list[Claim], ranks: RankSource | None = None,
+                    each: Callable[[int, ClaimResult], object] | None = None) -> list[ClaimResult]:
     """Run ``claims`` with one rank source (``specsets.RankSource``; a fresh one if None) shared by
     their bound checks; ``each(i, result)`` hears every result as it comes."""
     from .specsets import using
