@@ -43,7 +43,8 @@ from .modp import product, three_limb_product
 from .nullspace import null_space
 
 if TYPE_CHECKING:
-    from .device import DeviceArray
+    from .device import Device, DeviceArray
+    from .fields import Field
 
 __all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
            "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
@@ -75,7 +76,7 @@ class Kernel:
         """How results name the elimination behind ``null_space``."""
         return self.name
 
-    def __init__(self, field, device=CPU) -> None:
+    def __init__(self, field: Field, device: Device = CPU) -> None:
         self.field, self.device = field, device
 
     def rank(self, array, overwrite: bool = False) -> int:
@@ -200,7 +201,7 @@ def _one_limb(p: int) -> bool:
     return ModArith(p).limbs == 1
 
 
-def kernel_for(field, rows: int, cols: int, device=CPU, kernel: str | None = None) -> Kernel:
+def kernel_for(field: Field, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
     """The kernel that ranks a rows x cols matrix over ``field`` (a ``verify.exact.fields.Field``):
     the float elimination for GF(p), p < 2^50, with shortest side at least ``FLOAT_MIN``; FLINT
     otherwise.  On a GPU ``device`` (``verify.exact.device``), a one-limb prime and a shortest side
@@ -253,8 +254,8 @@ def factorization_check(name: str | None, modulus: int | None) -> tuple[str, Fra
     return cls.check, bound, text
 
 
-def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
-                 device=CPU) -> Kernel:
+def kernel_again(field: Field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
+                 device: Device = CPU) -> Kernel:
     """The kernel that ranks, over ``field``, a rows x cols block that an earlier run ranked with the
     kernel named ``earlier`` over GF(``earlier_modulus``).  Where both primes are below ``MAX_PRIME``
     the earlier choice was made on the shape actually ranked (a compressed block is narrower than
@@ -273,7 +274,7 @@ def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlie
     return kernel_for(field, rows, cols, device=device)
 
 
-def large_bytes_per_entry(field, device=CPU) -> int:
+def large_bytes_per_entry(field: Field, device: Device = CPU) -> int:
     """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
     estimates: shortest side ``FLOAT_MIN`` and beyond)."""
     return kernel_for(field, tuning.FLOAT_MIN, tuning.FLOAT_MIN, device=device).bytes_per_entry
