@@ -104,6 +104,11 @@ class ModArith(KaratsubaProducts):
     [[6, 5], [3, 1]]
     """
 
+    limbs: int
+    small: bool
+    delay: int
+    shift: list[int]
+
     def __init__(self, p: int, xp: ModuleType = np, limbs: int | None = None, karatsuba: bool | None = None,
                  fused: bool | None = None) -> None:
         if not 3 <= p < MAX_PRIME or p % 2 == 0:
@@ -141,7 +146,7 @@ class ModArith(KaratsubaProducts):
         """The balanced inverse of a nonzero reduced entry."""
         return self.balanced(pow(int(value) % self.p, -1, self.p))
 
-    def from_ints(self, matrix: DeviceArray, overwrite: bool = False):
+    def from_ints(self, matrix: DeviceArray, overwrite: bool = False) -> DeviceArray:
         """A reduced float64 copy of an integer array (int64, uint64, or Python ints as numpy objects).
 
         With ``overwrite`` and an int64 array of ``xp``, the result is written over the input's own
@@ -176,7 +181,7 @@ class ModArith(KaratsubaProducts):
                 out[r:r + step] = (values - self.p * (values > self.p // 2)).astype(xp.float64)
         return out
 
-    def to_ints(self, values: DeviceArray):
+    def to_ints(self, values: DeviceArray) -> DeviceArray:
         """Canonical residues in [0, p) as int64."""
         return self.xp.remainder(values.astype(self.xp.int64), self.p)
 
@@ -198,7 +203,7 @@ class ModArith(KaratsubaProducts):
         q *= self.p
         x -= q
 
-    def reduce(self, x: DeviceArray, scratch: DeviceArray | None = None):
+    def reduce(self, x: DeviceArray, scratch: DeviceArray | None = None) -> DeviceArray:
         """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h; returns it.  ``scratch``, an array of
         x's shape not overlapping it, holds the quotient instead of a new temporary."""
         bands = self._bands(x)
@@ -227,7 +232,7 @@ class ModArith(KaratsubaProducts):
             if reduce:
                 self.reduce_in_place(part, y[band])
 
-    def nonzero(self, x: DeviceArray):
+    def nonzero(self, x: DeviceArray) -> DeviceArray:
         """Boolean mask of entries that are nonzero mod p (h < p for p >= 5: a sign test suffices)."""
         if self.h < self.p:
             return x != 0
@@ -244,7 +249,7 @@ class ModArith(KaratsubaProducts):
         target -= self.mul(left[:, None], right[None, :])
         self.reduce(target)
 
-    def mul(self, x: DeviceArray, y: DeviceArray):
+    def mul(self, x: DeviceArray, y: DeviceArray) -> DeviceArray:
         """Reduced x * y (elementwise, broadcasting; ``y`` may be a Python int).  A 1-D ``x`` times a
         reduced int, with the compiled Karatsuba loops, is one rank-one pass: 0 - (-y) x."""
         xp = self.xp

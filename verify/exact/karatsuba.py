@@ -42,6 +42,8 @@ import numpy as np
 from . import tuning
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from .device import DeviceArray
 
 __all__ = ["KaratsubaProducts", "shift_output"]
@@ -92,6 +94,21 @@ def _karatsuba_plan(p: int, h: int, limit: int) -> tuple[int, int, int, tuple[in
 class KaratsubaProducts:
     """The Karatsuba products of ``ModArith`` (a mixin: it uses the host's ``p``, ``h``, ``limit``,
     ``pinv``, ``xp``, ``_bands`` and ``reduce_in_place``)."""
+
+    p: int
+    xp: ModuleType
+    h: int
+    limit: int
+    pinv: float
+    bits: int
+    chunk: int
+    limb_bound: int
+    karatsuba: bool
+    fused: ModuleType | None  # ``verify.exact.fused``, where its compiled loops run the passes
+    sum_bound: int
+    p_high: int
+    p_low: int
+    shift_pinv: float
 
     def _plan_karatsuba(self, karatsuba: bool | None, fused: bool | None, min_chunk: int) -> None:
         """Switch two limbs to Karatsuba where its chunk is at least ``min_chunk`` (or ``karatsuba``
