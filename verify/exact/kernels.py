@@ -79,10 +79,10 @@ class Kernel:
     def __init__(self, field: Field, device: Device = CPU) -> None:
         self.field, self.device = field, device
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         raise NotImplementedError
 
-    def null_space(self, array, overwrite: bool = False):
+    def null_space(self, array: DeviceArray, overwrite: bool = False):
         raise NotImplementedError
 
     def product(self, left: np.ndarray, right: np.ndarray, overwrite: bool = False) -> np.ndarray:
@@ -108,10 +108,10 @@ class FloatKernel(Kernel):
     family = "float"
     device_arrays = True
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         return rank_mod_p(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
-    def null_space(self, array, overwrite: bool = False):
+    def null_space(self, array: DeviceArray, overwrite: bool = False):
         return null_space(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
     @classmethod
@@ -141,7 +141,7 @@ class BlockLUKernel(FloatKernel):
     def null_space_name(self) -> str:
         return ELIMINATION
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         from .blocklu import rank as block_lu_rank
 
         ar = ModArith(self.field.modulus, self.device.xp)
@@ -154,7 +154,7 @@ class BlockLUKernel(FloatKernel):
 class _FlintNullSpace:
     """FLINT's right null space with the interface of ``verify.exact.nullspace.NullSpace``."""
 
-    def __init__(self, matrix: DeviceArray) -> None:
+    def __init__(self, matrix) -> None:
         self.cols = matrix.ncols()
         self.basis, self.nullity = matrix.nullspace()
         self.rank = self.cols - self.nullity
