@@ -46,6 +46,15 @@ __all__ = ["Source", "CheckResult", "Check", "Claim", "ClaimResult", "load_claim
 OUTCOMES = ("verified", "erratum", "ambiguous", "gap", "not-decided", "violated", "not-applicable")
 
 #: Symbols the claims' formulas are written in.
+L: sp.Symbol
+d_x: sp.Symbol
+H: sp.Symbol
+d_a: sp.Symbol
+N: sp.Symbol
+r: sp.Symbol
+r_e: sp.Symbol
+n: sp.Symbol
+k: sp.Symbol
 L, d_x, H, d_a, N, r, r_e, n, k = sp.symbols("L d_x H d_a N r r_e n k", positive=True, integer=True)
 
 
