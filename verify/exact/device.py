@@ -77,6 +77,9 @@ DeviceArray: TypeAlias = Any
 class Device:
     """An array module and its housekeeping: ``name`` is "cpu" or "gpu", ``xp`` numpy or cupy."""
 
+    name: str
+    xp: ModuleType
+
     def __init__(self, name: str, xp: ModuleType) -> None:
         self.name, self.xp = name, xp
 
@@ -100,7 +103,7 @@ class Device:
             return None
         return int(self.xp.cuda.runtime.memGetInfo()[0]) + int(self.xp.get_default_memory_pool().free_bytes())
 
-    def to_host(self, array) -> np.ndarray:
+    def to_host(self, array: DeviceArray) -> np.ndarray:
         """A numpy copy (or the array itself on the CPU)."""
         return array.get() if hasattr(array, "get") else np.asarray(array)
 
@@ -114,7 +117,7 @@ class Device:
     def __repr__(self) -> str:
         return f"Device({self.name})"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Device) and (self.name, self.xp) == (other.name, other.xp)
 
     def __hash__(self) -> int:

@@ -58,18 +58,20 @@ FLINT = "flint"
 class Kernel:
     """An exact kernel for one field (see the module notes)."""
 
-    name = ""
-    bytes_per_entry = 0
+    name: str = ""
+    bytes_per_entry: int = 0
     #: Whether a rank costs far less than a null space (then worth trying against a proven bound first).
-    rank_first = False
+    rank_first: bool = False
     #: How its factorizations are verified before a rank is returned (``verify.exact.factorcheck``, or
     #: the block LU's own check); None when it computes none to check (FLINT).
     check: str | None = None
     #: The row of ``verify.exact.tuning.SECONDS`` that prices it.
-    family = "flint"
+    family: str = "flint"
     #: Whether it eliminates arrays of its device's array module (a slice may then be gathered on the
     #: device, ``verify.rank.degree_blocks``); False: it reads host numpy arrays (FLINT).
-    device_arrays = False
+    device_arrays: bool = False
+    field: Field
+    device: Device
 
     @property
     def null_space_name(self) -> str:
