@@ -1,5 +1,10 @@
 """The exceptions the command line turns into a one-line message and exit status 2."""
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import os
+
 __all__ = ["InputError", "Terminated", "printable"]
 
 
@@ -21,7 +26,7 @@ class Terminated(KeyboardInterrupt):
         self.signal_name = signal_name
 
 
-def printable(text) -> str:
+def printable(text: "str | os.PathLike[str]") -> str:
     """``text`` (a str or a path) with every character that is not printable written as its Python
     escape (``\\n``, ``\\x1b``, ``\\udcff``), so that a name echoed in a message stays one line and
     cannot move the cursor or recolour the terminal."""

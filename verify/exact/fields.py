@@ -176,7 +176,7 @@ def parse_field(text: str) -> Field:
     raise InputError(f"unknown field {text[:40]!r}; use --field qq or --field gf:P with P prime")
 
 
-def as_field(value) -> Field:
+def as_field(value: Field | str) -> Field:
     """A ``Field``, or the text of one (``"gf:2^61-1"``, ``"qq"``) parsed by ``parse_field``; anything
     else raises ``InputError`` (the Python API takes either form)."""
     if isinstance(value, Field):

@@ -142,7 +142,7 @@ class ModArith(KaratsubaProducts):
         value %= self.p
         return value - self.p if value > self.p // 2 else value
 
-    def inverse(self, value) -> int:
+    def inverse(self, value: int) -> int:
         """The balanced inverse of a nonzero reduced entry."""
         return self.balanced(pow(int(value) % self.p, -1, self.p))
 

@@ -24,6 +24,8 @@ from .memory import guard
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .block_plan import RunPlan
+
 
 __all__ = ["BlockKeeper", "Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array",
            "stored_block", "keep_block", "timed"]
@@ -174,7 +176,7 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
 BLOCK_FIELDS = {f.name for f in fields(Block)}
 
 
-def stored_block(done, a: int, alone: bool, bound: int | None) -> Block | None:
+def stored_block(done: BlockKeeper | None, a: int, alone: bool, bound: int | None) -> Block | None:
     """Block a as ``done`` kept it (``alone``: ranked without a neighbour's hint), or None; a stored rank above
     the block's proven bound is refused as a damaged row (no engine gives it)."""
     stored = None if done is None else done.get(a, alone)
@@ -186,7 +188,7 @@ def stored_block(done, a: int, alone: bool, bound: int | None) -> Block | None:
     return block
 
 
-def keep_block(done, plan, a: int, alone: bool, block: Block) -> None:
+def keep_block(done: BlockKeeper | None, plan: RunPlan, a: int, alone: bool, block: Block) -> None:
     """Store finished block a in ``done`` (if any) with its plan, its seconds the sum of its phases."""
     if done is None:
         return
