@@ -33,6 +33,10 @@ from .result import SepResult
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..exact.device import Device
+    from .block_plan import Placement
+    from .blocks import BlockKeeper
+
 __all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank",
            "reduced_separation_rank", "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
 
@@ -274,7 +278,9 @@ def _placement(placement):
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
                             progress: Callable[[int, int], object] | None = None,
-                            only_blocks: list[int] | None = None, placement=None, resume=None) -> SepResult:
+                            only_blocks: list[int] | None = None,
+                            placement: Placement | Device | None = None,
+                            resume: Callable[[str, int, int], BlockKeeper] | None = None) -> SepResult:
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route.
 
     Every degree block records its own Schwartz-Zippel bound (``Block.probability_bound``: its g_a x

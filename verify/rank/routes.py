@@ -29,7 +29,10 @@ from .memory import DEFAULT_MEMORY_GIB, guard, guard_log2, log2_multichoose
 from .result import SepResult
 
 if TYPE_CHECKING:
+    from ..exact.device import Device
     from ..model.embeddings import VocabularyEmbedding
+    from .block_plan import Placement
+    from .blocks import BlockKeeper
 
 __all__ = ["Route", "ROUTES", "METHODS", "register_route", "rank_once", "coefficient_size", "weights_size",
            "WEIGHT_BYTES"]
@@ -231,8 +234,8 @@ def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DE
               seed: int = 0, partition: tuple[Any, ...] | None = None, templates: int | list[Any] | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
               max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress: Callable[[int, int], object] | None = None,
-              placement=None,
-              resume=None) -> SepResult:
+              placement: Placement | Device | None = None,
+              resume: Callable[[str, int, int], BlockKeeper] | None = None) -> SepResult:
     """One run: the separation rank of y_p^i for ``spec`` at seeded integer weights, by ``method``.
 
     ``verify.separation_rank`` repeats this with fresh weights and primes until the result is

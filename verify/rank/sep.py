@@ -31,6 +31,8 @@ from ..validate import integer
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..exact.device import Device
+    from .block_plan import Placement
     from .block_tasks import BlockRunner
     from .blocks import BlockKeeper
 from .block_plan import Placement, RunPlan, plan_run
@@ -114,9 +116,12 @@ def _partition(text_or_tuple, tokens: int) -> tuple[int, ...]:
 
 def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, seed: int = 0,
                    weight_range: int | None = None, target: float = DEFAULT_TARGET,
-                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple[Any, ...] | None = None, templates=None,
+                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple[Any, ...] | None = None,
+                   templates: int | list[Any] | None = None,
                    max_memory_gib: float = DEFAULT_MEMORY_GIB, max_evaluations: int = DEFAULT_MAX_EVALUATIONS,
-                   progress=None, placement=None, resume=None) -> Repeated:
+                   progress: Callable[[int, int], object] | None = None,
+                   placement: Placement | Device | None = None,
+                   resume: Callable[[str, int, int], BlockKeeper] | None = None) -> Repeated:
     """Runs of ``method`` with fresh weights and primes until certified (``repeat.repeat_until``).
 
     The one repeat loop of the engine: ``verify sep``, ``verify.separation_rank``, the table's tasks

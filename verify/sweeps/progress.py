@@ -16,8 +16,12 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "PLAIN_SECONDS", "close_all"]
 
@@ -177,7 +181,7 @@ class Progress(_Bar):
     SPINNING = "{desc} {elapsed} elapsed"
     COUNTING = "{desc}: {n_fmt}/{total_fmt} {unit}s, {elapsed} elapsed"
 
-    def __init__(self, label: str, enabled: bool = True, stream=None, unit: str = "block") -> None:
+    def __init__(self, label: str, enabled: bool = True, stream: TextIO | None = None, unit: str = "block") -> None:
         super().__init__(label, enabled, stream, unit, bar_format=self.SPINNING)
         self._frame = 0
         self.open(None)  # shows the elapsed time from the start, even before the first step ends
@@ -216,7 +220,7 @@ class SweepProgress(_Bar):
     callable ``(done, total, reused, computed)`` it counts tasks (all of cost 1).
     """
 
-    def __init__(self, label: str, enabled: bool = True, stream=None) -> None:
+    def __init__(self, label: str, enabled: bool = True, stream: TextIO | None = None) -> None:
         super().__init__(label, enabled, stream, unit="work",
                          bar_format="{desc} |{bar}| {percentage:3.0f}% of the estimated work, {elapsed} elapsed"
                                     "{postfix}")
