@@ -85,6 +85,14 @@ class BlockLU:
     ``leaf``: a route of ``verify.exact.leaves.ROUTES`` (``"kernel"``, ``"host"``, ``"array"``); by
     default ``leaves.default_route`` for the array module (module notes)."""
 
+    ar: ModArith
+    xp: ModuleType
+    p: int
+    width: int
+    leaf: str
+    rng: random.Random
+    flops: float
+
     def __init__(self, ar: ModArith, width: int | None = None, seed: int = 0, leaf: str | None = None) -> None:
         if ar.limbs != 1:
             raise ValueError(f"block LU needs one-limb products (p below about 2^23.5), not p = {ar.p}")

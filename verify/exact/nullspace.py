@@ -22,12 +22,22 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from .device import DeviceArray
+    from .factorcheck import Sketch
+    from .floatmod import ModArith
 
 __all__ = ["NullSpace", "null_space"]
 
 
 class NullSpace:
     """The right null space of a matrix over GF(p): ``rank``, ``nullity`` and ``rows(mix)``."""
+
+    ar: ModArith
+    a: DeviceArray  # the factored copy (PLUQ in place)
+    colperm: list[int]
+    rank: int
+    sketch: Sketch | None
+    cols: int
+    nullity: int
 
     def __init__(self, matrix: DeviceArray, p: int, xp: ModuleType | None = None, overwrite: bool = False) -> None:
         self.ar, self.a, _, self.colperm, self.rank, self.sketch = factor(matrix, p, xp, overwrite=overwrite,

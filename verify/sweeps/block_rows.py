@@ -11,6 +11,7 @@ device is not in the key: a rank is exact on either, so a run started on a GPU m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -76,7 +77,10 @@ class BlockRows:
     so a run refused before its first block (the memory estimate, ``--device gpu``) creates no file.
     ``kept``: how many blocks this object stored (what an interrupted ``verify sep --store`` reports)."""
 
-    def __init__(self, store, spec: NetworkSpec) -> None:
+    spec: NetworkSpec
+    kept: int
+
+    def __init__(self, store: Store | Callable[[], Store], spec: NetworkSpec) -> None:
         self._store, self.spec, self.kept = store, spec.with_tokens(None), 0
 
     @property

@@ -218,8 +218,10 @@ class SweepInterrupted(KeyboardInterrupt):
     def __init__(self, values: list[Any], stats: "SweepStats", store_path: str | None = None,
                  signal_name: str | None = None) -> None:
         super().__init__("interrupted")
-        self.values, self.stats = values, stats
-        self.store_path, self.signal_name = store_path, signal_name
+        self.values: list[Any] = values
+        self.stats: SweepStats = stats
+        self.store_path: str | None = store_path
+        self.signal_name: str | None = signal_name
 
 
 @dataclass

@@ -224,7 +224,9 @@ class SweepProgress(_Bar):
         super().__init__(label, enabled, stream, unit="work",
                          bar_format="{desc} |{bar}| {percentage:3.0f}% of the estimated work, {elapsed} elapsed"
                                     "{postfix}")
-        self.tasks = self.reused = self.computed = 0
+        self.tasks: int = 0
+        self.reused: int = 0
+        self.computed: int = 0
         self._initial = 0.0
 
     def start(self, total_cost: float, reused_cost: float, tasks: int, reused: int) -> None:
