@@ -24,9 +24,12 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from .registry import RegistrySource
 
 __all__ = ["KINDS", "Entry", "default_directory", "load_index", "summarise"]
 
@@ -57,7 +60,7 @@ class Entry:
         return not self.claims and self.reason.lower().startswith("pending")
 
 
-def default_directory(registry=None) -> Path:
+def default_directory(registry: RegistrySource = None) -> Path:
     """The ``coverage/`` folder of the registry (``verify.claims.registry.find_registry(registry)``)."""
     from .registry import find_registry
 

@@ -26,6 +26,7 @@ import pkgutil
 import sys
 import tomllib
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -65,7 +66,7 @@ class Registry:
         """The package's folder (its ``coverage/`` index lives there)."""
         return Path(next(iter(self.module.__path__))).resolve()
 
-    def refuse(self, path, problem: str, fix: str) -> InputError:
+    def refuse(self, path: str | os.PathLike[str], problem: str, fix: str) -> InputError:
         """The one-line error for a problem of the file ``path`` of this registry."""
         return InputError(f"registry {printable(self.name)!r} ({self.origin}): {printable(path)}: {problem}; {fix}")
 
@@ -93,7 +94,7 @@ def _where(exc: BaseException, path: Path, folder: Path) -> str:
     return f"{inside[-1].filename}:{inside[-1].lineno}" if inside else str(path)
 
 
-def import_guarded(load, path: Path, folder: Path, name: str, origin: str) -> ModuleType:
+def import_guarded(load: Callable[[], ModuleType], path: Path, folder: Path, name: str, origin: str) -> ModuleType:
     """``load()`` (an import of a file of the registry in ``folder``) with every failure of the file,
     a syntax error, an import error, any exception, ``sys.exit``, turned into one ``InputError``
     naming the registry, the file and line, and the file's own message.  Ctrl-C still interrupts."""

@@ -43,7 +43,8 @@ def add_network_args(p, defaults, tokens_required: bool = False, field_help=None
                    help=f"refuse work estimated above this (default {defaults.max_memory_gib:g})")
 
 
-def add_device_arg(p, default: str = "auto", what: str = "the reduced route's eliminations", extra: str = "") -> None:
+def add_device_arg(p: argparse.ArgumentParser, default: str = "auto", what: str = "the reduced route's eliminations",
+                   extra: str = "") -> None:
     """``--device auto|cpu|gpu`` (``verify.exact.device``); ``extra``: a sentence on what never uses it."""
     p.add_argument("--device", choices=["auto", "cpu", "gpu"], default=default,
                    help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu-cuda12]' "
@@ -52,18 +53,18 @@ def add_device_arg(p, default: str = "auto", what: str = "the reduced route's el
                         + (f". {extra}" if extra else ""))
 
 
-def add_output_args(p) -> None:
+def add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def add_registry_arg(p) -> None:
+def add_registry_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--registry", default=None, metavar="NAME|MODULE|FOLDER",
                    help="the claims registry: an entry-point name of verify.registries, a module or a package "
                         "folder (default $VERIFY_REGISTRY, else the one installed)")
 
 
-def add_sweep_args(p) -> None:
+def add_sweep_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("sweep")
     g.add_argument("--store", default=None, metavar="PATH",
                    help="SQLite results store (default $VERIFY_STORE or ~/.cache/verify/results.sqlite)")

@@ -31,6 +31,7 @@ from ..errors import InputError, Terminated, printable
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
 __all__ = ["run_guarded", "fault_message", "USER_ERROR", "ascii_fallback"]
 
@@ -45,7 +46,7 @@ _ASCII = {"§": "sec. ", "≥": ">=", "≤": "<=", "≠": "!=", "≈": "~", "×"
           "ε": "eps", "λ": "lambda", "ℓ": "l", "≡": "==", "⊗": "(x)", "✓": "ok", "✗": "x", "█": "#"}
 
 
-def ascii_fallback(error: UnicodeEncodeError):
+def ascii_fallback(error: UnicodeEncodeError) -> tuple[str, int]:
     """Codec error handler: each character the stream cannot encode becomes its ASCII fallback
     (the table above, else its compatibility decomposition, else ``\\uXXXX``)."""
     out = []
@@ -181,7 +182,7 @@ def _close_progress_bars() -> None:
         progress.close_all()
 
 
-def run_guarded(handler, args: argparse.Namespace) -> int:
+def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
     try:
         with _Signals():

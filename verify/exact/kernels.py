@@ -44,7 +44,6 @@ from .nullspace import null_space
 
 if TYPE_CHECKING:
     from .device import Device, DeviceArray
-    from .fields import Field
 
 __all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
            "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
@@ -70,7 +69,6 @@ class Kernel:
     #: Whether it eliminates arrays of its device's array module (a slice may then be gathered on the
     #: device, ``verify.rank.degree_blocks``); False: it reads host numpy arrays (FLINT).
     device_arrays: bool = False
-    field: Field
     device: Device
 
     @property
@@ -78,7 +76,7 @@ class Kernel:
         """How results name the elimination behind ``null_space``."""
         return self.name
 
-    def __init__(self, field: Field, device: Device = CPU) -> None:
+    def __init__(self, field, device: Device = CPU) -> None:
         self.field, self.device = field, device
 
     def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
@@ -203,7 +201,7 @@ def _one_limb(p: int) -> bool:
     return ModArith(p).limbs == 1
 
 
-def kernel_for(field: Field, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
+def kernel_for(field, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
     """The kernel that ranks a rows x cols matrix over ``field`` (a ``verify.exact.fields.Field``):
     the float elimination for GF(p), p < 2^50, with shortest side at least ``FLOAT_MIN``; FLINT
     otherwise.  On a GPU ``device`` (``verify.exact.device``), a one-limb prime and a shortest side
@@ -256,7 +254,7 @@ def factorization_check(name: str | None, modulus: int | None) -> tuple[str, Fra
     return cls.check, bound, text
 
 
-def kernel_again(field: Field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
+def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
                  device: Device = CPU) -> Kernel:
     """The kernel that ranks, over ``field``, a rows x cols block that an earlier run ranked with the
     kernel named ``earlier`` over GF(``earlier_modulus``).  Where both primes are below ``MAX_PRIME``
@@ -276,7 +274,7 @@ def kernel_again(field: Field, rows: int, cols: int, earlier: str | None = None,
     return kernel_for(field, rows, cols, device=device)
 
 
-def large_bytes_per_entry(field: Field, device: Device = CPU) -> int:
+def large_bytes_per_entry(field, device: Device = CPU) -> int:
     """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
     estimates: shortest side ``FLOAT_MIN`` and beyond)."""
     return kernel_for(field, tuning.FLOAT_MIN, tuning.FLOAT_MIN, device=device).bytes_per_entry
