@@ -325,7 +325,7 @@ class ClaimItem(pytest.Item):
         if not self.record["as_expected"]:
             raise ClaimMismatch(self.record)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: str | None = None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):
         if isinstance(excinfo.value, ClaimMismatch):
             from .report.junit import failure_text
 

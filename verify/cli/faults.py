@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 from ..errors import InputError, Terminated, printable
 
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Callable
 
 __all__ = ["run_guarded", "fault_message", "USER_ERROR", "ascii_fallback"]
@@ -182,7 +181,7 @@ def _close_progress_bars() -> None:
         progress.close_all()
 
 
-def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+def run_guarded(handler: Callable[..., int], args: object) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
     try:
         with _Signals():

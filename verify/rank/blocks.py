@@ -39,6 +39,8 @@ class BlockKeeper(Protocol):
 
     def put(self, a: int, alone: bool, value: dict[str, Any], seconds: float) -> None: ...
 
+    def damaged(self, a: int, problem: str) -> None: ...
+
 
 def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
     """Exact rank over ``field`` of a 2-D integer numpy array on the CPU, and which kernel gave it

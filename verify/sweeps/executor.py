@@ -215,12 +215,12 @@ class SweepInterrupted(KeyboardInterrupt):
     what finished, ``store_path`` (None with no store: nothing was kept) and ``signal_name`` (None
     for Ctrl-C)."""
 
-    def __init__(self, values: list[Any], stats: "SweepStats", store_path: str | None = None,
+    def __init__(self, values: list[Any], stats: "SweepStats", store_path: str | os.PathLike[str] | None = None,
                  signal_name: str | None = None) -> None:
         super().__init__("interrupted")
         self.values: list[Any] = values
         self.stats: SweepStats = stats
-        self.store_path: str | None = store_path
+        self.store_path: str | os.PathLike[str] | None = store_path
         self.signal_name: str | None = signal_name
 
 

@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
-def default_store_path(environ: dict[str, str] | None = None) -> Path:
+def default_store_path(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
     """``$VERIFY_STORE``, else ``verify/results.sqlite`` in ``$XDG_CACHE_HOME`` or ``~/.cache`` (a
     relative ``XDG_CACHE_HOME`` is ignored, as the XDG base-directory specification says, so the
     store does not move with the working directory).  ``environ`` (default ``os.environ``): the

@@ -39,8 +39,7 @@ MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field
            "real_rank: numeric")
 
 
-def table_sweep(depths, widths: list[int], heads: str = TABLE.heads, real: bool = False,
-                templates: int = TABLE.templates,
+def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
                 real_tokens: int = TABLE.real_tokens, field: str = TABLE.field, seed: int = TABLE.seed,
                 max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
                 workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False,
