@@ -104,6 +104,15 @@ class ModArith(KaratsubaProducts):
     [[6, 5], [3, 1]]
     """
 
+    p: int
+    xp: ModuleType
+    h: int
+    limit: int
+    pinv: float
+    bits: int
+    limb_bound: int
+    chunk: int
+    fused: ModuleType | None
     limbs: int
     small: bool
     delay: int
