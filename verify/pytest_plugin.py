@@ -115,6 +115,12 @@ class ClaimMismatch(Exception):
 class ClaimsPlugin:
     """Loads the registries once per process, adds their items, and holds the rank source."""
 
+    worker: dict[str, Any] | None  # xdist's workerinput on a worker, None on the controller
+    registries: dict[Any, Any]
+    store: str | None
+    source: RankSource | None
+    prefetched: bool
+
     def __init__(self, config: pytest.Config) -> None:
         from .claims.record import OUTCOMES
         from .errors import InputError
@@ -290,6 +296,8 @@ class ClaimsCollector(pytest.Collector):
 
 class ClaimItem(pytest.Item):
     """One claim: an error when a check raised, else passes when its outcome is the expected one."""
+
+    record: dict[str, Any] | None
 
     def __init__(self, *, claim: Claim, registry: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
