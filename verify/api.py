@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import defaults
 from .defaults import MONOMIALS
@@ -28,6 +29,13 @@ from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
 from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+    from .claims.record import Claim, ClaimResult
+    from .claims.registry import RegistrySource
+    from .sweeps.block_rows import BlockRows
 from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
 from .sweeps.tasks import TASK_KINDS
 from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, memory_gib
@@ -55,7 +63,7 @@ assert RESULT_KINDS == defaults.RESULT_KINDS, "verify.defaults.RESULT_KINDS and 
 MAX_CERTIFICATE_BYTES = 256 * 2**20
 
 
-def list_claims(registry=None) -> list:
+def list_claims(registry: RegistrySource = None) -> list[Claim]:
     """Every claim of the registry, in file order.
 
     Parameters
@@ -84,7 +92,7 @@ def list_claims(registry=None) -> list:
     return load_claims(registry)
 
 
-def run_claims(ids: list[str] | None = None, registry=None) -> list:
+def run_claims(ids: list[str] | None = None, registry: RegistrySource = None) -> list[ClaimResult]:
     """Run the checks of the given claims (all when ``ids`` is None) and return their results.
 
     Exact ranks a bound check needs are computed in this process (no sweep, no store); the command
@@ -115,19 +123,24 @@ def run_claims(ids: list[str] | None = None, registry=None) -> list:
     return run_claims_with(select_claims(list_claims(registry), ids))  # one rank source for the call
 
 
-def run_registry(ids=None, out="verify-report", extended=False, dry_run=False, store=None, scheduler=None,
-                 workers=None, progress=False, registry=None) -> dict:
+def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
+                 dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
+                 workers: int | None = None, progress: bool = False,
+                 registry: RegistrySource = None) -> dict[str, Any]:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 
     return run(ids, out, extended, dry_run, store, scheduler, workers, progress, registry)
 
 
-def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE.field, seed: int = TABLE.seed,
+def reviewers_table(depths: str | Iterable[int], widths: str | Iterable[int], heads: str = TABLE.heads,
+                    field: str = TABLE.field, seed: int = TABLE.seed,
                     max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
                     scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
-                    real_tokens: int = TABLE.real_tokens, progress: bool = False, on_skipped=None,
-                    dry_run: bool = False, registry=None, device: str = TABLE.device) -> dict:
+                    real_tokens: int = TABLE.real_tokens, progress: bool = False,
+                    on_skipped: Callable[[list[dict[str, Any]]], object] | None = None,
+                    dry_run: bool = False, registry: RegistrySource = None,
+                    device: str = TABLE.device) -> dict[Any, Any]:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -189,7 +202,7 @@ def reviewers_table(depths, widths, heads: str = TABLE.heads, field: str = TABLE
 
 
 @contextmanager
-def block_store(path: str, spec: NetworkSpec):
+def block_store(path: str, spec: NetworkSpec) -> Iterator[BlockRows]:
     """``resume`` for ``separation_rank`` (``verify sep --store PATH``): each finished degree block kept
     as a row of the results store at ``path`` (``verify.sweeps.block_rows``), so a killed run resumes
     with the same call; the store is closed on leaving the ``with``."""
@@ -219,7 +232,7 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
             seed: int = PROBE.seed, attn_dim: int | None = None, output: int = 0, residual: bool = False,
             weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
             store: str | None = None, scheduler: str | None = None, workers: int | None = 1,
-            progress: bool = False, dry_run: bool = False, device: str = PROBE.device) -> dict:
+            progress: bool = False, dry_run: bool = False, device: str = PROBE.device) -> dict[Any, Any]:
     """The exact separation rank for N = 2, 4, ... on token inputs, until it saturates.
 
     The probe of the conjecture on the sequence length N (``verify probe-n``,
@@ -298,7 +311,7 @@ def _sweep_options(workers, **flags) -> None:
 
 
 def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int = MONOMIALS.weight_range,
-              field: str = MONOMIALS.field, max_memory_gib: float = MONOMIALS.max_memory_gib) -> dict:
+              field: str = MONOMIALS.field, max_memory_gib: float = MONOMIALS.max_memory_gib) -> dict[Any, Any]:
     """``verify monomials``: degree and monomial count of y_p^i beside the closed-form count."""
     from .model.polynomial import monomial_report
     from .model.spec import draw_weights
@@ -319,7 +332,7 @@ def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int =
 
 
 def certify(depth: int, width: int, heads: int = 1, seed: int = 0, progress: bool = False,
-            layout: str = "seeded") -> tuple[dict, float]:
+            layout: str = "seeded") -> tuple[dict[Any, Any], float]:
     """``verify certify``: a certificate for sep >= ((floor((d_x - H)/2) over 3^(L-2))), and its seconds;
     ``layout`` "one-slot": for sep >= ((floor((d_x - 1)/2) over 3^(L-2))) by the one-slot construction."""
     from .constructions.certificate import certify as find
@@ -353,7 +366,7 @@ def check_certificate_file(file: str, progress: bool = False) -> tuple[bool, str
     return check_certificate(data, progress=Progress("certificate matrix", progress, unit="row"))
 
 
-def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
+def coverage(directory: str | None = None, registry: RegistrySource = None) -> tuple[dict[Any, Any], list[Any]]:
     """``verify coverage``: the index's counts (``ok`` when complete) and its entries; ``directory``
     defaults to the registry's ``coverage/`` folder."""
     from .claims.coverage import default_directory, load_index, summarise
@@ -365,7 +378,7 @@ def coverage(directory: str | None = None, registry=None) -> tuple[dict, list]:
     return data, entries
 
 
-def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict]]:
+def stored_results(path: str | None = None, kind: str | None = None) -> tuple[str, list[dict[Any, Any]]]:
     """``verify results``: the store's path and its rows (of one task kind, or all)."""
     from .sweeps.store import Store
     from .sweeps.store_checks import require_store
@@ -381,7 +394,7 @@ def stored_results(path: str | None = None, kind: str | None = None) -> tuple[st
     return str(path), rows
 
 
-def progress_bars(show: bool):
+def progress_bars(show: bool) -> Callable[[str, str], Progress] | None:
     """The progress factory ``separation_rank`` takes: (label, unit) -> a bar on stderr, or None."""
     return (lambda label, unit: Progress(label, True, unit=unit)) if show else None
 

@@ -1,5 +1,10 @@
 """The exceptions the command line turns into a one-line message and exit status 2."""
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import os
+
 __all__ = ["InputError", "Terminated", "printable"]
 
 
@@ -16,12 +21,12 @@ class Terminated(KeyboardInterrupt):
     stops exactly as on Ctrl-C: every worker ended, every temporary file removed, the store's open
     transaction rolled back.  ``signal_name`` names the signal ("SIGTERM")."""
 
-    def __init__(self, signal_name: str):
+    def __init__(self, signal_name: str) -> None:
         super().__init__(signal_name)
         self.signal_name = signal_name
 
 
-def printable(text) -> str:
+def printable(text: "str | os.PathLike[str]") -> str:
     """``text`` (a str or a path) with every character that is not printable written as its Python
     escape (``\\n``, ``\\x1b``, ``\\udcff``), so that a name echoed in a message stays one line and
     cannot move the cursor or recolour the terminal."""

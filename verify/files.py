@@ -24,6 +24,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
 
@@ -52,7 +53,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _resolve(path: str | os.PathLike) -> tuple[Path, os.stat_result | None]:
+def _resolve(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     """The path writing goes to (symlinks followed, like ``cp``) and its status, None if it is new."""
     try:  # a device or FIFO is written through the name given: /dev/stdout resolves to a
         status = os.stat(path)  # /proc/PID/fd/1 -> "pipe:[...]" link that names no file
@@ -69,7 +70,7 @@ def _resolve(path: str | os.PathLike) -> tuple[Path, os.stat_result | None]:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}; choose a writable path") from None
 
 
-def is_stream(path: str | os.PathLike) -> bool:
+def is_stream(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is ``-``, or (through symlinks) a character device or FIFO: written as a stream,
     so a file-name convention (a plot's ``.png``) does not apply to it."""
     if str(path) == STDOUT:
@@ -81,7 +82,7 @@ def is_stream(path: str | os.PathLike) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
-def check_output(path: str | os.PathLike | None, option: str) -> None:
+def check_output(path: str | os.PathLike[str] | None, option: str) -> None:
     """Refuse, before any work, an output ``path`` that ``write_output`` could not write.
 
     Nothing is written or opened here (opening a FIFO's write end would end its reader's input).
@@ -106,7 +107,7 @@ def check_output(path: str | os.PathLike | None, option: str) -> None:
     probe_folder(target.parent, shown)
 
 
-def is_stdout(path: str | os.PathLike | None) -> bool:
+def is_stdout(path: str | os.PathLike[str] | None) -> bool:
     """Whether writing ``path`` would land in this process's stdout: ``-``, or the regular file or pipe
     stdout is (``/dev/stdout`` under a redirection). A terminal or ``/dev/null`` is a device both may
     share, so it does not count."""
@@ -121,7 +122,7 @@ def is_stdout(path: str | os.PathLike | None) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino) and not stat.S_ISCHR(there.st_mode)
 
 
-def _identity(path: str | os.PathLike) -> tuple:
+def _identity(path: str | os.PathLike[str]) -> tuple[Any, ...]:
     """What two output paths share when they name one file: the inode of an existing file, else the
     absolute path with symlinks and ``..`` resolved."""
     resolved = os.path.realpath(path)  # as write_output resolves it: DIR/new/../x is DIR/x
@@ -140,7 +141,7 @@ def distinct_outputs(outputs) -> None:
     a None path is no output. Stdout (``-``, or the file or pipe it is) holds at most one of them;
     devices such as ``/dev/null`` or a terminal may take several.
     """
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple[Any, ...], str] = {}
     for what, path in outputs:
         if path is None:
             continue
@@ -242,7 +243,7 @@ def _replace(target: Path, data: bytes, status: os.stat_result | None, path) -> 
             os.unlink(tmp)
 
 
-def write_output(path: str | os.PathLike, data: str | bytes) -> None:
+def write_output(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text is written as UTF-8) to ``path``, respecting what is there (module docstring).
 
     A path that cannot be written raises ``InputError`` naming the path and the reason; nothing is
@@ -271,7 +272,7 @@ def write_output(path: str | os.PathLike, data: str | bytes) -> None:
 write_atomic = write_output
 
 
-def read_text(path: str | os.PathLike, max_bytes: int, what: str, fix: str) -> str:
+def read_text(path: str | os.PathLike[str], max_bytes: int, what: str, fix: str) -> str:
     """The UTF-8 text of the regular file ``path``, refused (``InputError``) if it is missing, not a
     regular file (a folder, ``/dev/zero``, a FIFO), larger than ``max_bytes`` or not UTF-8."""
     try:

@@ -48,8 +48,13 @@ import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from .claims.record import Claim
+    from .claims.specsets import RankSource
 
 __all__ = ["pytest_addoption", "pytest_configure", "ClaimItem", "ClaimMismatch"]
 
@@ -58,7 +63,7 @@ __all__ = ["pytest_addoption", "pytest_configure", "ClaimItem", "ClaimMismatch"]
 _ENVIRONMENT = pytest.StashKey[dict]()
 
 
-def pytest_addoption(parser) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("verify", "claims of the separation-rank papers (seprank-verify)")
     group.addoption("--verify-claims", action="store_true", default=False,
                     help="add one item per claim of the claims registry to the run, beside the tests collected as "
@@ -76,11 +81,11 @@ def pytest_addoption(parser) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config, parser, args) -> None:
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     early_config.stash[_ENVIRONMENT] = dict(os.environ)
 
 
-def pytest_configure(config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("verify_claims", False):
         return
     config.pluginmanager.register(ClaimsPlugin(config), "verify-claims-plugin")
@@ -102,7 +107,7 @@ def _in_pytest_words(message: str, option: str, value=None) -> str:
 class ClaimMismatch(Exception):
     """An outcome other than the expected one; ``record`` is the claim's report.json record."""
 
-    def __init__(self, record: dict):
+    def __init__(self, record: dict[Any, Any]) -> None:
         super().__init__(f"{record['id']}: expected {record['expected']}, got {record['outcome']}")
         self.record = record
 
@@ -110,7 +115,13 @@ class ClaimMismatch(Exception):
 class ClaimsPlugin:
     """Loads the registries once per process, adds their items, and holds the rank source."""
 
-    def __init__(self, config):
+    worker: dict[str, Any] | None  # xdist's workerinput on a worker, None on the controller
+    registries: dict[Any, Any]
+    store: str | None
+    source: RankSource | None
+    prefetched: bool
+
+    def __init__(self, config: pytest.Config) -> None:
         from .claims.record import OUTCOMES
         from .errors import InputError
 
@@ -123,7 +134,7 @@ class ClaimsPlugin:
         self.store = self._store() if self.worker is None else self.worker.get("verify_store")
         self.source = None  # the rank source, made before the first item that runs
         self.prefetched = False
-        self.selected: list = []  # the claims left after -k/-m/--lf, whose ranks are computed
+        self.selected: list[Any] = []  # the claims left after -k/-m/--lf, whose ranks are computed
         markers = {"verify_claim": "a claim of a verify claims registry (pytest --verify-claims)"}
         for outcome in OUTCOMES:
             markers[f"expected_{_label(outcome)}"] = f"claims whose expected outcome is {outcome}"
@@ -167,11 +178,12 @@ class ClaimsPlugin:
         node.workerinput["verify_store"] = self.store
 
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection and --lf filter the items
-    def pytest_collection_modifyitems(self, session, config, items) -> None:
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
         from .report.junit import paper_label
 
         for label, (registry, claims, _) in self.registries.items():
-            papers: dict[str, list] = {}
+            papers: dict[str, list[Any]] = {}
             for claim in claims:
                 papers.setdefault(paper_label(claim.source.document), []).append(claim)
             for paper, group in papers.items():
@@ -183,10 +195,10 @@ class ClaimsPlugin:
                 config.hook.pytest_collectreport(report=pytest.CollectReport(parent.nodeid, "passed", None, made))
                 items.extend(made)
 
-    def pytest_collection_finish(self, session) -> None:
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected = [item.claim for item in session.items if isinstance(item, ClaimItem)]
 
-    def rank_source(self, needs_ranks: bool):
+    def rank_source(self, needs_ranks: bool) -> RankSource:
         """The process's rank source; the first time a claim with bound checks runs, the ranks the
         selected claims' bound checks read are read from the store (or computed and kept there)."""
         from .claims.specsets import RankSource
@@ -216,7 +228,7 @@ def _label(text: str) -> str:
     return paper_label(text)
 
 
-def _registries(names: list[str] | None) -> dict:
+def _registries(names: list[str] | None) -> dict[Any, Any]:
     """``{label: (Registry, claims, documents)}`` of the chosen registries, as ``verify run`` finds
     them (None: ``$VERIFY_REGISTRY`` or the one installed); an empty one is refused as it refuses it."""
     from .claims.coverage import load_index
@@ -278,14 +290,16 @@ def _markers(claim) -> list[str]:
 class ClaimsCollector(pytest.Collector):
     """The items of one paper of one registry (they are made by the plugin, not by collecting a file)."""
 
-    def collect(self):
+    def collect(self) -> list[pytest.Item]:
         return []
 
 
 class ClaimItem(pytest.Item):
     """One claim: an error when a check raised, else passes when its outcome is the expected one."""
 
-    def __init__(self, *, claim, registry: str, **kwargs):
+    record: dict[str, Any] | None
+
+    def __init__(self, *, claim: Claim, registry: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.claim, self.registry = claim, registry
         self.record = None
@@ -319,12 +333,12 @@ class ClaimItem(pytest.Item):
         if not self.record["as_expected"]:
             raise ClaimMismatch(self.record)
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):
         if isinstance(excinfo.value, ClaimMismatch):
             from .report.junit import failure_text
 
             return failure_text(excinfo.value.record, self.registry)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, None, str]:
         return self.path, None, f"claim {self.claim.id} ({self.claim.source})"

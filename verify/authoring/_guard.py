@@ -1,3 +1,5 @@
+from typing import Any
+
 """The guard every module of the authoring surface runs as it loads: its public names are exactly its
 ``__all__`` (a name that is not listed cannot be imported from it)."""
 
@@ -5,7 +7,7 @@
 NAMESPACES = ("network", "ranks", "constructions", "probe")
 
 
-def check_exports(module: str, listed: list, public: set) -> None:
+def check_exports(module: str, listed: list[Any], public: set[Any]) -> None:
     """Raise AssertionError where ``listed`` (``__all__``) and ``public`` (the defined names) differ."""
     if set(listed) != public or len(listed) != len(public):
         raise AssertionError(f"authoring surface {module}: listed, not defined {sorted(set(listed) - public)}; "

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import Callable
+from typing import Any, Callable
 
 import flint
 import sympy as sp
@@ -54,7 +54,7 @@ BITE_SEARCH = {"depth": range(1, 13), "width": range(2, 65)}
 BITE_COST_CAP = 2**50
 
 
-def spec_values(spec: NetworkSpec) -> dict:
+def spec_values(spec: NetworkSpec) -> dict[Any, Any]:
     """Symbol values of a spec: L, d_x, H, d_a and N = 2(d_x+1), the smallest N the rank holds for."""
     return {L: spec.depth, d_x: spec.width, H: spec.heads, d_a: spec.attn_dim, N: tokens_threshold(spec)}
 
@@ -99,7 +99,7 @@ def _spec_name(spec: NetworkSpec) -> str:
     return f"L={spec.depth} d_x={spec.width} H={spec.heads}" + (" residual" if spec.residual else "")
 
 
-def _holds(bound, kind: str, scale: str, rank: int, values: dict):
+def _holds(bound, kind: str, scale: str, rank: int, values: dict[Any, Any]):
     measured = sp.Integer(rank) if scale == "sep" else sp.log(sp.Integer(rank), 3)
     lhs, rhs = (measured, bound) if kind == "upper" else (bound, measured)
     return compare(lhs, rhs, "<=", values)
@@ -120,20 +120,20 @@ class RankBound(Check):
     scale: str = "sep"
     regime: object = None
     residual: bool = False
-    condition: Callable | None = None
-    specs: list | None = None
+    condition: Callable[..., Any] | None = None
+    specs: list[Any] | None = None
     name: str = "bound vs exact ranks"
     reading: str = ""
 
-    def holds_for(self, rank: int, values: dict):
+    def holds_for(self, rank: int, values: dict[Any, Any]):
         """Whether ``rank`` obeys the bound at ``values`` (True / False / None when arb cannot decide)."""
         return _holds(self.bound, self.kind, self.scale, rank, values)
 
-    def applies_to(self, spec: NetworkSpec, values: dict) -> bool:
+    def applies_to(self, spec: NetworkSpec, values: dict[Any, Any]) -> bool:
         """The condition holds for ``spec`` and its regime certainly holds at ``values``."""
         return (self.condition is None or bool(self.condition(spec))) and bool(_in_regime(self.regime, values))
 
-    def margin(self, rank: int, values: dict):
+    def margin(self, rank: int, values: dict[Any, Any]):
         """log3 sep - log3 bound (lower) or log3 bound - log3 sep (upper), an arb ball; None when a
         bound on sep is <= 0 (a vacuous lower bound, an impossible upper one)."""
         b = evaluate(self.bound, values)
@@ -144,7 +144,7 @@ class RankBound(Check):
         measured = flint.arb(rank).log() / flint.arb(3).log()
         return measured - b if self.kind == "lower" else b - measured
 
-    def beats_trivial(self, spec: NetworkSpec, values: dict) -> bool:
+    def beats_trivial(self, spec: NetworkSpec, values: dict[Any, Any]) -> bool:
         """Certainly stronger than sep >= 1 (lower) or sep <= ``trivial_upper(spec)`` (upper)."""
         if self.kind == "lower":
             return compare(self.bound, sp.Integer(0 if self.scale == "log3" else 1), ">", values) is True
@@ -200,7 +200,7 @@ class RankBound(Check):
                                  f"{held_outside} of {outside} (information)", None, details)
         return self._strength(result, decisive)
 
-    def _strength(self, result: CheckResult, decisive: list) -> CheckResult:
+    def _strength(self, result: CheckResult, decisive: list[Any]) -> CheckResult:
         """Margins, trivial-bound comparison and perturbations over the in-regime specs."""
         tightest, beats = None, []
         for spec, values, rank, row in decisive:
@@ -241,7 +241,7 @@ class RankBound(Check):
         computed rank wherever that rank is certified exact."""
         return rank if self.kind == "upper" else max(rank, derivative_bound(spec).total)
 
-    def certainly_refuted(self, spec: NetworkSpec, values: dict) -> bool:
+    def certainly_refuted(self, spec: NetworkSpec, values: dict[Any, Any]) -> bool:
         """A strengthened statement is refuted at ``spec`` by proven bounds on sep alone (module doc)."""
         strongest = self.perturbed()[0][1]
         if self.kind == "lower":

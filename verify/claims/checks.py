@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Callable
+from typing import Any, Callable
 
 import flint
 import sympy as sp
@@ -31,7 +31,7 @@ from .search import search as hypothesis_search
 __all__ = ["RankBound", "InequalityChain", "QuotedNumber", "Property", "Cases", "spec_values"]
 
 
-def _grid_points(grid: dict) -> list[dict]:
+def _grid_points(grid: dict[Any, Any]) -> list[dict[Any, Any]]:
     """Every point of ``grid``, smallest coordinate sum first (then by coordinates): sorted as tuples,
     then made dicts (sorting 470,000 dicts took 16 s of one claim)."""
     names = list(grid)
@@ -60,13 +60,13 @@ class InequalityChain(Check):
     the smallest rhs - lhs of an inequality step over the checked points.
     """
 
-    steps: list
-    relations: list
-    grid: dict
+    steps: list[Any]
+    relations: list[Any]
+    grid: dict[Any, Any]
     regime: object = None
-    condition: Callable | None = None
+    condition: Callable[..., Any] | None = None
     search: int = 200
-    search_ranges: dict = field(default_factory=dict)
+    search_ranges: dict[Any, Any] = field(default_factory=dict)
     seed: int = 0
     name: str = "inequality chain"
     strategy: object = None
@@ -179,7 +179,7 @@ class InequalityChain(Check):
         return holds
 
 
-def _fmt(point: dict) -> str:
+def _fmt(point: dict[Any, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in point.items())
 
 
@@ -193,7 +193,7 @@ class QuotedNumber(Check):
     next printed value (printed + 2 tolerance); the margin is tolerance - |recomputed - printed|.
     """
 
-    compute: Callable
+    compute: Callable[..., Any]
     printed: object
     tolerance: object
     label: str = ""
@@ -235,7 +235,7 @@ class Property(Check):
     where it returns holds False, and counts only without defects (``verify.claims.perturb``).
     """
 
-    function: Callable
+    function: Callable[..., Any]
     name: str = "property"
     perturb: object = None
     reading: str = ""
@@ -268,8 +268,8 @@ class Cases(Check):
     (``verify.claims.perturb``).
     """
 
-    cases: list
-    per_case: Callable
+    cases: list[Any]
+    per_case: Callable[..., Any]
     name: str = "cases"
     strategy: object = None
     search: int = 50

@@ -24,8 +24,12 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from .registry import RegistrySource
 
 __all__ = ["KINDS", "Entry", "default_directory", "load_index", "summarise"]
 
@@ -44,7 +48,7 @@ class Entry:
     place: str
     kind: str
     statement: str
-    claims: tuple
+    claims: tuple[Any, ...]
     reason: str
 
     @property
@@ -56,14 +60,14 @@ class Entry:
         return not self.claims and self.reason.lower().startswith("pending")
 
 
-def default_directory(registry=None) -> Path:
+def default_directory(registry: RegistrySource = None) -> Path:
     """The ``coverage/`` folder of the registry (``verify.claims.registry.find_registry(registry)``)."""
     from .registry import find_registry
 
     return find_registry(registry).directory / "coverage"
 
 
-def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], list[str]]:
+def load_index(directory: Path | None = None) -> tuple[list[dict[Any, Any]], list[Entry], list[str]]:
     """Read every ``*.toml`` of ``directory`` (default ``default_directory()``).
 
     Returns
@@ -124,7 +128,7 @@ def load_index(directory: Path | None = None) -> tuple[list[dict], list[Entry], 
     return parts, entries, problems
 
 
-def summarise(parts: list[dict], entries: list[Entry], claim_ids: set) -> dict:
+def summarise(parts: list[dict[Any, Any]], entries: list[Entry], claim_ids: set[Any]) -> dict[Any, Any]:
     """Counts per file and in total, and the entries that fail the index's rules.
 
     Per file: entries, with_claim, with_reason (no claim), pending (a "pending" reason), neither,

@@ -36,7 +36,10 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeAlias
+
+if TYPE_CHECKING:
+    from .record import CheckResult
 
 __all__ = ["record", "as_dict", "NO_PERTURBATION", "attach", "Perturbation", "KINDS", "scaled", "shifted", "converse",
            "neighbour", "strict", "defects", "trivial_description", "stated", "computes_with", "shares_computation"]
@@ -53,6 +56,7 @@ KINDS = {"scaled": "a bound x3 or /3 (one unit on the log3 scale)",
          "neighbour": "an equality's or identity's neighbouring formula (one argument changed)"}
 
 _UNSET = object()
+Perturb: TypeAlias = "Perturbation | Callable[..., Any] | dict[str, Callable[..., Any]] | None"  #: perturb= takes
 
 
 @dataclass(frozen=True)
@@ -62,21 +66,21 @@ class Perturbation:
     default, unless declared with ``claim=``) to ``value``."""
 
     kind: str
-    function: Callable
+    function: Callable[..., Any]
     argument: str | None
     value: object
     claim_value: object
     description: str = ""
     factory: bool = False
-    extra: dict = field(default_factory=dict)  # further arguments changed: always a defect
-    call: Callable = field(default=None, compare=False, repr=False)
+    extra: dict[Any, Any] = field(default_factory=dict)  # further arguments changed: always a defect
+    call: Callable[..., Any] = field(default=None, compare=False, repr=False)
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         return self.call(*args)
 
 
-def _declare(kind: str, function: Callable, description, claim, factory: bool, change: dict,
-             given: dict | None = None) -> Perturbation:
+def _declare(kind: str, function: Callable[..., Any], description: str, claim, factory: bool, change: dict[Any, Any],
+             given: dict[Any, Any] | None = None) -> Perturbation:
     if not change:
         argument, value, extra = None, None, {}
     else:
@@ -93,36 +97,36 @@ def _declare(kind: str, function: Callable, description, claim, factory: bool, c
     return Perturbation(kind, function, argument, value, claim, description or "", factory, extra, call)
 
 
-def scaled(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-           **change):
+def scaled(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+           given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """A bound x3 (a lower bound) or /3 (an upper bound): ``function`` with one argument multiplied or
     divided by 3 from its value in the claim (its default, or ``claim=``)."""
     return _declare("scaled", function, description, claim, factory, change, given)
 
 
-def shifted(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-            **change):
+def shifted(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+            given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An index, count or bound moved by one: ``function`` with one argument +1 or -1 from its value in
     the claim (its default, or ``claim=``)."""
     return _declare("shifted", function, description, claim, factory, change, given)
 
 
-def converse(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-             **change):
+def converse(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+             given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An implication's converse (or a dropped hypothesis; a relation made strict is ``strict``): ``function`` with
     one argument (a flag, a relation) changed from its value in the claim."""
     return _declare("converse", function, description, claim, factory, change, given)
 
 
-def neighbour(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-              **change):
+def neighbour(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+              given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An equality's or identity's neighbour (e.g. "absorbed as A^T W^O", a coefficient + 1):
     ``function`` with one argument (a number, a formula, a flag) changed from its value in the claim."""
     return _declare("neighbour", function, description, claim, factory, change, given)
 
 
-def strict(function: Callable, description: str = "", /, *, claim=_UNSET, factory: bool = False, given=None,
-           **change):
+def strict(function: Callable[..., Any], description: str = "", /, *, claim: object = _UNSET, factory: bool = False,
+           given: dict[str, Any] | None = None, **change: Any) -> Perturbation:
     """An inequality made strict (a strengthening, not a converse): ``function`` with one flag turned
     on from False, or one relation '<=' -> '<' ('>=' -> '>'), from its value in the claim."""
     return _declare("strict", function, description, claim, factory, change, given)
@@ -172,7 +176,7 @@ def _step_defect(p: Perturbation) -> str | None:
     return None
 
 
-def _code_names(code) -> list:
+def _code_names(code) -> list[Any]:
     """The global names a code object and the code of its nested functions and lambdas use, each
     once, in a fixed order (the walks below follow them)."""
     names, codes = {}, [code]
@@ -183,7 +187,7 @@ def _code_names(code) -> list:
     return list(names)
 
 
-def _referenced(fn, depth: int = 3) -> list:
+def _referenced(fn, depth: int = 3) -> list[Any]:
     """The functions ``fn`` computes with directly: a partial's function, a closure's cells, the globals
     its code (and the code of its nested functions) names; followed ``depth`` levels."""
     found, todo = [], [(fn, 0)]
@@ -217,7 +221,7 @@ def _filled(cell) -> bool:
     return True
 
 
-def computes_with(check_function: Callable, p: Perturbation) -> bool:
+def computes_with(check_function: Callable[..., Any], p: Perturbation) -> bool:
     """Whether the check's own function is ``p``'s function or calls it (through a partial, a lambda,
     a closure); for a factory-made perturbation, whether the check's function is a closure of the same
     code as ``p``'s (made by the same factory)."""
@@ -227,7 +231,7 @@ def computes_with(check_function: Callable, p: Perturbation) -> bool:
     return any(f is p.function for f in _referenced(check_function))
 
 
-def _footprint(fn, package: str) -> tuple[list, list]:
+def _footprint(fn, package: str) -> tuple[list[Any], list[Any]]:
     """What ``fn`` computes with outside its own package (``package``, the claim files'): the engine's
     and libraries' functions and classes it reaches through the package's own functions, lambdas,
     closures and partials (those are expanded, the rest are not); and the package's own named helpers
@@ -266,7 +270,7 @@ def _footprint(fn, package: str) -> tuple[list, list]:
     return outside, data
 
 
-def shares_computation(check_function: Callable, function: Callable) -> bool:
+def shares_computation(check_function: Callable[..., Any], function: Callable[..., Any]) -> bool:
     """Whether a separately stated ``function`` recomputes what the check computes: it reaches at
     least half of the functions outside the claim's package (the engine's ranks, constructions,
     certificates; classes and builtins aside) that the check's own function reaches, or, where the
@@ -284,17 +288,17 @@ def shares_computation(check_function: Callable, function: Callable) -> bool:
     return any(x is y for x in my_data for y in their_data)  # the package's own helpers, formulas, tables
 
 
-def _functions(objects: list) -> list:
+def _functions(objects: list[Any]) -> list[Any]:
     """``objects`` without classes and builtins (Fraction, comb, len: arithmetic, not a computation)."""
     return [x for x in objects if not (isinstance(x, type) or inspect.isbuiltin(x))]
 
 
-def stated(p) -> bool:
+def stated(p: object) -> bool:
     """A declared perturbation given as a separate function (no argument of a function changed)."""
     return isinstance(p, Perturbation) and p.argument is None and not p.extra
 
 
-def defects(p, check_function: Callable, description: str = "") -> list[str]:
+def defects(p, check_function: Callable[..., Any], description: str = "") -> list[str]:
     """Why ``p`` is not a declared one-step strengthening or neighbour of the statement that
     ``check_function`` checks ([] when none is found).  Mechanical, so it guarantees only this:
 
@@ -347,7 +351,7 @@ def defects(p, check_function: Callable, description: str = "") -> list[str]:
     return problems
 
 
-def as_dict(perturb) -> dict:
+def as_dict(perturb: Perturb) -> dict[str, Callable[..., Any]]:
     """``perturb`` as ``description -> callable`` (a bare callable is "perturbed statement")."""
     if perturb is None:
         return {}
@@ -358,7 +362,8 @@ def as_dict(perturb) -> dict:
     return dict(perturb)
 
 
-def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared", problems=()) -> dict:
+def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared",
+           problems: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """One perturbation's entry in a check result (``counted``: refuted and free of defects)."""
     entry = {"statement": statement.strip().splitlines()[0], "refuted": bool(refuted), "evidence": evidence,
              "kind": kind}
@@ -368,7 +373,8 @@ def record(statement: str, refuted: bool, evidence: str, kind: str = "undeclared
     return entry
 
 
-def attach(result, perturb, decide: Callable[[Callable], tuple[bool, str]], check_function: Callable | None = None):
+def attach(result: CheckResult, perturb: Perturb, decide: Callable[[Callable[..., Any]], tuple[bool, str]],
+           check_function: Callable[..., Any] | None = None) -> CheckResult:
     """Run every perturbation of ``perturb`` through ``decide(fn) -> (refuted, evidence)`` and
     record them on ``result`` (a passing CheckResult), with ``could_fail`` and ``bites_at``.  A
     declared perturbation with ``defects`` against ``check_function`` is recorded but not counted; an

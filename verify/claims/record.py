@@ -28,8 +28,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
+    from types import ModuleType
+
+    from .registry import Registry
+    from .specsets import RankSource
 
 __all__ = ["Source", "CheckResult", "Check", "Claim", "ClaimResult", "load_claims", "run_claim",
            "OUTCOMES", "L", "d_x", "H", "d_a", "N", "r", "r_e", "n", "k"]
@@ -37,6 +46,15 @@ __all__ = ["Source", "CheckResult", "Check", "Claim", "ClaimResult", "load_claim
 OUTCOMES = ("verified", "erratum", "ambiguous", "gap", "not-decided", "violated", "not-applicable")
 
 #: Symbols the claims' formulas are written in.
+L: sp.Symbol
+d_x: sp.Symbol
+H: sp.Symbol
+d_a: sp.Symbol
+N: sp.Symbol
+r: sp.Symbol
+r_e: sp.Symbol
+n: sp.Symbol
+k: sp.Symbol
 L, d_x, H, d_a, N, r, r_e, n, k = sp.symbols("L d_x H d_a N r r_e n k", positive=True, integer=True)
 
 
@@ -68,11 +86,11 @@ class CheckResult:
     name: str
     status: str
     evidence: str
-    counterexample: dict | None = None
-    details: list = field(default_factory=list)
-    perturbations: list = field(default_factory=list)
+    counterexample: dict[Any, Any] | None = None
+    details: list[Any] = field(default_factory=list)
+    perturbations: list[Any] = field(default_factory=list)
     could_fail: bool | None = None
-    margin: dict | None = None
+    margin: dict[Any, Any] | None = None
     bites_at: str | None = None
 
 
@@ -97,29 +115,29 @@ class Claim:
     id: str
     source: Source
     statement: str
-    checks: list
+    checks: list[Any]
     expected: str = "verified"
-    formulas: dict = field(default_factory=dict)
+    formulas: dict[Any, Any] = field(default_factory=dict)
     domain: str = ""
     regime: object = None
     reading: str = ""
     corrected_statement: str = ""
-    corrected_checks: list = field(default_factory=list)
+    corrected_checks: list[Any] = field(default_factory=list)
     #: Further readings: name -> list of checks (added to ``checks`` that carry no reading label).
-    readings: dict = field(default_factory=dict)
+    readings: dict[Any, Any] = field(default_factory=dict)
     #: The passage (one display or sentence) this claim decides, as "<key>"; claims that decide the
     #: same passage printed in several documents share the key and must agree (one label per passage).
     passage: str = ""
     #: Further places the same passage is printed (another document, the revised supplement).
-    also_at: tuple = ()
+    also_at: tuple[Any, ...] = ()
     #: The part of the stated domain no check reaches, and why ("" when the checks cover it all).
     left_out: str = ""
     #: A proof gap: the part of the domain where the printed proof does not establish the statement,
     #: and its smallest case; ``gap_checks`` must pass (they show the proof falling short there).
     gap: str = ""
-    gap_checks: list = field(default_factory=list)
+    gap_checks: list[Any] = field(default_factory=list)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.expected not in OUTCOMES:
             raise ValueError(f"{self.id}: expected outcome {self.expected!r} is not one of {OUTCOMES}")
         if bool(self.gap) != bool(self.gap_checks):
@@ -136,14 +154,14 @@ class ClaimResult:
     claim: Claim
     outcome: str
     evidence: str
-    checks: list
-    corrected: list
-    counterexample: dict | None
+    checks: list[Any]
+    corrected: list[Any]
+    counterexample: dict[Any, Any] | None
     seconds: float
     #: reading name -> {"outcome", "evidence"}, when the claim has more than one reading.
-    readings: dict = field(default_factory=dict)
+    readings: dict[Any, Any] = field(default_factory=dict)
     #: Results of the claim's gap checks (run when its printed statement passed).
-    gap_results: list = field(default_factory=list)
+    gap_results: list[Any] = field(default_factory=list)
 
     @property
     def as_expected(self) -> bool:
@@ -164,7 +182,7 @@ class ClaimResult:
         return (f"<p><b>{escape(c.id)}</b>: {escape(self.outcome)}{surprise} &middot; {escape(str(c.source))}</p>"
                 f"<blockquote>{escape(c.statement)}</blockquote><p><code>{escape(self.evidence)}</code></p>")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         c = self.claim
         return {
             "id": c.id,
@@ -194,7 +212,7 @@ class ClaimResult:
         }
 
 
-def _strength(result: "ClaimResult") -> dict:
+def _strength(result: "ClaimResult") -> dict[Any, Any]:
     """How strong the verdict is: did a check refute a strengthened statement (which, with what
     evidence), its tightest margin, the perturbations refuted, and where a statement that refuted
     none would have one refuted (``closest`` says it in one line for the report)."""
@@ -216,7 +234,7 @@ def _strength(result: "ClaimResult") -> dict:
     }
 
 
-def closest(refuted: list, tightest: dict | None, bites: str | None) -> str:
+def closest(refuted: list[Any], tightest: dict[Any, Any] | None, bites: str | None) -> str:
     """How close the strongest check came to failing, in one line: the strengthened statement it
     refuted (with where), else its tightest margin and where a strengthening would be refuted."""
     value = None if tightest is None else (tightest["value"] or 0.0) + 0.0  # + 0.0: never print "-0"
@@ -227,7 +245,7 @@ def closest(refuted: list, tightest: dict | None, bites: str | None) -> str:
     return "no strengthening refuted" + (f"; {margin}" if margin else "") + (f"; {bites}" if bites else "")
 
 
-def _check_dict(result: CheckResult) -> dict:
+def _check_dict(result: CheckResult) -> dict[Any, Any]:
     return {"name": result.name, "status": result.status, "evidence": result.evidence,
             "counterexample": result.counterexample, "details": result.details,
             "could_fail": result.could_fail, "margin": result.margin, "bites_at": result.bites_at,
@@ -255,7 +273,7 @@ def _decide(results: list[CheckResult]) -> str:
     return "not-applicable"
 
 
-def _reading_groups(claim: Claim) -> dict:
+def _reading_groups(claim: Claim) -> dict[Any, Any]:
     """Reading name -> its checks.  Checks labelled with a ``reading`` form one reading each, with
     the unlabelled checks shared by all; unlabelled checks alone form the reading "main"; each
     entry of ``Claim.readings`` is one more reading of its own checks.  One group ("") when the
@@ -269,7 +287,7 @@ def _reading_groups(claim: Claim) -> dict:
     return groups if len(groups) > 1 else {"": list(claim.checks)}
 
 
-def _outcome(results: list[CheckResult], run_corrected, sides=()) -> tuple[str, list, dict | None]:
+def _outcome(results: list[CheckResult], run_corrected, sides=()) -> tuple[str, list[Any], dict[Any, Any] | None]:
     """The outcome of one reading from its check results (corrected checks run on demand).
 
     An erratum needs its corrected statement verified: its checks pass and one of them refutes a
@@ -306,7 +324,7 @@ def run_claim(claim: Claim) -> ClaimResult:
             if id(check) not in done:
                 done[id(check)] = _run_all([check])[0]
     results = list(done.values())
-    corrected_cache: list = []
+    corrected_cache: list[Any] = []
 
     def run_corrected():
         if claim.corrected_checks and not corrected_cache:
@@ -339,7 +357,7 @@ def run_claim(claim: Claim) -> ClaimResult:
                        time.perf_counter() - start, readings, gap_results)
 
 
-def load_claims(registry=None) -> list[Claim]:
+def load_claims(registry: str | os.PathLike[str] | ModuleType | Registry | None = None) -> list[Claim]:
     """Every ``CLAIM`` defined by a module of the registry (one claim per file), sorted by id;
     ``registry`` as ``verify.claims.registry.find_registry`` takes it (None: the installed one)."""
     from .registry import find_registry
@@ -362,7 +380,8 @@ def load_claims(registry=None) -> list[Claim]:
     return sorted(found, key=lambda c: c.id)
 
 
-def run_claims_with(claims: list[Claim], ranks=None, each=None) -> list[ClaimResult]:
+def run_claims_with(claims: list[Claim], ranks: RankSource | None = None,
+                    each: Callable[[int, ClaimResult], object] | None = None) -> list[ClaimResult]:
     """Run ``claims`` with one rank source (``specsets.RankSource``; a fresh one if None) shared by
     their bound checks; ``each(i, result)`` hears every result as it comes."""
     from .specsets import using

@@ -28,13 +28,18 @@ import pkgutil
 import sys
 import tomllib
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
+from typing import TypeAlias
 
 from ..errors import InputError, printable
 
-__all__ = ["GROUP", "ENVIRONMENT", "Registry", "find_registry", "registry_entry_points"]
+__all__ = ["GROUP", "ENVIRONMENT", "Registry", "find_registry", "registry_entry_points", "RegistrySource"]
+
+#: How the API takes a registry: a folder or package path, a module, or None (see the module docstring).
+RegistrySource: TypeAlias = "str | os.PathLike[str] | ModuleType | None"
 
 #: The entry-point group a registry registers under.
 GROUP = "verify.registries"
@@ -65,7 +70,7 @@ class Registry:
         """The package's folder (its ``coverage/`` index lives there)."""
         return Path(next(iter(self.module.__path__))).resolve()
 
-    def refuse(self, path, problem: str, fix: str) -> InputError:
+    def refuse(self, path: str | os.PathLike[str], problem: str, fix: str) -> InputError:
         """The one-line error for a problem of the file ``path`` of this registry."""
         return InputError(f"registry {printable(self.name)!r} ({self.origin}): {printable(path)}: {problem}; {fix}")
 
@@ -93,7 +98,7 @@ def _where(exc: BaseException, path: Path, folder: Path) -> str:
     return f"{inside[-1].filename}:{inside[-1].lineno}" if inside else str(path)
 
 
-def import_guarded(load, path: Path, folder: Path, name: str, origin: str) -> ModuleType:
+def import_guarded(load: Callable[[], ModuleType], path: Path, folder: Path, name: str, origin: str) -> ModuleType:
     """``load()`` (an import of a file of the registry in ``folder``) with every failure of the file,
     a syntax error, an import error, any exception, ``sys.exit``, turned into one ``InputError``
     naming the registry, the file and line, and the file's own message.  Ctrl-C still interrupts."""

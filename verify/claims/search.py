@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Callable
+from typing import Any, Callable
 
 import hypothesis.configuration as _configuration
 from hypothesis import HealthCheck, Verbosity, given, settings
@@ -49,12 +49,12 @@ def _storage_in_cache():
         setattr(_configuration, _HOME, before)
 
 
-def integer_points(ranges: dict):
+def integer_points(ranges: dict[Any, Any]):
     """A strategy of points: symbol -> integer in ``ranges[symbol] = (lo, hi)`` (inclusive)."""
     return st.fixed_dictionaries({s: st.integers(lo, hi) for s, (lo, hi) in ranges.items()})
 
 
-def search(strategy, failure: Callable, max_examples: int):
+def search(strategy, failure: Callable[..., Any], max_examples: int) -> Any | None:
     """Look for an example of ``strategy`` where ``failure(example)`` is not None.
 
     Parameters
@@ -79,7 +79,7 @@ def search(strategy, failure: Callable, max_examples: int):
     """
     if max_examples <= 0:
         return None
-    found: list = []
+    found: list[Any] = []
 
     @settings(max_examples=max_examples, derandomize=True, database=None, deadline=None,
               verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck), print_blob=False)

@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from functools import lru_cache
+from typing import Any
 
 from ..exact.fields import DEFAULT_PRIME, parse_field
 from ..model.spec import NetworkSpec, divisors
@@ -35,7 +36,7 @@ class RankSource:
     field: str = f"gf:{DEFAULT_PRIME}"
     certainty: str = "certified lower bound on the generic rank (reduced route, one run at seeded integer weights)"
     extended: bool = False
-    known: dict = dc_field(default_factory=dict)
+    known: dict[Any, Any] = dc_field(default_factory=dict)
     #: Called once, with this source, the first time a rank is missing (``verify run`` computes the
     #: default specs through the sweep executor then); None computes each missing rank here.
     on_missing: object = None
@@ -96,7 +97,7 @@ def default_specs(residual: bool = False, extended: bool | None = None) -> list[
     return specs
 
 
-def _key(spec: NetworkSpec, seed: int) -> tuple:
+def _key(spec: NetworkSpec, seed: int) -> tuple[Any, ...]:
     return (spec.depth, spec.width, spec.heads, spec.attn_dim, spec.residual, seed)
 
 

@@ -3,14 +3,19 @@ defaults objects, and the small printing helpers."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import InputError
 from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, int_range, memory_limit
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of",
            "pairs_table"]
 
 
-def add_network_args(p, defaults, tokens_required=False, field_help=None, weight_help=None):
+def add_network_args(p, defaults, tokens_required: bool = False, field_help=None, weight_help=None) -> None:
     """``--depth`` ... ``--max-memory-gib``; ``defaults`` (e.g. ``api.SEP``) gives seed, weight range,
     field and memory limit."""
     g = p.add_argument_group("network (eq. 3)")
@@ -38,7 +43,8 @@ def add_network_args(p, defaults, tokens_required=False, field_help=None, weight
                    help=f"refuse work estimated above this (default {defaults.max_memory_gib:g})")
 
 
-def add_device_arg(p, default: str = "auto", what: str = "the reduced route's eliminations", extra: str = "") -> None:
+def add_device_arg(p: argparse.ArgumentParser, default: str = "auto", what: str = "the reduced route's eliminations",
+                   extra: str = "") -> None:
     """``--device auto|cpu|gpu`` (``verify.exact.device``); ``extra``: a sentence on what never uses it."""
     p.add_argument("--device", choices=["auto", "cpu", "gpu"], default=default,
                    help=f"where {what} run: gpu needs cupy and a CUDA device (pip install 'seprank-verify[gpu-cuda12]' "
@@ -47,18 +53,18 @@ def add_device_arg(p, default: str = "auto", what: str = "the reduced route's el
                         + (f". {extra}" if extra else ""))
 
 
-def add_output_args(p):
+def add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def add_registry_arg(p) -> None:
+def add_registry_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--registry", default=None, metavar="NAME|MODULE|FOLDER",
                    help="the claims registry: an entry-point name of verify.registries, a module or a package "
                         "folder (default $VERIFY_REGISTRY, else the one installed)")
 
 
-def add_sweep_args(p) -> None:
+def add_sweep_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("sweep")
     g.add_argument("--store", default=None, metavar="PATH",
                    help="SQLite results store (default $VERIFY_STORE or ~/.cache/verify/results.sqlite)")
@@ -80,7 +86,7 @@ def _scheduler(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def store_path(args) -> str | None:
+def store_path(args: argparse.Namespace) -> str | None:
     """The store the sweep arguments name: None with --no-store, else --store or the default path."""
     if args.no_store:
         return None
@@ -91,7 +97,7 @@ def store_path(args) -> str | None:
     return args.store or str(api.default_store_path())
 
 
-def spec_of(args):
+def spec_of(args: argparse.Namespace):
     """The ``NetworkSpec`` of the network arguments."""
     from .. import api  # at run time: the parser loads no engine module
 

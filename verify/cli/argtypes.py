@@ -5,6 +5,7 @@ long computation is never lost to a typo in ``--out``)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from ..defaults import DEFAULT_PRIME, MAX_DEPTH
@@ -21,7 +22,7 @@ __all__ = ["int_range", "memory_limit", "field_text", "writable_file", "writable
 #: other limits are the API's (``verify.validate``), so the two refuse the same values.
 
 
-def int_range(option: str, low: int, high: int | None = None, what: str | None = None):
+def int_range(option: str, low: int, high: int | None = None, what: str | None = None) -> Callable[[str], int]:
     """An argparse ``type`` accepting integers in [low, high]; the message names the range.
 
     >>> int_range("--depth", 1, 64)("3")

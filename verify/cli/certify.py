@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..errors import printable
 from ..files import STDOUT, write_output
 from .args import add_output_args
 from .argtypes import MAX_DEPTH, MAX_WIDTH, int_range, writable_file
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "certify"
 
@@ -18,7 +22,7 @@ LAYOUT_BOUNDS = {"seeded": ("d_x - H", "d_x > 3^L (the default)"),
                  "one-slot": ("d_x - 1", "any d_x >= 3 and H dividing d_x")}
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cert = sub.add_parser("certify", help="write a certificate for the lower bound of Theorems 1-2",
                           description=(
         "Write a JSON certificate (integer weights, templates, prime, claimed rank, determinant) proving, almost "
@@ -40,7 +44,7 @@ def add_parser(sub):
     add_output_args(cert)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
 
     if args.out == STDOUT:

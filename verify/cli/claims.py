@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from .args import add_output_args, add_registry_arg, registry_note
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "claims"
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     claims = sub.add_parser("claims", help="list the claims registry", description=(
         "List every claim of the registry: id, source, expected outcome, statement."))
     add_registry_arg(claims)
     add_output_args(claims)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
 
     found = api.list_claims(args.registry)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from .args import add_output_args, add_registry_arg
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "coverage"
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cov = sub.add_parser("coverage", help="coverage index: every statement with its claims or a reason",
                          description=(
         "Read the coverage index (the registry's coverage/*.toml: one file per document part, one entry per checkable "
@@ -23,7 +27,7 @@ def add_parser(sub):
     add_output_args(cov)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
 
     data, entries = api.coverage(args.dir, args.registry)

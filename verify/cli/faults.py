@@ -25,8 +25,12 @@ import sqlite3
 import sys
 import threading
 import unicodedata
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, Terminated, printable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["run_guarded", "fault_message", "USER_ERROR", "ascii_fallback"]
 
@@ -41,7 +45,7 @@ _ASCII = {"§": "sec. ", "≥": ">=", "≤": "<=", "≠": "!=", "≈": "~", "×"
           "ε": "eps", "λ": "lambda", "ℓ": "l", "≡": "==", "⊗": "(x)", "✓": "ok", "✗": "x", "█": "#"}
 
 
-def ascii_fallback(error: UnicodeEncodeError):
+def ascii_fallback(error: UnicodeEncodeError) -> tuple[str, int]:
     """Codec error handler: each character the stream cannot encode becomes its ASCII fallback
     (the table above, else its compatibility decomposition, else ``\\uXXXX``)."""
     out = []
@@ -133,7 +137,7 @@ class _Signals:
 
     NAMES = ("SIGTERM", "SIGHUP")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pid = os.getpid()
         self.previous = {}
 
@@ -154,7 +158,7 @@ class _Signals:
                     self.previous[number] = signal.signal(number, self._handle)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         for number, handler in self.previous.items():
             signal.signal(number, handler)
 
@@ -177,7 +181,7 @@ def _close_progress_bars() -> None:
         progress.close_all()
 
 
-def run_guarded(handler, args) -> int:
+def run_guarded(handler: Callable[..., int], args: object) -> int:
     """``handler(args)`` with every owned fault turned into one line on stderr and exit status 2."""
     try:
         with _Signals():

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from .. import defaults
 from .args import add_network_args, add_output_args, pairs_table, spec_of
 
+if TYPE_CHECKING:
+    import argparse
+
 NAME = "monomials"
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mono = sub.add_parser("monomials", help="monomials of y_p^i against the closed form", description=(
         "Degree and monomial count of the exact polynomial y_p^i, beside the closed-form count "
         "a generic network must have."))
@@ -18,7 +22,7 @@ def add_parser(sub):
     add_output_args(mono)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
 
     report = api.monomials(spec_of(args), args.seed, args.weight_range, args.field, args.max_memory_gib)

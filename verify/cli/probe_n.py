@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..errors import InputError, printable
@@ -11,11 +12,14 @@ from ..files import is_stdout
 from .args import add_device_arg, add_network_args, add_output_args, add_sweep_args, store_path
 from .argtypes import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, distinct_outputs, int_range, plot_file, store_files
 
+if TYPE_CHECKING:
+    import argparse
+
 NAME = "probe-n"
 D = defaults.PROBE
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     probe = sub.add_parser("probe-n", help="separation rank against N (the conjecture on N)", description=(
         "Exact separation rank for N = 2, 4, ... of a network on token inputs (vocabulary embedding of rank r, "
         "optional positional embedding of rank R) or on continuous inputs, until it has been constant for "
@@ -44,7 +48,7 @@ def add_parser(sub):
     add_output_args(probe)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
     from ..report import formats
     from ..report.plan_text import plan_text
@@ -85,7 +89,7 @@ def run(args) -> int:
     return 0
 
 
-def probe_summary(data: dict) -> str:
+def probe_summary(data: dict[Any, Any]) -> str:
     """The probe's findings in whole sentences (``verify.report.probe_summary``)."""
     from ..report.probe_summary import probe_summary as summary
 

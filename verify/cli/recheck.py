@@ -15,7 +15,7 @@ EXIT_TEXT = ("exit status: 0 every value recomputed (or proven); 1 a contradicti
              "trust) or beyond the budget")
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..recheck import DEFAULT_MAX_SECONDS
 
     parser = sub.add_parser("recheck", help="re-check an export independently; exit 1 on any contradiction",

@@ -13,7 +13,7 @@ from .argtypes import distinct_outputs, store_files, writable_file
 NAME = "results"
 
 
-def add_parser(sub):
+def add_parser(sub) -> None:
     results = sub.add_parser("results", help="list or export the results store", description=(
         "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
     results.add_argument("--kind", default=None, choices=defaults.RESULT_KINDS,

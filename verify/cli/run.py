@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import printable
 from ..files import is_stdout, write_output
 from .args import add_output_args, add_registry_arg, add_sweep_args, store_path
 from .argtypes import distinct_outputs, store_files, writable_dir, writable_file
 
+if TYPE_CHECKING:
+    import argparse
+
 NAME = "run"
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = sub.add_parser("run", help="check every claim of the papers (the default job)", description=(
         "Run the claims registry: each stated bound and identity of the papers checked against exact "
         "ranks and certified arithmetic. Prints a table, writes report.md and report.json into --out, "
@@ -37,12 +41,12 @@ def add_parser(sub):
     add_output_args(run)
 
 
-def report_folder(args) -> Path:
+def report_folder(args: argparse.Namespace) -> Path:
     """Where ``run_registry`` writes the reports: --out, or its partial/ folder with --claim."""
     return Path(args.out) / "partial" if args.claim else Path(args.out)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
     from ..report import formats
     from ..report.plan_text import plan_text

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from .. import defaults
 from ..errors import InputError
 from .args import add_device_arg, add_network_args, add_output_args, pairs_table, spec_of
 from .argtypes import MAX_COUNT, int_range
 
+if TYPE_CHECKING:
+    import argparse
+
 NAME = "sep"
 D = defaults.SEP
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sep = sub.add_parser("sep", help="separation rank of y_p^i", description=(
         "Separation rank of the output y_p^i of a linearised self-attention network at seeded integer "
         "weights. Methods: reduced (N-independent, valid for N >= 2(d_x+1); default when --tokens is "
@@ -54,7 +58,7 @@ def add_parser(sub):
     sep.add_argument("--max-runs", type=int, default=D.max_runs, help=f"at most this many runs (default {D.max_runs})")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api  # where it is used: the command line may import the API lazily
 
     spec = spec_of(args)
@@ -64,7 +68,7 @@ def run(args) -> int:
         return _stored(args, spec, cluster)
 
 
-def _stored(args, spec, cluster) -> int:
+def _stored(args: argparse.Namespace, spec, cluster) -> int:
     from .. import api
 
     if args.dry_run:
@@ -87,7 +91,7 @@ def _stored(args, spec, cluster) -> int:
         raise InputError(text.replace("use --no-store", "drop --store").replace("--no-store", "drop --store")) from None
 
 
-def _run(args, spec, resume, cluster) -> int:
+def _run(args: argparse.Namespace, spec, resume, cluster) -> int:
     from .. import api
     from ..report import formats
 
@@ -119,7 +123,7 @@ def _run(args, spec, resume, cluster) -> int:
     return 0
 
 
-def _dry_run(args, spec, cluster) -> int:
+def _dry_run(args: argparse.Namespace, spec, cluster) -> int:
     """``--dry-run``: the plan (``api.plan_separation_rank``; with ``--scheduler`` each block's task memory and the
     workers that can hold it, ``BlockCluster.plan``), printed; nothing computed, nothing stored."""
     from .. import api

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..errors import printable
@@ -20,11 +21,14 @@ from .argtypes import (
     writable_file,
 )
 
+if TYPE_CHECKING:
+    import argparse
+
 NAME = "table"
 D = defaults.TABLE
 
 
-def add_parser(sub):
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     table = sub.add_parser("table", help="exact ranks beside every bound of both papers, per spec", description=(
         "One row per (depth, width, heads): the exact generic separation rank (reduced route), log3 of it, the "
         "regime (L against log3 d_x) and every bound of the claims registry that applies, with whether the rank "
@@ -58,7 +62,7 @@ def add_parser(sub):
     add_output_args(table)
 
 
-def _print_skipped(skipped: list) -> None:
+def _print_skipped(skipped: list[Any]) -> None:
     for row in skipped[:3]:
         note(f"skipped depth {row['depth']} width {row['width']} heads {row['heads']}: {row['reason']}")
     if len(skipped) > 3:
@@ -66,7 +70,7 @@ def _print_skipped(skipped: list) -> None:
              f"(--json lists every one)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
     from ..report import formats
     from ..report.plan_text import plan_text

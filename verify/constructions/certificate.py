@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 import flint
 
@@ -34,6 +35,9 @@ from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, draw_weights
 from ..schema import VERSION, schema_name, stamp
 from . import grid_eval
 from .one_slot import columns, layout_templates, one_slot_bound, one_slot_weights
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["lower_bound", "certify", "check_certificate", "validate_certificate", "check_size"]
 
@@ -63,7 +67,7 @@ def lower_bound(depth: int, width: int, heads: int) -> int:
     return comb(n + k - 1, k)
 
 
-def _layers(weights_json: dict, p: int):
+def _layers(weights_json: dict[Any, Any], p: int):
     """Per layer, per head, (W^O W^V, (W^K)^T W^Q) as nmod_mats built from the stored integers."""
     out = []
     for layer in weights_json["layers"]:
@@ -92,12 +96,13 @@ def _output(layers, columns, p: int, output: int, residual: bool) -> int:
     return int(_outputs(layers, columns, p, residual)[output, 0])
 
 
-def _fingerprint(layers, rows, cols, p, residual) -> list[int]:
+def _fingerprint(layers, rows, cols, p, residual: bool) -> list[int]:
     """Every coordinate of Y at the first grid point: every stored weight moves some of them."""
     return [int(v) for v in _outputs(layers, [rows[0], cols[0]], p, residual).entries()]
 
 
-def _grid(layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_mat:
+def _grid(layers, rows, cols, p, output: int, residual: bool, progress: Callable[[int, int],
+          object] | None = None) -> flint.nmod_mat:
     matrix = []
     for i, a in enumerate(rows):
         matrix.append([_output(layers, [a, b], p, output, residual) for b in cols])
@@ -106,7 +111,8 @@ def _grid(layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_
     return flint.nmod_mat(matrix, p)
 
 
-def _matrix(weights: dict, layers, rows, cols, p, output, residual, progress=None) -> flint.nmod_mat:
+def _matrix(weights: dict[Any, Any], layers, rows, cols, p, output: int, residual: bool, progress: Callable[[int, int],
+            object] | None = None) -> flint.nmod_mat:
     """The grid matrix mod p: batched (``grid_eval``) when float64 is exact at this prime, else ``_grid``."""
     heads = max((len(layer["query"]) for layer in weights["layers"]), default=1)
     if grid_eval.fits(len(rows[0]), heads, p):
@@ -139,7 +145,7 @@ def _int_matrix(value) -> bool:
     return isinstance(value, list) and all(isinstance(r, list) and all(_is_int(x) for x in r) for r in value)
 
 
-def parse_certificate(text: str, file) -> dict:
+def parse_certificate(text: str, file) -> dict[Any, Any]:
     """The JSON of a certificate file (``file`` names it in the messages), refused (``InputError``) when it is
     not JSON, holds a key twice (``json`` keeps the last: a certificate must say each thing once), an
     integer of over 4,300 digits or nesting Python cannot follow."""
@@ -217,7 +223,7 @@ def validate_certificate(data) -> None:
 MAX_CERT_INT = 2**64
 
 
-def _check_magnitudes(data: dict, bad) -> None:
+def _check_magnitudes(data: dict[Any, Any], bad) -> None:
     """Reading side: refuse integers beyond ``MAX_CERT_INT`` and a grid whose closed-form size (log of
     multichoose(floor((d_x - H)/2), 3^(L-2)), by lgamma) is far past ``MAX_GRID_ENTRIES``, so a crafted
     file cannot make the checker compute a binomial of 10^18 terms."""
@@ -239,7 +245,7 @@ def _check_magnitudes(data: dict, bad) -> None:
 
 
 def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_range: int, tries: int,
-                      progress) -> dict:
+                      progress: Callable[[int, int], object] | None) -> dict[Any, Any]:
     """A certificate of the one-slot layout: its 0/1 weights, seeded layout templates (v, 0, 1), (0, w, 1)."""
     if spec.depth < 2 or spec.residual or spec.heads * spec.attn_dim != spec.width or spec.width < 3:
         raise InputError(f"the one-slot layout needs depth >= 2, width >= 3, heads dividing width {spec.width} "
@@ -266,8 +272,9 @@ def _certify_one_slot(spec: NetworkSpec, seed: int, prime: int | None, weight_ra
 
 
 def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
-            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress=None,
-            layout: str = "seeded") -> dict:
+            weight_range: int = DEFAULT_WEIGHT_RANGE, tries: int = 3, progress: Callable[[int, int],
+            object] | None = None,
+            layout: str = "seeded") -> dict[Any, Any]:
     """Find and return a certificate for ``spec`` (d_x > 3^L, depth >= 2, H < d_x).
 
     ``prime`` defaults to ``certificate_prime(width, heads)``, at which the grid is evaluated batched.
@@ -304,7 +311,7 @@ def certify(spec: NetworkSpec, seed: int = 0, prime: int | None = None,
     raise InputError(f"no nonsingular {m} x {m} grid matrix found in {tries} draws; try another --seed")
 
 
-def check_certificate(data: dict, progress=None) -> tuple[bool, str]:
+def check_certificate(data: dict[Any, Any], progress: Callable[[int, int], object] | None = None) -> tuple[bool, str]:
     """Re-check a certificate from its own numbers; returns (holds, one-line reason).
 
     Raises InputError when ``data`` is not a certificate at all (``validate_certificate``) or its grid

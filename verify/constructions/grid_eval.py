@@ -17,10 +17,15 @@ Nothing is rounded: the result is the same residue the point-by-point forward pa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..exact import tuning
 from ..exact.modp import floor_mod, residues
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["fits", "head_maps", "grid_values", "largest_fitting_prime"]
 
@@ -42,7 +47,7 @@ def largest_fitting_prime(width: int, heads: int, ceiling: int = 2**20) -> int |
     return p if p > 2 else None
 
 
-def head_maps(weights: dict, p: int) -> list[list[tuple[np.ndarray, np.ndarray]]]:
+def head_maps(weights: dict[Any, Any], p: int) -> list[list[tuple[np.ndarray, np.ndarray]]]:
     """Per layer, per head, (W^O W^V mod p, (W^K)^T W^Q mod p) as float64 arrays, from the stored integers
     (``Weights.as_dict()`` layout); the products are formed in Python integers, so any weight size is exact."""
     out = []
@@ -72,7 +77,8 @@ def _layer(xs, heads, p: int, residual: bool):
     return ys
 
 
-def grid_values(weights: dict, rows, cols, p: int, output: int, residual: bool, progress=None) -> np.ndarray:
+def grid_values(weights: dict[Any, Any], rows, cols, p: int, output: int, residual: bool, progress: Callable[[int, int],
+                object] | None = None) -> np.ndarray:
     """M[i, j] = y_p^0(rows[i], cols[j]) mod p for the network of ``weights`` (N = 2, position 0).
 
     Parameters

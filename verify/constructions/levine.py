@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 from ..exact.gaussian import GaussianRational, I
 from ..model.network import output_coordinate
@@ -50,7 +51,7 @@ def unit_rows(count: int, dim: int, seed: int) -> list[list[Fraction]]:
     return rows
 
 
-def _zeros(rows: int, cols: int) -> list[list]:
+def _zeros(rows: int, cols: int) -> list[list[Any]]:
     return [[0] * cols for _ in range(rows)]
 
 
@@ -59,7 +60,7 @@ def _freeze(m):
 
 
 def construction(width: int, heads: int, depth: int, tokens: int, v_matrix: list[list[Fraction]],
-                 printed: frozenset = frozenset()) -> tuple[Weights, list[list]]:
+                 printed: frozenset[Any] = frozenset()) -> tuple[Weights, list[list[Any]]]:
     """The weights (depth layers, Gaussian-rational entries) and the M + 1 templates."""
     d_a = width // heads
     c = (d_a - 1) // 2
@@ -130,7 +131,7 @@ def construction(width: int, heads: int, depth: int, tokens: int, v_matrix: list
 
 
 def grid_submatrix(width: int, heads: int, depth: int, tokens: int, v_matrix: list[list[Fraction]],
-                   printed: frozenset = frozenset(), output: int = 0) -> list[list[GaussianRational]]:
+                   printed: frozenset[Any] = frozenset(), output: int = 0) -> list[list[GaussianRational]]:
     """Eqs. 21-22's M/2 x M/2 sub-matrix: y_output^1 with x^(i_1) at position 1, x^(j_1) at N/2 + 1,
     x^(M+1) elsewhere (I = first N/2 positions)."""
     weights, templates = construction(width, heads, depth, tokens, v_matrix, printed)
@@ -154,7 +155,7 @@ def hadamard_target(v_matrix: list[list[Fraction]], power: int) -> list[list[Fra
     return [[sum(a * b for a, b in zip(u, w, strict=False)) ** power for w in v_matrix] for u in v_matrix]
 
 
-def proportional(grid: list[list], target: list[list]) -> tuple[bool, GaussianRational | None]:
+def proportional(grid: list[list[Any]], target: list[list[Any]]) -> tuple[bool, GaussianRational | None]:
     """Whether grid = Const * target entry by entry for one nonzero Const (exactly); and Const."""
     const = None
     for grow, trow in zip(grid, target, strict=False):

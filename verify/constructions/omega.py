@@ -10,6 +10,8 @@ finite set of bad Omega is its set of roots.
 
 from __future__ import annotations
 
+from typing import Any
+
 import flint
 
 from ..exact.compositions import compositions
@@ -63,7 +65,7 @@ def _interpolate(xs, ys) -> flint.fmpz_poly:
     return flint.fmpz_poly([int(c.p) for c in coeffs])
 
 
-def bad_omegas(d: int, lam: int) -> dict:
+def bad_omegas(d: int, lam: int) -> dict[Any, Any]:
     """The Omega for which (V V^T)^{.lam} loses rank: the real roots of det A, exactly.
 
     Returns the degree of det A, its leading coefficient, the integer roots, and the real roots

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from math import comb
+from typing import Any
 
 import flint
 
@@ -55,7 +56,7 @@ def _zeros(rows: int, cols: int) -> list[list[int]]:
     return [[0] * cols for _ in range(rows)]
 
 
-def _freeze(m) -> tuple:
+def _freeze(m) -> tuple[Any, ...]:
     return tuple(tuple(row) for row in m)
 
 
@@ -100,7 +101,7 @@ def one_slot_weights(spec: NetworkSpec, pairs: int | None = None) -> Weights:
     return Weights(tuple(layers), 0, 1)
 
 
-def layout_templates(width: int, v_rows: list[list[int]], w_rows: list[list[int]]) -> tuple[list, list]:
+def layout_templates(width: int, v_rows: list[list[int]], w_rows: list[list[int]]) -> tuple[list[Any], list[Any]]:
     """Templates (v, 0, 1) for position 0 and (0, w, 1) for position 1 (zeros past coordinate 2D)."""
     d = columns(width)
 

@@ -18,6 +18,7 @@ Lemma 7's segment of t is floor((t-1)/E), with the first-half/second-half split 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import flint
 
@@ -159,7 +160,8 @@ def _segment_token(printed: bool, a_row: list[int], t: int, biggest: int, shift:
     return segment + 2 + shift if (t - 1) % biggest < a_row[segment] else 1
 
 
-def large_n_construction(layout: Layout, a_matrix: list[list[int]], value_output: list[tuple], j1: int, j2: int,
+def large_n_construction(layout: Layout, a_matrix: list[list[int]], value_output: list[tuple[Any, ...]], j1: int,
+                         j2: int,
                          printed_segments: bool | None = None, printed_embedding: bool | None = None):
     """Lemma 7 on the sequence pi_P(j1), pi_Q(j2) through the exact first layer of eq. 3.
 

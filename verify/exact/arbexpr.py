@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from math import comb, factorial
+from typing import Any
 
 import flint
 import sympy as sp
@@ -59,7 +60,7 @@ def _exact_integer(expr):
     return None
 
 
-def evaluate(expr, values: dict | None = None) -> flint.arb:
+def evaluate(expr, values: dict[Any, Any] | None = None) -> flint.arb:
     """An arb ball certainly containing the value of ``expr`` with its symbols set to ``values``.
 
     Supports numbers, E, pi, +, *, powers, log (any base), exp, sqrt, binomial, factorial,
@@ -133,7 +134,7 @@ def _eval(e) -> flint.arb:
     raise ValueError(f"cannot evaluate {e!r} ({type(e).__name__}) in arb")
 
 
-def compare(lhs, rhs, relation: str = "<=", values: dict | None = None):
+def compare(lhs, rhs, relation: str = "<=", values: dict[Any, Any] | None = None):
     """Decide ``lhs <relation> rhs`` with certainty: True, False, or None (undecided).
 
     ``relation`` is one of ``<=``, ``<``, ``>=``, ``>``.

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -59,6 +60,11 @@ from .leaves import (
     leaf_inverse,
 )
 from .phases import phase
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .device import DeviceArray
 
 __all__ = ["BlockLU", "BLOCK_LU", "LEAF_PRIME", "VECTORS", "leaf_inverse", "array_leaf_inverse",
            "kernel_leaf_inverse", "host_inverse", "rank"]
@@ -79,7 +85,15 @@ class BlockLU:
     ``leaf``: a route of ``verify.exact.leaves.ROUTES`` (``"kernel"``, ``"host"``, ``"array"``); by
     default ``leaves.default_route`` for the array module (module notes)."""
 
-    def __init__(self, ar: ModArith, width: int | None = None, seed: int = 0, leaf: str | None = None):
+    ar: ModArith
+    xp: ModuleType
+    p: int
+    width: int
+    leaf: str
+    rng: random.Random
+    flops: float
+
+    def __init__(self, ar: ModArith, width: int | None = None, seed: int = 0, leaf: str | None = None) -> None:
         if ar.limbs != 1:
             raise ValueError(f"block LU needs one-limb products (p below about 2^23.5), not p = {ar.p}")
         if leaf is None:
@@ -93,7 +107,7 @@ class BlockLU:
         self.flops = 0.0
 
     # ------------------------------------------------------------------ exact products
-    def matmul(self, a, b):
+    def matmul(self, a: DeviceArray, b: DeviceArray):
         """Reduced a @ b (a fresh array), split along the inner dimension into exact chunks."""
         xp, ar = self.xp, self.ar
         out = None
@@ -103,7 +117,7 @@ class BlockLU:
         self.flops += 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
         return out if out is not None else xp.zeros((a.shape[0], b.shape[1]), dtype=xp.float64)
 
-    def submul(self, c, a, b) -> None:
+    def submul(self, c: DeviceArray, a: DeviceArray, b: DeviceArray) -> None:
         """c <- c - a @ b reduced, in row bands (the temporary stays under ``tuning.BLOCK_BAND_ENTRIES``)."""
         xp, ar = self.xp, self.ar
         if c.shape[0] == 0 or c.shape[1] == 0 or a.shape[1] == 0:
@@ -123,7 +137,7 @@ class BlockLU:
         self.flops += 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
 
     # ------------------------------------------------------------------ inverse of a diagonal block
-    def inverse(self, a):
+    def inverse(self, a: DeviceArray):
         """Reduced inverse of the reduced square ``a``, or None if a block on the way is singular."""
         with phase("leaves", self.synchronize):
             if self.leaf == "host":
@@ -140,7 +154,7 @@ class BlockLU:
         if self._sync is not None:
             self._sync().synchronize()
 
-    def _leaf(self, a, flags):
+    def _leaf(self, a: DeviceArray, flags):
         if self.leaf == "host":
             host = a.get() if hasattr(a, "get") else np.asarray(a)
             inv = leaf_inverse(np.ascontiguousarray(host, dtype=np.float64), self.p)
@@ -153,7 +167,7 @@ class BlockLU:
         flags.append(ok)
         return inv
 
-    def _inverse(self, a, flags):
+    def _inverse(self, a: DeviceArray, flags):
         """The recursion of ``inverse``; with ``flags`` (a list) the leaves append their device flags
         instead of returning None (the result is then meaningless unless every flag is True)."""
         xp, w = self.xp, a.shape[0]
@@ -181,7 +195,7 @@ class BlockLU:
         return out
 
     # ------------------------------------------------------------------ the factorization
-    def random(self, rows: int, cols: int):
+    def random(self, rows: int, cols: int) -> Any:
         """A seeded uniform random matrix over GF(p), reduced: drawn and centred on the host, then copied
         (no read back from the device, as ``ModArith.from_ints`` would need for its range check)."""
         gen = np.random.default_rng([self.rng.randrange(2**63), rows, cols])
@@ -189,7 +203,7 @@ class BlockLU:
         values -= self.p * (values > self.p // 2)  # |x| <= (p - 1)/2 <= h: reduced
         return self.xp.asarray(values.astype(np.float64))
 
-    def factor(self, m, check: bool = True) -> tuple[int, list[int]]:
+    def factor(self, m: DeviceArray, check: bool = True) -> tuple[int, list[int]]:
         """Eliminate ``m`` (reduced float64, overwritten with the factors) block by block.
 
         Returns (pivots, block widths): rank(m) = pivots + rank(m[pivots:, pivots:]), which then
@@ -230,7 +244,7 @@ class BlockLU:
                 self._check(m, k0, widths, xs, ys)
         return k0, widths
 
-    def _check(self, m, k0: int, widths: list[int], xs, ys) -> None:
+    def _check(self, m: DeviceArray, k0: int, widths: list[int], xs, ys) -> None:
         """L (U x) = M x for the stored factors (module notes)."""
         ar = self.ar
         rows, cols = m.shape
@@ -254,14 +268,14 @@ class BlockLU:
             raise RuntimeError("block LU: L U x != M x, the factorization is wrong")
 
 
-def _engine_rank(xp, p: int):
+def _engine_rank(xp: ModuleType, p: int):
     from .elimination import rank_mod_p
 
     return lambda s: rank_mod_p(s, p, xp=xp)
 
 
-def rank(matrix, ar: ModArith, width: int | None = None, seed: int = 0, check: bool = True, fallback=None,
-         small: int | None = None, project: int = 0, leaf: str | None = None) -> dict:
+def rank(matrix: DeviceArray, ar: ModArith, width: int | None = None, seed: int = 0, check: bool = True, fallback=None,
+         small: int | None = None, project: int = 0, leaf: str | None = None) -> dict[Any, Any]:
     """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
     Schur complement S left is ranked by ``fallback`` (default: the engine's pivoting elimination
     ``verify.exact.elimination.rank_mod_p`` on the same array module; ``fallback(int64 matrix) -> int``)

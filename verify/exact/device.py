@@ -19,10 +19,15 @@ imports it unless a GPU is asked for, and no test needs it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 import numpy as np
 
 from ..errors import InputError
 from . import tuning
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 __all__ = ["Device", "CPU", "DEVICES", "GPU_EXTRA", "GPU_EXTRAS", "gpu_extra", "driver_cuda_major", "resolve_device",
            "gpu_device"]
@@ -65,10 +70,17 @@ def gpu_extra(major: int | None = None) -> str:
     return GPU_EXTRAS[min(major, 13)]
 
 
+#: A numpy or cupy ndarray on a ``Device`` (cupy ships no type stubs, so type checkers see ``Any``).
+DeviceArray: TypeAlias = Any
+
+
 class Device:
     """An array module and its housekeeping: ``name`` is "cpu" or "gpu", ``xp`` numpy or cupy."""
 
-    def __init__(self, name: str, xp):
+    name: str
+    xp: ModuleType
+
+    def __init__(self, name: str, xp: ModuleType) -> None:
         self.name, self.xp = name, xp
 
     @property
@@ -91,7 +103,7 @@ class Device:
             return None
         return int(self.xp.cuda.runtime.memGetInfo()[0]) + int(self.xp.get_default_memory_pool().free_bytes())
 
-    def to_host(self, array) -> np.ndarray:
+    def to_host(self, array: DeviceArray) -> np.ndarray:
         """A numpy copy (or the array itself on the CPU)."""
         return array.get() if hasattr(array, "get") else np.asarray(array)
 
@@ -105,7 +117,7 @@ class Device:
     def __repr__(self) -> str:
         return f"Device({self.name})"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Device) and (self.name, self.xp) == (other.name, other.xp)
 
     def __hash__(self) -> int:

@@ -24,6 +24,7 @@ Name of the method in results: ``ELIMINATION``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +32,11 @@ from . import tuning
 from .factorcheck import CHECK, check_factorization, sketch
 from .floatmod import ModArith
 from .phases import phase
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .device import DeviceArray
 
 __all__ = ["ELIMINATION", "CHECK", "PivotRank", "rank_mod_p", "factor", "plan"]
 
@@ -55,7 +61,7 @@ class PivotRank:
     checked: int = 0
 
 
-def plan(p: int, limbs: int | None = None) -> dict:
+def plan(p: int, limbs: int | None = None) -> dict[Any, Any]:
     """How products mod ``p`` are split: limbs, bits per limb, limb bound, exact inner chunk, and
     whether two limbs multiply by Karatsuba (three products; ``karatsuba``'s module notes).
 
@@ -72,7 +78,7 @@ def plan(p: int, limbs: int | None = None) -> dict:
 
 
 class _Pluq:
-    def __init__(self, ar: ModArith, a, rowperm, colperm):
+    def __init__(self, ar: ModArith, a: DeviceArray, rowperm, colperm) -> None:
         self.ar, self.a, self.rowperm, self.colperm = ar, a, rowperm, colperm
         self.xp = ar.xp
         self._inverses = {}  # (r0, c0, r) -> (L block, I - L^{-1}) of the triangular solves
@@ -142,7 +148,7 @@ class _Pluq:
         a[r0:, c0:c1] = panel.T
         return k
 
-    def _rank_one(self, target, left, right, pending: int) -> int:
+    def _rank_one(self, target: DeviceArray, left: DeviceArray, right: np.ndarray, pending: int) -> int:
         """target <- target - left right^T for reduced ``left`` and ``right``; returns the new count
         of pending updates on ``target`` (delayed reduction while |target| <= h + pending h^2 stays
         below LIMIT; immediate reduction when products need limbs)."""
@@ -224,7 +230,8 @@ class _Pluq:
         return r1 + r2
 
 
-def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = False, left: bool = False):
+def factor(matrix: DeviceArray, p: int, xp: ModuleType | None = None, limbs: int | None = None,
+           overwrite: bool = False, left: bool = False):
     """PLUQ of an integer matrix over GF(p) in place on a reduced float64 copy, checked.
 
     Returns (arithmetic, array holding L and U, row permutation, column permutation, rank, sketch):
@@ -255,7 +262,9 @@ def factor(matrix, p: int, xp=None, limbs: int | None = None, overwrite: bool = 
     return ar, a, rowperm, colperm, rank, found
 
 
-def rank_mod_p(matrix, p: int, xp=None, pivots: bool = False, limbs: int | None = None, overwrite: bool = False):
+def rank_mod_p(matrix: DeviceArray, p: int, xp: ModuleType | None = None, pivots: bool = False,
+               limbs: int | None = None,
+               overwrite: bool = False) -> int | PivotRank:
     """Rank of an integer matrix over GF(p), 3 <= p < 2^50 odd prime, exactly; every factorization is
     verified on random vectors before its rank is returned (``factor``).
 

@@ -42,10 +42,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import ceil, log2
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import tuning
+
+if TYPE_CHECKING:
+    from .floatmod import ModArith
 
 __all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "digit_plan", "sketch", "check_factorization",
            "check_null_rows"]
@@ -101,7 +105,7 @@ def digit_plan(p: int, h: int, inner: int) -> tuple[int, int]:
     return 1, 2**53 // h
 
 
-def _subtract_digits(ar, c, matrix, thin, bound: int) -> None:
+def _subtract_digits(ar: ModArith, c, matrix, thin, bound: int) -> None:
     """c <- c - matrix thin (mod p), centred, by base-2^b digits of ``thin`` (module notes: digits);
     |matrix| <= ``bound`` (h, or p - 1 for the caller's residues), |thin| < p, |c| <= p/2."""
     xp, p = ar.xp, ar.p
@@ -122,7 +126,7 @@ def _subtract_digits(ar, c, matrix, thin, bound: int) -> None:
     c[...] = out - p * (out > p // 2)
 
 
-def _subtract_product(ar, c, a, b, a_bound: int | None = None, b_bound: int | None = None) -> None:
+def _subtract_product(ar: ModArith, c, a, b, a_bound: int | None = None, b_bound: int | None = None) -> None:
     """c <- c - a b (mod p), in place, centred, for |a| <= ``a_bound``, |b| <= ``b_bound`` (each h by
     default, or p - 1 for residues in [0, p) from ``_residues``) and |c| <= p/2: the check's own
     products, sharing no code with the elimination's (``ModArith.submul``), so that a fault there
@@ -146,7 +150,7 @@ def _subtract_product(ar, c, a, b, a_bound: int | None = None, b_bound: int | No
         _centre(ar, c)
 
 
-def _centre(ar, c) -> None:
+def _centre(ar: ModArith, c) -> None:
     """c <- c mod p in place, centred (|c| <= p/2), for integer-valued |c| <= 2^53: ``fmod`` (exact in
     IEEE arithmetic) to |c| < p, then one centring step either way."""
     p = float(ar.p)
@@ -155,7 +159,7 @@ def _centre(ar, c) -> None:
     c += p * (c < -p / 2)
 
 
-def _residues(ar, values):
+def _residues(ar: ModArith, values):
     """Integers (numpy int or object, an ``xp`` int array, or integer-valued floats) as float64 in
     ``ar.xp`` congruent to them mod p with |v| <= p - 1, by the check's own reduction: it never calls
     ``ModArith.from_ints`` / ``reduce``, so a fault in the elimination's input reduction changes the
@@ -178,14 +182,14 @@ def _residues(ar, values):
     return values if -p < low and high < p else xp.fmod(values, float(p))  # fmod: exact, (-p, p)
 
 
-def _random(ar, shape, seed):
+def _random(ar: ModArith, shape, seed):
     """Seeded uniform residues of GF(p), centred (|v| <= (p - 1)/2 <= h), as an array of ``ar.xp``."""
     values = np.random.default_rng(seed).integers(0, ar.p, size=shape, dtype=np.int64)
     values -= ar.p * (values > ar.p // 2)
     return ar.xp.asarray(values.astype(np.float64))
 
 
-def sketch(ar, matrix, left: bool = False) -> Sketch:
+def sketch(ar: ModArith, matrix, left: bool = False) -> Sketch:
     """Draw k = ``vector_count(p)`` vectors (seeded by the shape and p) and form -(A x) (and, with
     ``left``, -(z^T A)) from the caller's ``matrix`` (integers, or reduced floats), reduced here in row
     bands by ``_residues``: call it before the elimination's ``from_ints``, which may overwrite the input.
@@ -231,7 +235,7 @@ def sketch(ar, matrix, left: bool = False) -> Sketch:
     return out
 
 
-def _fold(ar, c, acc) -> None:
+def _fold(ar: ModArith, c, acc) -> None:
     """c <- c - acc (mod p), centred, for |c| <= p/2 and |acc| <= 2^53 - p (so c - acc is exact); acc
     is zeroed for the next rows."""
     c -= acc
@@ -246,7 +250,7 @@ def _fail(what: str, shape, p: int) -> FactorizationCheckError:
         f"with the command line; --field gf:{2**63 - 25} ranks with FLINT instead")
 
 
-def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> None:
+def check_factorization(ar: ModArith, a, rowperm, colperm, rank: int, found: Sketch) -> None:
     """Raise ``FactorizationCheckError`` unless the factors stored in ``a`` (P A Q = L U, see
     ``verify.exact.elimination``) reproduce the sketch: L (U (Q^T x)) = P (A x) for every drawn x,
     and U's first ``rank`` diagonal entries are nonzero."""
@@ -276,7 +280,7 @@ def check_factorization(ar, a, rowperm, colperm, rank: int, found: Sketch) -> No
         raise _fail("factorization P A Q = L U", a.shape, ar.p)
 
 
-def check_null_rows(ar, found: Sketch, rows, shape, free=None, mix=None) -> None:
+def check_null_rows(ar: ModArith, found: Sketch, rows, shape, free=None, mix: np.ndarray | None = None) -> None:
     """Raise ``FactorizationCheckError`` unless z^T A x = 0 for every null vector x (a row of the
     t x n int64 array ``rows``) and every drawn left vector z; and, given ``free`` (the columns the
     elimination left without a pivot), unless the rows restricted to them are ``mix``^T (a

@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import flint
 
 from ..defaults import DEFAULT_PRIME, FAST_PRIME
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    import random
+
+    import numpy as np
 
 __all__ = ["Field", "parse_field", "as_field", "DEFAULT_PRIME", "FAST_PRIME", "MID_PRIME"]
 
@@ -53,32 +59,33 @@ class Field:
     def is_exact_rational(self) -> bool:
         return self.modulus is None
 
-    def scalar(self, value: int):
+    def scalar(self, value: int) -> flint.fmpz | flint.nmod:
         """The integer ``value`` as an element of this field's ring (nmod or fmpz)."""
         if self.modulus is None:
             return flint.fmpz(value)
         return flint.nmod(value, self.modulus)
 
-    def poly_context(self, names: tuple[str, int], ordering: str = "lex"):
+    def poly_context(self, names: tuple[str, int],
+                     ordering: str = "lex") -> flint.fmpz_mpoly_ctx | flint.nmod_mpoly_ctx:
         """An mpoly context with generators ``names`` (``('x', n)`` form) over Z or GF(p); ``ordering``
         is FLINT's term order ("lex", or "deglex": by total degree first)."""
         if self.modulus is None:
             return flint.fmpz_mpoly_ctx.get(names, ordering)
         return flint.nmod_mpoly_ctx.get(names, modulus=self.modulus, ordering=ordering)
 
-    def matrix(self, rows: int, cols: int, entries: list):
+    def matrix(self, rows: int, cols: int, entries: list[Any]) -> flint.fmpz_mat | flint.nmod_mat:
         """A dense matrix over this field from a flat row-major list of integers."""
         if self.modulus is None:
             return flint.fmpz_mat(rows, cols, entries)
         return flint.nmod_mat(rows, cols, entries, self.modulus)
 
-    def zeros(self, rows: int, cols: int):
+    def zeros(self, rows: int, cols: int) -> flint.fmpz_mat | flint.nmod_mat:
         """A zero matrix over this field, to be filled entry by entry."""
         if self.modulus is None:
             return flint.fmpz_mat(rows, cols)
         return flint.nmod_mat(rows, cols, self.modulus)
 
-    def from_rows(self, array):
+    def from_rows(self, array: np.ndarray) -> flint.fmpz_mat | flint.nmod_mat:
         """A FLINT matrix from a 2-D numpy integer array, filled row by row (no full Python list)."""
         rows, cols = array.shape
         if self.modulus is None:
@@ -91,7 +98,7 @@ class Field:
                     mat[i, j] = line[j]
         return mat
 
-    def random_matrix(self, rows: int, cols: int, rng):
+    def random_matrix(self, rows: int, cols: int, rng: random.Random) -> flint.fmpz_mat | flint.nmod_mat:
         """A matrix of uniform random field elements (entries in [0, p), or [-2^31, 2^31] over Q)."""
         if self.modulus is None:
             bound = 2**31
@@ -169,7 +176,7 @@ def parse_field(text: str) -> Field:
     raise InputError(f"unknown field {text[:40]!r}; use --field qq or --field gf:P with P prime")
 
 
-def as_field(value) -> Field:
+def as_field(value: Field | str) -> Field:
     """A ``Field``, or the text of one (``"gf:2^61-1"``, ``"qq"``) parsed by ``parse_field``; anything
     else raises ``InputError`` (the Python API takes either form)."""
     if isinstance(value, Field):

@@ -29,6 +29,8 @@ Derivation of the bounds (LIMIT = 2^53 - 2p; every integer of magnitude <= 2^53 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 # MIN_CHUNK: fewest inner indices per BLAS call (fewer limbs preferred while their chunk is that long);
@@ -36,6 +38,11 @@ import numpy as np
 # (the array module's own loop on a GPU).  Tuned values, measured where ``verify.exact.tuning`` says.
 from . import tuning
 from .karatsuba import KaratsubaProducts
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .device import DeviceArray
 
 __all__ = ["ModArith", "MAX_PRIME", "small_prime_windows"]
 
@@ -97,8 +104,22 @@ class ModArith(KaratsubaProducts):
     [[6, 5], [3, 1]]
     """
 
-    def __init__(self, p: int, xp=np, limbs: int | None = None, karatsuba: bool | None = None,
-                 fused: bool | None = None):
+    p: int
+    xp: ModuleType
+    h: int
+    limit: int
+    pinv: float
+    bits: int
+    limb_bound: int
+    chunk: int
+    fused: ModuleType | None
+    limbs: int
+    small: bool
+    delay: int
+    shift: list[int]
+
+    def __init__(self, p: int, xp: ModuleType = np, limbs: int | None = None, karatsuba: bool | None = None,
+                 fused: bool | None = None) -> None:
         if not 3 <= p < MAX_PRIME or p % 2 == 0:
             raise ValueError(f"modulus {p} is outside the odd range 3..2^50")
         self.p, self.xp = p, xp
@@ -130,11 +151,11 @@ class ModArith(KaratsubaProducts):
         value %= self.p
         return value - self.p if value > self.p // 2 else value
 
-    def inverse(self, value) -> int:
+    def inverse(self, value: int) -> int:
         """The balanced inverse of a nonzero reduced entry."""
         return self.balanced(pow(int(value) % self.p, -1, self.p))
 
-    def from_ints(self, matrix, overwrite: bool = False):
+    def from_ints(self, matrix: DeviceArray, overwrite: bool = False) -> DeviceArray:
         """A reduced float64 copy of an integer array (int64, uint64, or Python ints as numpy objects).
 
         With ``overwrite`` and an int64 array of ``xp``, the result is written over the input's own
@@ -169,12 +190,12 @@ class ModArith(KaratsubaProducts):
                 out[r:r + step] = (values - self.p * (values > self.p // 2)).astype(xp.float64)
         return out
 
-    def to_ints(self, values):
+    def to_ints(self, values: DeviceArray) -> DeviceArray:
         """Canonical residues in [0, p) as int64."""
         return self.xp.remainder(values.astype(self.xp.int64), self.p)
 
     # ------------------------------------------------------------------ elementwise
-    def _bands(self, x):
+    def _bands(self, x: DeviceArray):
         """Row bands (slices) of a large 2-D numpy ``x`` for the elementwise passes; None for
         small arrays and on a GPU (one pass over the whole array)."""
         if self.xp is not np or x.ndim != 2 or x.size <= 2 * tuning.BAND_ENTRIES:
@@ -182,7 +203,7 @@ class ModArith(KaratsubaProducts):
         band = max(1, tuning.BAND_ENTRIES // x.shape[1])
         return [slice(r, r + band) for r in range(0, x.shape[0], band)]
 
-    def reduce_in_place(self, x, q) -> None:
+    def reduce_in_place(self, x: DeviceArray, q: DeviceArray) -> None:
         """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h in one pass, with ``q`` (x's shape, not
         overlapping it) for the quotient: no temporary, no bands (the caller's band is the unit)."""
         xp = self.xp
@@ -191,7 +212,7 @@ class ModArith(KaratsubaProducts):
         q *= self.p
         x -= q
 
-    def reduce(self, x, scratch=None):
+    def reduce(self, x: DeviceArray, scratch: DeviceArray | None = None) -> DeviceArray:
         """Reduce ``x`` (|x| <= LIMIT) in place to |x| <= h; returns it.  ``scratch``, an array of
         x's shape not overlapping it, holds the quotient instead of a new temporary."""
         bands = self._bands(x)
@@ -211,7 +232,7 @@ class ModArith(KaratsubaProducts):
                 self.reduce_in_place(x[band], scratch[band])
         return x
 
-    def subtract(self, x, y, reduce: bool) -> None:
+    def subtract(self, x: DeviceArray, y: DeviceArray, reduce: bool) -> None:
         """x <- x - y in place, then reduced if ``reduce`` (x - y within LIMIT); ``y`` (x's shape,
         not overlapping it) is overwritten.  Band by band: each band is reduced while in cache."""
         for band in self._bands(x) or [slice(None)]:
@@ -220,13 +241,13 @@ class ModArith(KaratsubaProducts):
             if reduce:
                 self.reduce_in_place(part, y[band])
 
-    def nonzero(self, x):
+    def nonzero(self, x: DeviceArray) -> DeviceArray:
         """Boolean mask of entries that are nonzero mod p (h < p for p >= 5: a sign test suffices)."""
         if self.h < self.p:
             return x != 0
         return self.xp.remainder(x, self.p) != 0
 
-    def rank_one(self, target, left, right) -> None:
+    def rank_one(self, target: DeviceArray, left: DeviceArray, right: np.ndarray) -> None:
         """target <- target - left right^T (mod p), reduced, for reduced ``target`` (2-D), ``left`` and
         ``right`` (1-D): the per-pivot update of an elimination whose products need limbs (h^2 >
         LIMIT).  With the compiled Karatsuba loops, one pass; else ``mul``'s exact product,
@@ -237,7 +258,7 @@ class ModArith(KaratsubaProducts):
         target -= self.mul(left[:, None], right[None, :])
         self.reduce(target)
 
-    def mul(self, x, y):
+    def mul(self, x: DeviceArray, y: DeviceArray) -> DeviceArray:
         """Reduced x * y (elementwise, broadcasting; ``y`` may be a Python int).  A 1-D ``x`` times a
         reduced int, with the compiled Karatsuba loops, is one rank-one pass: 0 - (-y) x."""
         xp = self.xp
@@ -254,7 +275,7 @@ class ModArith(KaratsubaProducts):
         return self.reduce(r.view(xp.int64).astype(xp.float64))
 
     # ------------------------------------------------------------------ matrix products
-    def _split(self, x):
+    def _split(self, x: DeviceArray):
         """Balanced limbs x_0..x_{w-1} of reduced ``x``: x_1.. = rint(x / 2^b), x_0 = x - 2^b x_1, and so
         on (exact: scalings by powers of two; |x_i| <= 2^(b-1) below the top limb)."""
         xp = self.xp
@@ -269,7 +290,7 @@ class ModArith(KaratsubaProducts):
         parts.append(x)
         return parts
 
-    def _product(self, a, b):
+    def _product(self, a: DeviceArray, b: DeviceArray):
         """Reduced a @ b for an inner dimension of at most ``chunk``."""
         xp = self.xp
         if self.limbs == 1:
@@ -287,7 +308,7 @@ class ModArith(KaratsubaProducts):
             total = term if total is None else total + term
         return total
 
-    def _limbed_submul(self, c, a, b) -> None:
+    def _limbed_submul(self, c: DeviceArray, a: DeviceArray, b: DeviceArray) -> None:
         """c <- c - a @ b (mod p) for reduced c, a and b with w limb products a chunk (``_product``),
         reduced after each chunk.  Column blocks of b and row blocks of a keep each limb split and
         stacked product within a few ``TILE_ENTRIES``, whatever the shapes (a thin product with a
@@ -303,7 +324,7 @@ class ModArith(KaratsubaProducts):
                     self.subtract(tile, self._product(a[r:r + step, k:k + self.chunk],
                                                       b[k:k + self.chunk, j:j + width]), True)
 
-    def submul(self, c, a, b, pending: int | None = None) -> int:
+    def submul(self, c: DeviceArray, a: DeviceArray, b: DeviceArray, pending: int | None = None) -> int:
         """c <- c - a @ b (mod p), in place on the view ``c``, for reduced ``a`` and ``b``; every
         partial sum exact (module notes).
 

@@ -23,14 +23,19 @@ keeps its array-module passes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
+
+if TYPE_CHECKING:
+    from .device import DeviceArray
 
 __all__ = ["split_sum", "combine", "rank_one"]
 
 
 @njit(inline="always")
-def _shift(x, shift_pinv, p_high, p_low, scale):
+def _shift(x: DeviceArray, shift_pinv, p_high, p_low, scale):
     """2^b x mod p of an integer-valued float x (``ModArith._shift``, the same four steps)."""
     q = np.rint(x * shift_pinv)
     t = x - q * p_high  # exact
@@ -39,7 +44,7 @@ def _shift(x, shift_pinv, p_high, p_low, scale):
 
 
 @njit(inline="always")
-def _combined(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
+def _combined(c: DeviceArray, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
     """c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced (``ModArith._combine`` on one entry)."""
     x = (middle - low) - high  # X = A0 B1 + A1 B0
     y = x + _shift(high, shift_pinv, p_high, p_low, scale)  # Y = X + shift(H)
@@ -49,7 +54,7 @@ def _combined(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
 
 
 @njit(nogil=True, cache=True)
-def split_sum(x, low, high, total, down, scale):
+def split_sum(x: DeviceArray, low, high, total, down, scale) -> None:
     """low, high, total <- x_0, x_1 and x_0 + x_1 of reduced ``x`` (x = x_0 + 2^b x_1; ``down`` =
     2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``; the outputs are C-contiguous scratch."""
     row = np.empty(x.shape[1])
@@ -66,7 +71,7 @@ def split_sum(x, low, high, total, down, scale):
 
 
 @njit(nogil=True, cache=True)
-def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
+def combine(c: DeviceArray, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
     """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
     (``ModArith._combine``; L, M, H C-contiguous scratch, only read)."""
     row = np.empty(c.shape[1])
@@ -79,7 +84,8 @@ def combine(c, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p):
 
 
 @njit(nogil=True, cache=True)
-def rank_one(target, left, right, down, shift_pinv, p_high, p_low, scale, pinv, p):
+def rank_one(target: DeviceArray, left: DeviceArray, right: np.ndarray, down, shift_pinv, p_high, p_low, scale, pinv,
+             p) -> None:
     """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
     ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
     products, the same combination) on every entry."""

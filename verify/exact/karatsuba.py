@@ -35,10 +35,16 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import tuning
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .device import DeviceArray
 
 __all__ = ["KaratsubaProducts", "shift_output"]
 
@@ -89,6 +95,21 @@ class KaratsubaProducts:
     """The Karatsuba products of ``ModArith`` (a mixin: it uses the host's ``p``, ``h``, ``limit``,
     ``pinv``, ``xp``, ``_bands`` and ``reduce_in_place``)."""
 
+    p: int
+    xp: ModuleType
+    h: int
+    limit: int
+    pinv: float
+    bits: int
+    chunk: int
+    limb_bound: int
+    karatsuba: bool
+    fused: ModuleType | None  # ``verify.exact.fused``, where its compiled loops run the passes
+    sum_bound: int
+    p_high: int
+    p_low: int
+    shift_pinv: float
+
     def _plan_karatsuba(self, karatsuba: bool | None, fused: bool | None, min_chunk: int) -> None:
         """Switch two limbs to Karatsuba where its chunk is at least ``min_chunk`` (or ``karatsuba``
         forces it), with the compiled loops where ``fused`` asks for them (by default with numpy)."""
@@ -120,12 +141,12 @@ class KaratsubaProducts:
                 return  # the array-module passes: the same results, slower
             self.fused = kernels
 
-    def _karatsuba_submul(self, c, a, b) -> None:
+    def _karatsuba_submul(self, c: DeviceArray, a: DeviceArray, b: DeviceArray) -> None:
         """c <- c - a @ b (mod p) for reduced c, a and b, chunk by chunk; c leaves reduced."""
         for k in range(0, a.shape[1], self.chunk):
             self._karatsuba(c, a[:, k:k + self.chunk], b[k:k + self.chunk])
 
-    def _shift(self, x, q, t):
+    def _shift(self, x: DeviceArray, q: DeviceArray, t) -> None:
         """2^b x mod p in floats only, in place, for an integer |x| up to the bound the plan checked
         (``shift_inputs``; module notes: the shift); ``q`` and ``t`` are scratch of x's shape.
         Leaves |x| <= ``shift_output(p, b, |x|)``, a little over p/2."""
@@ -147,7 +168,7 @@ class KaratsubaProducts:
             flat = self._scratch[name] = self.xp.empty(rows * cols, dtype=self.xp.float64)
         return flat[:rows * cols].reshape(rows, cols)
 
-    def _split_sum(self, x, low, high, total) -> None:
+    def _split_sum(self, x: DeviceArray, low: DeviceArray, high: DeviceArray, total: DeviceArray) -> None:
         """Karatsuba limbs of reduced ``x`` into ``low``, ``high`` (x = low + 2^b high, the balanced
         limbs of ``_split``) and their sum into ``total`` (|.| <= sum_bound)."""
         if self.fused is not None:
@@ -156,17 +177,17 @@ class KaratsubaProducts:
         low[...], high[...] = self._split(x)
         self.xp.add(low, high, out=total)
 
-    def _shift_constants(self) -> tuple:
+    def _shift_constants(self) -> tuple[Any, ...]:
         """(fl(2^b / p), P_H, p_lo, 2^b, fl(1/p), p) as floats: the compiled loops' arguments."""
         return (self.shift_pinv, float(self.p_high), float(self.p_low), float(2**self.bits), self.pinv,
                 float(self.p))
 
-    def _karatsuba_rank_one(self, target, left, right) -> None:
+    def _karatsuba_rank_one(self, target: DeviceArray, left: DeviceArray, right: np.ndarray) -> None:
         """target <- target - left right^T (mod p), reduced, by the compiled loop: a Karatsuba product
         of inner dimension one on every entry, in one pass (``ModArith.rank_one``)."""
         self.fused.rank_one(target, left, right, 1.0 / float(2**self.bits), *self._shift_constants())
 
-    def _karatsuba(self, c, a, b) -> None:
+    def _karatsuba(self, c: DeviceArray, a: DeviceArray, b: DeviceArray) -> None:
         """c <- c - a @ b (mod p), reduced, by three limb products (module notes: Karatsuba), for an
         inner dimension k <= chunk.  Column blocks of b and row blocks of a keep every scratch array
         (six limb arrays, three products) within ``KARATSUBA_TILE`` entries; the products write into
@@ -188,7 +209,7 @@ class KaratsubaProducts:
                 middle = xp.matmul(as_, bs, out=self._workspace("middle", s, w))  # M, |.| <= k s^2
                 self._combine(c[r:r + s, j:j + w], low, middle, high)
 
-    def _combine(self, c, low, middle, high) -> None:
+    def _combine(self, c: DeviceArray, low: DeviceArray, middle: DeviceArray, high: DeviceArray) -> None:
         """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
         (module notes: Karatsuba); ``low``, ``middle`` and ``high`` are overwritten."""
         if self.fused is not None:

@@ -30,6 +30,7 @@ device's array module; FLINT always runs on the CPU.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,6 +41,9 @@ from .elimination import CHECK, ELIMINATION, rank_mod_p
 from .floatmod import MAX_PRIME, ModArith
 from .modp import product, three_limb_product
 from .nullspace import null_space
+
+if TYPE_CHECKING:
+    from .device import Device, DeviceArray
 
 __all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
            "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
@@ -53,31 +57,32 @@ FLINT = "flint"
 class Kernel:
     """An exact kernel for one field (see the module notes)."""
 
-    name = ""
-    bytes_per_entry = 0
+    name: str = ""
+    bytes_per_entry: int = 0
     #: Whether a rank costs far less than a null space (then worth trying against a proven bound first).
-    rank_first = False
+    rank_first: bool = False
     #: How its factorizations are verified before a rank is returned (``verify.exact.factorcheck``, or
     #: the block LU's own check); None when it computes none to check (FLINT).
     check: str | None = None
     #: The row of ``verify.exact.tuning.SECONDS`` that prices it.
-    family = "flint"
+    family: str = "flint"
     #: Whether it eliminates arrays of its device's array module (a slice may then be gathered on the
     #: device, ``verify.rank.degree_blocks``); False: it reads host numpy arrays (FLINT).
-    device_arrays = False
+    device_arrays: bool = False
+    device: Device
 
     @property
     def null_space_name(self) -> str:
         """How results name the elimination behind ``null_space``."""
         return self.name
 
-    def __init__(self, field, device=CPU):
+    def __init__(self, field, device: Device = CPU) -> None:
         self.field, self.device = field, device
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         raise NotImplementedError
 
-    def null_space(self, array, overwrite: bool = False):
+    def null_space(self, array: DeviceArray, overwrite: bool = False):
         raise NotImplementedError
 
     def product(self, left: np.ndarray, right: np.ndarray, overwrite: bool = False) -> np.ndarray:
@@ -103,10 +108,10 @@ class FloatKernel(Kernel):
     family = "float"
     device_arrays = True
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         return rank_mod_p(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
-    def null_space(self, array, overwrite: bool = False):
+    def null_space(self, array: DeviceArray, overwrite: bool = False):
         return null_space(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
     @classmethod
@@ -136,7 +141,7 @@ class BlockLUKernel(FloatKernel):
     def null_space_name(self) -> str:
         return ELIMINATION
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         from .blocklu import rank as block_lu_rank
 
         ar = ModArith(self.field.modulus, self.device.xp)
@@ -149,7 +154,7 @@ class BlockLUKernel(FloatKernel):
 class _FlintNullSpace:
     """FLINT's right null space with the interface of ``verify.exact.nullspace.NullSpace``."""
 
-    def __init__(self, matrix):
+    def __init__(self, matrix) -> None:
         self.cols = matrix.ncols()
         self.basis, self.nullity = matrix.nullspace()
         self.rank = self.cols - self.nullity
@@ -184,7 +189,7 @@ class FlintKernel(Kernel):
             return array.rank()
         return self.field.from_rows(np.ascontiguousarray(array)).rank()
 
-    def null_space(self, array, overwrite: bool = False):
+    def null_space(self, array, overwrite: bool = False) -> _FlintNullSpace:
         return _FlintNullSpace(self.field.from_rows(np.ascontiguousarray(array)))
 
 
@@ -196,7 +201,7 @@ def _one_limb(p: int) -> bool:
     return ModArith(p).limbs == 1
 
 
-def kernel_for(field, rows: int, cols: int, device=CPU, kernel: str | None = None) -> Kernel:
+def kernel_for(field, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
     """The kernel that ranks a rows x cols matrix over ``field`` (a ``verify.exact.fields.Field``):
     the float elimination for GF(p), p < 2^50, with shortest side at least ``FLOAT_MIN``; FLINT
     otherwise.  On a GPU ``device`` (``verify.exact.device``), a one-limb prime and a shortest side
@@ -250,7 +255,7 @@ def factorization_check(name: str | None, modulus: int | None) -> tuple[str, Fra
 
 
 def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
-                 device=CPU) -> Kernel:
+                 device: Device = CPU) -> Kernel:
     """The kernel that ranks, over ``field``, a rows x cols block that an earlier run ranked with the
     kernel named ``earlier`` over GF(``earlier_modulus``).  Where both primes are below ``MAX_PRIME``
     the earlier choice was made on the shape actually ranked (a compressed block is narrower than
@@ -269,7 +274,7 @@ def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlie
     return kernel_for(field, rows, cols, device=device)
 
 
-def large_bytes_per_entry(field, device=CPU) -> int:
+def large_bytes_per_entry(field, device: Device = CPU) -> int:
     """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
     estimates: shortest side ``FLOAT_MIN`` and beyond)."""
     return kernel_for(field, tuning.FLOAT_MIN, tuning.FLOAT_MIN, device=device).bytes_per_entry

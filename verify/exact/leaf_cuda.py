@@ -22,7 +22,7 @@ __all__ = ["gauss_jordan"]
 
 
 @cuda.jit
-def gauss_jordan(a, m, out, ok, p, pinv):  # pragma: no cover - runs on a device or the simulator
+def gauss_jordan(a, m, out, ok, p, pinv) -> None:  # pragma: no cover - runs on a device or the simulator
     b = cuda.blockIdx.x
     t = cuda.threadIdx.x
     nt = cuda.blockDim.x

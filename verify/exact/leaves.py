@@ -24,10 +24,17 @@ FLINT's own inverse costs more in conversions than in arithmetic at this size (`
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
 from .floatmod import ModArith
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .device import DeviceArray
 
 __all__ = ["LEAF_PRIME", "ROUTES", "LAUNCHES", "default_route", "host_inverse", "leaf_inverse", "array_leaf_inverse",
            "kernel_leaf_inverse", "twin_leaf_inverse", "MAX_KERNEL_LEAF"]
@@ -61,7 +68,7 @@ LEAF_PRIME = 2**26
 
 
 @njit(cache=True)
-def _gauss_jordan(m, p, pinv):  # pragma: no cover - compiled; tested through leaf_inverse
+def _gauss_jordan(m: DeviceArray, p, pinv) -> bool:  # pragma: no cover - compiled; tested through leaf_inverse
     """[A | I] -> [I | A^-1] in place over GF(p), reduced float64 entries; False if A is singular."""
     w = m.shape[0]
     for c in range(w):
@@ -123,7 +130,7 @@ def leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
     return m[:, w:].copy()
 
 
-def _power(ar: ModArith, x, e: int):
+def _power(ar: ModArith, x: DeviceArray, e: int):
     """Reduced x^e elementwise (|x| <= h, h^2 exact: p < 2^26), by squaring."""
     xp = ar.xp
     out = xp.ones_like(x)
@@ -137,7 +144,7 @@ def _power(ar: ModArith, x, e: int):
     return out
 
 
-def array_leaf_inverse(ar: ModArith, block):
+def array_leaf_inverse(ar: ModArith, block: DeviceArray):
     """(inverse, ok) of a small reduced float64 matrix of ``ar.xp`` over GF(p), p < ``LEAF_PRIME``, in
     array operations only: nothing is read back to the host, so on a GPU the leaf stays on the device.
     ``ok`` is a 0-d boolean array, False when ``block`` is singular (``inverse`` is then meaningless).
@@ -186,7 +193,8 @@ def array_leaf_inverse(ar: ModArith, block):
 
 
 @njit(cache=True)
-def _twin_gauss_jordan(a, m, out, ok, p, pinv):  # pragma: no cover - compiled; tested through twin_leaf_inverse
+def _twin_gauss_jordan(a: DeviceArray, m: DeviceArray, out, ok: DeviceArray, p,
+                       pinv) -> None:  # pragma: no cover - compiled; tested through twin_leaf_inverse
     """The CPU twin of ``verify.exact.leaf_cuda.gauss_jordan``: for each leaf b of the stack ``a``
     (batch x w x w), [A | I] in ``m`` (batch x w x 2w) to [I | A^-1], the inverse to ``out[b]``, ok[b] = 0
     if singular."""
@@ -256,7 +264,7 @@ def cuda_available() -> bool:
     return True
 
 
-def _launch(xp, a, m, out, ok, p: int) -> None:
+def _launch(xp: ModuleType, a: DeviceArray, m: DeviceArray, out, ok: DeviceArray, p: int) -> None:
     """One launch of the leaf kernel on the stack ``a``: the CPU twin with numpy; ``xp.host_kernel`` where
     the array module offers one (a host stand-in for cupy, ``verify.testing.fake_cupy``: it counts the
     launch and runs the twin on its host arrays); the ``numba.cuda`` kernel on cupy's current stream."""
@@ -276,7 +284,7 @@ def _launch(xp, a, m, out, ok, p: int) -> None:
     cuda_kernel()[a.shape[0], threads, stream](*args, p, 1.0 / p)
 
 
-def kernel_leaf_inverse(ar: ModArith, blocks, ok=None):
+def kernel_leaf_inverse(ar: ModArith, blocks: DeviceArray, ok: DeviceArray | None = None):
     """(inverses, ok) of a stack of small reduced float64 matrices (batch x w x w, array module ``ar.xp``,
     any strides) over GF(p), p < ``LEAF_PRIME``, in one kernel launch; ``ok`` (int32, one a leaf, on the
     device; written when given) is 0 where a leaf is singular.  Nothing is read back."""
@@ -300,7 +308,7 @@ def twin_leaf_inverse(block: np.ndarray, p: int) -> np.ndarray | None:
     return out[0] if ok[0] else None
 
 
-def default_route(xp) -> str:
+def default_route(xp: ModuleType) -> str:
     """The leaf route of the block LU on array module ``xp``: ``host`` with numpy (no copies there);
     on a device the measured winner ``tuning.LEAF_ROUTE`` if any, else the route with the fewest
     launches that can run (``kernel`` when numba-cuda imports or the module is a host stand-in)."""

@@ -42,7 +42,7 @@ def red(t, p):
 
 
 @njit(inline="always")
-def mul(x, y, out, p):
+def mul(x, y, out, p) -> None:
     """out <- x y mod p for d x d residues."""
     d = x.shape[0]
     for r in range(d):
@@ -54,13 +54,13 @@ def mul(x, y, out, p):
 
 
 @njit(inline="always")
-def mul_t(x, y, out, p):
+def mul_t(x, y, out, p) -> None:
     """out <- x y^T mod p for d x d residues (``mul`` on the transposed view)."""
     mul(x, y.T, out, p)
 
 
 @njit(inline="always")
-def vec(v, m, out, p):
+def vec(v, m, out, p) -> None:
     """out <- v m mod p (row vector times matrix)."""
     d = m.shape[0]
     for c in range(d):
@@ -71,6 +71,6 @@ def vec(v, m, out, p):
 
 
 @njit(inline="always")
-def vec_t(v, m, out, p):
+def vec_t(v, m, out, p) -> None:
     """out <- v m^T mod p (``vec`` on the transposed view)."""
     vec(v, m.T, out, p)

@@ -10,11 +10,20 @@ mixed rows cost O(r^2 t), never the whole basis.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import tuning
 from .elimination import factor
 from .factorcheck import check_null_rows
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .device import DeviceArray
+    from .factorcheck import Sketch
+    from .floatmod import ModArith
 
 __all__ = ["NullSpace", "null_space"]
 
@@ -22,13 +31,21 @@ __all__ = ["NullSpace", "null_space"]
 class NullSpace:
     """The right null space of a matrix over GF(p): ``rank``, ``nullity`` and ``rows(mix)``."""
 
-    def __init__(self, matrix, p: int, xp=None, overwrite: bool = False):
+    ar: ModArith
+    a: DeviceArray  # the factored copy (PLUQ in place)
+    colperm: list[int]
+    rank: int
+    sketch: Sketch | None
+    cols: int
+    nullity: int
+
+    def __init__(self, matrix: DeviceArray, p: int, xp: ModuleType | None = None, overwrite: bool = False) -> None:
         self.ar, self.a, _, self.colperm, self.rank, self.sketch = factor(matrix, p, xp, overwrite=overwrite,
                                                                            left=True)
         self.cols = self.a.shape[1]
         self.nullity = self.cols - self.rank
 
-    def _upper_solve(self, r0: int, r: int, b) -> None:
+    def _upper_solve(self, r0: int, r: int, b: DeviceArray) -> None:
         """b <- U[r0:r0+r, r0:r0+r]^{-1} b in place (U upper triangular with its pivots on the diagonal)."""
         ar, a = self.ar, self.a
         if r <= tuning.BASE:
@@ -63,7 +80,7 @@ class NullSpace:
         return np.ascontiguousarray(out.get() if hasattr(out, "get") else out)
 
 
-def null_space(matrix, p: int, xp=None, overwrite: bool = False) -> NullSpace:
+def null_space(matrix: DeviceArray, p: int, xp: ModuleType | None = None, overwrite: bool = False) -> NullSpace:
     """The right null space {x : matrix @ x = 0} over GF(p) (``NullSpace``); ``overwrite`` lets the
     elimination consume an int64 numpy input's memory.
 

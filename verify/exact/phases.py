@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import time
+from typing import Any
 
 __all__ = ["PHASES", "phase", "record", "split"]
 
@@ -44,7 +45,7 @@ def phase(name: str, sync=None):
 @contextlib.contextmanager
 def record():
     """An accumulator for the phases inside (a dict of seconds, filled as they end)."""
-    seconds: dict = {}
+    seconds: dict[Any, Any] = {}
     token = _OPEN.set(seconds)
     try:
         yield seconds
@@ -52,7 +53,7 @@ def record():
         _OPEN.reset(token)
 
 
-def split(seconds: dict, total: float) -> dict:
+def split(seconds: dict[Any, Any], total: float) -> dict[Any, Any]:
     """The block's seconds by phase: the recorded gather, leaves and check, and its products as the rest of
     ``total`` (rounded to milliseconds).
 

@@ -70,6 +70,7 @@ scripts (commit 4ba7f49 and 989e2d1, 2026-11-27); none has been measured on a GP
 from __future__ import annotations
 
 import math
+from typing import Any
 
 __all__ = ["FLOAT_MIN", "FLOAT_BYTES", "FLINT_BYTES", "SECONDS", "seconds", "MIN_CHUNK", "TILE_ENTRIES",
            "BAND_ENTRIES", "KARATSUBA_TILE", "BASE", "TRSM_BASE", "PLAIN_MIN_CHUNK", "BAND", "READ_BAND",
@@ -105,7 +106,7 @@ GRID_BLOCK_POINTS = 2**14
 GPU_MIN = 4096
 LEAF = 128
 LEAF_ROUTE: str | None = None
-LEAF_ROUTE_MEASURED: dict | None = None
+LEAF_ROUTE_MEASURED: dict[Any, Any] | None = None
 BLOCK_WIDTH = 1024
 BLOCK_BAND_ENTRIES = 2**27
 SMALL = 6144

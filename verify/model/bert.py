@@ -17,6 +17,7 @@ residual, LayerNorm and the feed-forward sublayer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -32,12 +33,12 @@ LAYER_NORM_EPS = 1e-5
 class RealWeights:
     """Per layer: query, key, value (heads x d_a x d_x), output (heads x d_x x d_a), FF1, FF2."""
 
-    query: list
-    key: list
-    value: list
-    output: list
-    ff1: list
-    ff2: list
+    query: list[Any]
+    key: list[Any]
+    value: list[Any]
+    output: list[Any]
+    ff1: list[Any]
+    ff2: list[Any]
 
 
 def draw_real_weights(spec: NetworkSpec, seed: int = 0) -> RealWeights:
@@ -89,7 +90,7 @@ def forward(x: np.ndarray, weights: RealWeights, real: bool = True) -> np.ndarra
     return x
 
 
-def forward_mp(x: list[list[float]], weights: RealWeights, real: bool = True, dps: int = 40) -> list[list]:
+def forward_mp(x: list[list[float]], weights: RealWeights, real: bool = True, dps: int = 40) -> list[list[Any]]:
     """The same network on one sequence (N lists of d_x numbers) in mpmath at ``dps`` digits.
 
     Float64 weights and inputs are converted exactly; only the arithmetic is more precise, so the

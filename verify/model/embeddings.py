@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from ..errors import InputError
 
@@ -37,7 +38,7 @@ class VocabularyEmbedding:
     positional_rank: int = 0
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.vocab < 1:
             raise InputError(f"vocabulary size must be >= 1, got {self.vocab}; use --vocab 2 or more")
         if not 1 <= self.rank <= min(self.width, self.vocab):
@@ -101,7 +102,7 @@ class ConvolutionEmbedding:
     rank: int
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.input_dim < 1 or self.kernel < 1:
             raise InputError(f"input dimension and kernel must be >= 1, got {self.input_dim} and {self.kernel}")
         if not 1 <= self.rank <= min(self.width, self.kernel * self.input_dim):
@@ -115,7 +116,7 @@ class ConvolutionEmbedding:
         left = VocabularyEmbedding._matrix(rng, self.width, self.rank)
         return left, VocabularyEmbedding._matrix(rng, self.rank, self.kernel * self.input_dim)
 
-    def embed(self, raw: list) -> list:
+    def embed(self, raw: list[Any]) -> list[Any]:
         """x^i = P Q [x^{k(i-1)+1}; ...; x^{k i}] for raw inputs (numbers or mpolys), N = len(raw)/kernel."""
         left, right = self.factors
         width = self.kernel * self.input_dim

@@ -13,6 +13,8 @@ builds its exact polynomial.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .spec import NetworkSpec, Weights
 
 __all__ = ["layer_maps", "attention_matrix", "forward", "output_coordinate"]
@@ -28,7 +30,7 @@ def _transpose(a):
     return tuple(zip(*a, strict=False))
 
 
-def layer_maps(weights: Weights) -> list[list[tuple]]:
+def layer_maps(weights: Weights) -> list[list[tuple[Any, ...]]]:
     """Per layer, per head, the integer pair (A_h, B_h) with T(S) = sum_h A_h S B_h.
 
     A_h = W^{O,h} W^{V,h} and B_h = (W^{K,h})^T W^{Q,h}, both d_x x d_x (eq. 3).
@@ -86,7 +88,7 @@ def attention_matrix(maps_of_layer, s, zero):
     return total
 
 
-def _apply(t, x, zero, residual):
+def _apply(t, x, zero, residual: bool):
     d = len(t)
     y = []
     for a in range(d):
@@ -97,7 +99,7 @@ def _apply(t, x, zero, residual):
     return y
 
 
-def forward(spec: NetworkSpec, weights: Weights, inputs: list, layers: int | None = None) -> list:
+def forward(spec: NetworkSpec, weights: Weights, inputs: list[Any], layers: int | None = None) -> list[Any]:
     """Apply ``layers`` (default all) layers of eq. 3 to the input columns.
 
     Parameters
@@ -123,7 +125,7 @@ def forward(spec: NetworkSpec, weights: Weights, inputs: list, layers: int | Non
     return columns
 
 
-def output_coordinate(spec: NetworkSpec, weights: Weights, inputs: list):
+def output_coordinate(spec: NetworkSpec, weights: Weights, inputs: list[Any]):
     """y_p^i: coordinate p of the output at position i after all L layers (eq. 4).
 
     The last layer is contracted directly: y_p^i = sum_h (A_h^T e_p)^T S (B_h y^i), which

@@ -8,6 +8,7 @@ of degree C(L) = (3^L - 1)/2 in S without residual connections).
 from __future__ import annotations
 
 from math import comb
+from typing import Any
 
 from ..exact.fields import Field
 from .network import output_coordinate
@@ -82,7 +83,7 @@ def expected_monomial_count(spec: NetworkSpec) -> int:
     return series[c_max]
 
 
-def monomial_report(spec: NetworkSpec, weights: Weights, field: Field) -> dict:
+def monomial_report(spec: NetworkSpec, weights: Weights, field: Field) -> dict[Any, Any]:
     """Degree, monomial count and the closed-form count of y_p^i (issue: ``verify monomials``)."""
     poly = output_polynomial(spec, weights, field)
     return {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from ..defaults import DEFAULT_WEIGHT_RANGE
 from ..errors import InputError
@@ -49,7 +50,7 @@ class NetworkSpec:
     position: int = 0
     residual: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("depth", "width", "heads", "attn_dim", "tokens", "output", "position"):
             value = getattr(self, name)
             if isinstance(value, bool):  # True is an int to Python, never a depth
@@ -106,7 +107,7 @@ class NetworkSpec:
     def with_tokens(self, tokens: int | None) -> "NetworkSpec":
         return replace(self, tokens=tokens)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return asdict(self)
 
 
@@ -122,21 +123,21 @@ class LayerWeights:
     The transcription of eq. 3 calls the output matrix W^Q; it is W^O (docs/mathematics.md §1).
     """
 
-    query: tuple
-    key: tuple
-    value: tuple
-    output: tuple
+    query: tuple[Any, ...]
+    key: tuple[Any, ...]
+    value: tuple[Any, ...]
+    output: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
 class Weights:
     """Integer weights for every layer, drawn from a seeded generator."""
 
-    layers: tuple
+    layers: tuple[Any, ...]
     seed: int
     weight_range: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {
             "seed": self.seed,
             "weight_range": self.weight_range,
@@ -161,7 +162,7 @@ def draw_weights(spec: NetworkSpec, seed: int = 0, weight_range: int = DEFAULT_W
     rng = random.Random(f"verify-weights:{seed}")
     d_x, d_a = spec.width, spec.attn_dim
 
-    def matrix(rows: int, cols: int) -> tuple:
+    def matrix(rows: int, cols: int) -> tuple[Any, ...]:
         return tuple(tuple(rng.randint(-weight_range, weight_range) for _ in range(cols)) for _ in range(rows))
 
     layers = []

@@ -23,11 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 from ..exact.device import CPU, Device
 from ..exact.fields import Field
 from ..exact.kernels import BlockLUKernel, Kernel, kernel_for
 from ..exact.leaves import default_route
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 __all__ = ["SLICE_EXTRA", "BlockPlan", "RunPlan", "Placement", "slice_width", "plan_block", "plan_run",
            "degree_sizes"]
@@ -67,7 +71,7 @@ class BlockPlan:
     def device(self) -> Device:
         return self.kernel.device
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {"degree": self.degree, "rows": self.rows, "cols": self.cols, "upper_bound": self.upper,
                 "slice": [self.slice_rows, self.slice_cols], "kernel": self.kernel.name,
                 "device": self.device.name, "leaf": self.leaf, "bytes": self.bytes,
@@ -94,7 +98,7 @@ class RunPlan:
     field: Field
     device: Device = CPU
     leaf: str | None = None
-    blocks: list = dc_field(default_factory=list)
+    blocks: list[Any] = dc_field(default_factory=list)
     turn: int | None = None
     #: What the run holds at once, as ``check_memory`` prices it against the limit (``reduced_memory.memory_parts``:
     #: the largest slice, q, the fixed part, their total, in bytes), where the plan was made for a run.
@@ -139,7 +143,7 @@ class RunPlan:
         """Every block's price added up: an upper estimate (blocks implied by a full neighbour are not ranked)."""
         return sum(b.seconds for b in self.blocks)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {"field": self.field.name, "device": self.device.name, "leaf": self.leaf, "turn": self.turn,
                 "bytes": self.bytes, "memory": self.memory, "seconds": round(self.seconds, 3),
                 "blocks": [b.as_dict() for b in self.blocks]}
@@ -155,13 +159,13 @@ class Placement:
     #: Where the degree blocks are ranked as standalone tasks (``verify.rank.block_tasks.BlockRunner``), or None.
     runner: object | None = None
 
-    def plan(self, spec, field: Field) -> RunPlan:
+    def plan(self, spec: NetworkSpec, field: Field) -> RunPlan:
         plan = plan_run(spec, field, self.device, self.leaf)
         plan.runner = self.runner
         return plan
 
 
-def _replanned(field: Field, device: str, leaf: str | None, shapes: list, turn: int | None) -> RunPlan:
+def _replanned(field: Field, device: str, leaf: str | None, shapes: list[Any], turn: int | None) -> RunPlan:
     """``RunPlan.__reduce__``'s other half: the same plan, made again from the same inputs."""
     from ..exact.device import resolve_device
 
@@ -174,7 +178,7 @@ def degree_sizes(nvars: int, top: int, components: int) -> list[tuple[int, int]]
     return [(comb(a + nvars - 1, nvars - 1), components * comb(top - a + nvars - 1, nvars - 1)) for a in range(top + 1)]
 
 
-def plan_run(spec, field: Field, device: Device = CPU, leaf: str | None = None) -> RunPlan:
+def plan_run(spec: NetworkSpec, field: Field, device: Device = CPU, leaf: str | None = None) -> RunPlan:
     """The block plan of one reduced-route run of ``spec`` over ``field`` on ``device`` (closed form: no q is
     built).  A residual network has no degree blocks (one candidate block, split by its pattern): no blocks."""
     from .bound import derivative_bound

@@ -29,12 +29,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from .block_plan import RunPlan, degree_sizes, plan_block
 from .blocks import Block, keep_block, stored_block, timed
 from .degree_blocks import block_alone
 from .reduced_memory import OVERHEAD_BYTES
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 __all__ = ["BlockTask", "BlockRunner", "task_bytes", "plan_tasks", "rank_task", "ranks_by_tasks"]
 
@@ -59,7 +62,7 @@ class BlockRunner(Protocol):
     def admit(self, tasks: list[BlockTask]) -> None:
         """Refuse (``InputError``) before any work a task that no worker can hold."""
 
-    def rank_blocks(self, rank_one: Callable, shared, tasks: list[BlockTask],
+    def rank_blocks(self, rank_one: Callable[..., Any], shared, tasks: list[BlockTask],
                     needed: Callable[[BlockTask], bool]) -> Iterator[tuple[BlockTask, Block]]:
         """``rank_one(shared, task)`` of every task, in the given order of priority, yielded as each finishes;
         a task no longer ``needed`` may be dropped before it starts."""
@@ -78,7 +81,7 @@ def task_bytes(plan: RunPlan, a: int, rows: int, cols: int, upper: int | None, t
     return planned.bytes + components * terms * MOMENT_BYTES + OVERHEAD_BYTES
 
 
-def plan_tasks(plan: RunPlan, spec) -> list[BlockTask]:
+def plan_tasks(plan: RunPlan, spec: NetworkSpec) -> list[BlockTask]:
     """The block tasks of ``spec``'s planned run (``verify sep --dry-run --scheduler``), in the plan's order."""
     nvars, top = spec.width * (spec.width + 1) // 2, spec.layer_degree
     terms = comb(top + nvars - 1, nvars - 1)
@@ -120,7 +123,8 @@ def _walk(found: dict[int, Block], sizes: list[tuple[int, int]], turn: int) -> t
     return [blocks[a] for a in range(top + 1)], notes
 
 
-def ranks_by_tasks(plan: RunPlan, moments, nvars: int, top: int, progress=None, seed: object = 0,
+def ranks_by_tasks(plan: RunPlan, moments, nvars: int, top: int, progress: Callable[[int, int], object] | None = None,
+                   seed: object = 0,
                    max_memory_gib: float | None = None, only: list[int] | None = None,
                    uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
     """``degree_blocks.degree_block_ranks`` with every block a task of ``plan.runner`` (module notes): the same

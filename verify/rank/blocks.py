@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Protocol
 
 import networkx as nx
 import numpy as np
@@ -20,8 +21,25 @@ from ..exact.kernels import kernel_for
 from ..exact.phases import record, split
 from .memory import guard
 
-__all__ = ["Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array", "stored_block",
-           "keep_block", "timed"]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .block_plan import RunPlan
+
+
+__all__ = ["BlockKeeper", "Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array",
+           "stored_block", "keep_block", "timed"]
+
+
+class BlockKeeper(Protocol):
+    """Where a run keeps its finished degree blocks (what ``separation_rank``'s ``resume`` returns for a
+    run; ``verify.sweeps.block_rows`` keeps them as rows of the results store)."""
+
+    def get(self, a: int, alone: bool) -> dict[str, Any] | None: ...
+
+    def put(self, a: int, alone: bool, value: dict[str, Any], seconds: float) -> None: ...
+
+    def damaged(self, a: int, problem: str) -> None: ...
 
 
 def rank_array(field: Field, array: np.ndarray, overwrite: bool = False) -> tuple[int, str]:
@@ -58,7 +76,7 @@ class Block:
     #: False for a block a later run of the block-level repeats left out (``verify.rank.repeat``).
     ranked: bool = True
     #: Seconds of its ranking by phase (gather, products, leaves, check: ``verify.exact.phases``), where timed.
-    seconds: dict | None = None
+    seconds: dict[Any, Any] | None = None
 
 
 @dataclass
@@ -66,7 +84,7 @@ class BlockRank:
     """Sum of block ranks, with the blocks; ``compressed`` is true if any block was compressed."""
 
     rank: int
-    blocks: list = field(default_factory=list)
+    blocks: list[Any] = field(default_factory=list)
 
     @property
     def compressed(self) -> bool:
@@ -118,8 +136,9 @@ def rank_dense(field: Field, matrix: list[list[int]] | np.ndarray, rows: int, co
     return Block(rows, cols, _flint_rank(field, mat), elimination=field.elimination)
 
 
-def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list,
-                   progress=None, max_memory_gib: float | None = None) -> BlockRank:
+def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: list[Any],
+                   progress: Callable[[int, int], object] | None = None,
+                   max_memory_gib: float | None = None) -> BlockRank:
     """Rank over ``field`` of the sparse matrix with entries values[k] at (rows[k], cols[k]).
 
     Values are integers (reduced mod p or not); entries with value zero must be left out, so
@@ -159,7 +178,7 @@ def rank_by_blocks(field: Field, rows: np.ndarray, cols: np.ndarray, values: lis
 BLOCK_FIELDS = {f.name for f in fields(Block)}
 
 
-def stored_block(done, a: int, alone: bool, bound: int | None) -> Block | None:
+def stored_block(done: BlockKeeper | None, a: int, alone: bool, bound: int | None) -> Block | None:
     """Block a as ``done`` kept it (``alone``: ranked without a neighbour's hint), or None; a stored rank above
     the block's proven bound is refused as a damaged row (no engine gives it)."""
     stored = None if done is None else done.get(a, alone)
@@ -171,7 +190,7 @@ def stored_block(done, a: int, alone: bool, bound: int | None) -> Block | None:
     return block
 
 
-def keep_block(done, plan, a: int, alone: bool, block: Block) -> None:
+def keep_block(done: BlockKeeper | None, plan: RunPlan, a: int, alone: bool, block: Block) -> None:
     """Store finished block a in ``done`` (if any) with its plan, its seconds the sum of its phases."""
     if done is None:
         return

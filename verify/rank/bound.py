@@ -62,6 +62,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 from ..model.spec import NetworkSpec
 
@@ -95,7 +96,7 @@ class DerivativeBound:
     """
 
     total: int
-    blocks: tuple
+    blocks: tuple[Any, ...]
     kind: str
 
 

@@ -6,6 +6,8 @@ decomposition itself, ">=" because the monomials m_a (m_b) are linearly independ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..exact.fields import Field
@@ -13,6 +15,9 @@ from ..model.polynomial import expected_monomial_count, output_polynomial, varia
 from ..model.spec import NetworkSpec, Weights
 from .blocks import BlockRank, rank_by_blocks
 from .memory import guard
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["coefficient_entries", "coefficient_rank", "estimate_coefficient_bytes"]
 
@@ -34,7 +39,7 @@ def estimate_coefficient_bytes(spec: NetworkSpec, field: Field) -> int:
     return terms * per_term
 
 
-def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]):
+def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """The coefficient matrix of ``poly`` w.r.t. (A, B) as sparse entries.
 
     Returns
@@ -52,7 +57,8 @@ def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]):
 
 
 def coefficient_rank(spec: NetworkSpec, weights: Weights, field: Field, part_a: tuple[int, ...],
-                     max_memory_gib: float, progress=None, poly=None) -> BlockRank:
+                     max_memory_gib: float, progress: Callable[[int, int], object] | None = None,
+                     poly=None) -> BlockRank:
     """Exact rank over ``field`` of the coefficient matrix of y_p^i for the partition (A, B).
 
     Notes

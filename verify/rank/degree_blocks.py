@@ -57,6 +57,7 @@ D_a = span{d^beta q_k : |beta| = C - a}.  Two exact facts cut the work:
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -66,6 +67,9 @@ from ..exact.phases import phase
 from .block_plan import SLICE_EXTRA, RunPlan, degree_sizes
 from .blocks import Block, keep_block, stored_block, timed
 from .moments import DenseMoments
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["degree_block_ranks", "block_rank", "block_alone", "SLICE_EXTRA"]
 
@@ -77,13 +81,13 @@ COMPLEMENT_CHUNK = 2**24
 PROBE_MIN = 1024
 
 
-def _lines(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
+def _lines(moments, row_keys: np.ndarray, col_keys: np.ndarray, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
     """``_gather``, timed as the block's gather phase (``verify.exact.phases``)."""
     with phase("gather"):
         return _gather(moments, row_keys, col_keys, idx, wide, xp)
 
 
-def _gather(moments, row_keys, col_keys, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
+def _gather(moments, row_keys: np.ndarray, col_keys: np.ndarray, idx: np.ndarray, wide: bool, xp=np) -> np.ndarray:
     """Columns ``idx`` of B (wide) or rows ``idx`` of B, as a short x len(idx) array of module ``xp``: on a
     device, a dense table's lines are gathered there from its device copy (``DenseMoments.on``), row-major
     (a tall block's by exchanging the key sets: a moment depends only on the sum of its two keys)."""
@@ -134,7 +138,7 @@ def _gather_xp(field: Field, kernel):
     return on.xp if field.modulus is not None and kernel.device_arrays and on.is_gpu else np
 
 
-def _shape(moments, row_keys, col_keys) -> tuple[int, int, bool, int, int]:
+def _shape(moments, row_keys: np.ndarray, col_keys: np.ndarray) -> tuple[int, int, bool, int, int]:
     """(m, n, wide, short, long) of the block with rows ``row_keys`` and columns (k, ``col_keys``)."""
     m, n = len(row_keys), len(col_keys) * moments.count
     return m, n, m <= n, min(m, n), max(m, n)
@@ -160,7 +164,7 @@ def _complement_rank(plan: RunPlan, left: np.ndarray, rest_lines, count: int) ->
 
 # over 80 lines: one block's slice strategy (slice, null space, product, fallbacks), its steps sharing the
 # block's arrays and plan
-def _slice_rank(plan: RunPlan, moments, row_keys, col_keys, take: int, seed: str,
+def _slice_rank(plan: RunPlan, moments, row_keys: np.ndarray, col_keys: np.ndarray, take: int, seed: str,
                 max_memory_gib: float | None = None, upper: int | None = None,
                 degree: int | None = None) -> Block | None:
     """rank(S) + rank(Y^T R) for the slice S of ``take`` seeded random long-side lines (module notes).
@@ -241,7 +245,7 @@ def _slice_rank(plan: RunPlan, moments, row_keys, col_keys, take: int, seed: str
     return Block(m, n, short - nullity + extra)
 
 
-def _probe_rank(plan: RunPlan, moments, row_keys, col_keys, size: int, seed: object = 0) -> int:
+def _probe_rank(plan: RunPlan, moments, row_keys: np.ndarray, col_keys: np.ndarray, size: int, seed: object = 0) -> int:
     """Rank of a seeded random size x size sub-block (a lower bound on the block's rank)."""
     m, n, wide, short, long = _shape(moments, row_keys, col_keys)
     rng = random.Random(f"verify-probe:{seed}:{m}x{n}")
@@ -305,7 +309,8 @@ def block_alone(plan: RunPlan, moments, nvars: int, top: int, a: int, seed: obje
 
 # over 80 lines: the walk outward from the widest-to-tallest turn and its saturation shortcuts share the
 # per-block state
-def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress=None, seed: object = 0,
+def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress: Callable[[int, int],
+                       object] | None = None, seed: object = 0,
                        max_memory_gib: float | None = None, only: list[int] | None = None,
                        uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).

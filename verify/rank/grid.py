@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from itertools import product
 from math import comb
+from typing import TYPE_CHECKING
 
 from ..defaults import DEFAULT_MAX_EVALUATIONS
 from ..errors import InputError
@@ -19,6 +20,9 @@ from ..model.network import output_coordinate
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec, Weights
 from .blocks import Block, rank_dense
 from .memory import guard
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["default_template_count", "draw_templates", "grid_rank", "DEFAULT_MAX_EVALUATIONS"]
 
@@ -41,7 +45,8 @@ def draw_templates(spec: NetworkSpec, count: int, seed: int = 0,
 
 def grid_rank(spec: NetworkSpec, weights: Weights, field: Field, part_a: tuple[int, ...],
               templates: list[tuple[int, ...]], max_memory_gib: float,
-              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None) -> Block:
+              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress: Callable[[int, int],
+              object] | None = None) -> Block:
     """Rank over ``field`` of the grid matrix M[(t_j)_{j in A}, (t_j)_{j in B}] = y_p^i(t).
 
     Notes

@@ -5,6 +5,8 @@ The bounds a label weighs are proven elsewhere (eq. 7.4: ``token.positional_boun
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model.embeddings import EMBEDDING_RANGE
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .certainty import against_upper_bound, format_bound, residue_sample_size
@@ -34,7 +36,8 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
     return "lower bound", None, aim
 
 
-def positional_label(rank: int, proven: int, bounds: dict, spec, every: bool, weight_range: int, modulus: int,
+def positional_label(rank: int, proven: int, bounds: dict[Any, Any], spec: NetworkSpec, every: bool, weight_range: int,
+                     modulus: int,
                      limit_rank: int | None = None, limit_certified: bool = True,
                      limit_probability: float | None = None) -> tuple[str, float | None, int]:
     """(label, probability, aim) of a positional token row, the rule the probe and the atlas share

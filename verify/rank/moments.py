@@ -14,11 +14,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..exact.compositions import compositions
 from ..exact.fields import Field
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from numpy.typing import DTypeLike
+
+    from ..exact.device import DeviceArray
 
 __all__ = ["Terms", "AdditiveEncoder", "moment_values", "moment_terms", "search_gather", "SearchMoments",
            "DenseMoments", "moment_table"]
@@ -43,7 +51,10 @@ class AdditiveEncoder:
     ``base``, which the caller guarantees.
     """
 
-    def __init__(self, nvars: int, base: int, word_limit: int = 2**62):
+    chunks: list[list[int]]  # the variables of each word
+    weights: np.ndarray  # nvars x words: base^j at (variable, its word)
+
+    def __init__(self, nvars: int, base: int, word_limit: int = 2**62) -> None:
         per_word = 1
         while base ** (per_word + 1) < word_limit and per_word < nvars:
             per_word += 1
@@ -62,7 +73,7 @@ class AdditiveEncoder:
         return keys[:, 0] if self.words == 1 else keys
 
 
-def moment_values(exponents: list, coefficients: list, field: Field) -> list[np.ndarray]:
+def moment_values(exponents: list[Any], coefficients: list[Any], field: Field) -> list[np.ndarray]:
     """Per component q_k, the values c~ = coeff * gamma! (mod p) aligned with its exponent rows.
 
     Only exponents >= 2 contribute a factorial, so the Python loop runs over those entries only.
@@ -85,7 +96,7 @@ def moment_values(exponents: list, coefficients: list, field: Field) -> list[np.
     return out
 
 
-def moment_terms(exponents: list, coefficients: list, field: Field, encoder: AdditiveEncoder) -> list[Terms]:
+def moment_terms(exponents: list[Any], coefficients: list[Any], field: Field, encoder: AdditiveEncoder) -> list[Terms]:
     """Per component q_k, its terms as additive keys (sorted when one word) and values c~."""
     out = []
     for exps, values in zip(exponents, moment_values(exponents, coefficients, field), strict=False):
@@ -98,7 +109,7 @@ def moment_terms(exponents: list, coefficients: list, field: Field, encoder: Add
     return out
 
 
-def search_gather(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
+def search_gather(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype: DTypeLike) -> np.ndarray:
     """Values of ``terms`` at every key row_keys[i] + col_keys[j], zero where absent (exact).
 
     One-word keys: a sorted search.  Multi-word keys: an additive 64-bit hash (random odd
@@ -136,7 +147,7 @@ def search_gather(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
     return out
 
 
-def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype) -> np.ndarray:
+def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtype: DTypeLike) -> np.ndarray:
     """The slow exact route for multi-word keys: equal rows get equal ids by one joint sort."""
     keys = row_keys[:, None, :] + col_keys[None, :, :]
     out = np.zeros(keys.shape[:2], dtype=dtype)
@@ -155,8 +166,10 @@ def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
 class SearchMoments:
     """Moment values of q_1..q_d found by ``search_gather`` on additive keys (any q)."""
 
-    def __init__(self, terms: list, encoder: AdditiveEncoder, dtype):
-        self.terms, self.encoder, self.dtype = terms, encoder, dtype
+    def __init__(self, terms: list[Terms], encoder: AdditiveEncoder, dtype: DTypeLike) -> None:
+        self.terms: list[Terms] = terms
+        self.encoder: AdditiveEncoder = encoder
+        self.dtype: DTypeLike = dtype
 
     @property
     def count(self) -> int:
@@ -193,7 +206,19 @@ class DenseMoments:
     read from a direct table of base^|H_i| entries.
     """
 
-    def __init__(self, nvars: int, degree: int, exponents: list, values: list, dtype):
+    degree: int
+    dtype: DTypeLike
+    xp: ModuleType  # the array module of the tables below (numpy, or a device's: ``on``)
+    split: int
+    rank1: DeviceArray
+    rank2: DeviceArray
+    weights1: np.ndarray
+    weights2: np.ndarray
+    stride: DeviceArray
+    offset: DeviceArray
+    tables: list[DeviceArray]
+
+    def __init__(self, nvars: int, degree: int, exponents: list[Any], values: list[Any], dtype: DTypeLike) -> None:
         base = degree + 1
         self.degree, self.dtype, self.xp, self._on = degree, dtype, np, {}
         self.split = nvars // 2
@@ -211,14 +236,14 @@ class DenseMoments:
                 dense[self._position(self.keys(exps))] = vals
             self.tables.append(dense)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[Any, Any]:
         """Pickled without its array module and device copies (a degree block sent to another process as a
         task, ``verify.rank.block_tasks``): the host table only."""
         if self.xp is not np:
             raise TypeError("a device copy of a moment table is not sent; send the host table")
         return {k: v for k, v in self.__dict__.items() if k not in ("xp", "_on")}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[Any, Any]) -> None:
         self.__dict__.update(state, xp=np, _on={})
 
     @staticmethod
@@ -230,7 +255,7 @@ class DenseMoments:
     def count(self) -> int:
         return len(self.tables)
 
-    def on(self, xp) -> DenseMoments:
+    def on(self, xp: ModuleType) -> DenseMoments:
         """This table with its arrays in array module ``xp`` (a device's; made once and kept), so that its
         ``gather`` builds a block's lines on that device: only the keys cross to it, never the lines."""
         if xp is self.xp:
@@ -274,7 +299,8 @@ class DenseMoments:
         return out
 
 
-def moment_table(exponents: list, coefficients: list, field: Field, nvars: int, degree: int, homogeneous: bool):
+def moment_table(exponents: list[Any], coefficients: list[Any], field: Field, nvars: int, degree: int,
+                 homogeneous: bool) -> DenseMoments | SearchMoments:
     """The lookup for q's moment values: ``DenseMoments`` for a homogeneous q whose half tables fit,
     else ``SearchMoments`` (keys wide enough for sums up to ``degree`` (homogeneous) or 2 * degree)."""
     dtype = np.int64 if field.modulus is not None else object

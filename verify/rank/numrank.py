@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 from itertools import product
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -36,10 +37,10 @@ class NumericRank:
     sigma_at_cut: float
     sigma_after_cut: float
     floor: float
-    size: tuple
-    extra: dict = field(default_factory=dict)
+    size: tuple[Any, ...]
+    extra: dict[Any, Any] = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {"rank": self.rank, "gap_decades": round(self.gap_decades, 3),
                 "sigma_at_cut": self.sigma_at_cut, "sigma_after_cut": self.sigma_after_cut,
                 "floor": self.floor, "size": list(self.size), "certainty": "numeric (float64 SVD)",

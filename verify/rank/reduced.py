@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,13 @@ from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_s
 from .moments import moment_table
 from .reduced_memory import check_memory, estimate_block_bytes, guard_blocks, largest_block_entries  # noqa: F401
 from .result import SepResult
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..exact.device import Device
+    from .block_plan import Placement
+    from .blocks import BlockKeeper
 
 __all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank",
            "reduced_separation_rank", "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
@@ -175,7 +183,8 @@ def _split(block: np.ndarray):
     return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
 
 
-def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress=None, seed: int = 0,
+def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress: Callable[[int, int],
+                          object] | None = None, seed: int = 0,
                           only: list[int] | None = None, uppers: list[int] | None = None, plan=None, done=None):
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
@@ -268,7 +277,10 @@ def _placement(placement):
 
 def reduced_separation_rank(spec: NetworkSpec, field: Field, seed: int = 0,
                             weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = 16.0,
-                            progress=None, only_blocks: list[int] | None = None, placement=None, resume=None):
+                            progress: Callable[[int, int], object] | None = None,
+                            only_blocks: list[int] | None = None,
+                            placement: Placement | Device | None = None,
+                            resume: Callable[[str, int, int], BlockKeeper] | None = None) -> SepResult:
     """The separation rank for every N >= ``tokens_threshold(spec)`` by the reduced route.
 
     Every degree block records its own Schwartz-Zippel bound (``Block.probability_bound``: its g_a x

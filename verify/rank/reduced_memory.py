@@ -140,7 +140,8 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
     return largest * (40 + 16 * words), f"the largest catalecticant block ({count} entries)"
 
 
-def guard_blocks(nvars, top, components, homogeneous, max_memory_gib, field: Field | None = None, log2_top=None):
+def guard_blocks(nvars: int, top: int, components: int, homogeneous: bool, max_memory_gib: float,
+                 field: Field | None = None, log2_top=None) -> None:
     """Refuse (InputError) when what the reduced route holds at once would pass the limit (module
     notes).  ``log2_top`` replaces ``top`` for degrees too large to write down (depth far beyond reach)."""
     lt = math.log2(top) if log2_top is None and top > 0 else (log2_top if log2_top is not None else -math.inf)

@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from fractions import Fraction
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import flint
 
@@ -146,9 +146,9 @@ class RunRecord:
     seconds: float
     elimination: str = ""
     #: The degree blocks a block-level repeat ranked (empty: every block); ``rank`` is then their sum.
-    blocks: tuple = ()
+    blocks: tuple[Any, ...] = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         out = {"seed": self.seed, "prime": self.prime, "rank": self.rank,
                "probability_bound": self.probability_bound, "certified_exact": self.certified_exact,
                "seconds": round(self.seconds, 3), "elimination": self.elimination}
@@ -172,7 +172,7 @@ class Repeated:
     """The largest rank over the runs, the run that gave it, and the combined bound."""
 
     best: SepResult
-    runs: list = dc_field(default_factory=list)
+    runs: list[Any] = dc_field(default_factory=list)
     probability_bound: float | None = None
     certified_exact: bool = False
     target: float = DEFAULT_TARGET
@@ -192,7 +192,7 @@ class Repeated:
                     names.append(name)
         return " + ".join(names)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         """Keys added to the best run's JSON: which elimination, primes and runs gave the number."""
         top = self.best.rank
         elimination = self.elimination

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from typing import Any
 
 from ..exact.kernels import factorization_check
 from ..model.spec import NetworkSpec
@@ -21,14 +22,14 @@ class SepResult:
     field: str
     spec: NetworkSpec
     seed: int
-    partition: tuple | None
+    partition: tuple[Any, ...] | None
     certainty: Certainty
-    blocks: list = dc_field(default_factory=list)
-    notes: list = dc_field(default_factory=list)
+    blocks: list[Any] = dc_field(default_factory=list)
+    notes: list[Any] = dc_field(default_factory=list)
     seconds: float = 0.0
-    extra: dict = dc_field(default_factory=dict)
+    extra: dict[Any, Any] = dc_field(default_factory=dict)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         out = {
             "rank": self.rank,
             "method": self.method,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from math import comb, log2
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import defaults
 from ..errors import InputError
@@ -27,6 +27,12 @@ from .certainty import BAD_PRIME_NOTE, Certainty, against_upper_bound, residue_s
 from .grid import DEFAULT_MAX_EVALUATIONS, default_template_count, draw_templates, grid_rank
 from .memory import DEFAULT_MEMORY_GIB, guard, guard_log2, log2_multichoose
 from .result import SepResult
+
+if TYPE_CHECKING:
+    from ..exact.device import Device
+    from ..model.embeddings import VocabularyEmbedding
+    from .block_plan import Placement
+    from .blocks import BlockKeeper
 
 __all__ = ["Route", "ROUTES", "METHODS", "register_route", "rank_once", "coefficient_size", "weights_size",
            "WEIGHT_BYTES"]
@@ -57,8 +63,8 @@ class Route:
 
     name: str
     needs_tokens: bool
-    check: Callable
-    rank: Callable
+    check: Callable[..., Any]
+    rank: Callable[..., Any]
     inputs: str = "vectors"
 
 
@@ -104,11 +110,11 @@ def coefficient_size(spec: NetworkSpec, max_memory_gib: float) -> None:
                          f"{fix}")
 
 
-def _coefficient_check(spec, templates, max_evaluations, max_memory_gib) -> None:
+def _coefficient_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib: float) -> None:
     coefficient_size(spec, max_memory_gib)
 
 
-def _grid_check(spec, templates, max_evaluations, max_memory_gib) -> None:
+def _grid_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib: float) -> None:
     """M^N evaluations for M templates per position, against ``max_evaluations``."""
     n = spec.tokens
     if templates is None:  # binom(3^L + d_x, d_x), on the log scale
@@ -123,13 +129,14 @@ def _grid_check(spec, templates, max_evaluations, max_memory_gib) -> None:
                          f"--templates or --tokens, or raise --max-evaluations")
 
 
-def _no_check(spec, templates, max_evaluations, max_memory_gib) -> None:
+def _no_check(spec: NetworkSpec, templates, max_evaluations: int, max_memory_gib: float) -> None:
     """The reduced route prices its degree blocks per field when it runs (``reduced.check_memory``); the token
     route prices its matrix when it runs (``token.tokens.token_rank``, by ``token.caps.gram_log2_bytes``)."""
 
 
-def _coefficient_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gib, max_evaluations,
-                      progress):
+def _coefficient_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], templates, weight_range: int,
+                      max_memory_gib: float, max_evaluations: int,
+                      progress: Callable[[int, int], object] | None):
     from .coefficients import coefficient_rank
 
     weights = draw_weights(spec, seed, weight_range)
@@ -148,7 +155,8 @@ def _coefficient_rank(spec, field, seed, part_a, templates, weight_range, max_me
     return found.rank, found.blocks, certainty, []
 
 
-def _grid_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gib, max_evaluations, progress):
+def _grid_rank(spec: NetworkSpec, field, seed, part_a: tuple[int, ...], templates, weight_range: int,
+               max_memory_gib: float, max_evaluations: int, progress: Callable[[int, int], object] | None):
     weights = draw_weights(spec, seed, weight_range)
     sample = residue_sample_size(2 * weight_range + 1, field.modulus)
     upper = derivative_bound(spec).total
@@ -177,9 +185,10 @@ def _grid_rank(spec, field, seed, part_a, templates, weight_range, max_memory_gi
     return block.rank, [block], Certainty(True, bound, meaning, exact), notes
 
 
-def _partitioned(name, rank_with_partition):
+def _partitioned(name: str, rank_with_partition):
     """A route of one N and one partition as a ``Route.rank``: default partition, timing, upper bound."""
-    def rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations, progress,
+    def rank(spec: NetworkSpec, field, seed, partition, templates, weight_range: int, max_memory_gib: float,
+             max_evaluations: int, progress: Callable[[int, int], object] | None,
              placement=None, resume=None):  # these routes rank on the CPU (small matrices, or FLINT's), in one piece
         part_a = default_partition(spec.tokens) if partition is None else tuple(partition)
         start = time.perf_counter()
@@ -191,8 +200,9 @@ def _partitioned(name, rank_with_partition):
     return rank
 
 
-def _reduced_rank(spec, field, seed, partition, templates, weight_range, max_memory_gib, max_evaluations,
-                  progress, placement=None, resume=None):
+def _reduced_rank(spec: NetworkSpec, field, seed, partition, templates, weight_range: int, max_memory_gib: float,
+                  max_evaluations: int,
+                  progress: Callable[[int, int], object] | None, placement=None, resume=None):
     from .reduced import reduced_separation_rank
 
     return reduced_separation_rank(spec, field=field, seed=seed, weight_range=weight_range,
@@ -203,7 +213,7 @@ register_route(Route("coefficients", True, _coefficient_check, _partitioned("coe
 register_route(Route("grid", True, _grid_check, _partitioned("grid", _grid_rank)))
 
 
-def _token_rank(spec, weights, embedding, field, part_a, **options):
+def _token_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding, field, part_a: tuple[int, ...], **options):
     from .token.tokens import token_rank
 
     return token_rank(spec, weights, embedding, field, part_a, **options)
@@ -221,10 +231,11 @@ assert METHODS == defaults.METHODS, "verify.defaults.METHODS and the registered 
 
 
 def rank_once(spec: NetworkSpec, method: str = "coefficients", field: Field = DEFAULT_FIELD,
-              seed: int = 0, partition: tuple | None = None, templates: int | list | None = None,
+              seed: int = 0, partition: tuple[Any, ...] | None = None, templates: int | list[Any] | None = None,
               weight_range: int = DEFAULT_WEIGHT_RANGE, max_memory_gib: float = DEFAULT_MEMORY_GIB,
-              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress=None, placement=None,
-              resume=None) -> SepResult:
+              max_evaluations: int = DEFAULT_MAX_EVALUATIONS, progress: Callable[[int, int], object] | None = None,
+              placement: Placement | Device | None = None,
+              resume: Callable[[str, int, int], BlockKeeper] | None = None) -> SepResult:
     """One run: the separation rank of y_p^i for ``spec`` at seeded integer weights, by ``method``.
 
     ``verify.separation_rank`` repeats this with fresh weights and primes until the result is

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 from ..defaults import SEP, SepDefaults
 from ..errors import InputError
@@ -26,6 +27,14 @@ from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, Field, as_field
 from ..model.partitions import balanced_partitions, parse_partition
 from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from ..validate import integer
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..exact.device import Device
+    from .block_plan import Placement
+    from .block_tasks import BlockRunner
+    from .blocks import BlockKeeper
 from .block_plan import Placement, RunPlan, plan_run
 from .certainty import Certainty
 from .grid import DEFAULT_MAX_EVALUATIONS
@@ -107,9 +116,12 @@ def _partition(text_or_tuple, tokens: int) -> tuple[int, ...]:
 
 def repeated_ranks(spec: NetworkSpec, method: str, field: Field | None = None, seed: int = 0,
                    weight_range: int | None = None, target: float = DEFAULT_TARGET,
-                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple | None = None, templates=None,
+                   max_runs: int = DEFAULT_MAX_RUNS, partition: tuple[Any, ...] | None = None,
+                   templates: int | list[Any] | None = None,
                    max_memory_gib: float = DEFAULT_MEMORY_GIB, max_evaluations: int = DEFAULT_MAX_EVALUATIONS,
-                   progress=None, placement=None, resume=None) -> Repeated:
+                   progress: Callable[[int, int], object] | None = None,
+                   placement: Placement | Device | None = None,
+                   resume: Callable[[str, int, int], BlockKeeper] | None = None) -> Repeated:
     """Runs of ``method`` with fresh weights and primes until certified (``repeat.repeat_until``).
 
     The one repeat loop of the engine: ``verify sep``, ``verify.separation_rank``, the table's tasks
@@ -156,7 +168,7 @@ def combined(repeated: Repeated) -> SepResult:
                    extra={**best.extra, **repeated.as_dict()})
 
 
-def _all_partitions(spec, common, progress) -> SepResult:
+def _all_partitions(spec: NetworkSpec, common, progress) -> SepResult:
     """Every balanced partition at the same weights (Claim 1: the rank should not change)."""
     parts = balanced_partitions(spec.tokens)
     tick = progress("partitions", "partition") if progress else None
@@ -272,11 +284,13 @@ def plan_separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Fie
 
 # over 80 lines: 59 of them are the numpydoc docstring of the public entry point; its code is 31
 def separation_rank(spec: NetworkSpec, method: str = SEP.method, field: Field | str | None = SEP.field,
-                    seed: int = SEP.seed, partition: tuple | str | None = None, all_partitions: bool = False,
-                    templates: int | list | None = SEP.templates, weight_range: int | None = SEP.weight_range,
+                    seed: int = SEP.seed, partition: tuple[Any, ...] | str | None = None, all_partitions: bool = False,
+                    templates: int | list[Any] | None = SEP.templates, weight_range: int | None = SEP.weight_range,
                     max_memory_gib: float = SEP.max_memory_gib, max_evaluations: int = SEP.max_evaluations,
                     target_probability: float = SEP.target_probability, max_runs: int = SEP.max_runs,
-                    progress=None, device: str = SEP.device, resume=None, cluster=None) -> SepResult:
+                    progress: Callable[[str, str], Callable[[int, int], object]] | None = None,
+                    device: str = SEP.device, resume: Callable[[str, int, int], BlockKeeper] | None = None,
+                    cluster: BlockRunner | None = None) -> SepResult:
     """Separation rank of y_p^i for ``spec``, repeated with fresh weights and primes until certified.
 
     The same result as ``verify sep --json`` (``as_dict()`` is its JSON).  ``max_runs=1`` gives one

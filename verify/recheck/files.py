@@ -115,7 +115,7 @@ SHAPES = {"certificate": shapes.certificate, "probe": shapes.probe, "table-json"
 
 # ----------------------------------------------------------------------------------------------- sep rows
 
-def _table_json(rc, path, data):
+def _table_json(rc: Recheck, path, data) -> None:
     for i, row in enumerate(data["rows"]):
         bounds = [(b["bound"], b["kind"], b.get("log3_value"), b.get("holds"), b.get("scale"))
                   for b in row.get("bounds") or ()]
@@ -134,7 +134,7 @@ def _bool(text: str):
 _int = token_files.int_or_none
 
 
-def _table_csv(rc, path, rows):
+def _table_csv(rc: Recheck, path, rows) -> None:
     for i, row in enumerate(rows):
         bounds = []
         for name in row:
@@ -152,7 +152,7 @@ def _table_csv(rc, path, rows):
             "bounds": bounds})
 
 
-def _report(rc, path, data):
+def _report(rc: Recheck, path, data) -> None:
     header = data["header"]
     table = header["rank_table"]
     for i, row in enumerate(table):
@@ -180,7 +180,7 @@ def _report(rc, path, data):
     _field_primes(rc, where, header.get("field"), header.get("primes"))
 
 
-def _field_primes(rc, where, field, primes):
+def _field_primes(rc: Recheck, where: str, field, primes) -> None:
     """A field gf:P names the prime used: every prime listed is P (field 'auto' lists what was used)."""
     if field is None or primes is None or not str(field).startswith("gf:"):
         return
@@ -189,7 +189,7 @@ def _field_primes(rc, where, field, primes):
              f"the ranks were computed mod {primes}, not mod {p}")
 
 
-def _reach(rc, path, rows):
+def _reach(rc: Recheck, path, rows) -> None:
     for i, row in enumerate(rows):
         if not row["rank"].strip():  # a spec the run refused: no value to recheck
             continue
@@ -244,7 +244,7 @@ def _store_row(rc, where, kind, spec_d, field, seed, params_d, value_d):
             "rank": value_d["rank"], "seed": seed, "tokens": params_d["tokens"], "certified_exact": None})
 
 
-def _store_probe_step(rc, where, spec, field, seed, params, value):
+def _store_probe_step(rc: Recheck, where: str, spec, field, seed, params, value) -> None:
     modulus = value.get("modulus")
     field_prime = int(str(field)[3:]) if str(field).startswith("gf:") else None
     expect = field_prime if field_prime is not None and field_prime < 2**31 else arith.TOKEN_PRIME

@@ -46,7 +46,7 @@ def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> in
     return depth * heads * (4 * width * attn_dim * tokens + 2 * attn_dim * tokens * tokens) + depth * width * tokens
 
 
-def seconds_per_sequence(depth, width, heads, attn_dim, tokens) -> float:
+def seconds_per_sequence(depth: int, width: int, heads, attn_dim: int, tokens) -> float:
     return SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
 
 
@@ -74,8 +74,9 @@ class TokenNetwork:
     building the weights and the embedding (``setup_seconds``; issue 46 item 4: a vocabulary of 10^6 is priced,
     not built)."""
 
-    def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed, weight_range,
-                 p=arith.TOKEN_PRIME, output=0, position=0):
+    def __init__(self, depth: int, width: int, heads, attn_dim: int, vocab: int, rank: int, positional_rank: int,
+                 seed, weight_range: int,
+                 p=arith.TOKEN_PRIME, output: int = 0, position: int = 0) -> None:
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim
         self.vocab, self.rank, self.positional_rank, self.seed, self.p = vocab, rank, positional_rank, seed, p
         self.weight_range = weight_range

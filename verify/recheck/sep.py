@@ -123,7 +123,8 @@ def check_sep_row(rc: Recheck, where: str, row: dict) -> None:
                  needs=needs)
 
 
-def _lower_bound_task(rc, where, row, depth, width, heads, attn_dim, residual, rank, proven, exact):
+def _lower_bound_task(rc: Recheck, where: str, row, depth: int, width: int, heads, attn_dim: int, residual: bool,
+                      rank: int, proven, exact) -> None:
     tokens = row.get("tokens") or 2 * (width + 1)
     k = rank + EXTRA
     price = network.continuous_grid_seconds(depth, width, heads, attn_dim, tokens, k)

@@ -47,7 +47,7 @@ def _even_ceiling(x: float) -> int:
     return n + (n % 2)
 
 
-def atlas(rc, path, rows):
+def atlas(rc, path, rows) -> None:
     for i, row in enumerate(rows):
         depth, r, heads, width = int(row["depth"]), int(row["vocab_r"]), int(row["heads"]), int(row["width"])
         big_r = int(row["pos_rank"].split()[0])
@@ -225,7 +225,7 @@ def _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, lim
 
 # ----------------------------------------------------------------------------------------------- probe
 
-def probe(rc, path, data):
+def probe(rc, path, data) -> None:
     where = path
     if data["mode"] != "tokens":
         _probe_continuous(rc, path, data)
@@ -342,7 +342,7 @@ def _probe_top(rc, where, data, certainties, p, every):
                      "the weakest row's (issue 39 item 5)", f"the weakest row's is {prob}", needs=every)
 
 
-def _probe_continuous(rc, path, data):
+def _probe_continuous(rc, path, data) -> None:
     for i, row in enumerate(data["ranks"]):
         n = row["tokens"]
         check_sep_row(rc, f"{path} ranks[{i}] N={n}", {

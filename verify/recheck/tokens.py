@@ -35,8 +35,10 @@ def usable_prime(p) -> bool:
 class Cell:
     """One network and embedding of a token export, with its limit as stated."""
 
-    def __init__(self, depth, width, heads, attn_dim, vocab, rank, positional_rank, seed=0, weight_range=2**31,
-                 p=arith.TOKEN_PRIME, limit=None, limit_certified=None, limit_upper=None, output=0, position=0):
+    def __init__(self, depth: int, width: int, heads, attn_dim: int, vocab: int, rank: int, positional_rank: int,
+                 seed: int = 0, weight_range: int = 2**31,
+                 p=arith.TOKEN_PRIME, limit=None, limit_certified=None, limit_upper=None, output: int = 0,
+                 position: int = 0) -> None:
         self.depth, self.width, self.heads, self.attn_dim = depth, width, heads, attn_dim or width // heads
         self.vocab, self.rank, self.positional_rank = vocab, rank, positional_rank
         self.seed, self.weight_range = seed, weight_range

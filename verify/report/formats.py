@@ -18,7 +18,7 @@ class ReviewersTable(dict):
     ...; ``json.dumps`` takes it as it is), shown in a notebook as the table ``verify table`` prints:
     Markdown (``_repr_markdown_``) or HTML (``_repr_html_``), bound ids B<n> as everywhere."""
 
-    def __init__(self, data: dict, registry=None):
+    def __init__(self, data: dict, registry=None) -> None:
         super().__init__(data)
         self.registry = registry
 

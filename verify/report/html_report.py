@@ -31,6 +31,7 @@ import math
 from functools import lru_cache
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from ..files import write_output
 from ..rank.certainty import PRIME_CONDITION, format_bound
@@ -48,7 +49,7 @@ MARGIN_SCALES = {"log3 units (float)": "log3 units", "rhs - lhs (float)": "rhs \
                  "tolerance - |recomputed - printed| (float)": "tolerance \u2212 |difference|"}
 
 
-def margin_scale(margin: dict | None) -> tuple[int, str]:
+def margin_scale(margin: dict[Any, Any] | None) -> tuple[int, str]:
     """(rank of the scale in ``MARGIN_SCALES``, its short name) of a record's tightest margin; an unknown
     scale sorts after the known ones under its own name, no margin last of all."""
     if not margin:
@@ -147,11 +148,11 @@ def _atlas_figure(atlas: Path | None) -> str:
             f'</figcaption></figure>')
 
 
-def _by_spec(row: dict) -> tuple:
+def _by_spec(row: dict[Any, Any]) -> tuple[Any, ...]:
     return (bool(row.get("residual")), row["depth"], row["width"], row["heads"])
 
 
-def _rank_section(rows: list[dict], plot: bytes | None) -> str:
+def _rank_section(rows: list[dict[Any, Any]], plot: bytes | None) -> str:
     """The exact ranks used, by depth, width and heads, then the plot ``plot`` (PNG) or why there is none."""
     if not rows:
         return '<p class="muted">No exact rank was needed by the claims of this run.</p>'
@@ -178,7 +179,7 @@ def _rank_section(rows: list[dict], plot: bytes | None) -> str:
     return "".join(out)
 
 
-def _reviewers_section(grid: dict | None) -> str:
+def _reviewers_section(grid: dict[Any, Any] | None) -> str:
     """The reviewers' table as ``verify table`` prints it (cells from ``sweeps.claim_run.reviewers_grid``:
     rows by depth, width, heads; bound ids B<n> as in ``verify table``, each naming one claim)."""
     if not grid:
@@ -194,7 +195,7 @@ def _reviewers_section(grid: dict | None) -> str:
     return "".join(out) + "</ul>"
 
 
-def _checks(title: str, checks: list[dict]) -> str:
+def _checks(title: str, checks: list[dict[Any, Any]]) -> str:
     if not checks:
         return ""
     out = [f"<h4>{_e(title)}</h4><table><tr><th>check</th><th>status</th><th>evidence</th></tr>"]
@@ -204,7 +205,7 @@ def _checks(title: str, checks: list[dict]) -> str:
     return "".join(out) + "</table>"
 
 
-def _where(rec: dict, papers: dict[str, Citation]) -> str:
+def _where(rec: dict[Any, Any], papers: dict[str, Citation]) -> str:
     """The paper by authors, year, venue and arXiv id, then the section and equation (the registry's
     file name where its coverage index gives no citation)."""
     paper = papers.get(rec["document"])
@@ -213,7 +214,7 @@ def _where(rec: dict, papers: dict[str, Citation]) -> str:
                                                                                 rec["document"])
 
 
-def _claim_section(rec: dict, papers: dict[str, Citation]) -> str:
+def _claim_section(rec: dict[Any, Any], papers: dict[str, Citation]) -> str:
     margin, refuted = strength(rec)
     expected = "" if rec["as_expected"] else f' <b>(expected {_e(rec["expected"])})</b>'
     paper = papers.get(rec["document"])
@@ -248,7 +249,7 @@ def _claim_section(rec: dict, papers: dict[str, Citation]) -> str:
     return "".join(out)
 
 
-def _claim_row(rec: dict, papers: dict[str, Citation]) -> str:
+def _claim_row(rec: dict[Any, Any], papers: dict[str, Citation]) -> str:
     margin, refuted = strength(rec)
     where = _where(rec, papers)
     search = " ".join([rec["id"], rec.get("statement") or "", where, rec["document"]]).lower()
@@ -269,7 +270,7 @@ def _claim_row(rec: dict, papers: dict[str, Citation]) -> str:
             f'<td>{_e(rec.get("closest") or "-")}</td></tr>')
 
 
-def header_lines(header: dict) -> list[tuple[str, str]]:
+def header_lines(header: dict[Any, Any]) -> list[tuple[str, str]]:
     """The run's provenance as (name, text) lines, numbers formatted, a probability with its event,
     certainty and condition (never a bare float)."""
     lines = [(name, str(header[key])) for name, key in (("version", "version"), ("registry", "registry"),
@@ -296,7 +297,7 @@ def header_lines(header: dict) -> list[tuple[str, str]]:
     return lines
 
 
-def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PNG,
+def html_report(records: list[dict[Any, Any]], header: dict[Any, Any], atlas: Path | None = ATLAS_PNG,
                 rank_plot: bytes | None = None, papers: dict[str, Citation] | None = None) -> str:
     """The page (text) of the claim ``records`` (report.json's ``claims``) and the run's ``header``
     (its ``rank_table``, when present, is the reviewers' table of the exact ranks used); ``rank_plot``
@@ -353,7 +354,7 @@ def html_report(records: list[dict], header: dict, atlas: Path | None = ATLAS_PN
     return "\n".join(out) + "\n"
 
 
-def write_html(out_dir: Path, records: list[dict], header: dict, rank_plot: bytes | None = None,
+def write_html(out_dir: Path, records: list[dict[Any, Any]], header: dict[Any, Any], rank_plot: bytes | None = None,
                papers: dict[str, Citation] | None = None) -> Path:
     """``report.html`` in ``out_dir``, replaced atomically (written beside ``report.write_reports``)."""
     path = out_dir / "report.html"

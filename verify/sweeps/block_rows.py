@@ -11,7 +11,9 @@ device is not in the key: a rank is exact on either, so a run started on a GPU m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
+from typing import Any
 
 from ..errors import InputError
 from ..model.spec import NetworkSpec
@@ -23,7 +25,7 @@ __all__ = ["BLOCK_KIND", "BlockRows"]
 BLOCK_KIND = "degree_block"
 
 
-def block_row_problem(value: dict) -> str | None:
+def block_row_problem(value: dict[Any, Any]) -> str | None:
     """A stored degree-block row that ``verify.rank.blocks.Block`` cannot hold (``Store.get`` has
     checked its counts): an unknown or a missing field.  ``plan``, the block's plan as it ran (kernel,
     device, leaf route, bytes, estimated seconds: ``verify.rank.block_plan``), is kept beside the block's
@@ -42,14 +44,14 @@ def block_row_problem(value: dict) -> str | None:
 class _RunRows:
     """The rows of one run (field, seed, weight range): ``get(a, alone)`` and ``put(a, alone, value, seconds)``."""
 
-    def __init__(self, rows: "BlockRows", field: str, seed: int, weight_range: int):
+    def __init__(self, rows: "BlockRows", field: str, seed: int, weight_range: int) -> None:
         self.rows, self.spec, self.field, self.seed, self.weight_range = rows, rows.spec, field, seed, weight_range
 
     def _task(self, a: int, alone: bool) -> Task:
         params = (("alone", bool(alone)), ("degree", int(a)), ("weight_range", int(self.weight_range)))
         return Task(BLOCK_KIND, self.spec, "reduced", self.field, self.seed, params=params)
 
-    def get(self, a: int, alone: bool) -> dict | None:
+    def get(self, a: int, alone: bool) -> dict[Any, Any] | None:
         store = self.rows.store
         value = store.get(self._task(a, alone))
         if value is not None:
@@ -63,7 +65,7 @@ class _RunRows:
         raise InputError(f"the results store {self.rows.store.path} is damaged (the row of degree block {a}: "
                          f"{problem}); delete or move it, pass another --store PATH, or drop --store")
 
-    def put(self, a: int, alone: bool, value: dict, seconds: float) -> None:
+    def put(self, a: int, alone: bool, value: dict[Any, Any], seconds: float) -> None:
         self.rows.store.put(self._task(a, alone), value, seconds)
         self.rows.kept += 1
 
@@ -75,7 +77,10 @@ class BlockRows:
     so a run refused before its first block (the memory estimate, ``--device gpu``) creates no file.
     ``kept``: how many blocks this object stored (what an interrupted ``verify sep --store`` reports)."""
 
-    def __init__(self, store, spec: NetworkSpec):
+    spec: NetworkSpec
+    kept: int
+
+    def __init__(self, store: Store | Callable[[], Store], spec: NetworkSpec) -> None:
         self._store, self.spec, self.kept = store, spec.with_tokens(None), 0
 
     @property

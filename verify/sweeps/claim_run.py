@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 
 __all__ = ["select_claims", "prefetch_tasks", "bound_specs", "run_registry", "rank_plot"]
 
 
-def select_claims(registry: list, ids: list[str] | str | None) -> list:
+def select_claims(registry: list[Any], ids: list[str] | str | None) -> list[Any]:
     """The claims of ``registry`` with these ids, in registry order (all when ``ids`` is None; a str
     is one id)."""
     if ids is None:
@@ -44,7 +45,7 @@ def prefetch_tasks(extended: bool = False):
     return specs, [sep_task(spec, f"gf:{DEFAULT_PRIME}", 0, DEFAULT_MEMORY_GIB) for spec in specs]
 
 
-def bound_specs(claims: list, extended: bool = False) -> list:
+def bound_specs(claims: list[Any], extended: bool = False) -> list[Any]:
     """The specs whose exact ranks the ``RankBound`` checks of ``claims`` read (their own ``specs``,
     else the default set, where their ``condition`` holds), each once, in order."""
     from ..claims import specsets
@@ -64,7 +65,8 @@ def bound_specs(claims: list, extended: bool = False) -> list:
     return list(found)
 
 
-def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool, specs=None) -> list[tuple]:
+def _prefetch_ranks(source, store: str | None, scheduler: str | None, workers, show: bool,
+                    specs=None) -> list[tuple[Any, ...]]:
     """Compute (or read from the store) the exact ranks of ``specs`` (None: every default spec)
     through the sweep executor into the rank source ``source``, so the checks find them computed;
     returns the (spec, value) pairs computed (each value with its certainty, probability bound, seed
@@ -91,7 +93,7 @@ def _prefetch_ranks(source, store: str | None, scheduler, workers, show: bool, s
     return [(spec, value) for spec, value in zip(specs, values, strict=False) if value is not None]
 
 
-def rank_rows(pairs: list[tuple]) -> list[dict]:
+def rank_rows(pairs: list[tuple[Any, ...]]) -> list[dict[Any, Any]]:
     """One row per exact rank used: spec, rank, certainty, probability bound, seed, primes."""
     from .provenance import certainty_label
 
@@ -102,7 +104,7 @@ def rank_rows(pairs: list[tuple]) -> list[dict]:
              "primes": value.get("primes")} for spec, value in pairs]
 
 
-def reviewers_grid(pairs: list[tuple], registry=None) -> dict | None:
+def reviewers_grid(pairs: list[tuple[Any, ...]], registry=None) -> dict[Any, Any] | None:
     """The reviewers' table of the plain specs among ``pairs`` (as ``verify table`` prints it: the
     exact rank beside every applicable bound of the registry, log3 scale), as cells for the HTML
     report: ``columns``, ``rows`` and ``notes`` (which claim each bound column B1, B2, ... is)."""
@@ -116,7 +118,7 @@ def reviewers_grid(pairs: list[tuple], registry=None) -> dict | None:
     return {"columns": head, "rows": body, "notes": notes}
 
 
-def _plain_rows(pairs: list[tuple], registry=None) -> list[dict]:
+def _plain_rows(pairs: list[tuple[Any, ...]], registry=None) -> list[dict[Any, Any]]:
     """The reviewers' table's rows of the plain specs among ``pairs``, by depth, width, heads."""
     from .table import bound_columns, build_rows
 
@@ -127,7 +129,7 @@ def _plain_rows(pairs: list[tuple], registry=None) -> list[dict]:
     return build_rows([s for s, _ in plain], [v for _, v in plain], None, bound_columns(registry=registry))
 
 
-def rank_plot(pairs: list[tuple], registry=None) -> bytes | None:
+def rank_plot(pairs: list[tuple[Any, ...]], registry=None) -> bytes | None:
     """The PNG of the plain specs' exact ranks with the main-text bounds (``verify table --plot``'s
     figure) for report.html; None when there is none or matplotlib cannot be imported (the ``plot`` extra)."""
     from ..errors import InputError
@@ -164,7 +166,7 @@ def provenance(source, values: list[dict], registry: str) -> dict:
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
                  dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
-                 workers: int | None = None, progress: bool = False, registry=None) -> dict:
+                 workers: int | None = None, progress: bool = False, registry=None) -> dict[Any, Any]:
     """Check the claims (all, or ``ids``), writing ``report.md``/``report.json`` into ``out`` (its
     ``partial/`` folder with ``ids``) after every claim.  Returns ``header``, ``claims`` (the
     records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead.  ``registry`` as
@@ -219,7 +221,7 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
     if ids:
         header["partial"] = sorted(set(ids))
 
-    def record(i, result):
+    def record(i, result) -> None:
         records.append(result.as_dict())
         header["seconds"] = time.perf_counter() - start
         if len(pairs) != header["ranks"]:  # ranks a check asked for after the start

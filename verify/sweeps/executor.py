@@ -15,6 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, Thr
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import InputError
 from ..validate import scheduler_address
@@ -70,7 +71,7 @@ def _die_with_parent(parent: int) -> None:
     if gone():  # the parent died before the lines above took effect
         os._exit(1)
 
-    def watch():
+    def watch() -> None:
         while not gone():
             time.sleep(WATCHDOG_SECONDS)
         os._exit(1)
@@ -127,7 +128,7 @@ def _stop_workers(pool) -> None:
         manager.join(timeout=_MANAGER_JOIN_SECONDS)
 
 
-def compute(task: Task) -> dict:
+def compute(task: Task) -> dict[Any, Any]:
     """Compute one task (runs in a worker): the value stored for it, JSON-serialisable."""
     from .tasks import compute_value
 
@@ -214,10 +215,13 @@ class SweepInterrupted(KeyboardInterrupt):
     what finished, ``store_path`` (None with no store: nothing was kept) and ``signal_name`` (None
     for Ctrl-C)."""
 
-    def __init__(self, values: list, stats: "SweepStats", store_path=None, signal_name: str | None = None):
+    def __init__(self, values: list[Any], stats: "SweepStats", store_path: str | os.PathLike[str] | None = None,
+                 signal_name: str | None = None) -> None:
         super().__init__("interrupted")
-        self.values, self.stats = values, stats
-        self.store_path, self.signal_name = store_path, signal_name
+        self.values: list[Any] = values
+        self.stats: SweepStats = stats
+        self.store_path: str | os.PathLike[str] | None = store_path
+        self.signal_name: str | None = signal_name
 
 
 @dataclass
@@ -226,9 +230,9 @@ class SweepStats:
     reused: int = 0
     computed: int = 0
     seconds: float = 0.0
-    refused: list = field(default_factory=list)  # {"task": Task, "reason": str} for each refused task
+    refused: list[Any] = field(default_factory=list)  # {"task": Task, "reason": str} for each refused task
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         return {"total": self.total, "reused": self.reused, "computed": self.computed,
                 "refused": len(self.refused), "seconds": round(self.seconds, 3)}
 
@@ -236,7 +240,7 @@ class SweepStats:
 # over 80 lines: its closures start_progress and receive share the sweep's state (values, stats), and one
 # try block is the interrupt boundary that hands back what is done; split, each piece would take all of it
 def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, workers: int | None = None,
-              progress: SweepProgress | None = None, cost=None) -> tuple[list[dict], SweepStats]:
+              progress: SweepProgress | None = None, cost=None) -> tuple[list[dict[Any, Any]], SweepStats]:
     """Values of ``tasks`` in order: from the store where present, else computed and stored.
 
     A task whose computation refuses its input (``InputError``, e.g. over the memory limit) gets
@@ -247,7 +251,7 @@ def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, wor
     """
     start = time.perf_counter()
     stats = SweepStats(total=len(tasks))
-    values: dict[str, dict] = {}
+    values: dict[str, dict[Any, Any]] = {}
     missing: dict[str, Task] = {}
     for task in tasks:
         key = task.key()

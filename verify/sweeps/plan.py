@@ -4,6 +4,7 @@ stored) without computing anything; its text for a terminal is ``verify.report.p
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..model.spec import NetworkSpec
 from .store import Store, Task
@@ -27,7 +28,8 @@ def _gib(n_bytes: float | None) -> float | None:
     return round(n_bytes / 2**30, 9)
 
 
-def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None, limit_gib: float | None = None) -> dict:
+def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None, limit_gib: float | None = None) -> dict[Any,
+               Any]:
     """What a sweep would do: per task its kind, spec, share of the estimated work, estimated
     memory (GiB, where an estimate exists) and whether the store already holds it.
 
@@ -57,7 +59,7 @@ def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None, limit_gi
 
 
 def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = None, rank: int | None = None,
-               positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31) -> dict:
+               positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31) -> dict[Any, Any]:
     """Closed-form estimates for ``--dry-run``: ``{"cost": task -> number, "memory": task -> bytes}``
     for the probe's steps (memory as the cost: both grow with the count vectors or monomials)."""
     from ..rank.memory import log2_multichoose

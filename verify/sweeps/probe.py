@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..defaults import PROBE, ProbeDefaults
 from ..errors import InputError
@@ -26,6 +27,9 @@ from ..rank.token.gram import GramModel, token_prime
 from ..rank.token.limit import MAX_LIMIT_EVALUATIONS, repeated_limit, token_limit
 from ..rank.token.tokens import positional_bounds
 
+if TYPE_CHECKING:
+    pass
+
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
            "row_exceptions"]
 
@@ -37,12 +41,12 @@ class ProbeResult:
     vocab: int | None
     rank: int | None
     positional_rank: int
-    ranks: list = field(default_factory=list)
+    ranks: list[Any] = field(default_factory=list)
     limit_rank: int | None = None
     stopped: str = ""
     seconds: float = 0.0
     compressed: bool = False
-    limit: dict | None = None  # token inputs: ``token.limit.TokenLimit.as_dict()``
+    limit: dict[Any, Any] | None = None  # token inputs: ``token.limit.TokenLimit.as_dict()``
     modulus: int | None = None  # token inputs: the prime of the Gram route's ranks
     patience: int | None = None  # the --patience the run stopped by
 
@@ -55,7 +59,7 @@ class ProbeResult:
         """
         return final_run(self.ranks)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[Any, Any]:
         lower = corollary1_lower_bound(self.spec.depth, self.rank or self.spec.width, self.spec.heads)
         reaching = next((row["tokens"] for row in self.ranks if lower is not None and row["rank"] >= lower), None)
         tokens, rank = self.saturation
@@ -97,7 +101,7 @@ class ProbeResult:
         }
 
 
-def final_run(rows: list) -> tuple[int | None, int | None]:
+def final_run(rows: list[Any]) -> tuple[int | None, int | None]:
     """(first N of the rows' final constant run, its rank) when that run has at least two rows."""
     if len(rows) < 2 or rows[-1]["rank"] != rows[-2]["rank"]:
         return None, None
@@ -109,12 +113,12 @@ def final_run(rows: list) -> tuple[int | None, int | None]:
     return first, rows[-1]["rank"]
 
 
-def cap_decided(rows: list) -> list:
+def cap_decided(rows: list[Any]) -> list[Any]:
     """The N of the rows whose rank equals their counting cap (token inputs): there the cap decides."""
     return [row["tokens"] for row in rows if row.get("count_cap") is not None and row["rank"] == row["count_cap"]]
 
 
-def row_exceptions(rows: list, limit_rank: int | None) -> tuple[list, list, list]:
+def row_exceptions(rows: list[Any], limit_rank: int | None) -> tuple[list[Any], list[Any], list[Any]]:
     """From the rows alone: the N where the rank is below min(count_cap, limit) (rows exact at these weights;
     lower bounds only: a sample whose rank met no bound), and the N where it exceeds the limit (only if the
     limit's random event occurred: the limit is then a lower bound on the generic limit, not an upper bound on
@@ -129,14 +133,14 @@ def row_exceptions(rows: list, limit_rank: int | None) -> tuple[list, list, list
             [row["tokens"] for row in rows if row["rank"] > limit_rank])
 
 
-def undetermined(row: dict) -> bool:
+def undetermined(row: dict[Any, Any]) -> bool:
     """Whether a probe row is a lower bound only: a sample of the sequences whose rank met no bound."""
     return bool(row.get("sampled")) and row.get("label", "lower bound") == "lower bound"
 
 
 def probe_step(spec: NetworkSpec, field: Field, seed: int, tokens: int, vocab: int | None = None,
                rank: int | None = None, positional_rank: int = 0, continuous: bool = False,
-               weight_range: int = 2**31, max_memory_gib: float = 16.0, likely: int | None = None) -> dict:
+               weight_range: int = 2**31, max_memory_gib: float = 16.0, likely: int | None = None) -> dict[Any, Any]:
     """sep at one N: ``{"rank", "compressed"}`` (one independent task of a probe sweep); ``likely``: the
     computed token limit (with positions the sample of sequences stops once its rank meets it)."""
     at = spec.with_tokens(tokens)

@@ -3,6 +3,8 @@ stored and reused, ``batch`` N at a time on the workers, stopped as ``probe.prob
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import InputError
 from ..exact.fields import Field
 from ..model.spec import NetworkSpec
@@ -64,7 +66,7 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
                 positional_rank: int = PROBE.positional_rank, continuous: bool = False,
                 weight_range: int = PROBE.weight_range, max_memory_gib: float = PROBE.max_memory_gib,
                 store: str | None = None, scheduler: str | None = None, workers: int | None = 1, progress: bool = False,
-                dry_run: bool = False, device: str = PROBE.device) -> dict:
+                dry_run: bool = False, device: str = PROBE.device) -> dict[Any, Any]:
     """The probe of ``spec`` through the executor (module notes); or, with ``dry_run``, the plan of
     the most it would compute.  ``store``: path of the results store (None keeps nothing); ``device``:
     ``probe_device``."""

@@ -16,8 +16,12 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "PLAIN_SECONDS", "close_all"]
 
@@ -61,7 +65,7 @@ class _Stream:
     - a stream that fails (a full disk, a closed pipe) drops the progress, never the command's output.
     """
 
-    def __init__(self, stream, plain: bool):
+    def __init__(self, stream, plain: bool) -> None:
         self.stream, self.plain, self.open_line, self.broken = stream, plain, False, False
         self.last = None  # the last plain line: the same state is not written twice
 
@@ -95,7 +99,7 @@ class _Stream:
             self.write("\n")
             self.flush()
 
-    def __getattr__(self, name):  # fileno, isatty, encoding: the real stream's
+    def __getattr__(self, name: str):  # fileno, isatty, encoding: the real stream's
         return getattr(self.stream, name)
 
 
@@ -108,7 +112,7 @@ def close_all() -> None:
 class _Bar:
     """A lazily opened tqdm bar with a daemon thread that redraws it every few seconds."""
 
-    def __init__(self, label: str, enabled: bool, stream, unit: str, bar_format: str | None = None):
+    def __init__(self, label: str, enabled: bool, stream, unit: str, bar_format: str | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.label, self.enabled, self.unit = label, enabled and self.stream is not None, unit
         self.bar_format = bar_format
@@ -177,7 +181,7 @@ class Progress(_Bar):
     SPINNING = "{desc} {elapsed} elapsed"
     COUNTING = "{desc}: {n_fmt}/{total_fmt} {unit}s, {elapsed} elapsed"
 
-    def __init__(self, label: str, enabled: bool = True, stream=None, unit: str = "block"):
+    def __init__(self, label: str, enabled: bool = True, stream: TextIO | None = None, unit: str = "block") -> None:
         super().__init__(label, enabled, stream, unit, bar_format=self.SPINNING)
         self._frame = 0
         self.open(None)  # shows the elapsed time from the start, even before the first step ends
@@ -216,11 +220,13 @@ class SweepProgress(_Bar):
     callable ``(done, total, reused, computed)`` it counts tasks (all of cost 1).
     """
 
-    def __init__(self, label: str, enabled: bool = True, stream=None):
+    def __init__(self, label: str, enabled: bool = True, stream: TextIO | None = None) -> None:
         super().__init__(label, enabled, stream, unit="work",
                          bar_format="{desc} |{bar}| {percentage:3.0f}% of the estimated work, {elapsed} elapsed"
                                     "{postfix}")
-        self.tasks = self.reused = self.computed = 0
+        self.tasks: int = 0
+        self.reused: int = 0
+        self.computed: int = 0
         self._initial = 0.0
 
     def start(self, total_cost: float, reused_cost: float, tasks: int, reused: int) -> None:

@@ -10,6 +10,8 @@ something, ``registry``.  A field that does not apply is present and null (a num
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rank.certainty import Certainty
 from ..version import __version__
 
@@ -38,8 +40,8 @@ def _modulus(field: str | None) -> int | None:
     return None
 
 
-def value_provenance(value: dict, field: str | None = None, seed: int | None = None,
-                     version: str | None = None) -> dict:
+def value_provenance(value: dict[Any, Any], field: str | None = None, seed: int | None = None,
+                     version: str | None = None) -> dict[Any, Any]:
     """The provenance of one computed value (a ``sep`` result, a probe step, a numeric rank):
     what it holds itself, completed from the task's ``field``, ``seed`` and ``version``.
 
@@ -60,12 +62,13 @@ def value_provenance(value: dict, field: str | None = None, seed: int | None = N
             "version": value.get("version") or version or __version__}
 
 
-def store_row_provenance(row: dict) -> dict:
+def store_row_provenance(row: dict[Any, Any]) -> dict[Any, Any]:
     """``value_provenance`` of a results-store row (its value, field, seed and version)."""
     return value_provenance(row.get("value") or {}, row.get("field"), row.get("seed"), row.get("version"))
 
 
-def row_certainty_fields(row: dict, limit: dict | None, limit_rank: int | None) -> tuple[str, float | None]:
+def row_certainty_fields(row: dict[Any, Any], limit: dict[Any, Any] | None, limit_rank: int | None) -> tuple[str,
+                         float | None]:
     """(certainty, probability_bound) of one probe row, from what it meets (issue 39): its positional label where it
     has one ("certified exact" -> certified, "probabilistic" -> equal to generic w.h.p. with its probability, "lower
     bound" -> a certified lower bound only); otherwise (no positions, or continuous inputs) certified where the rank

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import uuid
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..validate import scheduler_address
 from .executor import executor
+
+if TYPE_CHECKING:
+    from ..model.spec import NetworkSpec
 
 __all__ = ["BlockCluster", "block_cluster", "KEY_PREFIX", "RESOURCE"]
 
@@ -39,7 +43,7 @@ def _gib(n: float) -> str:
 class BlockCluster:
     """A ``verify.rank.block_tasks.BlockRunner`` on the Dask cluster of ``client`` (at ``address``)."""
 
-    def __init__(self, client, address: str):
+    def __init__(self, client, address: str) -> None:
         self.client, self.address = client, address
 
     def workers(self) -> dict[str, float | None]:
@@ -47,7 +51,7 @@ class BlockCluster:
         info = self.client.scheduler_info(n_workers=-1)["workers"]
         return {address: (w.get("resources") or {}).get(RESOURCE) for address, w in sorted(info.items())}
 
-    def able(self, memory: int, workers: dict | None = None) -> list[str]:
+    def able(self, memory: int, workers: dict[Any, Any] | None = None) -> list[str]:
         """The workers that can hold a task of ``memory`` bytes."""
         workers = self.workers() if workers is None else workers
         return [address for address, most in workers.items() if most is not None and most >= memory]
@@ -69,7 +73,8 @@ class BlockCluster:
                                  f"may hold (largest {RESOURCE} {_gib(largest)}); start a worker with {RESOURCE} of at "
                                  f"least {task.memory}, or use a smaller depth or width")
 
-    def plan(self, spec, method: str = "auto", field=None, device: str = "cpu", max_memory_gib: float = 16.0) -> dict:
+    def plan(self, spec: NetworkSpec, method: str = "auto", field=None, device: str = "cpu",
+             max_memory_gib: float = 16.0) -> dict[Any, Any]:
         """The first run's plan (``verify.rank.sep.plan_separation_rank``) with each block's task ``memory``
         (bytes) and the ``workers`` that can hold it, and the cluster's ``workers`` ({address: MEMORY or
         None}): ``verify sep --dry-run --scheduler``.  Refused as the run is: ``--device gpu`` included."""

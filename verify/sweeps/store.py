@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
-def default_store_path(environ=None) -> Path:
+def default_store_path(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
     """``$VERIFY_STORE``, else ``verify/results.sqlite`` in ``$XDG_CACHE_HOME`` or ``~/.cache`` (a
     relative ``XDG_CACHE_HOME`` is ignored, as the XDG base-directory specification says, so the
     store does not move with the working directory).  ``environ`` (default ``os.environ``): the
@@ -133,7 +133,7 @@ class Store:
     another application's database) is refused before anything is opened (``identify``).
     """
 
-    def __init__(self, path: str | Path | None, read_only: bool = False, create: bool = True):
+    def __init__(self, path: str | Path | None, read_only: bool = False, create: bool = True) -> None:
         self.path = None if path is None else Path(path)
         self._conn = None
         if self.path is None:
@@ -203,10 +203,10 @@ class Store:
             self._conn.close()
             self._conn = None
 
-    def __enter__(self):
+    def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.close()
 
     def _fault(self, exc: Exception) -> InputError:

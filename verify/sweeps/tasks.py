@@ -4,25 +4,25 @@ dispatches through it.  Adding a kind: one function and one ``register_task_kind
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .store import Task
 
 __all__ = ["TASK_KINDS", "register_task_kind", "compute_value"]
 
 #: Task kind -> function (Task) -> JSON-serialisable value, in registration order.
-TASK_KINDS: dict[str, Callable[[Task], dict]] = {}
+TASK_KINDS: dict[str, Callable[[Task], dict[Any, Any]]] = {}
 
 
 def register_task_kind(kind: str):
-    def add(compute: Callable[[Task], dict]):
+    def add(compute: Callable[[Task], dict[Any, Any]]):
         TASK_KINDS[kind] = compute
         return compute
     return add
 
 
 @register_task_kind("sep")
-def _sep(task: Task) -> dict:
+def _sep(task: Task) -> dict[Any, Any]:
     """The table's rank of one spec.  Field ``auto``: ``verify sep``'s repeat loop (a fast prime first,
     then 2^63 - 25 and below or 2^40 - 87 and below by expected cost, block-level, weights uniform over each field)
     until certified exact or the bound is at most 1e-9; otherwise one run in the task's field, weights in
@@ -54,7 +54,7 @@ def _sep(task: Task) -> dict:
 
 
 @register_task_kind("real_rank")
-def _real_rank(task: Task) -> dict:
+def _real_rank(task: Task) -> dict[Any, Any]:
     from ..rank.numrank import real_grid_rank
 
     params = dict(task.params)
@@ -63,14 +63,14 @@ def _real_rank(task: Task) -> dict:
 
 
 @register_task_kind("probe_step")
-def _probe_step(task: Task) -> dict:
+def _probe_step(task: Task) -> dict[Any, Any]:
     from ..exact.fields import parse_field
     from .probe import probe_step
 
     return probe_step(task.spec, parse_field(task.field), task.seed, **dict(task.params), **dict(task.limits))
 
 
-def compute_value(task: Task) -> dict:
+def compute_value(task: Task) -> dict[Any, Any]:
     """The value of one task, by its kind."""
     if task.kind not in TASK_KINDS:
         raise ValueError(f"unknown task kind {task.kind!r}")

@@ -43,6 +43,8 @@ from __future__ import annotations
 import contextlib
 import sys
 import types
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -148,14 +150,14 @@ class FakeArray(NDArrayOperatorsMixin):
     __slots__ = ("_a",)
     __hash__ = None
 
-    def __init__(self, array: np.ndarray):
+    def __init__(self, array: np.ndarray) -> None:
         self._a = array
 
     # -- what cupy refuses, allows with a copy, or counts
     def __array__(self, dtype=None, copy=None):
         raise TypeError(IMPLICIT)
 
-    def get(self, stream=None, order="C", out=None, blocking=True) -> np.ndarray:
+    def get(self, stream=None, order: str = "C", out=None, blocking: bool = True) -> np.ndarray:
         _sync(".get()", "gets", self._a.nbytes)
         host = np.array(self._a, order=order)
         if out is not None:
@@ -175,15 +177,15 @@ class FakeArray(NDArrayOperatorsMixin):
         _sync("float()")
         return float(self._a)
 
-    def item(self):
+    def item(self) -> Any:
         _sync(".item()")
         return self._a.item()
 
-    def tolist(self):
+    def tolist(self) -> Any:
         _sync(".tolist()")
         return self._a.tolist()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         if self._a.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return (FakeArray(self._a[i]) for i in range(self._a.shape[0]))
@@ -202,7 +204,7 @@ class FakeArray(NDArrayOperatorsMixin):
             _launch()
         return _wrap(self._a[_to_device(key)])
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key, value) -> None:
         _launch()
         self._a[_to_device(key)] = _to_device(value)
 
@@ -271,7 +273,7 @@ def _asarray(a, dtype=None, order=None):
     return FakeArray(np.array(_to_device(np.asarray(a)), dtype=dtype, order=order or "K"))
 
 
-def _array(a, dtype=None, copy=True, order="K"):
+def _array(a, dtype=None, copy: bool = True, order: str = "K"):
     if isinstance(a, FakeArray):
         if copy:
             _launch()
@@ -279,7 +281,7 @@ def _array(a, dtype=None, copy=True, order="K"):
     return FakeArray(np.array(_to_device(np.asarray(a)), dtype=dtype, order=order))
 
 
-def _asnumpy(a, stream=None, order="C", out=None, blocking=True):
+def _asnumpy(a, stream=None, order: str = "C", out=None, blocking: bool = True):
     if isinstance(a, FakeArray):
         return a.get(order=order, out=out)
     return np.asarray(a, order=order)
@@ -318,7 +320,7 @@ class _Runtime:
     def memGetInfo(self) -> tuple[int, int]:  # noqa: N802 - cupy's name
         return self.free, self.total
 
-    def getDeviceProperties(self, index: int) -> dict:  # noqa: N802 - cupy's name
+    def getDeviceProperties(self, index: int) -> dict[Any, Any]:  # noqa: N802 - cupy's name
         return {"name": b"fake cupy (numpy, strict)"}
 
 
@@ -353,7 +355,8 @@ def module() -> types.ModuleType:
     _MODULES["cupy"] = cp
     linalg = types.ModuleType("cupyx.scipy.linalg")
 
-    def lu_factor(a, overwrite_a=False, check_finite=True):  # cuSOLVER's getrf in cupyx: the same contract,
+    def lu_factor(a, overwrite_a: bool = False,
+                  check_finite: bool = True):  # cuSOLVER's getrf in cupyx: the same contract,
         lu = _operand(a) if overwrite_a else _operand(a).copy()  # LU with partial pivoting, one column a step
         piv = np.zeros(min(lu.shape), dtype=np.int32)
         for k in range(min(lu.shape)):

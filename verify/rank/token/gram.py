@@ -69,7 +69,7 @@ class GramModel:
     """
 
     def __init__(self, spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int,
-                 query_position: int = 0, constant=None):
+                 query_position: int = 0, constant=None) -> None:
         if p >= 2**31:
             raise ValueError("GramModel needs a prime below 2^31 (int64 products)")
         self.spec, self.embedding, self.p = spec, embedding, p

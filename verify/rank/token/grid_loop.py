@@ -43,7 +43,7 @@ __all__ = ["grid"]
 
 
 @njit(cache=True, nogil=True)
-def grid(s_left, s_right, g_left, g_right, a, b, residual, output, queries, p, out):
+def grid(s_left, s_right, g_left, g_right, a, b, residual: bool, output: int, queries, p, out) -> None:
     """out[i, j] = y at the pair (left i, right j), mod p (module notes).
 
     s_left, s_right: S of each side point (K0 in the left's), n x d x d residues; g_left, g_right: G_1 of

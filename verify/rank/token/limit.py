@@ -46,7 +46,7 @@ class LimitOutOfReach(InputError):
     """The token limit needs more evaluations than allowed: ``at_least`` is a certified lower bound on
     it (the rank met at the last sample), ``needed`` the evaluations the next doubling would spend."""
 
-    def __init__(self, message: str, at_least: int, needed: int):
+    def __init__(self, message: str, at_least: int, needed: int) -> None:
         super().__init__(message)
         self.at_least, self.needed = at_least, needed
 

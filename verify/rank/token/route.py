@@ -282,7 +282,8 @@ def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, 
         k = grown
 
 
-def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int = 0, p: int = 2**31 - 1) -> int:
+def sampled_minor_rank(spec: NetworkSpec, weights, embedding, tokens: int, k: int, seed: int = 0,
+                       p: int = 2**31 - 1) -> int:
     """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
     side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
     model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
@@ -300,7 +301,7 @@ def sampled_minor_rank(spec, weights, embedding, tokens: int, k: int, seed: int 
     return rank_mod_p(sequence_grid(model, tokens, left, right), model.p)  # the cheaper pass (``batched``)
 
 
-def every_sequence_rank(spec, weights, embedding, tokens: int, p: int) -> tuple[int, int, int]:
+def every_sequence_rank(spec: NetworkSpec, weights, embedding, tokens: int, p: int) -> tuple[int, int, int]:
     """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
     keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
     positions.  Returns (rank, certified bound, bound at positions)."""

@@ -50,7 +50,8 @@ class TokenRank:
     sampled: bool = False  # gram route with positions: a sample of the sequences (a lower bound)
 
 
-def _gram_rank(spec, weights, embedding, field, part_a, seed, likely=None) -> TokenRank:
+def _gram_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding, field, part_a: tuple[int, ...], seed,
+               likely: int | None = None) -> TokenRank:
     """The Gram route (``route``): counts without positions, sequences with them."""
     from .caps import count_caps
     from .gram import GramModel, token_prime
@@ -144,7 +145,8 @@ def estimate_counts_log2_bytes(vocab: int, tokens: int, size_a: int) -> float:
     return top + math.log2(sum(2.0 ** (x - top) for x in terms))
 
 
-def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progress, rng):
+def _counts_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding, field, part_a: tuple[int, ...],
+                 max_memory_gib: float, progress, rng):
     from ..memory import guard_log2
 
     p = field.modulus
@@ -187,7 +189,8 @@ def _counts_rank(spec, weights, embedding, field, part_a, max_memory_gib, progre
     return kernel_for(field, rows, bound).rank(compressed), rows, cols, len(all_counts), bound
 
 
-def _enumeration_rank(spec, weights, embedding, field, part_a, max_evaluations):
+def _enumeration_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding, field, part_a: tuple[int, ...],
+                      max_evaluations: int):
     n, vocab = spec.tokens, embedding.vocab
     part_b = [j for j in range(n) if j not in part_a]
     if n * math.log2(vocab) > math.log2(max_evaluations) + 1e-9 and vocab**n > max_evaluations:
