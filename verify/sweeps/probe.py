@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..defaults import PROBE, ProbeDefaults
 from ..errors import InputError
@@ -26,9 +26,6 @@ from ..rank.token.caps import count_caps
 from ..rank.token.gram import GramModel, token_prime
 from ..rank.token.limit import MAX_LIMIT_EVALUATIONS, repeated_limit, token_limit
 from ..rank.token.tokens import positional_bounds
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
            "row_exceptions"]
