@@ -281,3 +281,20 @@ def test_fuzz_any_module_tree_loads_or_is_one_line_and_status_2(capsys, make_reg
     finally:
         _drop_modules(folder.name)
         shutil.rmtree(folder)
+
+
+def test_a_dotted_registry_whose_parent_package_raises_is_one_line_exit_2(tmp_path):
+    """A registry named pkg.sub whose parent package raises on import: one line naming the registry and the
+    parent's error, exit 2 (the message once passed the exception itself to ``printable``, a TypeError)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "brokenparent").mkdir()
+    (tmp_path / "brokenparent" / "__init__.py").write_text("raise RuntimeError('parent fails on import')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "verify", "claims", "--registry", "brokenparent.sub"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "brokenparent.sub" in lines[0] and "parent fails on import" in lines[0], lines

@@ -215,7 +215,7 @@ def _load(choice: str, entry_points: dict[str, str], origin: str) -> Registry:
         spec = None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a parent package of a dotted name fails
         raise InputError(f"registry {printable(choice)!r} ({origin}) cannot be found: importing its parent "
-                         f"package fails ({type(exc).__name__}: {printable(exc)}); {_ANOTHER}") from None
+                         f"package fails ({type(exc).__name__}: {printable(str(exc))}); {_ANOTHER}") from None
     if spec is None:
         if choice not in entry_points and folder.is_dir():
             return _from_folder(folder.resolve(), choice, origin)
