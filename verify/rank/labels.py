@@ -5,6 +5,7 @@ The bounds a label weighs are proven elsewhere (eq. 7.4: ``token.positional_boun
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..model.embeddings import EMBEDDING_RANGE
@@ -21,8 +22,10 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
     """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
     bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
     where it meets ``at_positions`` or a bound of ``other`` [(value, probability that the generic rank exceeds
-    the row's rank when it meets it)], with the smallest such probability; otherwise "lower bound".  ``aim``:
-    the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
+    the row's rank when it meets it)], with the union of every such offer's probability, met or not (which offers
+    a rank meets is read off the same draw, so the smallest met would be a choice made from it; the menu itself is
+    fixed by the spec and N before the draw: docs/mathematics.md §7, "A label's union"); otherwise "lower bound".
+    ``aim``: the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
     offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
     offers += list(other)
     aim = min(value for value, _ in offers)
@@ -30,9 +33,12 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
         raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
     if rank == proven:
         return "certified exact", 0.0, aim
-    met = [prob for value, prob in offers if value == rank]
-    if met:
-        return "probabilistic", min(met), aim
+    if any(value == rank for value, _ in offers[1:]):  # the sum of upper bounds, rounded up, never down
+        probabilities = [prob for _, prob in offers[1:]]
+        union = math.fsum(probabilities)
+        if len(probabilities) > 1:  # each term is already rounded up; the float sum may round down
+            union = math.nextafter(union, 2.0)
+        return "probabilistic", min(1.0, union), aim
     return "lower bound", None, aim
 
 
@@ -67,12 +73,12 @@ def offer_met(label: str, rank: int, probability: float | None, certified: dict,
     """The offer a label meets (issue 46, item 2: what each label rests on), by name: for "certified exact" the
     first of ``certified`` {name: a bound proven for every weight} the rank equals (count_cap, eq74,
     derivative_bound, certified_limit), for "probabilistic" the first of ``probable`` {name: (value, probability)}
-    (eq74_at_positions, computed_limit, every_sequence) the rank equals at the label's probability, the smallest
-    (``row_certainty``); "none" for a lower bound."""
+    (eq74_at_positions, computed_limit, every_sequence) the rank equals (the label's probability is the union over
+    every offer, ``row_certainty``); "none" for a lower bound."""
     if label == "certified exact":
         return next(name for name, value in certified.items() if value == rank)
-    if label == "probabilistic":
-        return next(name for name, (value, p) in probable.items() if value == rank and p == probability)
+    if label == "probabilistic":  # the first offer met; the label's probability is the union of all of them
+        return next(name for name, (value, _) in probable.items() if value == rank)
     return "none"
 
 

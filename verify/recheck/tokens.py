@@ -120,15 +120,17 @@ NOT_SHOWN = ("the file does not show every sequence was kept (it records no such
              "meets no other bound on offer")
 
 
-def _offers(cell: Cell, tokens: int, rank: int, at_positions, every) -> list[tuple[Fraction, str]]:
-    """The probabilistic offers a rank meets: (probability, what).  ``every``: True only where the file records
-    that every sequence was kept at this N; None (not recorded) or False offers nothing (issue 46 item 2)."""
+def _offers(cell: Cell, tokens: int, rank: int, at_positions, every, menu: bool = False) -> list[tuple[Fraction, str]]:
+    """The probabilistic offers a rank meets: (probability, what); ``menu``: every offer the row has, met or not
+    (fixed by the spec and N before the draw).  ``every``: True only where the file records that every sequence was
+    kept at this N; None (not recorded) or False offers nothing (issue 46 item 2)."""
     out, runs = [], cell.row_runs.get(tokens, 1)
-    if cell.positional_rank and at_positions is not None and rank == at_positions:
+    if cell.positional_rank and at_positions is not None and (menu or rank == at_positions):
         out.append((product_over_runs(lambda p: formulas.union_probability(cell.depth, cell.vocab,
                                                                            cell.positional_rank, tokens, p),
                                       cell.p, runs), "eq. 7.4 with H at the positions (union over every j)"))
-    if cell.limit is not None and not cell.limit_certified and rank == cell.limit and cell.limit_upper is not None:
+    if cell.limit is not None and not cell.limit_certified and (menu or rank == cell.limit) and \
+            cell.limit_upper is not None:
         out.append((cell.limit_probability(), "the computed limit"))
     if every is True and cell.positional_rank:
         proven, _ = cell.proven(tokens)
@@ -288,6 +290,10 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
     best = min(offers, key=lambda o: o[0])
     named = [o for o in offers if offer is not None and o[1].startswith(_OFFER_TEXT.get(offer, "-"))]
     best = named[0] if named else best
+    if cell.row_runs.get(tokens, 1) == 1:  # one run: the union over the row's whole menu (docs/mathematics.md §7)
+        menu = _offers(cell, tokens, rank, stated_at, every, menu=True)
+        best = (min(Fraction(1), sum((p for p, _ in menu), Fraction(0))),
+                "the union of the row's offers: " + "; ".join(what for _, what in menu))
     if probability is None or not _same_bound(probability, best[0]):
         unseen = ""
         if every is None and cell.positional_rank:
@@ -295,9 +301,9 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
         return rc.add(where, value, CONTRADICTED,
                       f"the proof gives {formulas.round_up(best[0])} ('{best[1]}'; rounded up to 3 digits){unseen}",
                       needs=needs)
-    rests = needs + ([at_finding] if best[1].startswith("eq. 7.4") else [])
+    rests = needs + ([at_finding] if "eq. 7.4" in best[1] else [])
     return rc.add(where, value, RECOMPUTED, f"the bound for '{best[1]}' is {float(best[0]):.4g}", needs=rests,
-                  trust=limit_trust if best[1] == "the computed limit" else "")
+                  trust=limit_trust if "the computed limit" in best[1] else "")
 
 
 def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int):
