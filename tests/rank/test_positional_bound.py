@@ -188,18 +188,26 @@ def test_the_sample_draws_on_past_a_stalled_rank_to_its_budget():
     # ... but not past a budget: with room for the first doubling only it stops there, short of its aim
     rank, every, evaluations = sequence_rank(model, 10, 60, budget=152 * 243)
     assert (rank, every, evaluations) == (30, False, 152 * 243)
-    # where 76 rows against every column pass the budget, square samples (76^2; the doubling to 152^2 would too)
+    # where 76 rows against every column pass the budget, rows first (issue 49 item 3): r = (budget - 76^2) // 243
+    # = 52 rows against every column, whose rank (at most 30 < 52: dependent rows) ends the draw there
     rank, every, evaluations = sequence_rank(model, 10, 60, budget=76 * 243 - 1)
+    assert (every, evaluations) == (False, 52 * 243) and rank <= 30
+    # where not one row fits beside the square, square samples (76^2; the doubling to 152^2 would pass the budget)
+    rank, every, evaluations = sequence_rank(model, 10, 60, budget=76**2 + 242)
     assert (every, evaluations) == (False, 76**2) and rank <= 30
 
 
 def test_rows_against_every_column_reach_the_rank_a_square_sample_misses():
     # L = 3, V = 2, R = 1, N = 16: 256 sequences a side, rank 70 over every sequence.  Aimed at 70, 86 rows against
-    # all 256 columns give 70 and stop there; an 86 x 86 square (forced by a budget below 86 * 256) gives 57.
+    # all 256 columns give 70 and stop there; an 86 x 86 square (forced by a budget with no room for one row
+    # beside it) gives 57.  Between the two (issue 49 item 3), 57 rows against every column come first (their rank,
+    # 57, independent rows but below the aim), then the square: the larger of the two ranks, both samples' work.
     model = _model(3, 2, 1, 16)
     assert sequence_rank(model, 16, 10**6)[:2] == (70, True)
     assert sequence_rank(model, 16, 70) == (70, False, 86 * 256)
-    assert sequence_rank(model, 16, 70, budget=86 * 256 - 1) == (57, False, 86**2)
+    assert sequence_rank(model, 16, 70, budget=86**2 + 255) == (57, False, 86**2)
+    rank, every, evaluations = sequence_rank(model, 16, 70, budget=86 * 256 - 1)
+    assert (every, evaluations) == (False, 57 * 256 + 86**2) and 57 <= rank < 70
 
 
 def test_the_counting_floor_where_the_cap_equals_the_bound_exactly():

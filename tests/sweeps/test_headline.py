@@ -191,16 +191,25 @@ def test_a_count_route_rank_below_its_cap_leaves_the_first_n_not_shown(monkeypat
 def test_the_sample_shape_is_read_off_the_sampler():
     from verify.sweeps.atlas.grid import sample_shape
 
-    assert sample_shape(19683, 705, 15_000_000, False, 721 * 19683) == (721, 19683)  # rows against every column
-    assert sample_shape(19683, 705, 15_000_000, False, 2 * 721 * 19683) == (1442, 19683)
-    assert sample_shape(6561, 705, 1_000, False, 721**2) == (721, 721)  # a square sample
-    assert sample_shape(27, 5, 10**6, True, 27**2) == (27, 27)
+    assert sample_shape(19683, 705, 15_000_000, False, 721 * 19683) == "721x19683"  # rows against every column
+    assert sample_shape(19683, 705, 15_000_000, False, 2 * 721 * 19683) == "1442x19683"
+    assert sample_shape(6561, 705, 1_000, False, 721**2) == "721x721"  # a square sample: not one row fits beside it
+    assert sample_shape(27, 5, 10**6, True, 27**2) == "27x27"
+    # rows first (issue 49 item 3): aim 60, k = 76, 256 columns, budget 76 * 256 - 1: r = (budget - 76^2) // 256 = 53
+    # rows against every column, alone (their rank below r: dependent rows) or beside the 76 x 76 square that followed
+    assert sample_shape(256, 60, 76 * 256 - 1, False, 53 * 256) == "53x256"
+    assert sample_shape(256, 60, 76 * 256 - 1, False, 53 * 256 + 76**2) == "53x256+76x76"
     with pytest.raises(AssertionError):
         sample_shape(19683, 705, 15_000_000, False, 721 * 19683 + 1)
+    with pytest.raises(AssertionError):
+        sample_shape(256, 60, 76 * 256 - 1, False, 53 * 256 + 76**2 + 1)
 
 
 def test_a_computed_limit_is_probabilistic_in_its_own_columns(monkeypatch):
-    from types import SimpleNamespace
+    # a limit left computed (not certified): a whole TokenLimit with its exact bound, which the repeats and the
+    # rows' met bounds read; the repeats are held off (they would certify it: tests/sweeps/test_repeats.py)
+    from dataclasses import replace
+    from fractions import Fraction
 
     from verify.sweeps.atlas import grid
     from verify.sweeps.atlas.plan import GRIDS, Cell
@@ -208,10 +217,11 @@ def test_a_computed_limit_is_probabilistic_in_its_own_columns(monkeypatch):
     real = grid.token_limit
 
     def computed(*args, **kwargs):
-        found = real(*args, **kwargs)
-        return SimpleNamespace(rank=found.rank, certified_exact=False, probability_bound=0.125)
+        return replace(real(*args, **kwargs), certified_exact=False, probability_bound=0.125,
+                       exact_bound=Fraction(1, 8))
 
     monkeypatch.setattr(grid, "token_limit", computed)
+    monkeypatch.setattr(grid, "repeat_cell_limit", lambda limit, *args, **kwargs: limit)
     row = grid.grid_row(Cell("grid", 1, 3, 1, 1), GRIDS["quick"]["budget"], 0)
     assert (row["limit_certainty"], row["limit_probability"]) == ("probabilistic", "0.125")
     assert row["first_n_limit_certainty"] == "probabilistic" and row["first_n_limit_union_over"].endswith("limit")
@@ -251,11 +261,12 @@ def test_the_n18_run_names_its_721_rows_and_the_separate_1200_row_check():
 
 
 def test_the_counting_floor_claim_names_the_cells_it_checks():
-    from seprank_proofs.derived_conjecture_n_counting_floor import CLAIM
-    from seprank_proofs.wies2021_conjecture_n_positional import CELLS
+    # the claim checks its own cells (30 since the batched pass widened it, bound <= 1,000), no longer the
+    # positional conjecture's 7
+    from seprank_proofs.derived_conjecture_n_counting_floor import CELLS, CLAIM
 
     statement = " ".join(CLAIM.statement.split())
-    assert len(CELLS) == 7 and "each of the 7 computed cells" in statement
+    assert len(CELLS) == 30 and "each of the 30 computed cells" in statement and "the 30 positional" in CLAIM.domain
     assert all(f"({r}, {depth}, {heads}, {big_r})" in statement for r, depth, heads, big_r in CELLS)
 
 
