@@ -294,8 +294,9 @@ def repeated_limit(spec: NetworkSpec, embedding: VocabularyEmbedding, p: int, se
     exact = best.certified_exact
     bound = Fraction(0) if exact else product.bound
     value = 0.0 if exact else ProbabilityBound(LIMIT_EVENT, bound, "").value
-    table = [{"seed": r.seed, "prime": r.prime, "rank": t.rank, "bound": float(r.bound)}
-             for r, t in zip(records, runs, strict=True)]
+    # each run's bound printed rounded up (ProbabilityBound.value), never the nearest float, which can lie below it
+    table = [{"seed": r.seed, "prime": r.prime, "rank": t.rank,
+              "bound": ProbabilityBound(LIMIT_EVENT, r.bound, "").value} for r, t in zip(records, runs, strict=True)]
     return TokenLimit(best.rank, best.upper_bound, exact, value, best.points,
                       sum(t.evaluations for t in runs), first.seconds + time.perf_counter() - start, best.modulus,
                       table, note or ("certified exact" if exact else f"product <= {float(target):g}"), bound)
