@@ -43,14 +43,15 @@ def test_the_printed_rank_is_the_larger_of_the_rows_and_the_square(monkeypatch):
 def test_a_bound_row_reached_by_count_rows_claims_no_whole_matrix_rank(monkeypatch):
     # without positions, above COUNT_ROWS_FROM entries the row is reached by bound + 16 rows of the count matrix
     # (here forced at a small cell: bound 10, 26 of the 36 rows at N = 4): a certified lower bound, not the whole
-    # matrix's rank, so rank_at_n stays empty and the certainty says rows
+    # matrix's rank, so rank_at_n stays empty and rank_route says count rows (e1's one meaning per field: the
+    # certainty column of the rows-first branch is n_reached_certainty and rank_route now)
     import verify.sweeps.atlas.bound as bound_module
     from verify.sweeps.atlas.plan import Cell
 
     monkeypatch.setattr(bound_module, "COUNT_ROWS_FROM", 0)
     row = bound_module.bound_row(Cell("bound", 4, 6, 1, 0), 3_000_000)
     assert (row["bound"], row["counting_floor"], row["n_reached"]) == (10, 4, 4)
-    assert row["rank_at_n"] == "" and "26 rows of the count matrix" in row["certainty"]
+    assert (row["rank_at_n"], row["rank_route"], row["n_reached_certainty"]) == ("", "count rows", "certified")
     assert 10 <= row["rank_at_least"] <= 26
 
 
