@@ -274,8 +274,9 @@ def _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, 
 
 def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven, proven_name, needs,
                    at_finding, limit_trust, offer=None):
-    """A probabilistic label: the rank meets an offer the file shows, and its probability is that offer's bound
-    (the offer the file names, else the smallest it meets), rounded up to the printed digits."""
+    """A probabilistic label: the rank meets an offer the file shows, and its probability is the union over every
+    offer on the row's menu, met or not (docs/mathematics.md §7, "A label's union"); a repeated row: the product
+    over its runs of the offer the file names (else the smallest it meets), rounded up to the printed digits."""
     value = f"label probabilistic({probability})"
     if rank >= proven:
         return rc.add(where, value, CONTRADICTED,
