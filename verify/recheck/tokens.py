@@ -288,10 +288,14 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                 "it records no such thing at this N", "it records a sample at this N"))
         return rc.add(where, value, CONTRADICTED, "the rank meets no bound on offer (eq. 7.4 at the positions, a "
                       "computed limit, every sequence kept)")
-    best = min(offers, key=lambda o: o[0])
-    named = [o for o in offers if offer is not None and o[1].startswith(_OFFER_TEXT.get(offer, "-"))]
-    best = named[0] if named else best
-    if cell.row_runs.get(tokens, 1) == 1:  # one run: the union over the row's whole menu (docs/mathematics.md §7)
+    if cell.row_runs.get(tokens, 1) > 1:  # Lemma R: the product over the kind fixed before the repeats, by N alone
+        kind = EVERY if stated_at is None else "eq. 7.4"
+        fixed = [o for o in offers if o[1].startswith(kind)]
+        if not fixed:
+            return rc.add(where, value, CONTRADICTED, f"a repeated row's runs must meet the kind fixed before the "
+                          f"repeats ({kind}: docs/mathematics.md §7, Lemma R), which this rank does not")
+        best = fixed[0]
+    else:  # one run: the union over the row's whole menu (docs/mathematics.md §7, "A label's union")
         menu = _offers(cell, tokens, rank, stated_at, every, menu=True)
         best = (min(Fraction(1), sum((p for p, _ in menu), Fraction(0))),
                 "the union of the row's offers: " + "; ".join(what for _, what in menu))
