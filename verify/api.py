@@ -29,6 +29,10 @@ from .sweeps.probe import PROBE
 from .sweeps.probe_sweep import probe_sweep
 from .sweeps.progress import Progress, close_all
 from .sweeps.store import default_store_path
+from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
+from .sweeps.tasks import TASK_KINDS
+from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, memory_gib, sweep_options
+from .validate import integer as validate_integer
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -36,10 +40,6 @@ if TYPE_CHECKING:
     from .claims.record import Claim, ClaimResult
     from .claims.registry import RegistrySource
     from .sweeps.block_rows import BlockRows
-from .sweeps.table import MAX_DEPTH, TABLE, table_sweep
-from .sweeps.tasks import TASK_KINDS
-from .validate import MAX_COUNT, MAX_TOKENS, MAX_WIDTH, flag, memory_gib
-from .validate import integer as validate_integer
 
 #: What a results-store row can be: a task kind, or a ``verify sep --store`` run's finished degree block.
 RESULT_KINDS = (*TASK_KINDS, BLOCK_KIND)
@@ -125,8 +125,7 @@ def run_claims(ids: list[str] | None = None, registry: RegistrySource = None) ->
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
                  dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
-                 workers: int | None = None, progress: bool = False,
-                 registry: RegistrySource = None) -> dict[str, Any]:
+                 workers: int | None = None, progress: bool = False, registry: RegistrySource = None) -> dict[str, Any]:
     """``verify run``: see ``verify.sweeps.claim_run.run_registry``."""
     from .sweeps.claim_run import run_registry as run
 
@@ -134,13 +133,12 @@ def run_registry(ids: list[str] | None = None, out: str = "verify-report", exten
 
 
 def reviewers_table(depths: str | Iterable[int], widths: str | Iterable[int], heads: str = TABLE.heads,
-                    field: str = TABLE.field, seed: int = TABLE.seed,
-                    max_memory_gib: float = TABLE.max_memory_gib, workers: int | None = 1, store: str | None = None,
-                    scheduler: str | None = None, real: bool = False, templates: int = TABLE.templates,
-                    real_tokens: int = TABLE.real_tokens, progress: bool = False,
-                    on_skipped: Callable[[list[dict[str, Any]]], object] | None = None,
-                    dry_run: bool = False, registry: RegistrySource = None,
-                    device: str = TABLE.device) -> dict[Any, Any]:
+                    field: str = TABLE.field, seed: int = TABLE.seed, max_memory_gib: float = TABLE.max_memory_gib,
+                    workers: int | None = 1, store: str | None = None, scheduler: str | None = None,
+                    real: bool = False, templates: int = TABLE.templates, real_tokens: int = TABLE.real_tokens,
+                    progress: bool = False, on_skipped: Callable[[list[dict[str, Any]]], object] | None = None,
+                    dry_run: bool = False, registry: RegistrySource = None, device: str = TABLE.device
+                    ) -> dict[Any, Any]:
     """The reviewers' table: per (depth, width, heads) the exact rank beside every applicable bound.
 
     The same computation as ``verify table`` (``verify.sweeps.table.table_sweep``): one
@@ -192,7 +190,7 @@ def reviewers_table(depths: str | Iterable[int], widths: str | Iterable[int], he
     """
     validate_integer(seed, "seed", 0)
     memory_gib(max_memory_gib)
-    _sweep_options(workers, real=real, progress=progress, dry_run=dry_run)
+    sweep_options(workers, real=real, progress=progress, dry_run=dry_run)
     if real:
         validate_integer(templates, "templates", 1, MAX_COUNT)
         validate_integer(real_tokens, "real_tokens", 2, MAX_TOKENS)
@@ -288,7 +286,7 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     validate_integer(seed, "seed", 0)
     validate_integer(weight_range, "weight_range", 1, 2**62)
     memory_gib(max_memory_gib)
-    _sweep_options(workers, continuous=continuous, progress=progress, dry_run=dry_run)
+    sweep_options(workers, continuous=continuous, progress=progress, dry_run=dry_run)
     if not continuous and as_field(field).modulus is None:
         raise InputError("the token route ranks modulo a prime below 2^31 (its Gram matrices are 64-bit words), so "
                          "--field qq cannot apply to token inputs; give --field gf:P (P < 2^31 is used as is), "
@@ -300,14 +298,6 @@ def probe_n(depth: int, width: int, heads: int = 1, vocab: int | None = None, ra
     return probe_sweep(spec, as_field(field), seed, max_tokens, patience, vocab, rank,
                        positional_rank, continuous, weight_range, max_memory_gib, store, scheduler, workers,
                        progress, dry_run, device)
-
-
-def _sweep_options(workers, **flags) -> None:
-    """The checks ``--workers`` and the sweep's switches get on the command line."""
-    if workers is not None:
-        validate_integer(workers, "workers", 1, 4096)
-    for name, value in flags.items():
-        flag(value, name)
 
 
 def monomials(spec: NetworkSpec, seed: int = MONOMIALS.seed, weight_range: int = MONOMIALS.weight_range,

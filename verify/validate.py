@@ -52,6 +52,15 @@ def flag(value, name: str) -> bool:
     return value
 
 
+def sweep_options(workers, **flags) -> None:
+    """The checks ``--workers`` and a sweep's switches (``flags``: name=value, each a bool) get on the command
+    line (``verify.api``'s table and probe calls)."""
+    if workers is not None:
+        integer(workers, "workers", 1, 4096)
+    for name, value in flags.items():
+        flag(value, name)
+
+
 def seed(value, name: str = "--seed") -> int:
     """A seed: an integer >= 0 (as ``--seed`` takes it)."""
     return integer(value, name, 0)

@@ -9,6 +9,8 @@ from ..sweeps.probe import cap_decided, final_run, row_exceptions
 __all__ = ["probe_summary"]
 
 
+# over 80 lines: one sentence per finding (stop, steadiness, limit, cap, exceptions, labels, Corollary 1, scale),
+# in the order it prints them; each branch is one sentence read off the same rows
 def probe_summary(data: dict) -> str:
     """The probe's findings in whole sentences (no None: a value that does not exist is said so).
 

@@ -39,6 +39,8 @@ MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field
            "the sep scale); a bound outside its regime or condition is not listed; real_rank: numeric")
 
 
+# over 80 lines: 8 of them the docstring; then every argument's check before any work (field, grid, pairs,
+# memory, device), the tasks and the sweep, in that order
 def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
                 real_tokens: int = TABLE.real_tokens, field: str = TABLE.field, seed: int = TABLE.seed,
                 max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
