@@ -13,17 +13,22 @@ Run: python benchmarks/batched_pass.py                    (the (10, 5, 1) cell, 
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from verify.cli.script_args import ScriptParser, count  # one-line refusals, exit 2, as the verify command
+
+    parser = ScriptParser(prog="batched_pass.py", description=__doc__.splitlines()[0])
     parser.add_argument("--cell", default="5,10,1,1", help="L,V,H,R of a bound cell (default 5,10,1,1)")
-    parser.add_argument("--tokens", type=int, default=8, help="N (default 8, the (10, 5, 1) cell's floor)")
-    parser.add_argument("--side", type=int, default=512, help="sequences a side (default 512)")
+    parser.add_argument("--tokens", type=count("--tokens", 2, 64), default=8,
+                        help="N, even, 2 to 64 (default 8, the (10, 5, 1) cell's floor)")
+    parser.add_argument("--side", type=count("--side", 1, 1 << 16), default=512,
+                        help="sequences a side, 1 to 65,536 (default 512)")
     args = parser.parse_args(argv)
+    if args.tokens % 2:
+        parser.error(f"--tokens must be even, got {args.tokens}")
     import numpy as np
 
     from verify.rank.token.batched import batched_grid, pass_prices
@@ -71,4 +76,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from verify.cli.script_args import run_script
+
+    run_script(main, "batched_pass.py")

@@ -13,7 +13,6 @@ results/n_positional_cells.csv (d_x = 11, N = 8, R = 1), the issue's (L = 3, V =
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -40,9 +39,11 @@ def _best(function, repeats):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sequences", type=int, default=20000)
-    parser.add_argument("--repeats", type=int, default=3)
+    from verify.cli.script_args import ScriptParser, count  # one-line refusals, exit 2, as the verify command
+
+    parser = ScriptParser(prog="recheck.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--sequences", type=count("--sequences", 1, 10**7), default=20000)
+    parser.add_argument("--repeats", type=count("--repeats", 1, 100), default=3)
     args = parser.parse_args(argv)
     print(f"{'shape':28} {'today (values/s)':>18} {'batched (values/s)':>20} {'ratio':>7}  equal")
     for name, depth, vocab, heads, big_r, tokens in SHAPES:
@@ -60,4 +61,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from verify.cli.script_args import run_script
+
+    run_script(main, "recheck.py")
