@@ -79,6 +79,14 @@ def cells(rc, path, rows):
                      f"a minor of size {least} is not the bound {bound} (issue 39 item 4)", needs=[reached])
             if whole is not None:
                 check_token_rank(rc, where, cell, n, whole, None)
+        elif row.get("rank_route") == "count rows":  # format 2: bound + 16 seeded rows against every column
+            least = _int(row["rank_at_least"])
+            reached = rc.add(where, f"rank_at_least {least}", BEYOND, "the rank of the engine's seeded rows of the "
+                             "count matrix against every column: this recheck has no route for that draw, and its "
+                             "own random rows of a matrix this size are beyond any default budget (not rechecked)")
+            rc.check(where, f"rank_at_least {least} reaches the bound", least is not None and least >= bound,
+                     f"at least {bound}", f"below the bound {bound} at the N where it is said to be reached",
+                     needs=[reached])
         else:
             rank = _int(row["rank_at_n"])
             if "rank_at_least" in row:

@@ -123,8 +123,11 @@ def cells_rows(path: str, rows: list) -> None:
                 f.int(name, "rank" if name != "eq74_at_n" else "bound", optional=True)
         f.number("scale", 0, 1e6, optional=unbound)
         f.number("c", 0, 1e6)
-        f.text("certainty", optional=unbound)
-        f.text("n_reached_certainty")
+        if row.get("schema_version", "").strip():  # format version 2: the certainty split in two (docs/formats.md)
+            f.text("n_reached_certainty", optional=True)
+            f.text("rank_route", optional=True)
+        else:
+            f.text("certainty", optional=unbound)
 
 
 def table_csv_rows(path: str, rows: list) -> None:
