@@ -294,14 +294,15 @@ def test_the_atlas_script_refuses_before_any_work(argv, fragment, tmp_path):
 
 
 def test_the_atlas_prices_a_grid_cell_with_no_committed_seconds_and_refuses_a_plan_above_its_minutes(tmp_path):
-    # the cell's ceiling: the limit's budget, the loop's and one last step past it, at 2 / L from depth 3
+    # the cell's ceiling: the limit's budget, the loop's, one last step past it and the repeats' budget (Lemma R),
+    # each at 2 / L from depth 3
     from verify.sweeps.atlas.plan import GRIDS, Cell, grid_ceiling
 
     full = GRIDS["full"]["budget"]
     assert grid_ceiling(Cell("grid", 2, 3, 1, 1)) == full.limit_evaluations + full.loop_evaluations + \
-        full.step_evaluations
+        full.step_evaluations + full.repeat_evaluations
     assert grid_ceiling(Cell("grid", 4, 3, 1, 0)) == full.limit_evaluations // 2 + full.loop_entries + \
-        full.matrix_entries
+        full.matrix_entries + full.repeat_evaluations // 2
     # priced, then refused above --max-minutes without --force, before any cell is computed
     done = subprocess.run([sys.executable, str(ATLAS), "--cells", "2,3,1,1", "--out", str(tmp_path / "o"),
                            "--max-minutes", "1e-9"], capture_output=True, text=True, timeout=120)
