@@ -58,3 +58,20 @@ def undo_read_only(path) -> None:
         subprocess.run(["chattr", "-i", str(path)], capture_output=True)
     elif os.path.exists(path):
         os.chmod(path, 0o644)
+
+
+#: The results store's table as docs/store.md gives it (the recheck's tests write stores from rows by hand).
+STORE_TABLE = ("CREATE TABLE results (key TEXT PRIMARY KEY, kind TEXT, spec TEXT, method TEXT, field TEXT, "
+               "seed INTEGER, params TEXT, version TEXT, value TEXT, seconds REAL, created TEXT)")
+
+
+def write_store(path, rows):
+    """A results store at ``path`` holding ``rows`` (11 columns each, in STORE_TABLE's order); returns ``path``."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    con.execute(STORE_TABLE)
+    con.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [tuple(r) for r in rows])
+    con.commit()
+    con.close()
+    return path

@@ -8,12 +8,12 @@ come from the closed forms of docs/mathematics.md §2 and, for F(S), from the li
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from special_files import write_store
 from verify.recheck import CONTRADICTED, RECOMPUTED, arith, blocks, recheck
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -24,12 +24,7 @@ def _store(tmp_path, edit=None):
     if edit:
         edit(rows)
     path = tmp_path / "blocks.sqlite"
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE results (key TEXT PRIMARY KEY, kind TEXT, spec TEXT, method TEXT, field TEXT, "
-                "seed INTEGER, params TEXT, version TEXT, value TEXT, seconds REAL, created TEXT)")
-    con.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [tuple(r) for r in rows])
-    con.commit()
-    con.close()
+    write_store(path, rows)
     return str(path)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from special_files import write_store
 from verify.cli.main import main
 from verify.recheck.network import multiset
 
@@ -108,17 +109,11 @@ def test_an_integer_longer_than_the_digit_limit_is_named_by_its_length(capsys, t
 
 
 def test_an_empty_json_column_of_a_store_is_called_empty(capsys, tmp_path):
-    import sqlite3
 
     rows = json.loads((DATA / "store_rows.json").read_text())
     rows[0][2] = ""  # the spec column
     path = tmp_path / "store.sqlite"
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE results (key TEXT PRIMARY KEY, kind TEXT, spec TEXT, method TEXT, field TEXT, "
-                "seed INTEGER, params TEXT, version TEXT, value TEXT, seconds REAL, created TEXT)")
-    con.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [tuple(r) for r in rows])
-    con.commit()
-    con.close()
+    write_store(path, rows)
     _refused(capsys, path, "row 1 column 'spec' is empty")
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import csv
 import json
-import sqlite3
 from math import comb
 from pathlib import Path
 
 import pytest
 
+from special_files import write_store
 from verify.cli.main import main
 from verify.recheck import BEYOND, recheck
 
@@ -62,12 +62,7 @@ def _block_store(tmp_path, spec=None, params=None, value=None):
                 key[name] = decoded
     row[0] = json.dumps(key, sort_keys=True)
     path = tmp_path / "blocks.sqlite"
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE results (key TEXT PRIMARY KEY, kind TEXT, spec TEXT, method TEXT, field TEXT, "
-                "seed INTEGER, params TEXT, version TEXT, value TEXT, seconds REAL, created TEXT)")
-    con.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [tuple(r) for r in rows])
-    con.commit()
-    con.close()
+    write_store(path, rows)
     return path
 
 

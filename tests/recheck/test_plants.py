@@ -12,11 +12,11 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 
+from special_files import write_store
 from verify.cli.main import main
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -59,12 +59,7 @@ def _store(tmp_path, edit=None):
     if edit:
         edit(rows)
     path = tmp_path / "store.sqlite"
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE results (key TEXT PRIMARY KEY, kind TEXT, spec TEXT, method TEXT, field TEXT, "
-                "seed INTEGER, params TEXT, version TEXT, value TEXT, seconds REAL, created TEXT)")
-    con.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [tuple(r) for r in rows])
-    con.commit()
-    con.close()
+    write_store(path, rows)
     return path
 
 
