@@ -32,7 +32,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from .block_plan import RunPlan, degree_sizes, plan_block
-from .blocks import Block, keep_block, stored_block, timed
+from .blocks import Block, keep_block, stored_block, timed, walk_outward
 from .degree_blocks import block_alone
 from .reduced_memory import OVERHEAD_BYTES
 
@@ -97,30 +97,11 @@ def rank_task(shared, task: BlockTask) -> Block:
 
 
 def _walk(found: dict[int, Block], sizes: list[tuple[int, int]], turn: int) -> tuple[list[Block], list[str]]:
-    """The local run's walk over ranked blocks: from the turn outward to the first full block each way, the
-    blocks beyond it implied by it (``degree_blocks.degree_block_ranks``, the same blocks and notes)."""
-    top = len(sizes) - 1
-    blocks: dict[int, Block] = {}
-    notes = []
-    for a in range(turn, -1, -1):
-        blocks[a] = found[a]
-        if found[a].rank == sizes[a][0]:
-            for below in range(a):
-                blocks[below] = Block(*sizes[below], sizes[below][0], implied_by=a)
-            if a:
-                notes.append(f"degree blocks 0..{a - 1} have full row rank, because block {a} has full row rank "
-                             f"and full row rank propagates to lower degrees")
-            break
-    for a in range(turn + 1, top + 1):
-        blocks[a] = found[a]
-        if found[a].rank == sizes[a][1]:
-            for above in range(a + 1, top + 1):
-                blocks[above] = Block(*sizes[above], sizes[above][1], implied_by=a)
-            if a < top:
-                notes.append(f"degree blocks {a + 1}..{top} have full column rank, because block {a} has full "
-                             f"column rank and full column rank propagates to higher degrees")
-            break
-    return [blocks[a] for a in range(top + 1)], notes
+    """The local run's walk (``blocks.walk_outward``) over blocks already ranked: the same blocks and notes."""
+    walked: dict[int, Block] = {}
+    notes: list[str] = []
+    walk_outward(sizes, turn, found.__getitem__, walked, notes)
+    return [walked[a] for a in range(len(sizes))], notes
 
 
 def ranks_by_tasks(plan: RunPlan, moments, nvars: int, top: int, progress: Callable[[int, int], object] | None = None,

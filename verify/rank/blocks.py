@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .block_plan import RunPlan
 
 
-__all__ = ["BlockKeeper", "Block", "BlockRank", "components", "rank_dense", "rank_by_blocks", "rank_array",
-           "stored_block", "keep_block", "timed"]
+__all__ = ["BlockKeeper", "Block", "walk_outward", "BlockRank", "components", "rank_dense", "rank_by_blocks",
+           "rank_array", "stored_block", "keep_block", "timed"]
 
 
 class BlockKeeper(Protocol):
@@ -207,3 +207,30 @@ def timed(compute) -> Block:
         block = compute()
     block.seconds = split(seconds, time.perf_counter() - start)
     return block
+
+
+def walk_outward(sizes: list[tuple[int, int]], turn: int, rank_of: Any, found: dict[int, Block],
+                 notes: list[str]) -> None:
+    """The degree blocks' walk (module doc of ``degree_blocks``), into ``found`` and ``notes``: from the turn
+    outward, each block's rank ``rank_of(a)`` (which may read ``found``) until one is full, its row rank
+    propagating to lower degrees (wide blocks, going down) or its column rank to higher ones (tall blocks, going
+    up); the blocks beyond it are implied by it.  Shared by the local run and the cluster's (``block_tasks``)."""
+    top = len(sizes) - 1
+    for a in range(turn, -1, -1):  # wide blocks, outward: full row rank propagates down
+        found[a] = rank_of(a)
+        if found[a].rank == sizes[a][0]:
+            for below in range(a):
+                found[below] = Block(*sizes[below], sizes[below][0], implied_by=a)
+            if a:
+                notes.append(f"degree blocks 0..{a - 1} have full row rank, because block {a} has full row rank "
+                             f"and full row rank propagates to lower degrees")
+            break
+    for a in range(turn + 1, top + 1):  # tall blocks, outward: full column rank propagates up
+        found[a] = rank_of(a)
+        if found[a].rank == sizes[a][1]:
+            for above in range(a + 1, top + 1):
+                found[above] = Block(*sizes[above], sizes[above][1], implied_by=a)
+            if a < top:
+                notes.append(f"degree blocks {a + 1}..{top} have full column rank, because block {a} has full "
+                             f"column rank and full column rank propagates to higher degrees")
+            break

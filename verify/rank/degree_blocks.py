@@ -65,7 +65,7 @@ from ..exact.compositions import compositions
 from ..exact.fields import Field
 from ..exact.phases import phase
 from .block_plan import SLICE_EXTRA, RunPlan, degree_sizes
-from .blocks import Block, keep_block, stored_block, timed
+from .blocks import Block, keep_block, stored_block, timed, walk_outward
 from .moments import DenseMoments
 
 if TYPE_CHECKING:
@@ -368,24 +368,7 @@ def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, pro
             progress(len(found) + 1, top + 1)
         return block
 
-    for a in range(turn, -1, -1):  # wide blocks, outward: full row rank propagates down
-        found[a] = rank_of(a)
-        if found[a].rank == sizes[a][0]:
-            for below in range(a):
-                found[below] = Block(*sizes[below], sizes[below][0], implied_by=a)
-            if a:
-                notes.append(f"degree blocks 0..{a - 1} have full row rank, because block {a} has full row rank "
-                                 f"and full row rank propagates to lower degrees")
-            break
-    for a in range(turn + 1, top + 1):  # tall blocks, outward: full column rank propagates up
-        found[a] = rank_of(a)
-        if found[a].rank == sizes[a][1]:
-            for above in range(a + 1, top + 1):
-                found[above] = Block(*sizes[above], sizes[above][1], implied_by=a)
-            if a < top:
-                notes.append(f"degree blocks {a + 1}..{top} have full column rank, because block {a} has full "
-                                 f"column rank and full column rank propagates to higher degrees")
-            break
+    walk_outward(sizes, turn, rank_of, found, notes)
     if progress is not None:
         progress(top + 1, top + 1)
     blocks = [found[a] for a in range(top + 1)]
