@@ -39,3 +39,17 @@ def test_count_rows_are_beyond_the_budget_and_a_rank_below_the_bound_is_contradi
     rc = recheck([str(_write(tmp_path / "bad.csv", bad))], 1)
     wrong = [f for f in rc.findings if f.status == CONTRADICTED]
     assert wrong and "below the bound" in wrong[0].detail
+
+
+def test_an_unknown_rank_route_is_one_line_naming_the_field(tmp_path):
+    from verify.recheck import BadInput
+
+    with open(ROOT / "results" / "n_positional_cells.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[0]["rank_route"] = "bogus"
+    try:
+        recheck([str(_write(tmp_path / "bad.csv", rows))], 1)
+    except BadInput as exc:
+        assert "'rank_route'" in str(exc) and "row 1" in str(exc)
+    else:
+        raise AssertionError("an unknown rank_route was read")

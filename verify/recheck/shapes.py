@@ -125,7 +125,9 @@ def cells_rows(path: str, rows: list) -> None:
         f.number("c", 0, 1e6)
         if row.get("schema_version", "").strip():  # format version 2: the certainty split in two (docs/formats.md)
             f.text("n_reached_certainty", optional=True)
-            f.text("rank_route", optional=True)
+            route = f.text("rank_route", optional=True)
+            if route not in (None, "", "sampled minor", "count rows", "count route"):
+                f.bad("rank_route", route, "'sampled minor', 'count rows', 'count route' or empty")
         else:
             f.text("certainty", optional=unbound)
 
