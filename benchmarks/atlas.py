@@ -41,6 +41,7 @@ import sys
 import time
 from pathlib import Path
 
+from verify.cli.script_args import ScriptParser, count  # one-line refusals, exit 2, as the verify command
 from verify.errors import InputError
 from verify.files import probe_folder, write_output
 from verify.sweeps.atlas.plan import (
@@ -58,24 +59,6 @@ from verify.validate import scheduler_address
 
 #: The repository's committed tables (read by --price without --out; written only with --out naming them).
 RESULTS = Path(__file__).resolve().parents[1] / "results"
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2, as the verify command
-        raise InputError(f"{message} (see 'atlas.py --help')")
-
-
-def _count(option: str, low: int = 0, high: int = 2**62):
-    """An argparse type: an integer in [low, high], the message naming the option and the range."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{option} must be an integer from {low} to {high:,}, got {text[:40]!r}")
-        return value
-    return parse
 
 
 def _minutes(text: str) -> float:
@@ -177,13 +160,13 @@ def main(argv=None) -> int:
 
 
 def _main(argv) -> int:
-    parser = _Parser(description=__doc__.splitlines()[0])
+    parser = ScriptParser(prog="atlas.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few small cells with small budgets (seconds)")
     parser.add_argument("--out", default=None, help="folder of the tables and the figure; required for a run "
                         "(--out results from the checkout: the committed ones); --price without it reads "
                         "the repository's results/")
-    parser.add_argument("--seed", type=_count("--seed"), default=0)
-    parser.add_argument("--jobs", type=_count("--jobs", 1, 256), default=1,
+    parser.add_argument("--seed", type=count("--seed"), default=0)
+    parser.add_argument("--jobs", type=count("--jobs", 1, 256), default=1,
                         help="worker processes (default 1; 2 on a 2-core machine)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the cells on the Dask cluster at tcp://HOST:PORT (each cell a task, as the "
@@ -198,11 +181,11 @@ def _main(argv) -> int:
     parser.add_argument("--force", action="store_true", help="run a plan priced above --max-minutes")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--replot", action="store_true", help="only redraw n_atlas.png from the tables in --out")
-    parser.add_argument("--limit-evaluations", type=_count("--limit-evaluations"), default=None,
+    parser.add_argument("--limit-evaluations", type=count("--limit-evaluations"), default=None,
                         help="with --cells: the limit's budget")
-    parser.add_argument("--step-evaluations", type=_count("--step-evaluations"), default=None,
+    parser.add_argument("--step-evaluations", type=count("--step-evaluations"), default=None,
                         help="with --cells: one N's budget")
-    parser.add_argument("--bound-evaluations", type=_count("--bound-evaluations"), default=None,
+    parser.add_argument("--bound-evaluations", type=count("--bound-evaluations"), default=None,
                         help="with --cells: a bound cell's budget")
     args = parser.parse_args(argv)
     which = "quick" if args.quick else "full"
