@@ -67,7 +67,8 @@ def block_rank(layers: list, width: int, depth: int, degree: int, output: int, p
     rng = random.Random(f"recheck-block:{seed}")
     w, u = _symmetric(rng, rows, width, p, dtype), _symmetric(rng, cols, width, p, dtype)
     vandermonde = flint.nmod_mat([[pow(t, e, p) for e in range(top + 1)] for t in range(top + 1)], p)
-    pick = [int(vandermonde.inv()[degree, t]) for t in range(top + 1)]  # row ``degree`` of the inverse
+    inverse = vandermonde.inv()  # once: row ``degree`` of it picks the t^degree coefficient
+    pick = [int(inverse[degree, t]) for t in range(top + 1)]
     matrix = np.zeros((rows, cols * width), dtype=object)
     for i in range(rows):
         acc = np.zeros((cols, width), dtype=object)
