@@ -218,7 +218,7 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
                                  needs=needs)
     elif label == "probabilistic":
         label_finding = _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven,
-                                       proven_name, needs, at_finding, limit_trust, offer)
+                                       proven_name, needs, at_finding, limit_trust)
     elif label == "lower bound":
         aims = [(proven, proven_name, None)]
         if stated_at is not None:
@@ -243,9 +243,6 @@ OFFERS = {"count_cap": "certified exact", "eq74": "certified exact", "derivative
           "certified_limit": "certified exact", "eq74_at_positions": "probabilistic",
           "computed_limit": "probabilistic", "every_sequence": "probabilistic", "none": "lower bound",
           "count_route": None}
-
-
-_OFFER_TEXT = {"eq74_at_positions": "eq. 7.4 with H", "computed_limit": "the computed limit", "every_sequence": EVERY}
 
 
 def _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, needs, at_finding):
@@ -273,10 +270,11 @@ def _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, 
 
 
 def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven, proven_name, needs,
-                   at_finding, limit_trust, offer=None):
+                   at_finding, limit_trust):
     """A probabilistic label: the rank meets an offer the file shows, and its probability is the union over every
     offer on the row's menu, met or not (docs/mathematics.md §7, "A label's union"); a repeated row: the product
-    over its runs of the offer the file names (else the smallest it meets), rounded up to the printed digits."""
+    over its runs of the kind fixed before the repeats (Lemma R), rounded up to the printed digits.  The offer the
+    file names is checked apart (``_check_offer``)."""
     value = f"label probabilistic({probability})"
     if rank >= proven:
         return rc.add(where, value, CONTRADICTED,
