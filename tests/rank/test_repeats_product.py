@@ -180,3 +180,12 @@ def test_the_cell_repeat_budget_is_spent_by_the_limit(monkeypatch):
     out = repeats_module.repeat_cell_limit(_fake_limit(10), SPEC, VocabularyEmbedding(3, 2, 2, 2, 0), 0, 10**6,
                                            repeats, 1e-6)
     assert len(out.runs) == 6 and repeats["left"] == 1_000 - 150 and repeats["notes"] == ["limit:6 runs"]
+
+
+def test_the_repeats_column_states_each_runs_prime_condition():
+    """A product over runs holds unless some run's own prime divides every witness minor: the n_atlas column
+    dictionary says so beside the repeats it describes (the CSV's meaning of the column)."""
+    from verify.rank.certainty import REPEATS_PRIME_CONDITION
+    from verify.schema import load
+
+    assert REPEATS_PRIME_CONDITION in load("n_atlas")["properties"]["repeats"]["description"]

@@ -19,9 +19,7 @@ from fractions import Fraction
 from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
 from ...model.spec import draw_weights
 from ...rank.certainty import (
-    PRIME_CONDITION,
     REPEAT_TARGET,
-    REPEATS_PRIME_CONDITION,
     ProbabilityBound,
     RunBound,
     format_bound,
@@ -34,11 +32,9 @@ from ...rank.token.positional_bound import eq74_probability
 from ...rank.token.route import sequence_rank
 from ...rank.token.tokens import positional_bounds
 
-__all__ = ["repeat_cell_limit", "limit_certainty_text", "repeat_positional_row", "met_bounds", "row_run", "repeat_row",
-           "ROW_EVENT", "RANK_LEMMA"]
+__all__ = ["repeat_cell_limit", "repeat_positional_row", "met_bounds", "row_run", "repeat_row",
+           "ROW_EVENT"]
 
-#: Where the limit's probability is proven (cited beside every limit probability printed).
-RANK_LEMMA = "docs/mathematics.md §7: the rank lemma, the union over the doublings"
 #: The event a repeated row's probability bounds.
 ROW_EVENT = "the largest rank over the runs is below the generic rank"
 #: The weight range the atlas draws from (``model.spec.DEFAULT_WEIGHT_RANGE``; as ``grid.row_label``).
@@ -56,17 +52,6 @@ def repeat_cell_limit(limit, spec, embedding, seed: int, limit_evaluations: int,
     note = again.repeats_note if again.repeats_note.startswith(("budget", "run ")) else ""
     repeats["notes"].append(f"limit:{len(again.runs)} runs" + (f"; {note}" if note else ""))
     return again
-
-
-def limit_certainty_text(limit) -> str:
-    """The ``limit_certainty`` of a computed limit: certified exact, or its probability (rounded up), its prime
-    condition and where it is proven (the runs it multiplies: the ``repeats`` column)."""
-    if limit.certified_exact:
-        return "certified exact"
-    runs = len(limit.runs) if limit.runs else 1
-    condition, lemma = (PRIME_CONDITION, RANK_LEMMA) if runs == 1 else (
-        REPEATS_PRIME_CONDITION, f"{RANK_LEMMA}; Lemma R, the product over {runs} independent runs")
-    return f"= generic w.p. >= 1 - {format_bound(limit.probability_bound)} {condition} ({lemma})"
 
 
 def repeat_positional_row(spec, tokens: int, seed: int, cap: int, upper: int, limit, step_budget: int, first: tuple,
