@@ -125,6 +125,7 @@ def test_gpu_reach_keeps_its_budget_cutting_the_running_stage(tmp_path):
     ("small_primes.py", ["--seeds", "0"], "--seeds must be an integer from 1"),
     ("positional_cells.py", ["--ranks", "99"], "--ranks must be an integer from 2 to 16"),
     ("elimination.py", ["--repeat", "0"], "--repeat must be an integer from 1"),
+    ("batched_pass.py", ["--numpy-side", "-1"], "--numpy-side must be an integer from 0 to 4,096"),
 ])
 def test_each_script_checks_its_flags_values(script, argv, fragment, tmp_path):
     (tmp_path / "file").write_text("not a folder")
@@ -133,3 +134,14 @@ def test_each_script_checks_its_flags_values(script, argv, fragment, tmp_path):
         fragment = "install it with pip install -e '.[bench]'"  # no scipy here: refused first, in one line
     _one_line(done, script, fragment)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_batched_pass_prints_the_passes_and_the_ceilings_on_a_small_cell(tmp_path):
+    # the three passes must agree entry for entry (exit 1 otherwise); then the ceilings and the target's multiple
+    done = _run("batched_pass.py", "--cell", "3,3,1,1", "--tokens", "4", "--side", "16", "--numpy-side", "4",
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-600:]
+    out = done.stdout
+    assert "the passes agree entry for entry" in out and "today's numpy passes" in out, out
+    assert "ceilings, multiply-adds/s on" in out and "int64 loop" in out and "BLAS dgemm" in out, out
+    assert "20x the compiled loop is" in out and "x the int64 loop's" in out, out
