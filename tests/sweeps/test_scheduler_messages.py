@@ -47,3 +47,67 @@ def test_a_silent_address_is_refused_within_the_connect_timeout(monkeypatch):
             ex.executor("tcp://192.0.2.7:8786"):
         pass
     assert waited == [0.5]
+
+
+def _listener(answer: bytes | None):
+    """A port that accepts every connection and then sends ``answer`` (None: nothing, ever; b"": closes)."""
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if answer is None:
+                held.append(conn)  # open and silent
+            else:
+                if answer:
+                    conn.sendall(answer)
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+def test_a_port_that_accepts_and_stays_silent_is_refused_within_twice_the_connect_timeout(monkeypatch):
+    """It used to hang Dask's Client without bound (a raw TCP server, not a scheduler).  Entered in a thread, so
+    that a hang fails this test instead of stalling the suite."""
+    import threading
+
+    monkeypatch.setattr(ex, "CONNECT_SECONDS", 1.0)
+    server = _listener(None)
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    raised = []
+
+    def enter():
+        try:
+            with ex.executor(address):
+                pass
+        except InputError as exc:
+            raised.append(str(exc))
+
+    start = time.perf_counter()
+    worker = threading.Thread(target=enter, daemon=True)
+    worker.start()
+    worker.join(2 * ex.CONNECT_SECONDS + 10)
+    server.close()
+    assert not worker.is_alive(), "the executor still waits on a silent port"
+    assert time.perf_counter() - start < 2 * ex.CONNECT_SECONDS + 1
+    assert len(raised) == 1 and ("(the port accepted a connection but sent no Dask handshake within 1 s); is a "
+                                 "scheduler running there?") in raised[0], raised
+
+
+def test_a_port_that_accepts_and_closes_is_refused_at_once():
+    server = _listener(b"")
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        with pytest.raises(InputError, match=r"closed the connection without a Dask handshake"), ex.executor(address):
+            pass
+    finally:
+        server.close()

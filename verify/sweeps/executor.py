@@ -151,7 +151,10 @@ def unreachable(address: str, reason: str) -> str:
 
 def _probe_port(address: str) -> None:
     """Refuse (``InputError``) a ``tcp://`` address whose port refuses or does not answer a connection
-    within ``CONNECT_SECONDS``; Dask's own connect retries with back-off for up to twice its timeout."""
+    within ``CONNECT_SECONDS``, or accepts one but sends no byte within ``CONNECT_SECONDS`` more: a Dask
+    scheduler writes its handshake as soon as it accepts (``distributed.comm``: each side writes its own
+    before reading the other's), while ``Client`` waits on a port that accepts and stays silent with no
+    bound at all.  Dask's own connect retries with back-off for up to twice its timeout."""
     import socket
     from urllib.parse import urlsplit
 
@@ -159,7 +162,14 @@ def _probe_port(address: str) -> None:
     if parts.scheme != "tcp":
         return
     try:
-        socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_SECONDS).close()
+        with socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_SECONDS) as conn:
+            try:
+                first = conn.recv(1)  # the connection's timeout bounds the wait
+            except TimeoutError:
+                raise InputError(unreachable(address, f"the port accepted a connection but sent no Dask handshake "
+                                                      f"within {CONNECT_SECONDS:g} s")) from None
+            if not first:
+                raise InputError(unreachable(address, "the port closed the connection without a Dask handshake"))
     except TimeoutError:
         raise InputError(unreachable(address, f"no answer within {CONNECT_SECONDS:g} s")) from None
     except OSError as exc:
