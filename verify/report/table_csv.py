@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from ..schema import csv_stamp
 from ..sweeps.provenance import certainty_label
@@ -30,7 +31,7 @@ def _bool(value) -> str:
     return "" if value is None else str(bool(value)).lower()
 
 
-def to_csv(rows: list[dict], columns: list, registry: str = "") -> str:
+def to_csv(rows: list[dict[str, Any]], columns: list, registry: str = "") -> str:
     """The table as CSV (module doc); ``columns``: ``sweeps.table.bound_columns``, in the markdown's order."""
     from ..sweeps.table import _grid
 
