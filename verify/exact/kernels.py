@@ -30,7 +30,7 @@ device's array module; FLINT always runs on the CPU.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -46,16 +46,25 @@ if TYPE_CHECKING:
     import flint
 
     from .device import Device, DeviceArray
-    from .fields import Field
     from .nullspace import NullSpace
 
-__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
-           "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
+__all__ = ["Kernel", "KernelField", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS",
+           "three_limb_product", "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
 
 #: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q): the field's own.
 FLINT = "flint"
 # ``tuning.FLOAT_MIN`` (shortest side of the float elimination), ``tuning.FLOAT_BYTES`` and
 # ``tuning.FLINT_BYTES`` (bytes an entry, for the estimates): ``verify.exact.tuning`` says what measured them.
+
+
+class KernelField(Protocol):
+    """What a kernel reads of its field, a ``verify.exact.fields.Field`` (named structurally: this module imports
+    no FLINT, and ``fields`` imports it): the modulus (None over Q) and a numpy array as a FLINT matrix."""
+
+    @property
+    def modulus(self) -> int | None: ...
+
+    def from_rows(self, array: np.ndarray) -> flint.fmpz_mat | flint.nmod_mat: ...
 
 
 class Kernel:
@@ -74,14 +83,14 @@ class Kernel:
     #: device, ``verify.rank.degree_blocks``); False: it reads host numpy arrays (FLINT).
     device_arrays: bool = False
     device: Device
-    field: Field
+    field: KernelField
 
     @property
     def null_space_name(self) -> str:
         """How results name the elimination behind ``null_space``."""
         return self.name
 
-    def __init__(self, field: Field, device: Device = CPU) -> None:
+    def __init__(self, field: KernelField, device: Device = CPU) -> None:
         self.field, self.device = field, device
 
     def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
@@ -213,7 +222,7 @@ def _one_limb(p: int) -> bool:
     return ModArith(p).limbs == 1
 
 
-def kernel_for(field: Field, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
+def kernel_for(field: KernelField, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
     """The kernel that ranks a rows x cols matrix over ``field`` (a ``verify.exact.fields.Field``):
     the float elimination for GF(p), p < 2^50, with shortest side at least ``FLOAT_MIN``; FLINT
     otherwise.  On a GPU ``device`` (``verify.exact.device``), a one-limb prime and a shortest side
@@ -266,8 +275,8 @@ def factorization_check(name: str | None, modulus: int | None) -> tuple[str, Fra
     return cls.check, bound, text
 
 
-def kernel_again(field: Field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
-                 device: Device = CPU) -> Kernel:
+def kernel_again(field: KernelField, rows: int, cols: int, earlier: str | None = None,
+                 earlier_modulus: int | None = None, device: Device = CPU) -> Kernel:
     """The kernel that ranks, over ``field``, a rows x cols block that an earlier run ranked with the
     kernel named ``earlier`` over GF(``earlier_modulus``).  Where both primes are below ``MAX_PRIME``
     the earlier choice was made on the shape actually ranked (a compressed block is narrower than
@@ -286,7 +295,7 @@ def kernel_again(field: Field, rows: int, cols: int, earlier: str | None = None,
     return kernel_for(field, rows, cols, device=device)
 
 
-def large_bytes_per_entry(field: Field, device: Device = CPU) -> int:
+def large_bytes_per_entry(field: KernelField, device: Device = CPU) -> int:
     """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
     estimates: shortest side ``FLOAT_MIN`` and beyond)."""
     return kernel_for(field, tuning.FLOAT_MIN, tuning.FLOAT_MIN, device=device).bytes_per_entry

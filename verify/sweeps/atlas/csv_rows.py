@@ -19,7 +19,7 @@ __all__ = ["SECTIONS", "row_key", "read_rows", "csv_text", "merge_rows"]
 SECTIONS = {"grid": ("n_atlas.csv", COLUMNS), "bound": ("n_positional_cells.csv", BOUND_COLUMNS)}
 
 
-def row_key(section: str, row: dict[str, Any]) -> tuple:
+def row_key(section: str, row: dict[str, Any]) -> tuple[str, ...]:
     """The cell a row belongs to, as ``plan.Cell.key`` names it (every value as the CSV writes it).  A grid row of
     the unversioned format (schema version 1: ``pos_rank`` "R (full)", no ``pos_full``) is keyed as its cell, so a
     rerun of some cells replaces their old rows."""
@@ -51,7 +51,8 @@ def csv_text(section: str, rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def merge_rows(section: str, old: list[dict[str, Any]], new: dict[Cell, dict], order: list[Cell]) -> list[dict[str, Any]]:
+def merge_rows(section: str, old: list[dict[str, Any]], new: dict[Cell, dict[str, Any]],
+               order: list[Cell]) -> list[dict[str, Any]]:
     """``old`` with each row of ``new`` in place of the old row of its cell; a new cell's row goes where
     ``order`` (the section's cells) puts it, else at the end."""
     rows = {row_key(section, row): row for row in old}
