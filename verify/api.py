@@ -10,7 +10,7 @@ ones (``separation_rank``, ``list_claims``, ``run_claims``, ``reviewers_table``,
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from .claims.record import Claim, ClaimResult
     from .claims.registry import Registry, RegistrySource
     from .sweeps.block_rows import BlockRows
-    from .sweeps.sep_cluster import BlockCluster
 
 #: What a results-store row can be: a task kind, or a ``verify sep --store`` run's finished degree block.
 RESULT_KINDS = (*TASK_KINDS, BLOCK_KIND)
@@ -216,7 +215,7 @@ def block_store(path: str, spec: NetworkSpec) -> Iterator[BlockRows]:
         rows.close()
 
 
-def block_cluster(scheduler: str) -> AbstractContextManager[BlockCluster]:
+def block_cluster(scheduler: str):
     """``cluster`` for ``separation_rank`` (``verify sep --scheduler ADDRESS``): the Dask cluster at ``scheduler``,
     each degree block a task there (``verify.sweeps.sep_cluster``), closed on leaving the ``with``.  Wiring
     for the command line, as ``block_store`` is; not in ``__all__``, which is at its 30 names."""

@@ -60,7 +60,7 @@ def positional_label(rank: int, proven: int, bounds: dict[Any, Any], spec: Netwo
     return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
 
 
-def every_sequence_probability(rank: int, proven: int, spec, weight_range: int, modulus: int) -> float:
+def every_sequence_probability(rank: int, proven: int, spec: NetworkSpec, weight_range: int, modulus: int) -> float:
     """Pr[a rank of the whole token grid (every sequence kept) is below the generic rank] (Schwartz-Zippel over the
     weights, drawn from [-weight_range, weight_range], and the embedding, mod ``modulus``; the minor's size the
     proven bound), the offer ``positional_label`` makes where every sequence was kept."""

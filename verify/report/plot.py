@@ -76,7 +76,7 @@ def _rank_axis(ax, values: list) -> None:
         _integer_axis(ax.yaxis)
 
 
-def cap_series(data: dict[str, Any]) -> tuple[str, list, list] | None:
+def cap_series(data: dict[str, Any]) -> tuple[str, list[int], list[int]] | None:
     """(label, N, counting cap) of a token probe's rows (``count_cap``), None for continuous inputs: the
     proven upper bound binom(N/2 + V - 1, V - 1) (multisets, no positional embedding) or V^(N/2)
     (sequences) that ``plot_probe`` draws beside the ranks."""

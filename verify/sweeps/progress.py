@@ -112,7 +112,11 @@ def close_all() -> None:
 class _Bar:
     """A lazily opened tqdm bar with a daemon thread that redraws it every few seconds."""
 
-    def __init__(self, label: str, enabled: bool, stream, unit: str, bar_format: str | None = None) -> None:
+    stream: TextIO | None  # sys.stderr is None where the process has none
+    bar: tqdm | None
+
+    def __init__(self, label: str, enabled: bool, stream: TextIO | None, unit: str,
+                 bar_format: str | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.label, self.enabled, self.unit = label, enabled and self.stream is not None, unit
         self.bar_format = bar_format
