@@ -11,9 +11,8 @@ from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, i
 if TYPE_CHECKING:
     import argparse
 
-    from ..claims.registry import RegistrySource
+    from ..api import NetworkSpec
     from ..defaults import NetworkDefaults, ProbeDefaults, SepDefaults
-    from ..model.spec import NetworkSpec
 
 __all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of",
            "pairs_table"]
@@ -127,7 +126,7 @@ def note(text: str) -> None:
         pass
 
 
-def registry_note(registry: RegistrySource) -> None:
+def registry_note(registry: str | None) -> None:
     """With no --registry and several registries installed, the project's own is used: say so on stderr,
     naming the others (``verify.api.registry_note``)."""
     from .. import api

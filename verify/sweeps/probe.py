@@ -170,10 +170,9 @@ def _repeated_limit(spec: NetworkSpec, embedding: VocabularyEmbedding, p: int, s
                           first=first)
 
 
-def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
-                 vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
-                 continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
-                 progress: Callable[[int, int], object] | None = None,
+def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int, vocab: int | None = None,
+                 rank: int | None = None, positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31,
+                 max_memory_gib: float = 16.0, progress: Callable[[int, int], object] | None = None,
                  run_batch: Callable[..., list[dict[str, Any]]] | None = None, batch: int = 1,
                  device: Device | None = None) -> ProbeResult:
     """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops.
