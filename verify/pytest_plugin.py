@@ -110,6 +110,8 @@ def _in_pytest_words(message: str, option: str, value=None) -> str:
 class ClaimMismatch(Exception):
     """An outcome other than the expected one; ``record`` is the claim's report.json record."""
 
+    record: dict[Any, Any]
+
     def __init__(self, record: dict[Any, Any]) -> None:
         super().__init__(f"{record['id']}: expected {record['expected']}, got {record['outcome']}")
         self.record = record
@@ -123,6 +125,7 @@ class ClaimsPlugin:
     store: str | None
     source: RankSource | None
     prefetched: bool
+    config: pytest.Config
 
     def __init__(self, config: pytest.Config) -> None:
         from .claims.record import OUTCOMES

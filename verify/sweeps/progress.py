@@ -114,6 +114,10 @@ class _Bar:
 
     stream: TextIO | None  # sys.stderr is None where the process has none
     bar: tqdm | None
+    label: str
+    enabled: bool
+    unit: str
+    bar_format: str | None
 
     def __init__(self, label: str, enabled: bool, stream: TextIO | None, unit: str,
                  bar_format: str | None = None) -> None:
