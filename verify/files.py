@@ -134,7 +134,7 @@ def _identity(path: str | os.PathLike[str]) -> tuple[Any, ...]:
         return ("path", resolved)
 
 
-def distinct_outputs(outputs: Iterable[tuple[str, str | None]]) -> None:
+def distinct_outputs(outputs: Iterable[tuple[str, str | os.PathLike[str] | None]]) -> None:
     """Refuse, before any work, two outputs of one command that would land in one place, which would
     leave only the last one written (e.g. ``verify run --out DIR --junit DIR/report.json``).
 

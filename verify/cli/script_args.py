@@ -28,7 +28,7 @@ class ScriptParser(argparse.ArgumentParser):
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
-def run_script(main: Callable[[], object], prog: str | None = None, finish: bool = True) -> None:
+def run_script(main: Callable[[], int | None], prog: str | None = None, finish: bool = True) -> None:
     """Run ``main()`` and exit: its return value (0 for None); an ``InputError`` (a refused flag, an
     unwritable output, no GPU) is the one line ``PROG: error: ...`` and status 2; Ctrl-C status 130.
     ``finish=False``: return after a success (the script prints its closing line itself)."""
