@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 if TYPE_CHECKING:
-    from typing import TextIO
+    from typing import NoReturn, TextIO
 
 __all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "PLAIN_SECONDS", "close_all"]
 
@@ -113,7 +113,7 @@ class _Bar:
     """A lazily opened tqdm bar with a daemon thread that redraws it every few seconds."""
 
     stream: TextIO | None  # sys.stderr is None where the process has none
-    bar: tqdm | None
+    bar: tqdm[NoReturn] | None  # a bar with a total and no iterable (tqdm's own typing)
     label: str
     enabled: bool
     unit: str
@@ -188,6 +188,7 @@ class Progress(_Bar):
 
     SPINNING = "{desc} {elapsed} elapsed"
     COUNTING = "{desc}: {n_fmt}/{total_fmt} {unit}s, {elapsed} elapsed"
+    bar_format: str | None  # SPINNING, then COUNTING from the first step
 
     def __init__(self, label: str, enabled: bool = True, stream: TextIO | None = None, unit: str = "block") -> None:
         super().__init__(label, enabled, stream, unit, bar_format=self.SPINNING)
