@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
     from .claims.record import Claim, ClaimResult
-    from .claims.registry import RegistrySource
+    from .claims.registry import Registry, RegistrySource
     from .sweeps.block_rows import BlockRows
 
 #: What a results-store row can be: a task kind, or a ``verify sep --store`` run's finished degree block.
@@ -389,7 +389,7 @@ def progress_bars(show: bool) -> Callable[[str, str], Progress] | None:
     return (lambda label, unit: Progress(label, True, unit=unit)) if show else None
 
 
-def registry_note(registry=None) -> str | None:
+def registry_note(registry: RegistrySource | Registry = None) -> str | None:
     """With no registry given and several installed, the project's own is taken: the line saying so and naming
     the others (``verify.claims.registry.find_registry``); otherwise None."""
     if registry is not None:

@@ -21,6 +21,8 @@ class Terminated(KeyboardInterrupt):
     stops exactly as on Ctrl-C: every worker ended, every temporary file removed, the store's open
     transaction rolled back.  ``signal_name`` names the signal ("SIGTERM")."""
 
+    signal_name: str
+
     def __init__(self, signal_name: str) -> None:
         super().__init__(signal_name)
         self.signal_name = signal_name

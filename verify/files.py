@@ -23,6 +23,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ __all__ = ["write_output", "write_atomic", "check_output", "probe_folder", "is_s
 STDOUT = "-"
 
 
-def cache_home(environ=None) -> Path:
+def cache_home(environ: Mapping[str, str] | None = None) -> Path:
     """The user's cache folder for ``verify``: ``$XDG_CACHE_HOME/verify``, else ``~/.cache/verify`` (a
     relative ``XDG_CACHE_HOME`` is ignored, as the XDG base-directory specification says, so nothing
     moves with the working directory).  ``environ``: the environment to read (default ``os.environ``)."""
@@ -133,7 +134,7 @@ def _identity(path: str | os.PathLike[str]) -> tuple[Any, ...]:
         return ("path", resolved)
 
 
-def distinct_outputs(outputs) -> None:
+def distinct_outputs(outputs: Iterable[tuple[str, str | os.PathLike[str] | None]]) -> None:
     """Refuse, before any work, two outputs of one command that would land in one place, which would
     leave only the last one written (e.g. ``verify run --out DIR --junit DIR/report.json``).
 
@@ -163,7 +164,7 @@ def distinct_outputs(outputs) -> None:
         seen[key] = what
 
 
-def probe_folder(folder: str | os.PathLike, shown: str) -> None:
+def probe_folder(folder: str | os.PathLike[str], shown: str) -> None:
     """Write (then delete) a scratch file in ``folder``, creating it and its missing parents for the
     probe and removing them again (a check leaves nothing behind: the run creates them when it
     writes); refuse it, naming ``shown`` (the option and its value), if that fails."""

@@ -53,6 +53,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+    from xdist.workermanage import WorkerController
+
     from .claims.record import Claim
     from .claims.specsets import RankSource
 
@@ -107,6 +110,8 @@ def _in_pytest_words(message: str, option: str, value=None) -> str:
 class ClaimMismatch(Exception):
     """An outcome other than the expected one; ``record`` is the claim's report.json record."""
 
+    record: dict[Any, Any]
+
     def __init__(self, record: dict[Any, Any]) -> None:
         super().__init__(f"{record['id']}: expected {record['expected']}, got {record['outcome']}")
         self.record = record
@@ -120,6 +125,7 @@ class ClaimsPlugin:
     store: str | None
     source: RankSource | None
     prefetched: bool
+    config: pytest.Config
 
     def __init__(self, config: pytest.Config) -> None:
         from .claims.record import OUTCOMES
@@ -172,7 +178,7 @@ class ClaimsPlugin:
         return str(path)
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node) -> None:
+    def pytest_configure_node(self, node: WorkerController) -> None:
         """xdist: the workers use the store the controller checked (their environment may hold a
         conftest's VERIFY_STORE)."""
         node.workerinput["verify_store"] = self.store
@@ -298,6 +304,9 @@ class ClaimItem(pytest.Item):
     """One claim: an error when a check raised, else passes when its outcome is the expected one."""
 
     record: dict[str, Any] | None
+    claim: Claim
+    registry: str
+    user_properties: list[tuple[str, object]]
 
     def __init__(self, *, claim: Claim, registry: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -333,7 +342,8 @@ class ClaimItem(pytest.Item):
         if not self.record["as_expected"]:
             raise ClaimMismatch(self.record)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, ClaimMismatch):
             from .report.junit import failure_text
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
 __all__ = ["VERSION", "KINDS", "schema_name", "load", "csv_columns", "stamp", "csv_stamp"]
 
@@ -31,7 +32,7 @@ def _text(kind: str) -> str:
     return resources.files("verify").joinpath("schemas", f"{kind}.schema.json").read_text(encoding="utf-8")
 
 
-def load(kind: str) -> dict:
+def load(kind: str) -> dict[str, Any]:
     """The JSON Schema of ``kind`` (a fresh copy)."""
     return json.loads(_text(kind))
 
@@ -41,11 +42,11 @@ def csv_columns(kind: str) -> list[str]:
     return list(load(kind)["x-csv-columns"])
 
 
-def stamp(data: dict, kind: str) -> dict:
+def stamp(data: dict[str, Any], kind: str) -> dict[str, Any]:
     """``data`` with ``schema`` and ``schema_version`` first (a JSON export's header)."""
     return {"schema": schema_name(kind), "schema_version": VERSION, **data}
 
 
-def csv_stamp(kind: str) -> dict:
+def csv_stamp(kind: str) -> dict[str, Any]:
     """The two trailing cells of every row of a CSV kind."""
     return {"schema": schema_name(kind), "schema_version": str(VERSION)}

@@ -30,7 +30,7 @@ MAX_TOKENS = 10**4
 MAX_MEMORY_GIB = 2**40
 
 
-def integer(value, name: str, low: int, high: int | None = None) -> int:
+def integer(value: object, name: str, low: int, high: int | None = None) -> int:
     """``value`` if it is an int (not a bool) in [low, high]; else an ``InputError`` naming ``name``
     (the command-line option, e.g. ``--depth``) and the range.
 
@@ -45,14 +45,14 @@ def integer(value, name: str, low: int, high: int | None = None) -> int:
     return value
 
 
-def flag(value, name: str) -> bool:
+def flag(value: object, name: str) -> bool:
     """``value`` if it is a bool; else an ``InputError`` (``residual=1`` is a typo for True)."""
     if not isinstance(value, bool):
         raise InputError(f"{name} must be True or False, got {value!r}")
     return value
 
 
-def sweep_options(workers, **flags) -> None:
+def sweep_options(workers: object, **flags: object) -> None:
     """The checks ``--workers`` and a sweep's switches (``flags``: name=value, each a bool) get on the command
     line (``verify.api``'s table and probe calls)."""
     if workers is not None:
@@ -61,12 +61,12 @@ def sweep_options(workers, **flags) -> None:
         flag(value, name)
 
 
-def seed(value, name: str = "--seed") -> int:
+def seed(value: object, name: str = "--seed") -> int:
     """A seed: an integer >= 0 (as ``--seed`` takes it)."""
     return integer(value, name, 0)
 
 
-def memory_gib(value, name: str = "--max-memory-gib") -> float:
+def memory_gib(value: object, name: str = "--max-memory-gib") -> float:
     """A memory limit: a finite number above 0 and at most 2^40 GiB (nan, inf and negatives would
     disable the limit).
 
@@ -85,7 +85,7 @@ def memory_gib(value, name: str = "--max-memory-gib") -> float:
     return number
 
 
-def grid_values(values, name: str, high: int, cap: int, example: str = "1-3") -> list[int]:
+def grid_values(values: object, name: str, high: int, cap: int, example: str = "1-3") -> list[int]:
     """The values of one axis of a grid (``depths``, ``widths``): integers from 1 to ``high``, at most
     ``cap`` of them, from a ``range``, a list or any iterable, checked without iterating what could be
     endless or huge: a range by its first and last value and its length (each O(1)), any other
@@ -122,7 +122,7 @@ def grid_values(values, name: str, high: int, cap: int, example: str = "1-3") ->
     return items
 
 
-def scheduler_address(text) -> str:
+def scheduler_address(text: object) -> str:
     """A Dask scheduler address, ``tcp://HOST:PORT`` (``HOST:PORT`` gets ``tcp://``), with a port from
     1 to 65535, checked before anything tries to connect (an unchecked port reached Dask's own
     parser, which answered "Unable to allocate 3.07 EiB")."""

@@ -52,6 +52,20 @@ def test_device_scalars_stay_on_the_device_and_reads_are_counted():
         list(a.sum())  # a 0-d array is not iterable
 
 
+def test_an_arrays_metadata_is_read_on_the_host_without_a_kernel():
+    """shape, dtype, ndim, size, nbytes, strides and itemsize are host metadata in cupy (and ``T`` a view): read
+    without a sync or a launch, each equal to numpy's for the same array."""
+    host = np.arange(24, dtype=np.int32).reshape(2, 3, 4)[:, ::2]  # strided: strides differ from a fresh array's
+    a = cp.asarray(np.ascontiguousarray(host))
+    fake_cupy.reset()
+    assert (a.shape, a.ndim, a.size, a.dtype, a.itemsize, a.nbytes) == ((2, 2, 4), 3, 16, np.dtype(np.int32), 4, 64)
+    assert a.strides == (32, 16, 4)
+    transposed = a.T
+    assert isinstance(transposed, fake_cupy.FakeArray) and transposed.shape == (4, 2, 2)
+    assert fake_cupy.STATS["syncs"] == fake_cupy.STATS["gets"] == fake_cupy.STATS["launches"] == 0
+    assert transposed.get().tolist() == host.T.tolist()
+
+
 def test_take_with_a_0d_device_index_gives_one_row():
     m = cp.asarray(np.arange(12).reshape(4, 3))
     r = 1 + cp.argmax(cp.asarray([0, 5, 2]))  # 2, a 0-d device array

@@ -25,3 +25,12 @@ def test_only_an_erratum_column_says_its_printed_statement_fails():
 def test_an_erratum_column_says_so():
     col = BoundColumn("B1", "toy_erratum", "toy §1", None, "erratum")
     assert col.erratum and col.note == " (registry erratum: the printed statement fails somewhere)"
+
+
+def test_bound_ids_count_the_registry_bounds_in_order():
+    """B<n> names the n-th bound of the registry, counted from 1, in every table and report (one id per bound)."""
+    for residual in (False, True):
+        columns = bound_columns(residual=residual)
+        assert len(columns) >= 2
+        assert [col.id for col in columns] == [f"B{n}" for n in range(1, len(columns) + 1)]
+    assert BoundColumn("x", "toy", "toy §1", None, "verified", 7).id == "B7"

@@ -125,7 +125,7 @@ class RankBound(Check):
     name: str = "bound vs exact ranks"
     reading: str = ""
 
-    def holds_for(self, rank: int, values: dict[Any, Any]):
+    def holds_for(self, rank: int, values: dict[Any, Any]) -> bool | None:
         """Whether ``rank`` obeys the bound at ``values`` (True / False / None when arb cannot decide)."""
         return _holds(self.bound, self.kind, self.scale, rank, values)
 
@@ -133,7 +133,7 @@ class RankBound(Check):
         """The condition holds for ``spec`` and its regime certainly holds at ``values``."""
         return (self.condition is None or bool(self.condition(spec))) and bool(_in_regime(self.regime, values))
 
-    def margin(self, rank: int, values: dict[Any, Any]):
+    def margin(self, rank: int, values: dict[Any, Any]) -> flint.arb | None:
         """log3 sep - log3 bound (lower) or log3 bound - log3 sep (upper), an arb ball; None when a
         bound on sep is <= 0 (a vacuous lower bound, an impossible upper one)."""
         b = evaluate(self.bound, values)

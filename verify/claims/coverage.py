@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 
 if TYPE_CHECKING:
-    from .registry import RegistrySource
+    from .registry import Registry, RegistrySource
 
 __all__ = ["KINDS", "Entry", "default_directory", "load_index", "summarise"]
 
@@ -60,7 +60,7 @@ class Entry:
         return not self.claims and self.reason.lower().startswith("pending")
 
 
-def default_directory(registry: RegistrySource = None) -> Path:
+def default_directory(registry: RegistrySource | Registry = None) -> Path:
     """The ``coverage/`` folder of the registry (``verify.claims.registry.find_registry(registry)``)."""
     from .registry import find_registry
 

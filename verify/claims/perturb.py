@@ -298,7 +298,7 @@ def stated(p: object) -> bool:
     return isinstance(p, Perturbation) and p.argument is None and not p.extra
 
 
-def defects(p, check_function: Callable[..., Any], description: str = "") -> list[str]:
+def defects(p: object, check_function: Callable[..., Any], description: str = "") -> list[str]:
     """Why ``p`` is not a declared one-step strengthening or neighbour of the statement that
     ``check_function`` checks ([] when none is found).  Mechanical, so it guarantees only this:
 

@@ -63,7 +63,7 @@ class Registry:
     module: ModuleType
     origin: str = "given as a module"
     #: The other installed registries, when this one was taken as the default among several.
-    others: tuple = ()
+    others: tuple[str, ...] = ()
 
     @property
     def directory(self) -> Path:
@@ -233,7 +233,7 @@ def _load(choice: str, entry_points: dict[str, str], origin: str) -> Registry:
     return Registry(module.__name__, module, origin)
 
 
-def find_registry(registry: str | os.PathLike | ModuleType | Registry | None = None) -> Registry:
+def find_registry(registry: str | os.PathLike[str] | ModuleType | Registry | None = None) -> Registry:
     """The registry to use (see the module's docstring for the order).
 
     Parameters

@@ -49,12 +49,12 @@ def _storage_in_cache():
         setattr(_configuration, _HOME, before)
 
 
-def integer_points(ranges: dict[Any, Any]):
+def integer_points(ranges: dict[Any, Any]) -> st.SearchStrategy[dict[Any, int]]:
     """A strategy of points: symbol -> integer in ``ranges[symbol] = (lo, hi)`` (inclusive)."""
     return st.fixed_dictionaries({s: st.integers(lo, hi) for s, (lo, hi) in ranges.items()})
 
 
-def search(strategy, failure: Callable[..., Any], max_examples: int) -> Any | None:
+def search(strategy: st.SearchStrategy[Any], failure: Callable[..., Any], max_examples: int) -> Any | None:
     """Look for an example of ``strategy`` where ``failure(example)`` is not None.
 
     Parameters

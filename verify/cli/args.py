@@ -11,11 +11,16 @@ from .argtypes import MAX_COUNT, MAX_DEPTH, MAX_TOKENS, MAX_WIDTH, field_text, i
 if TYPE_CHECKING:
     import argparse
 
+    from ..api import NetworkSpec
+    from ..defaults import NetworkDefaults, ProbeDefaults, SepDefaults
+
 __all__ = ["note", "add_network_args", "add_output_args", "add_registry_arg", "add_sweep_args", "store_path", "spec_of",
            "pairs_table"]
 
 
-def add_network_args(p, defaults, tokens_required: bool = False, field_help=None, weight_help=None) -> None:
+def add_network_args(p: argparse.ArgumentParser, defaults: SepDefaults | ProbeDefaults | NetworkDefaults,
+                     tokens_required: bool = False, field_help: str | None = None,
+                     weight_help: str | None = None) -> None:
     """``--depth`` ... ``--max-memory-gib``; ``defaults`` (e.g. ``api.SEP``) gives seed, weight range,
     field and memory limit."""
     g = p.add_argument_group("network (eq. 3)")
@@ -97,7 +102,7 @@ def store_path(args: argparse.Namespace) -> str | None:
     return args.store or str(api.default_store_path())
 
 
-def spec_of(args: argparse.Namespace):
+def spec_of(args: argparse.Namespace) -> NetworkSpec:
     """The ``NetworkSpec`` of the network arguments."""
     from .. import api  # at run time: the parser loads no engine module
 
@@ -121,7 +126,7 @@ def note(text: str) -> None:
         pass
 
 
-def registry_note(registry) -> None:
+def registry_note(registry: str | None) -> None:
     """With no --registry and several registries installed, the project's own is used: say so on stderr,
     naming the others (``verify.api.registry_note``)."""
     from .. import api

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from importlib import import_module
+from types import ModuleType
 
 from ..errors import InputError
 from ..version import __version__
@@ -37,7 +38,7 @@ COMMANDS = {
 }
 
 
-def command_module(name: str):
+def command_module(name: str) -> ModuleType:
     """The module of subcommand ``name`` (``NAME``, ``add_parser(sub)``, ``run(args)``), imported now."""
     return import_module(f".{COMMANDS[name][0]}", __package__)
 

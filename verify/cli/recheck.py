@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--quiet", action="store_true", help="print only the contradictions and the summary")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..recheck import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, BadInput, recheck
 
     try:

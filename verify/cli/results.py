@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from .. import defaults
@@ -13,7 +14,7 @@ from .argtypes import distinct_outputs, store_files, writable_file
 NAME = "results"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     results = sub.add_parser("results", help="list or export the results store", description=(
         "List the stored results (a line each), or export them with --format csv|json [--out FILE]."))
     results.add_argument("--kind", default=None, choices=defaults.RESULT_KINDS,
@@ -28,7 +29,7 @@ def add_parser(sub) -> None:
     add_output_args(results)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from .. import api
     from ..report import results_export
 

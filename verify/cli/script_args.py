@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
 
 from ..errors import InputError
 
@@ -22,11 +24,11 @@ __all__ = ["ScriptParser", "run_script", "count", "seconds", "memory", "spec_tri
 class ScriptParser(argparse.ArgumentParser):
     """argparse with its errors as ``InputError`` (one line, the script's --help named), not a usage dump."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
-def run_script(main, prog: str | None = None, finish: bool = True) -> None:
+def run_script(main: Callable[[], int | None], prog: str | None = None, finish: bool = True) -> None:
     """Run ``main()`` and exit: its return value (0 for None); an ``InputError`` (a refused flag, an
     unwritable output, no GPU) is the one line ``PROG: error: ...`` and status 2; Ctrl-C status 130.
     ``finish=False``: return after a success (the script prints its closing line itself)."""
@@ -45,8 +47,11 @@ def run_script(main, prog: str | None = None, finish: bool = True) -> None:
         sys.exit(status or 0)
 
 
-def _type(name: str, parse):
-    def checked(text: str):
+_T = TypeVar("_T")
+
+
+def _type(name: str, parse: Callable[[str], _T]) -> Callable[[str], _T]:
+    def checked(text: str) -> _T:
         try:
             return parse(text)
         except InputError as exc:
@@ -55,7 +60,7 @@ def _type(name: str, parse):
     return checked
 
 
-def count(option: str, low: int = 0, high: int = 2**62):
+def count(option: str, low: int = 0, high: int = 2**62) -> Callable[[str], int]:
     """An integer flag in [low, high].
 
     >>> count("--n", 0, 10)("3")
@@ -72,7 +77,7 @@ def count(option: str, low: int = 0, high: int = 2**62):
     return _type(option, parse)
 
 
-def seconds(option: str, high: float = 7 * 86400.0):
+def seconds(option: str, high: float = 7 * 86400.0) -> Callable[[str], float]:
     """A finite time above 0 (nan, inf and negatives would make a budget meaningless).
 
     >>> seconds("--budget-s")("60")
@@ -90,7 +95,7 @@ def seconds(option: str, high: float = 7 * 86400.0):
     return _type(option, parse)
 
 
-def memory(option: str = "--max-memory-gib"):
+def memory(option: str = "--max-memory-gib") -> Callable[[str], float]:
     """A memory limit as ``verify``'s ``--max-memory-gib`` takes it (``verify.validate.memory_gib``)."""
     from ..validate import memory_gib
 
@@ -104,7 +109,7 @@ def memory(option: str = "--max-memory-gib"):
     return _type(option, parse)
 
 
-def spec_triple(option: str = "--specs"):
+def spec_triple(option: str = "--specs") -> Callable[[str], tuple[int, int, int]]:
     """``depth,width,heads``: depth 1 to 64, width 1 to 10^6 and heads dividing the width (as ``verify sep``
     takes them).
 
@@ -127,7 +132,7 @@ def spec_triple(option: str = "--specs"):
     return _type(option, parse)
 
 
-def int_list(option: str, low: int, high: int):
+def int_list(option: str, low: int, high: int) -> Callable[[str], list[int]]:
     """A comma list of integers each in [low, high] (``--sizes 4000,8000``).
 
     >>> int_list("--sizes", 1, 10**5)("4000,8000")
@@ -146,7 +151,7 @@ def int_list(option: str, low: int, high: int):
     return _type(option, parse)
 
 
-def grid_range(option: str, high: int):
+def grid_range(option: str, high: int) -> Callable[[str], str]:
     """``verify table``'s ``--depths``/``--widths`` text (``1-3``, ``2,4``), checked as the command checks it
     (``verify.validate.parse_range``) and passed on as given.
 

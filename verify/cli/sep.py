@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..errors import InputError
@@ -164,7 +164,7 @@ def _dry_run(args: argparse.Namespace, spec, cluster) -> int:
     return 0
 
 
-def _held(memory: dict | None) -> str:
+def _held(memory: dict[str, Any] | None) -> str:
     """The dry run's one memory figure: what --max-memory-gib is compared with, part by part (the slice priced as
     the estimate prices it: the largest shorter side plus 32 columns, at least the planned slice)."""
     if memory is None:
@@ -174,7 +174,7 @@ def _held(memory: dict | None) -> str:
             f"{memory['fixed'] / 2**30:.3g} GiB of gather chunks and product tiles")
 
 
-def certainty_rows(out: dict) -> list[tuple[str, object]]:
+def certainty_rows(out: dict[str, Any]) -> list[tuple[str, object]]:
     """The lines ``verify sep`` prints about what the number certifies."""
     from .. import api
     from ..report import formats

@@ -145,7 +145,7 @@ def _int_matrix(value) -> bool:
     return isinstance(value, list) and all(isinstance(r, list) and all(_is_int(x) for x in r) for r in value)
 
 
-def parse_certificate(text: str, file) -> dict[Any, Any]:
+def parse_certificate(text: str, file: str) -> dict[Any, Any]:
     """The JSON of a certificate file (``file`` names it in the messages), refused (``InputError``) when it is
     not JSON, holds a key twice (``json`` keeps the last: a certificate must say each thing once), an
     integer of over 4,300 digits or nesting Python cannot follow."""
@@ -174,7 +174,7 @@ def parse_certificate(text: str, file) -> dict[Any, Any]:
         raise InputError(f"{file!r} nests too deeply to be a certificate; {fix}") from None
 
 
-def validate_certificate(data) -> None:
+def validate_certificate(data: object) -> None:
     """Check the structure of a certificate: every field present with its type, no other field.
 
     Raises InputError (the file is not a certificate: exit 2); whether its numbers prove the claim

@@ -77,8 +77,8 @@ def _layer(xs, heads, p: int, residual: bool):
     return ys
 
 
-def grid_values(weights: dict[Any, Any], rows, cols, p: int, output: int, residual: bool, progress: Callable[[int, int],
-                object] | None = None) -> np.ndarray:
+def grid_values(weights: dict[Any, Any], rows: list[list[int]], cols: list[list[int]], p: int, output: int,
+                residual: bool, progress: Callable[[int, int], object] | None = None) -> np.ndarray:
     """M[i, j] = y_p^0(rows[i], cols[j]) mod p for the network of ``weights`` (N = 2, position 0).
 
     Parameters

@@ -117,7 +117,8 @@ def vocabulary_matrix(layout: Layout, a_matrix: list[list[int]], vocab: int) -> 
     return m
 
 
-def convolution_embedding(layout: Layout, a_matrix: list[list[int]], tokens: list[int], kernel: int):
+def convolution_embedding(layout: Layout, a_matrix: list[list[int]], tokens: list[int],
+                          kernel: int) -> tuple[list[list[list[int]]], list[list[int]], int]:
     """Lemma 5: a 0/1 kernel W (kernel x d_x x d_input) and templates x^(j,l) in R^d_input with
     y^(0,j) = sum_l W_l x^(j,l); d_input = ceil(d_x / kernel).  Coordinate alpha is read from
     template l, entry lambda, where alpha = kernel (lambda - 1) + l, only for carried and constant
@@ -162,7 +163,8 @@ def _segment_token(printed: bool, a_row: list[int], t: int, biggest: int, shift:
 
 def large_n_construction(layout: Layout, a_matrix: list[list[int]], value_output: list[tuple[Any, ...]], j1: int,
                          j2: int,
-                         printed_segments: bool | None = None, printed_embedding: bool | None = None):
+                         printed_segments: bool | None = None,
+                         printed_embedding: bool | None = None) -> tuple[list[Any], list[int], list[int], int]:
     """Lemma 7 on the sequence pi_P(j1), pi_Q(j2) through the exact first layer of eq. 3.
 
     ``value_output``: per head (W^V, W^O) (any integers).  P = the first N/2 positions, Q the

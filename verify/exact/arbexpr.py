@@ -45,7 +45,7 @@ def precision(bits: int) -> Iterator[int]:
         flint.ctx.prec = old
 
 
-def multichoose(n, k):
+def multichoose(n: sp.Expr | int, k: sp.Expr | int) -> sp.Expr:
     """The multiset coefficient ((n over k)) = binom(n + k - 1, k), as a sympy expression.
 
     >>> multichoose(2, 3)
@@ -60,7 +60,7 @@ def _exact_integer(expr):
     return None
 
 
-def evaluate(expr, values: dict[Any, Any] | None = None) -> flint.arb:
+def evaluate(expr: sp.Expr | int | float, values: dict[Any, Any] | None = None) -> flint.arb:
     """An arb ball certainly containing the value of ``expr`` with its symbols set to ``values``.
 
     Supports numbers, E, pi, +, *, powers, log (any base), exp, sqrt, binomial, factorial,
@@ -134,7 +134,8 @@ def _eval(e) -> flint.arb:
     raise ValueError(f"cannot evaluate {e!r} ({type(e).__name__}) in arb")
 
 
-def compare(lhs, rhs, relation: str = "<=", values: dict[Any, Any] | None = None):
+def compare(lhs: sp.Expr | int | float, rhs: sp.Expr | int | float, relation: str = "<=",
+            values: dict[Any, Any] | None = None) -> bool | None:
     """Decide ``lhs <relation> rhs`` with certainty: True, False, or None (undecided).
 
     ``relation`` is one of ``<=``, ``<``, ``>=``, ``>``.

@@ -62,6 +62,7 @@ from .leaves import (
 from .phases import phase
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
     from .device import DeviceArray
@@ -107,7 +108,7 @@ class BlockLU:
         self.flops = 0.0
 
     # ------------------------------------------------------------------ exact products
-    def matmul(self, a: DeviceArray, b: DeviceArray):
+    def matmul(self, a: DeviceArray, b: DeviceArray) -> DeviceArray:
         """Reduced a @ b (a fresh array), split along the inner dimension into exact chunks."""
         xp, ar = self.xp, self.ar
         out = None
@@ -137,7 +138,7 @@ class BlockLU:
         self.flops += 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
 
     # ------------------------------------------------------------------ inverse of a diagonal block
-    def inverse(self, a: DeviceArray):
+    def inverse(self, a: DeviceArray) -> DeviceArray | None:
         """Reduced inverse of the reduced square ``a``, or None if a block on the way is singular."""
         with phase("leaves", self.synchronize):
             if self.leaf == "host":
@@ -274,7 +275,8 @@ def _engine_rank(xp: ModuleType, p: int):
     return lambda s: rank_mod_p(s, p, xp=xp)
 
 
-def rank(matrix: DeviceArray, ar: ModArith, width: int | None = None, seed: int = 0, check: bool = True, fallback=None,
+def rank(matrix: DeviceArray, ar: ModArith, width: int | None = None, seed: int = 0, check: bool = True,
+         fallback: Callable[[DeviceArray], int] | None = None,
          small: int | None = None, project: int = 0, leaf: str | None = None) -> dict[Any, Any]:
     """Rank of a reduced float64 matrix (consumed) by block LU; when a diagonal block is singular the
     Schur complement S left is ranked by ``fallback`` (default: the engine's pivoting elimination

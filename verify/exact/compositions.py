@@ -5,11 +5,12 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 __all__ = ["compositions", "exponent_dtype"]
 
 
-def exponent_dtype(top: int):
+def exponent_dtype(top: int) -> type[np.int16] | type[np.int64]:
     """The narrowest integer type for exponent rows of degree <= ``top``: int16 while the sum of two
     such rows (alpha + beta, at most 2 * top) stays below 2^15, else int64.
 
@@ -19,7 +20,7 @@ def exponent_dtype(top: int):
     return np.int16 if 2 * top < 2**15 else np.int64
 
 
-def compositions(total: int, parts: int, dtype=np.int64) -> np.ndarray:
+def compositions(total: int, parts: int, dtype: DTypeLike = np.int64) -> np.ndarray:
     """All vectors of ``parts`` non-negative integers summing to ``total``, one per row, in
     ascending lexicographic order; binom(total + parts - 1, parts - 1) of them.
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import tuning
-from .factorcheck import CHECK, check_factorization, sketch
+from .factorcheck import CHECK, Sketch, check_factorization, sketch
 from .floatmod import ModArith
 from .phases import phase
 
@@ -231,7 +231,8 @@ class _Pluq:
 
 
 def factor(matrix: DeviceArray, p: int, xp: ModuleType | None = None, limbs: int | None = None,
-           overwrite: bool = False, left: bool = False):
+           overwrite: bool = False,
+           left: bool = False) -> tuple[ModArith, DeviceArray, list[int], list[int], int, Sketch | None]:
     """PLUQ of an integer matrix over GF(p) in place on a reduced float64 copy, checked.
 
     Returns (arithmetic, array holding L and U, row permutation, column permutation, rank, sketch):

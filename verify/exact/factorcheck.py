@@ -49,6 +49,7 @@ import numpy as np
 from . import tuning
 
 if TYPE_CHECKING:
+    from .device import DeviceArray
     from .floatmod import ModArith
 
 __all__ = ["CHECK", "FactorizationCheckError", "Sketch", "vector_count", "digit_plan", "sketch", "check_factorization",
@@ -189,7 +190,7 @@ def _random(ar: ModArith, shape, seed):
     return ar.xp.asarray(values.astype(np.float64))
 
 
-def sketch(ar: ModArith, matrix, left: bool = False) -> Sketch:
+def sketch(ar: ModArith, matrix: DeviceArray, left: bool = False) -> Sketch:
     """Draw k = ``vector_count(p)`` vectors (seeded by the shape and p) and form -(A x) (and, with
     ``left``, -(z^T A)) from the caller's ``matrix`` (integers, or reduced floats), reduced here in row
     bands by ``_residues``: call it before the elimination's ``from_ints``, which may overwrite the input.
@@ -250,7 +251,8 @@ def _fail(what: str, shape, p: int) -> FactorizationCheckError:
         f"with the command line; --field gf:{2**63 - 25} ranks with FLINT instead")
 
 
-def check_factorization(ar: ModArith, a, rowperm, colperm, rank: int, found: Sketch) -> None:
+def check_factorization(ar: ModArith, a: DeviceArray, rowperm: list[int], colperm: list[int], rank: int,
+                        found: Sketch) -> None:
     """Raise ``FactorizationCheckError`` unless the factors stored in ``a`` (P A Q = L U, see
     ``verify.exact.elimination``) reproduce the sketch: L (U (Q^T x)) = P (A x) for every drawn x,
     and U's first ``rank`` diagonal entries are nonzero."""
@@ -280,7 +282,8 @@ def check_factorization(ar: ModArith, a, rowperm, colperm, rank: int, found: Ske
         raise _fail("factorization P A Q = L U", a.shape, ar.p)
 
 
-def check_null_rows(ar: ModArith, found: Sketch, rows, shape, free=None, mix: np.ndarray | None = None) -> None:
+def check_null_rows(ar: ModArith, found: Sketch, rows: np.ndarray, shape: tuple[int, ...],
+                    free: list[int] | None = None, mix: np.ndarray | None = None) -> None:
     """Raise ``FactorizationCheckError`` unless z^T A x = 0 for every null vector x (a row of the
     t x n int64 array ``rows``) and every drawn left vector z; and, given ``free`` (the columns the
     elimination left without a pivot), unless the rows restricted to them are ``mix``^T (a

@@ -54,7 +54,8 @@ def _combined(c: DeviceArray, low, middle, high, shift_pinv, p_high, p_low, scal
 
 
 @njit(nogil=True, cache=True)
-def split_sum(x: DeviceArray, low, high, total, down, scale) -> None:
+def split_sum(x: DeviceArray, low: DeviceArray, high: DeviceArray, total: DeviceArray, down: float,
+              scale: float) -> None:
     """low, high, total <- x_0, x_1 and x_0 + x_1 of reduced ``x`` (x = x_0 + 2^b x_1; ``down`` =
     2^-b, ``scale`` = 2^b), as ``ModArith._split_sum``; the outputs are C-contiguous scratch."""
     row = np.empty(x.shape[1])
@@ -71,7 +72,8 @@ def split_sum(x: DeviceArray, low, high, total, down, scale) -> None:
 
 
 @njit(nogil=True, cache=True)
-def combine(c: DeviceArray, low, middle, high, shift_pinv, p_high, p_low, scale, pinv, p) -> None:
+def combine(c: DeviceArray, low: DeviceArray, middle: DeviceArray, high: DeviceArray, shift_pinv: float, p_high: float,
+            p_low: float, scale: float, pinv: float, p: float) -> None:
     """c <- c - (L + 2^b (M - L - H) + 2^(2b) H) mod p, reduced, from the three exact products
     (``ModArith._combine``; L, M, H C-contiguous scratch, only read)."""
     row = np.empty(c.shape[1])
@@ -84,8 +86,8 @@ def combine(c: DeviceArray, low, middle, high, shift_pinv, p_high, p_low, scale,
 
 
 @njit(nogil=True, cache=True)
-def rank_one(target: DeviceArray, left: DeviceArray, right: np.ndarray, down, shift_pinv, p_high, p_low, scale, pinv,
-             p) -> None:
+def rank_one(target: DeviceArray, left: DeviceArray, right: np.ndarray, down: float, shift_pinv: float, p_high: float,
+             p_low: float, scale: float, pinv: float, p: float) -> None:
     """target <- target - left right^T mod p, reduced, for reduced ``target`` (2-D), ``left`` and
     ``right`` (1-D): a Karatsuba product with an inner dimension of one (limbs split, three limb
     products, the same combination) on every entry."""

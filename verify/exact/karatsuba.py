@@ -106,6 +106,7 @@ class KaratsubaProducts:
     karatsuba: bool
     fused: ModuleType | None  # ``verify.exact.fused``, where its compiled loops run the passes
     sum_bound: int
+    shift_inputs: tuple[int, int]
     p_high: int
     p_low: int
     shift_pinv: float

@@ -30,7 +30,7 @@ device's array module; FLINT always runs on the CPU.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -43,15 +43,28 @@ from .modp import product, three_limb_product
 from .nullspace import null_space
 
 if TYPE_CHECKING:
-    from .device import Device, DeviceArray
+    import flint
 
-__all__ = ["Kernel", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS", "three_limb_product",
-           "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
+    from .device import Device, DeviceArray
+    from .nullspace import NullSpace
+
+__all__ = ["Kernel", "KernelField", "FloatKernel", "FlintKernel", "BlockLUKernel", "kernel_for", "KERNELS",
+           "three_limb_product", "FLINT", "kernel_again", "large_bytes_per_entry", "factorization_check"]
 
 #: How results name FLINT's elimination (nmod_mat over GF(p), fmpz_mat over Q): the field's own.
 FLINT = "flint"
 # ``tuning.FLOAT_MIN`` (shortest side of the float elimination), ``tuning.FLOAT_BYTES`` and
 # ``tuning.FLINT_BYTES`` (bytes an entry, for the estimates): ``verify.exact.tuning`` says what measured them.
+
+
+class KernelField(Protocol):
+    """What a kernel reads of its field, a ``verify.exact.fields.Field`` (named structurally: this module imports
+    no FLINT, and ``fields`` imports it): the modulus (None over Q) and a numpy array as a FLINT matrix."""
+
+    @property
+    def modulus(self) -> int | None: ...
+
+    def from_rows(self, array: np.ndarray) -> flint.fmpz_mat | flint.nmod_mat: ...
 
 
 class Kernel:
@@ -70,19 +83,20 @@ class Kernel:
     #: device, ``verify.rank.degree_blocks``); False: it reads host numpy arrays (FLINT).
     device_arrays: bool = False
     device: Device
+    field: KernelField
 
     @property
     def null_space_name(self) -> str:
         """How results name the elimination behind ``null_space``."""
         return self.name
 
-    def __init__(self, field, device: Device = CPU) -> None:
+    def __init__(self, field: KernelField, device: Device = CPU) -> None:
         self.field, self.device = field, device
 
     def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         raise NotImplementedError
 
-    def null_space(self, array: DeviceArray, overwrite: bool = False):
+    def null_space(self, array: DeviceArray, overwrite: bool = False) -> NullSpace | _FlintNullSpace:
         raise NotImplementedError
 
     def product(self, left: np.ndarray, right: np.ndarray, overwrite: bool = False) -> np.ndarray:
@@ -104,14 +118,14 @@ class FloatKernel(Kernel):
 
     name = ELIMINATION
     bytes_per_entry = tuning.FLOAT_BYTES
-    check = CHECK
+    check: str | None = CHECK
     family = "float"
     device_arrays = True
 
     def rank(self, array: DeviceArray, overwrite: bool = False) -> int:
         return rank_mod_p(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
-    def null_space(self, array: DeviceArray, overwrite: bool = False):
+    def null_space(self, array: DeviceArray, overwrite: bool = False) -> NullSpace:
         return null_space(array, self.field.modulus, xp=self.device.xp, overwrite=overwrite)
 
     @classmethod
@@ -126,7 +140,7 @@ class BlockLUKernel(FloatKernel):
 
     name = BLOCK_LU
     rank_first = True
-    check = "block LU: L (U x) = M x and A11^-1 A11 x = x"
+    check: str | None = "block LU: L (U x) = M x and A11^-1 A11 x = x"
     #: The leaf route (``verify.exact.leaves.ROUTES``); None: the device's default (``leaves.default_route``).
     leaf: str | None = None
 
@@ -154,7 +168,13 @@ class BlockLUKernel(FloatKernel):
 class _FlintNullSpace:
     """FLINT's right null space with the interface of ``verify.exact.nullspace.NullSpace``."""
 
-    def __init__(self, matrix) -> None:
+    cols: int
+    basis: flint.nmod_mat | flint.fmpz_mat
+    nullity: int
+    rank: int
+    modulus: int | None
+
+    def __init__(self, matrix: flint.nmod_mat | flint.fmpz_mat) -> None:
         self.cols = matrix.ncols()
         self.basis, self.nullity = matrix.nullspace()
         self.rank = self.cols - self.nullity
@@ -182,26 +202,27 @@ class FlintKernel(Kernel):
     name = FLINT
     bytes_per_entry = tuning.FLINT_BYTES
 
-    def rank(self, array, overwrite: bool = False) -> int:
+    def rank(self, array: np.ndarray | flint.nmod_mat | flint.fmpz_mat | flint.fmpq_mat,
+             overwrite: bool = False) -> int:
         """Rank of a numpy array, or of a matrix already in FLINT (``nmod_mat``/``fmpz_mat``/``fmpq_mat``: a
         sparse fill or a FLINT product, ranked where it is)."""
         if not hasattr(array, "shape"):
             return array.rank()
         return self.field.from_rows(np.ascontiguousarray(array)).rank()
 
-    def null_space(self, array, overwrite: bool = False) -> _FlintNullSpace:
+    def null_space(self, array: np.ndarray, overwrite: bool = False) -> _FlintNullSpace:
         return _FlintNullSpace(self.field.from_rows(np.ascontiguousarray(array)))
 
 
 #: The kernels ``kernel_for(..., kernel=NAME)`` may be asked for by name (tests and comparisons).
-KERNELS = {"pluq": FloatKernel, "block-lu": BlockLUKernel, "flint": FlintKernel}
+KERNELS: dict[str, type[Kernel]] = {"pluq": FloatKernel, "block-lu": BlockLUKernel, "flint": FlintKernel}
 
 
 def _one_limb(p: int) -> bool:
     return ModArith(p).limbs == 1
 
 
-def kernel_for(field, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
+def kernel_for(field: KernelField, rows: int, cols: int, device: Device = CPU, kernel: str | None = None) -> Kernel:
     """The kernel that ranks a rows x cols matrix over ``field`` (a ``verify.exact.fields.Field``):
     the float elimination for GF(p), p < 2^50, with shortest side at least ``FLOAT_MIN``; FLINT
     otherwise.  On a GPU ``device`` (``verify.exact.device``), a one-limb prime and a shortest side
@@ -254,8 +275,8 @@ def factorization_check(name: str | None, modulus: int | None) -> tuple[str, Fra
     return cls.check, bound, text
 
 
-def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlier_modulus: int | None = None,
-                 device: Device = CPU) -> Kernel:
+def kernel_again(field: KernelField, rows: int, cols: int, earlier: str | None = None,
+                 earlier_modulus: int | None = None, device: Device = CPU) -> Kernel:
     """The kernel that ranks, over ``field``, a rows x cols block that an earlier run ranked with the
     kernel named ``earlier`` over GF(``earlier_modulus``).  Where both primes are below ``MAX_PRIME``
     the earlier choice was made on the shape actually ranked (a compressed block is narrower than
@@ -274,7 +295,7 @@ def kernel_again(field, rows: int, cols: int, earlier: str | None = None, earlie
     return kernel_for(field, rows, cols, device=device)
 
 
-def large_bytes_per_entry(field, device: Device = CPU) -> int:
+def large_bytes_per_entry(field: KernelField, device: Device = CPU) -> int:
     """Bytes an entry of a large matrix over ``field`` costs the kernel that ranks it (for the memory
     estimates: shortest side ``FLOAT_MIN`` and beyond)."""
     return kernel_for(field, tuning.FLOAT_MIN, tuning.FLOAT_MIN, device=device).bytes_per_entry

@@ -15,14 +15,19 @@ cuSOLVER nor numba offers an inverse modulo a prime.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from numba import cuda, float64, int64
+
+if TYPE_CHECKING:
+    from .device import DeviceArray
 
 __all__ = ["gauss_jordan"]
 
 
 @cuda.jit
-def gauss_jordan(a, m, out, ok, p, pinv) -> None:  # pragma: no cover - runs on a device or the simulator
+def gauss_jordan(a: DeviceArray, m: DeviceArray, out: DeviceArray, ok: DeviceArray, p: float,
+                 pinv: float) -> None:  # pragma: no cover - runs on a device or the simulator
     b = cuda.blockIdx.x
     t = cuda.threadIdx.x
     nt = cuda.blockDim.x

@@ -24,7 +24,7 @@ FLINT's own inverse costs more in conversions than in arithmetic at this size (`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -32,6 +32,7 @@ from numba import njit
 from .floatmod import ModArith
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
     from .device import DeviceArray
@@ -45,7 +46,7 @@ ROUTES = ("kernel", "host", "array")
 #: kernel; the host leaf's contiguous copy, its copy to the host and the inverse's copy back (and a
 #: host round trip); about 15 launches per column (``array_leaf_inverse``'s loop body).  The budget
 #: ``tests/exact/test_launch_budget.py`` holds the block LU to.
-LAUNCHES = {"kernel": lambda w: 1, "host": lambda w: 3, "array": lambda w: 15 * w}
+LAUNCHES: dict[str, Callable[[int], int]] = {"kernel": lambda w: 1, "host": lambda w: 3, "array": lambda w: 15 * w}
 #: Widest leaf the kernel route takes (its factor column lives in the thread block's shared memory).
 MAX_KERNEL_LEAF = 1024
 
@@ -144,7 +145,7 @@ def _power(ar: ModArith, x: DeviceArray, e: int):
     return out
 
 
-def array_leaf_inverse(ar: ModArith, block: DeviceArray):
+def array_leaf_inverse(ar: ModArith, block: DeviceArray) -> tuple[DeviceArray, DeviceArray]:
     """(inverse, ok) of a small reduced float64 matrix of ``ar.xp`` over GF(p), p < ``LEAF_PRIME``, in
     array operations only: nothing is read back to the host, so on a GPU the leaf stays on the device.
     ``ok`` is a 0-d boolean array, False when ``block`` is singular (``inverse`` is then meaningless).
@@ -242,10 +243,10 @@ def _twin_gauss_jordan(a: DeviceArray, m: DeviceArray, out, ok: DeviceArray, p,
                 out[b, i, j] = m[b, i, w + j]
 
 
-_CUDA = []
+_CUDA: list[Any] = []
 
 
-def cuda_kernel():
+def cuda_kernel() -> Any:  # numba's CUDA dispatcher (numba is untyped)
     """The ``numba.cuda`` leaf kernel (``verify.exact.leaf_cuda``, imported on first use: numba-cuda is
     optional, ``pip install 'seprank-verify[gpu-cuda12]'``)."""
     if not _CUDA:
@@ -284,7 +285,8 @@ def _launch(xp: ModuleType, a: DeviceArray, m: DeviceArray, out, ok: DeviceArray
     cuda_kernel()[a.shape[0], threads, stream](*args, p, 1.0 / p)
 
 
-def kernel_leaf_inverse(ar: ModArith, blocks: DeviceArray, ok: DeviceArray | None = None):
+def kernel_leaf_inverse(ar: ModArith, blocks: DeviceArray,
+                        ok: DeviceArray | None = None) -> tuple[DeviceArray, DeviceArray]:
     """(inverses, ok) of a stack of small reduced float64 matrices (batch x w x w, array module ``ar.xp``,
     any strides) over GF(p), p < ``LEAF_PRIME``, in one kernel launch; ``ok`` (int32, one a leaf, on the
     device; written when given) is 0 where a leaf is singular.  Nothing is read back."""

@@ -32,7 +32,11 @@ above; the tuned cut-offs every plan uses are in ``verify.exact.tuning``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import SupportsInt
+
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .floatmod import MAX_PRIME, ModArith
 
@@ -145,7 +149,7 @@ def floor_mod(a: np.ndarray, p: int) -> np.ndarray:
     return r
 
 
-def residues(rows, p: int, dtype=np.int64) -> np.ndarray:
+def residues(rows: Iterable[Iterable[SupportsInt]], p: int, dtype: DTypeLike = np.int64) -> np.ndarray:
     """A matrix of integers (nested sequences, any size) reduced to [0, p) in Python integers, as
     ``dtype`` (int64, or object to keep Python integers for exact products after)."""
     return np.array([[int(v) % p for v in row] for row in rows], dtype=dtype)

@@ -17,6 +17,7 @@ limb route (``modp.int64_product``) and against Python integers at p - 1 everywh
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 __all__ = ["MERSENNE", "part", "red", "mul", "mul_t", "vec", "vec_t"]
@@ -25,7 +26,7 @@ MERSENNE = 2**31 - 1
 
 
 @njit(inline="always")
-def part(t, p):
+def part(t: int, p: int) -> int:
     """A value congruent to t mod p, below 2^32 (p = 2^31 - 1) or below p (other primes); t < 2^63."""
     if p == MERSENNE:
         return (t & MERSENNE) + (t >> 31)
@@ -33,7 +34,7 @@ def part(t, p):
 
 
 @njit(inline="always")
-def red(t, p):
+def red(t: int, p: int) -> int:
     """t mod p in [0, p) for 0 <= t < 2^46 (p = 2^31 - 1) or < 2^63 (other primes)."""
     if p == MERSENNE:
         t = (t & MERSENNE) + (t >> 31)  # <= p + 2^15 < 2p
@@ -42,7 +43,7 @@ def red(t, p):
 
 
 @njit(inline="always")
-def mul(x, y, out, p) -> None:
+def mul(x: np.ndarray, y: np.ndarray, out: np.ndarray, p: int) -> None:
     """out <- x y mod p for d x d residues."""
     d = x.shape[0]
     for r in range(d):
@@ -54,13 +55,13 @@ def mul(x, y, out, p) -> None:
 
 
 @njit(inline="always")
-def mul_t(x, y, out, p) -> None:
+def mul_t(x: np.ndarray, y: np.ndarray, out: np.ndarray, p: int) -> None:
     """out <- x y^T mod p for d x d residues (``mul`` on the transposed view)."""
     mul(x, y.T, out, p)
 
 
 @njit(inline="always")
-def vec(v, m, out, p) -> None:
+def vec(v: np.ndarray, m: np.ndarray, out: np.ndarray, p: int) -> None:
     """out <- v m mod p (row vector times matrix)."""
     d = m.shape[0]
     for c in range(d):
@@ -71,6 +72,6 @@ def vec(v, m, out, p) -> None:
 
 
 @njit(inline="always")
-def vec_t(v, m, out, p) -> None:
+def vec_t(v: np.ndarray, m: np.ndarray, out: np.ndarray, p: int) -> None:
     """out <- v m^T mod p (``vec`` on the transposed view)."""
     vec(v, m.T, out, p)

@@ -72,7 +72,7 @@ def _left_int(a, m, zero):
     return out
 
 
-def attention_matrix(maps_of_layer, s, zero):
+def attention_matrix(maps_of_layer: list[tuple[Any, ...]], s: list[list[Any]], zero: Any) -> list[list[Any]]:
     """T(S) = sum_h A_h S B_h for one layer (eq. 3), as a list of lists of ring elements."""
     d = len(s)
     total = [[zero] * d for _ in range(d)]
@@ -125,7 +125,7 @@ def forward(spec: NetworkSpec, weights: Weights, inputs: list[Any], layers: int 
     return columns
 
 
-def output_coordinate(spec: NetworkSpec, weights: Weights, inputs: list[Any]):
+def output_coordinate(spec: NetworkSpec, weights: Weights, inputs: list[Any]) -> Any:
     """y_p^i: coordinate p of the output at position i after all L layers (eq. 4).
 
     The last layer is contracted directly: y_p^i = sum_h (A_h^T e_p)^T S (B_h y^i), which

@@ -8,11 +8,14 @@ of degree C(L) = (3^L - 1)/2 in S without residual connections).
 from __future__ import annotations
 
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..exact.fields import Field
 from .network import output_coordinate
 from .spec import NetworkSpec, Weights
+
+if TYPE_CHECKING:
+    import flint
 
 __all__ = ["output_polynomial", "variable_index", "expected_monomial_count", "monomial_report"]
 
@@ -22,7 +25,7 @@ def variable_index(spec: NetworkSpec, position: int, coordinate: int) -> int:
     return position * spec.width + coordinate
 
 
-def output_polynomial(spec: NetworkSpec, weights: Weights, field: Field):
+def output_polynomial(spec: NetworkSpec, weights: Weights, field: Field) -> flint.fmpz_mpoly | flint.nmod_mpoly:
     """y_p^i as an mpoly over Z (field ``qq``) or GF(p), in generators x0..x{N d_x - 1}.
 
     Generator ``variable_index(spec, j, a)`` is coordinate a of input position j.

@@ -20,6 +20,7 @@ what one slice holds at once (8 an entry for the float kernels, 28 for FLINT's).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from math import comb
@@ -102,11 +103,11 @@ class RunPlan:
     turn: int | None = None
     #: What the run holds at once, as ``check_memory`` prices it against the limit (``reduced_memory.memory_parts``:
     #: the largest slice, q, the fixed part, their total, in bytes), where the plan was made for a run.
-    memory: dict | None = None
+    memory: dict[str, Any] | None = None
     #: Ranks the blocks as standalone tasks elsewhere (``verify.rank.block_tasks``), or None: here, in turn.
     runner: object | None = None
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., RunPlan], tuple[Any, ...]]:
         """Pickled as what decides it, planned again where it is unpickled (a device holds its array
         module, which does not pickle); the runner stays behind (a worker ranks its block itself)."""
         shapes = [(b.degree, b.rows, b.cols, b.upper) for b in self.blocks]

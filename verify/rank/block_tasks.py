@@ -38,6 +38,8 @@ from .reduced_memory import OVERHEAD_BYTES
 
 if TYPE_CHECKING:
     from ..model.spec import NetworkSpec
+    from .blocks import BlockKeeper
+    from .moments import DenseMoments, SearchMoments
 
 __all__ = ["BlockTask", "BlockRunner", "task_bytes", "plan_tasks", "rank_task", "ranks_by_tasks"]
 
@@ -62,7 +64,7 @@ class BlockRunner(Protocol):
     def admit(self, tasks: list[BlockTask]) -> None:
         """Refuse (``InputError``) before any work a task that no worker can hold."""
 
-    def rank_blocks(self, rank_one: Callable[..., Any], shared, tasks: list[BlockTask],
+    def rank_blocks(self, rank_one: Callable[..., Any], shared: tuple[Any, ...], tasks: list[BlockTask],
                     needed: Callable[[BlockTask], bool]) -> Iterator[tuple[BlockTask, Block]]:
         """``rank_one(shared, task)`` of every task, in the given order of priority, yielded as each finishes;
         a task no longer ``needed`` may be dropped before it starts."""
@@ -89,7 +91,7 @@ def plan_tasks(plan: RunPlan, spec: NetworkSpec) -> list[BlockTask]:
                       task_bytes(plan, b.degree, b.rows, b.cols, b.upper, terms, spec.width)) for b in plan.blocks]
 
 
-def rank_task(shared, task: BlockTask) -> Block:
+def rank_task(shared: tuple[Any, ...], task: BlockTask) -> Block:
     """What a worker runs: ``shared`` = (plan, moments, nvars, top, seed, max_memory_gib), the run's, sent once;
     block ``task.degree`` ranked alone and timed by phase."""
     plan, moments, nvars, top, seed, max_memory_gib = shared
@@ -104,10 +106,11 @@ def _walk(found: dict[int, Block], sizes: list[tuple[int, int]], turn: int) -> t
     return [walked[a] for a in range(len(sizes))], notes
 
 
-def ranks_by_tasks(plan: RunPlan, moments, nvars: int, top: int, progress: Callable[[int, int], object] | None = None,
-                   seed: object = 0,
+def ranks_by_tasks(plan: RunPlan, moments: DenseMoments | SearchMoments, nvars: int, top: int,
+                   progress: Callable[[int, int], object] | None = None, seed: object = 0,
                    max_memory_gib: float | None = None, only: list[int] | None = None,
-                   uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
+                   uppers: list[int] | None = None,
+                   done: BlockKeeper | None = None) -> tuple[int, list[Block], list[str]]:
     """``degree_blocks.degree_block_ranks`` with every block a task of ``plan.runner`` (module notes): the same
     arguments and the same (rank, blocks, notes)."""
     bound_of = (lambda a: None) if uppers is None else uppers.__getitem__

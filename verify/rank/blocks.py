@@ -200,7 +200,7 @@ def keep_block(done: BlockKeeper | None, plan: RunPlan, a: int, alone: bool, blo
     done.put(a, alone, value, sum((block.seconds or {}).values()))
 
 
-def timed(compute) -> Block:
+def timed(compute: Callable[[], Block]) -> Block:
     """``compute()``'s block with its seconds split by phase (``verify.exact.phases``)."""
     start = time.perf_counter()
     with record() as seconds:

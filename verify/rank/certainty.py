@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -56,7 +57,7 @@ def format_bound(value: float, digits: int = 3) -> str:
     return f"{float(up):.{digits}g}"
 
 
-def schwartz_zippel(rank: int, degree: int, sample_size) -> float:
+def schwartz_zippel(rank: int, degree: int, sample_size: int | Fraction) -> float:
     """Upper bound min(1, rank * degree / sample_size), rounded up to the next float.
 
     >>> schwartz_zippel(10, 4, 1000)
@@ -83,7 +84,8 @@ def residue_sample_size(count: int, modulus: int | None) -> Fraction:
     return Fraction(count, -(-count // modulus))
 
 
-def against_upper_bound(rank: int, upper: int, degree: int, sample, mixing_sample=None) -> tuple[bool, float]:
+def against_upper_bound(rank: int, upper: int, degree: int, sample: int | Fraction,
+                        mixing_sample: int | Fraction | None = None) -> tuple[bool, float]:
     """(certified exact, probability bound) for a certified lower bound ``rank`` beside a proven
     upper bound ``upper`` on the generic rank g.
 
@@ -125,7 +127,7 @@ class ProbabilityBound:
         return 0.0 if self.bound == 0 else math.nextafter(float(self.bound), 1.0)
 
 
-def union_bound(event: str, terms, argument: str) -> ProbabilityBound:
+def union_bound(event: str, terms: Iterable[Fraction], argument: str) -> ProbabilityBound:
     """The union bound over ``terms`` [Fraction, ...], each a proven bound on one event whose union contains
     ``event``: their exact sum.
 

@@ -19,6 +19,8 @@ from .memory import guard
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import flint
+
 __all__ = ["coefficient_entries", "coefficient_rank", "estimate_coefficient_bytes"]
 
 
@@ -39,7 +41,8 @@ def estimate_coefficient_bytes(spec: NetworkSpec, field: Field) -> int:
     return terms * per_term
 
 
-def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def coefficient_entries(poly: flint.fmpz_mpoly | flint.nmod_mpoly, spec: NetworkSpec,
+                        part_a: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """The coefficient matrix of ``poly`` w.r.t. (A, B) as sparse entries.
 
     Returns
@@ -58,7 +61,7 @@ def coefficient_entries(poly, spec: NetworkSpec, part_a: tuple[int, ...]) -> tup
 
 def coefficient_rank(spec: NetworkSpec, weights: Weights, field: Field, part_a: tuple[int, ...],
                      max_memory_gib: float, progress: Callable[[int, int], object] | None = None,
-                     poly=None) -> BlockRank:
+                     poly: flint.fmpz_mpoly | flint.nmod_mpoly | None = None) -> BlockRank:
     """Exact rank over ``field`` of the coefficient matrix of y_p^i for the partition (A, B).
 
     Notes

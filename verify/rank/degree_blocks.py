@@ -71,6 +71,9 @@ from .moments import DenseMoments
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .blocks import BlockKeeper
+    from .moments import SearchMoments
+
 __all__ = ["degree_block_ranks", "block_rank", "block_alone", "SLICE_EXTRA"]
 
 #: Most rows of Y^T used for the complement; a wider null space is mixed down to this many.
@@ -257,9 +260,9 @@ def _probe_rank(plan: RunPlan, moments, row_keys: np.ndarray, col_keys: np.ndarr
     return kernel.rank(xp.ascontiguousarray(sub), overwrite=True)
 
 
-def block_rank(plan: RunPlan | Field, moments, row_keys: np.ndarray, col_keys: np.ndarray, hint: int | None = None,
-               seed: object = 0, max_memory_gib: float | None = None, upper: int | None = None,
-               degree: int | None = None) -> Block:
+def block_rank(plan: RunPlan | Field, moments: DenseMoments | SearchMoments, row_keys: np.ndarray,
+               col_keys: np.ndarray, hint: int | None = None, seed: object = 0, max_memory_gib: float | None = None,
+               upper: int | None = None, degree: int | None = None) -> Block:
     """Exact rank of the block with rows ``row_keys`` and columns (k, ``col_keys``), k over the components.
 
     ``hint`` (a neighbouring block's rank) sizes the probe that looks for a heavy deficiency.  ``seed``
@@ -296,7 +299,7 @@ def block_rank(plan: RunPlan | Field, moments, row_keys: np.ndarray, col_keys: n
                        max_memory_gib, upper, degree)
 
 
-def block_alone(plan: RunPlan, moments, nvars: int, top: int, a: int, seed: object = 0,
+def block_alone(plan: RunPlan, moments: DenseMoments | SearchMoments, nvars: int, top: int, a: int, seed: object = 0,
                 max_memory_gib: float | None = None, upper: int | None = None) -> Block:
     """Degree block a of a homogeneous q of degree ``top``, ranked alone: no neighbour's hint, so its rank
     depends on nothing but the run (field, seed, weights) and a; what the block-level repeats and a block
@@ -309,10 +312,11 @@ def block_alone(plan: RunPlan, moments, nvars: int, top: int, a: int, seed: obje
 
 # over 80 lines: the walk outward from the widest-to-tallest turn and its saturation shortcuts share the
 # per-block state
-def degree_block_ranks(plan: RunPlan | Field, moments, nvars: int, top: int, progress: Callable[[int, int],
-                       object] | None = None, seed: object = 0,
+def degree_block_ranks(plan: RunPlan | Field, moments: DenseMoments | SearchMoments, nvars: int, top: int,
+                       progress: Callable[[int, int], object] | None = None, seed: object = 0,
                        max_memory_gib: float | None = None, only: list[int] | None = None,
-                       uppers: list[int] | None = None, done=None) -> tuple[int, list[Block], list[str]]:
+                       uppers: list[int] | None = None,
+                       done: BlockKeeper | None = None) -> tuple[int, list[Block], list[str]]:
     """Sum of the degree-block ranks of a homogeneous q of degree ``top`` (see the module notes).
 
     ``moments`` looks up the moment values (``verify.rank.moments``: ``count``, ``keys``, ``gather``);

@@ -60,7 +60,7 @@ def positional_label(rank: int, proven: int, bounds: dict[Any, Any], spec: Netwo
     return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
 
 
-def every_sequence_probability(rank: int, proven: int, spec, weight_range: int, modulus: int) -> float:
+def every_sequence_probability(rank: int, proven: int, spec: NetworkSpec, weight_range: int, modulus: int) -> float:
     """Pr[a rank of the whole token grid (every sequence kept) is below the generic rank] (Schwartz-Zippel over the
     weights, drawn from [-weight_range, weight_range], and the embedding, mod ``modulus``; the minor's size the
     proven bound), the offer ``positional_label`` makes where every sequence was kept."""
@@ -69,7 +69,8 @@ def every_sequence_probability(rank: int, proven: int, spec, weight_range: int, 
     return against_upper_bound(rank, proven, entry_degree(spec), sample)[1]
 
 
-def offer_met(label: str, rank: int, probability: float | None, certified: dict, probable: dict) -> str:
+def offer_met(label: str, rank: int, probability: float | None, certified: dict[str, Any],
+              probable: dict[str, Any]) -> str:
     """The offer a label meets (issue 46, item 2: what each label rests on), by name: for "certified exact" the
     first of ``certified`` {name: a bound proven for every weight} the rank equals (count_cap, eq74,
     derivative_bound, certified_limit), for "probabilistic" the first of ``probable`` {name: (value, probability)}
@@ -82,7 +83,7 @@ def offer_met(label: str, rank: int, probability: float | None, certified: dict,
     return "none"
 
 
-def label_row(row: dict, found: dict, spec: NetworkSpec, limit: dict | None,
+def label_row(row: dict[str, Any], found: dict[str, Any], spec: NetworkSpec, limit: dict[str, Any] | None,
               weight_range: int = DEFAULT_WEIGHT_RANGE) -> None:
     """Adds a positional row's label (``row_certainty``): "certified exact" where the rank meets
     a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),

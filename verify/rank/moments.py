@@ -166,10 +166,14 @@ def gather_unique(terms: Terms, row_keys: np.ndarray, col_keys: np.ndarray, dtyp
 class SearchMoments:
     """Moment values of q_1..q_d found by ``search_gather`` on additive keys (any q)."""
 
+    terms: list[Terms]
+    encoder: AdditiveEncoder
+    dtype: DTypeLike
+
     def __init__(self, terms: list[Terms], encoder: AdditiveEncoder, dtype: DTypeLike) -> None:
-        self.terms: list[Terms] = terms
-        self.encoder: AdditiveEncoder = encoder
-        self.dtype: DTypeLike = dtype
+        self.terms = terms
+        self.encoder = encoder
+        self.dtype = dtype
 
     @property
     def count(self) -> int:

@@ -12,6 +12,7 @@ is a weak claim, ten decades a strong one.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 from math import comb
@@ -70,8 +71,8 @@ def _templates(width: int, count: int, seed: int) -> np.ndarray:
     return rng.standard_normal((count, width))
 
 
-def grid_matrix(run, templates: np.ndarray, tokens: int, part_a: tuple[int, ...], position: int = 0,
-                output: int = 0, max_memory_gib: float = 16.0) -> np.ndarray:
+def grid_matrix(run: Callable[[np.ndarray], np.ndarray], templates: np.ndarray, tokens: int, part_a: tuple[int, ...],
+                position: int = 0, output: int = 0, max_memory_gib: float = 16.0) -> np.ndarray:
     """M[(t_j)_{j in A}, (t_j)_{j in B}] = y_output^position, with ``run`` a batched forward pass."""
     count, width = templates.shape
     part_b = tuple(j for j in range(tokens) if j not in part_a)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -33,12 +33,20 @@ from .result import SepResult
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import flint
+
     from ..exact.device import Device
-    from .block_plan import Placement
+    from .block_plan import Placement, RunPlan
     from .blocks import BlockKeeper
 
 __all__ = ["check_memory", "symmetric_variables", "term_exponents", "reduced_polynomials", "derivative_space_rank",
-           "reduced_separation_rank", "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank"]
+           "reduced_separation_rank", "tokens_threshold", "embedded_polynomials", "embedded_reduced_rank", "Mpoly",
+           "Polynomials"]
+
+#: One polynomial of q: FLINT's, over Z (Q) or GF(p), as ``Field.poly_context`` makes it.
+Mpoly: TypeAlias = "flint.fmpz_mpoly | flint.nmod_mpoly"
+#: (the mpoly context, the polynomials q_k): what ``reduced_polynomials`` and ``embedded_polynomials`` return.
+Polynomials: TypeAlias = "tuple[flint.fmpz_mpoly_ctx | flint.nmod_mpoly_ctx, list[Mpoly]]"
 
 #: Split a pattern with networkx only below this many nonzeros (above, a full row or column
 #: proves connectivity, or the block is ranked whole, which is still exact).
@@ -65,7 +73,7 @@ def _matmul(a, b, zero):
             for i in range(len(a))]
 
 
-def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
+def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field) -> Polynomials:
     """q(S) = F(S)^T e_p: the d_x polynomials F_{p,k}(S) in the d_x(d_x+1)/2 entries of S.
 
     F = G_L ... G_1 with G_l = T_l(S_{l-1}) (or I + T_l(S_{l-1}) with residual connections),
@@ -107,7 +115,7 @@ def reduced_polynomials(spec: NetworkSpec, weights: Weights, field: Field):
 MISSING_CAP = 64
 
 
-def term_exponents(poly, nvars: int) -> np.ndarray:
+def term_exponents(poly: Mpoly, nvars: int) -> np.ndarray:
     """Exponent rows of ``poly``'s terms, in the order of ``poly.coeffs()``, at the narrowest integer
     type that holds them and their pairwise sums (``exponent_dtype``: int16 below degree 2^14).
 
@@ -183,9 +191,10 @@ def _split(block: np.ndarray):
     return [block[np.ix_(live_rows[ri], live_cols[ci])] for ri, ci in parts], f"{len(parts)} components (networkx)"
 
 
-def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, progress: Callable[[int, int],
-                          object] | None = None, seed: int = 0,
-                          only: list[int] | None = None, uppers: list[int] | None = None, plan=None, done=None):
+def derivative_space_rank(q: list[Mpoly], field: Field, nvars: int, max_memory_gib: float,
+                          progress: Callable[[int, int], object] | None = None, seed: int = 0,
+                          only: list[int] | None = None, uppers: list[int] | None = None, plan: RunPlan | None = None,
+                          done: BlockKeeper | None = None) -> tuple[int, list[Block], list[str]]:
     """dim span{all partial derivatives of q_1, ..., q_d}: the catalecticant rank of q.
 
     Candidate blocks come from the data: if every term of every q_k has the same total degree
@@ -234,7 +243,7 @@ def derivative_space_rank(q, field: Field, nvars: int, max_memory_gib: float, pr
     return sum(b.rank for b in blocks), blocks, ["q is not homogeneous: one candidate block, split by its pattern", how]
 
 
-def embedded_polynomials(spec: NetworkSpec, weights: Weights, field: Field, left: list[list[int]]):
+def embedded_polynomials(spec: NetworkSpec, weights: Weights, field: Field, left: list[list[int]]) -> Polynomials:
     """q'(T) = P^T F(P T P^T)^T e_p: the reduced polynomials when every input is x = P v, v in R^r.
 
     f = e_p^T F(S) x^i with S = P (sum_j v^j v^j^T) P^T and x^i = P v^i, so f = sum_m q'_m(T) v^i_m

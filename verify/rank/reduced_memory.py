@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from math import comb
+from typing import Any
 
 from ..exact.compositions import exponent_dtype
 from ..exact.device import CPU
@@ -141,7 +142,7 @@ def _estimate(nvars: int, top: int, components: int, homogeneous: bool, field: F
 
 
 def guard_blocks(nvars: int, top: int, components: int, homogeneous: bool, max_memory_gib: float,
-                 field: Field | None = None, log2_top=None) -> None:
+                 field: Field | None = None, log2_top: float | None = None) -> None:
     """Refuse (InputError) when what the reduced route holds at once would pass the limit (module
     notes).  ``log2_top`` replaces ``top`` for degrees too large to write down (depth far beyond reach)."""
     lt = math.log2(top) if log2_top is None and top > 0 else (log2_top if log2_top is not None else -math.inf)
@@ -153,7 +154,7 @@ def guard_blocks(nvars: int, top: int, components: int, homogeneous: bool, max_m
     guard(estimate, max_memory_gib, what, fix)
 
 
-def memory_parts(spec: NetworkSpec, field: Field | None = None) -> dict | None:
+def memory_parts(spec: NetworkSpec, field: Field | None = None) -> dict[str, Any] | None:
     """What the estimate ``check_memory`` compares with the limit is made of, for a spec whose degree blocks are
     sliced (homogeneous q over GF(p)): ``{"slice", "q", "fixed", "total"}`` in bytes (the module notes); None
     where the whole largest block is priced (over Q, a residual network) or the size is past writing down."""

@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from fractions import Fraction
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import flint
 
@@ -36,6 +36,9 @@ from ..exact.fields import DEFAULT_PRIME, FAST_PRIME, MID_PRIME, Field
 from ..exact.kernels import kernel_again
 from .certainty import BAD_PRIME_NOTE, Certainty, format_bound
 from .result import SepResult
+
+if TYPE_CHECKING:
+    from .blocks import Block
 
 __all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "elimination_of", "field_weight_range",
            "repeat_until", "block_level_bound", "runs_needed", "later_family", "run_seconds", "FAMILIES",
@@ -48,7 +51,7 @@ __all__ = ["RunRecord", "Repeated", "distinct_primes", "escalating_primes", "eli
 FAMILIES = (DEFAULT_PRIME, MID_PRIME)
 
 
-def run_seconds(blocks, prime: int, first_prime: int) -> float:
+def run_seconds(blocks: list[Block], prime: int, first_prime: int) -> float:
     """Seconds one run at ``prime`` takes over ``blocks``: each block priced by the kernel that would
     rank it there (``verify.exact.kernels.kernel_again``, given the first run's kernel and prime), from
     that kernel's measured table.  Only ratios between the families matter to ``later_family``."""
@@ -71,7 +74,7 @@ def runs_needed(worst: float, prime: int, target: float) -> float:
     return math.ceil(math.log(target) / math.log(ratio))
 
 
-def later_family(blocks, first_prime: int, target: float, runs_left: float = math.inf) -> int:
+def later_family(blocks: list[Block], first_prime: int, target: float, runs_left: float = math.inf) -> int:
     """The first prime of the later runs' family (one of ``FAMILIES``), chosen by expected cost to reach
     ``target``: runs_needed x seconds per run (``run_seconds``: each kernel prices its blocks), the
     cheapest, the first family on ties and whenever another family would need more than ``runs_left``

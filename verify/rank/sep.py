@@ -184,7 +184,7 @@ def _all_partitions(spec: NetworkSpec, common, progress) -> SepResult:
     return replace(first, partition=None, seconds=sum(r.seconds for r in results), extra=extra)
 
 
-def device_for(spec: NetworkSpec, method: str, device, field: Field | None):
+def device_for(spec: NetworkSpec, method: str, device: str | Device | None, field: Field | None) -> Device:
     """The ``Device`` of this call (``verify.exact.device.resolve_device``), priced by the reduced route's
     memory estimate before anything is allocated; only the reduced route uses one."""
     from ..exact.device import resolve_device

@@ -64,6 +64,13 @@ class BatchedPass:
     ``layers``: per layer, per head, (query, key, value, output) integer matrices as ``arith.seeded_weights``
     draws them (query/key/value d_a x d_x, output d_x x d_a)."""
 
+    p: int
+    residual: bool
+    heads: int
+    attn_dim: int
+    qkv: list[np.ndarray]  # per layer, the stacked query, key and value rows (3 H d_a x d_x) mod p
+    out: list[np.ndarray]  # per layer, the heads' output maps side by side (d_x x H d_a) mod p
+
     def __init__(self, layers: list, p: int, residual: bool = False):
         if not 2 < p < 2**31:
             raise ValueError("the int64 pass needs a modulus 2 < p < 2^31")

@@ -10,6 +10,7 @@ beyond what any export of verify holds (depth <= 5, width <= 13, N <= 64 in resu
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .core import BadInput
 from .reading import MAX_INT_DIGITS, NotFinite, TooLong
@@ -45,6 +46,11 @@ def _show(value) -> str:
 
 class Fields:
     """The fields of one row (a dict of JSON values, or of CSV texts), read with their type and range."""
+
+    path: str
+    where: str
+    data: dict[str, Any]  # refused at construction unless a dict
+    texts: bool
 
     def __init__(self, path: str, where: str, data, texts: bool = False):
         """``texts``: the row of a CSV table, whose fields are texts (JSON fields have their JSON types)."""

@@ -74,6 +74,19 @@ class TokenNetwork:
     building the weights and the embedding (``setup_seconds``; issue 46 item 4: a vocabulary of 10^6 is priced,
     not built)."""
 
+    depth: int
+    width: int
+    heads: int
+    attn_dim: int
+    vocab: int
+    rank: int
+    positional_rank: int
+    seed: int
+    weight_range: int
+    p: int
+    output: int
+    position: int
+
     def __init__(self, depth: int, width: int, heads, attn_dim: int, vocab: int, rank: int, positional_rank: int,
                  seed, weight_range: int,
                  p=arith.TOKEN_PRIME, output: int = 0, position: int = 0) -> None:

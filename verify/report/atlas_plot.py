@@ -5,6 +5,7 @@ Needs matplotlib (the ``plot`` extra); written through ``verify.files`` (atomic)
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..rank.token.caps import count_caps
 from .plot import _pyplot, _rank_axis, _save
@@ -16,7 +17,7 @@ def _points(text: str) -> list[tuple[int, int]]:
     return [tuple(map(int, item.split(":"))) for item in str(text).split()]
 
 
-def _grid_panel(ax, rows: list[dict], depth: int) -> None:
+def _grid_panel(ax, rows: list[dict[str, Any]], depth: int) -> None:
     """Rank against N at one depth (the fewest heads), caps faint, r L / log3 r dotted."""
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
@@ -51,7 +52,7 @@ def _grid_panel(ax, rows: list[dict], depth: int) -> None:
     ax.set_ylabel("exact token rank sep(N) mod p", fontsize=8)
 
 
-def _bound_panel(ax, rows: list[dict]) -> None:
+def _bound_panel(ax, rows: list[dict[str, Any]]) -> None:
     """Bound cells: N at which the rank reaches Theorem 2's bound (filled: reached, hollow: the counting
     floor of a cell beyond its budget), against r L / log3 r, with N = r L / log3 r drawn."""
     markers = {"0": "s", "1": "o", "2": "^"}
@@ -81,7 +82,7 @@ def _bound_panel(ax, rows: list[dict]) -> None:
     ax.set_ylabel("N (hollow: counting floor, beyond budget)", fontsize=8)
 
 
-def plot_atlas(grid_rows: list[dict], bound_rows: list[dict], path: str) -> None:
+def plot_atlas(grid_rows: list[dict[str, Any]], bound_rows: list[dict[str, Any]], path: str) -> None:
     """The atlas's figure (module doc) at ``path``; rows as the CSV holds them (strings or numbers)."""
     plt = _pyplot()
     depths = sorted({int(r["depth"]) for r in grid_rows})

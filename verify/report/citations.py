@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..claims.registry import Registry, RegistrySource
 
 __all__ = ["Citation", "parse", "registry_citations"]
 
@@ -63,7 +67,7 @@ def parse(text: str) -> Citation:
                     f"arXiv:{arxiv.group(1)}" if arxiv else "", note, text.strip())
 
 
-def registry_citations(registry=None) -> dict[str, Citation]:
+def registry_citations(registry: RegistrySource | Registry = None) -> dict[str, Citation]:
     """document (a claim's ``source.document``) -> its ``Citation``, from the registry's coverage index;
     {} for a registry without one (the page then names the documents by their file names)."""
     from ..claims.coverage import default_directory, load_index

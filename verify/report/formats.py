@@ -5,20 +5,27 @@ module that owns the format (``sweeps.table``, ``report.run_report``, ``report.j
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..rank.certainty import PRIME_CONDITION
 from ..schema import stamp
 from ..sweeps.headline import probability_text
+
+if TYPE_CHECKING:
+    from ..claims.registry import Registry, RegistrySource
 
 __all__ = ["PRIME_CONDITION", "probability_text", "stamp", "table_markdown", "table_csv", "claims_table", "junit_xml",
            "export_csv", "plot_probe", "plot_table", "require_matplotlib", "ReviewersTable"]
 
 
-class ReviewersTable(dict):
+class ReviewersTable(dict[str, Any]):
     """What ``verify.reviewers_table`` returns: the dict it always returned (``rows``, ``skipped``, ``sweep``,
     ...; ``json.dumps`` takes it as it is), shown in a notebook as the table ``verify table`` prints:
     Markdown (``_repr_markdown_``) or HTML (``_repr_html_``), bound ids B<n> as everywhere."""
 
-    def __init__(self, data: dict, registry=None) -> None:
+    registry: RegistrySource | Registry
+
+    def __init__(self, data: dict[str, Any], registry: RegistrySource | Registry = None) -> None:
         super().__init__(data)
         self.registry = registry
 
@@ -34,14 +41,14 @@ class ReviewersTable(dict):
         return _reviewers_section({"columns": head, "rows": body, "notes": notes})
 
 
-def table_markdown(rows: list[dict], registry=None) -> str:
+def table_markdown(rows: list[dict[str, Any]], registry: RegistrySource | Registry = None) -> str:
     """The reviewers' table as markdown, its bound columns read from the registry."""
     from ..sweeps.table import bound_columns, markdown
 
     return markdown(rows, bound_columns(registry=registry))
 
 
-def table_csv(rows: list[dict], registry=None) -> str:
+def table_csv(rows: list[dict[str, Any]], registry: RegistrySource | Registry = None) -> str:
     """The reviewers' table as CSV, its bound columns read from the registry."""
     from ..claims.registry import find_registry
     from ..sweeps.table import bound_columns
@@ -50,14 +57,14 @@ def table_csv(rows: list[dict], registry=None) -> str:
     return to_csv(rows, bound_columns(registry=registry), find_registry(registry).name)
 
 
-def claims_table(records: list[dict]) -> tuple[str, str]:
+def claims_table(records: list[dict[str, Any]]) -> tuple[str, str]:
     """The claims' table and the one-line summary of their outcomes."""
     from .run_report import summary, table
 
     return table(records), summary(records)
 
 
-def junit_xml(records: list[dict], header: dict, testcase_properties: bool = False) -> str:
+def junit_xml(records: list[dict[str, Any]], header: dict[str, Any], testcase_properties: bool = False) -> str:
     """JUnit XML of a claims run (``verify run --junit``): see ``verify.report.junit``
     (``testcase_properties``: also each claim's properties inside its testcase, which the
     junit-10.xsd schema does not allow)."""
@@ -66,19 +73,19 @@ def junit_xml(records: list[dict], header: dict, testcase_properties: bool = Fal
     return write(records, header, header.get("registry"), testcase_properties)
 
 
-def export_csv(rows: list[dict]) -> str:
+def export_csv(rows: list[dict[str, Any]]) -> str:
     from ..sweeps.store import export_csv as flat
 
     return flat(rows)
 
 
-def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
+def plot_probe(data: dict[str, Any], path: str, field: str | None = None, seed: int | None = None) -> None:
     from .plot import plot_probe as draw
 
     draw(data, path, field=field, seed=seed)
 
 
-def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
+def plot_table(rows: list[dict[str, Any]], path: str, title: str | None = None) -> None:
     from .plot import plot_table as draw
 
     draw(rows, path, title=title)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from .run_report import RAISED, raised_checks, strength
 
@@ -62,14 +63,14 @@ def classname(registry: str, document: str) -> str:
     return f"{registry}.{paper_label(document)}"
 
 
-def claim_properties(record: dict) -> list[tuple[str, str]]:
+def claim_properties(record: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, value) of ``PROPERTY_NAMES`` for one claim record."""
     values = {"paper": record["document"], "source": record["source"], "expected": record["expected"],
               "outcome": record["outcome"], "passage": record["passage"], "margin": strength(record)[0]}
     return [(name, str(values[name])) for name in PROPERTY_NAMES]
 
 
-def system_out(record: dict) -> str:
+def system_out(record: dict[str, Any]) -> str:
     """A claim's ``system-out``: its properties, one ``name: value`` line each, then its evidence."""
     return "\n".join(f"{name}: {value}" for name, value in claim_properties(record)) + ("\nevidence: "
          f"{record['evidence']}")
@@ -79,7 +80,7 @@ def _text(value) -> str:
     return _NOT_XML.sub("\ufffd", "" if value is None else str(value))
 
 
-def _details(record: dict) -> list[str]:
+def _details(record: dict[str, Any]) -> list[str]:
     """The source, the passage, the printed statement, the reading(s), the evidence, and the
     counterexample and the closest strengthening where there are any."""
     lines = [f"  source:   {record['source']}",
@@ -98,14 +99,14 @@ def _details(record: dict) -> list[str]:
     return lines
 
 
-def failure_text(record: dict, registry: str | None = None) -> str:
+def failure_text(record: dict[str, Any], registry: str | None = None) -> str:
     """What a claim with an unexpected outcome prints: expected against got, then ``_details``."""
     where = f" (registry {registry})" if registry else ""
     return "\n".join([f"claim {record['id']}{where}: expected {record['expected']}, got {record['outcome']}"]
                      + _details(record))
 
 
-def error_text(record: dict, registry: str | None = None) -> str:
+def error_text(record: dict[str, Any], registry: str | None = None) -> str:
     """What a claim with a check that raised prints: which checks raised (so its checks did not
     decide it, whatever outcome that left), then ``_details``."""
     where = f" (registry {registry})" if registry else ""
@@ -122,7 +123,7 @@ def _properties(parent: ET.Element, pairs) -> None:
         ET.SubElement(node, "property", name=name, value=_text(text))
 
 
-def junit_xml(records: list[dict], header: dict, registry: str | None = None,
+def junit_xml(records: list[dict[str, Any]], header: dict[str, Any], registry: str | None = None,
               testcase_properties: bool = False) -> str:
     """The JUnit XML document (text, with its declaration) of the claim ``records`` (report.json's
     ``claims``) and the run's ``header``.  ``registry``: the registry's package name (default the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["plan_text"]
 
 
@@ -15,7 +17,7 @@ def _size(gib: float | None) -> str:
     return "under 1 KiB"
 
 
-def plan_text(plan: dict) -> str:
+def plan_text(plan: dict[str, Any]) -> str:
     """The plan as lines for a terminal."""
     lines = [f"{'task':<10} {'spec':<44} {'memory':>12} {'work':>7}  status"]
     for row in plan["tasks"]:

@@ -5,6 +5,7 @@ written through ``verify.files.write_output`` (atomic for files; ``-``, a symlin
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from ..errors import InputError
 from ..files import is_stream, write_output
@@ -75,7 +76,7 @@ def _rank_axis(ax, values: list) -> None:
         _integer_axis(ax.yaxis)
 
 
-def cap_series(data: dict) -> tuple[str, list, list] | None:
+def cap_series(data: dict[str, Any]) -> tuple[str, list[int], list[int]] | None:
     """(label, N, counting cap) of a token probe's rows (``count_cap``), None for continuous inputs: the
     proven upper bound binom(N/2 + V - 1, V - 1) (multisets, no positional embedding) or V^(N/2)
     (sequences) that ``plot_probe`` draws beside the ranks."""
@@ -86,7 +87,7 @@ def cap_series(data: dict) -> tuple[str, list, list] | None:
     return f"counting cap: {what}", [row["tokens"] for row in rows], [row["count_cap"] for row in rows]
 
 
-def plot_probe(data: dict, path: str, field: str | None = None, seed: int | None = None) -> None:
+def plot_probe(data: dict[str, Any], path: str, field: str | None = None, seed: int | None = None) -> None:
     """Separation rank against N, with the counting caps (token inputs, ``cap_series``), the N-independent
     limit, the lower bound of Corollary 1 (Wies et al. 2021) and the conjectured scale r L / log3 r; the
     title names the spec, field and seed."""
@@ -132,7 +133,7 @@ _CURVES = {"levine2020_theorem1_upper": ("Levine et al. 2020, Thm 1 upper", "--"
            "levine2020_theorem2_lower": ("Levine et al. 2020, Thm 2 lower", ":")}
 
 
-def _series(rows: list[dict]) -> list[tuple[tuple, list, list]]:
+def _series(rows: list[dict[str, Any]]) -> list[tuple[tuple, list, list]]:
     """The lines of one panel: (heads sharing it, depths, values) for the exact ranks and each curve of
     ``_CURVES``, one line per distinct series: head counts whose points are equal share one line (drawn
     once, labelled with all of them) instead of hiding each other."""
@@ -148,13 +149,13 @@ def _series(rows: list[dict]) -> list[tuple[tuple, list, list]]:
     return [(what, tuple(heads), points) for (what, points), heads in lines.items()]
 
 
-def curves_drawn(rows: list[dict]) -> list[str]:
+def curves_drawn(rows: list[dict[str, Any]]) -> list[str]:
     """The names of the main-text bounds ``plot_table`` draws for ``rows`` (those that apply somewhere)."""
     found = {b["claim"] for r in rows for b in r["bounds"] if b["log3_value"] is not None}
     return [name for claim, (name, _) in _CURVES.items() if claim in found]
 
 
-def _table_figure(rows: list[dict], title: str | None):
+def _table_figure(rows: list[dict[str, Any]], title: str | None):
     import math
 
     plt = _pyplot()
@@ -200,7 +201,7 @@ def _table_figure(rows: list[dict], title: str | None):
     return fig, plt
 
 
-def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
+def plot_table(rows: list[dict[str, Any]], path: str, title: str | None = None) -> None:
     """log3 sep against depth, one panel per width and one line per head count (head counts with equal
     values share a line), with the main-text bounds of Theorems 1-2 (Levine et al. 2020) where they apply,
     named in the title, and the transition L = log3 d_x marked; one legend beside the panels."""
@@ -209,7 +210,7 @@ def plot_table(rows: list[dict], path: str, title: str | None = None) -> None:
     _save(fig, plt, path, layout=False)
 
 
-def table_png(rows: list[dict], title: str | None = None) -> bytes:
+def table_png(rows: list[dict[str, Any]], title: str | None = None) -> bytes:
     """``plot_table``'s figure as PNG bytes (report.html embeds them)."""
     fig, plt = _table_figure(rows, title)
     return _png(fig, plt, layout=False)

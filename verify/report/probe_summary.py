@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rank.certainty import PRIME_CONDITION, format_bound
 from ..sweeps.probe import cap_decided, final_run, row_exceptions
 
@@ -11,7 +13,7 @@ __all__ = ["probe_summary"]
 
 # over 80 lines: one sentence per finding (stop, steadiness, limit, cap, exceptions, labels, Corollary 1, scale),
 # in the order it prints them; each branch is one sentence read off the same rows
-def probe_summary(data: dict) -> str:
+def probe_summary(data: dict[str, Any]) -> str:
     """The probe's findings in whole sentences (no None: a value that does not exist is said so).
 
     Every number and list is read off the rows (``data["ranks"]``) and the limit, not from flags set
@@ -94,7 +96,7 @@ def probe_summary(data: dict) -> str:
     return " ".join(lines)
 
 
-def _certainty(head: dict | None, unshown: str) -> str:
+def _certainty(head: dict[str, Any] | None, unshown: str) -> str:
     """A headline's certainty in words (issue 47, item 1: ``verify.sweeps.headline``): certified, or the union
     bound of the events it rests on with the N they belong to and the prime condition, or not shown (why)."""
     if not head:

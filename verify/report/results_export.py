@@ -19,13 +19,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from ..schema import csv_stamp, stamp
 
 __all__ = ["results_json", "results_csv", "export_row"]
 
 
-def _probe_step_certified(row: dict) -> bool:
+def _probe_step_certified(row: dict[str, Any]) -> bool:
     """Whether a stored probe step's rank meets a bound proven for every weight: its counting cap (closed form from
     its parameters) or eq. 7.4 with certified caps (stored beside it)."""
     from ..rank.token.caps import count_caps
@@ -38,7 +39,7 @@ def _probe_step_certified(row: dict) -> bool:
     return value["rank"] in (cap, certified)
 
 
-def export_row(row: dict) -> dict:
+def export_row(row: dict[str, Any]) -> dict[str, Any]:
     """One store row as the export writes it (module doc)."""
     value = dict(row["value"])
     older = value.pop("valid_for_tokens", None)  # stored by 0.2.0 and older: ">= 6" -> 6
@@ -57,7 +58,7 @@ def export_row(row: dict) -> dict:
     return out
 
 
-def results_json(path: str, rows: list[dict]) -> str:
+def results_json(path: str, rows: list[dict[str, Any]]) -> str:
     return json.dumps(stamp({"store": path, "results": [export_row(r) for r in rows]}, "results")) + "\n"
 
 
@@ -69,7 +70,7 @@ def _cell(value):
     return value
 
 
-def results_csv(rows: list[dict]) -> str:
+def results_csv(rows: list[dict[str, Any]]) -> str:
     """Flat CSV: one line per result; spec fields, params and value fields become columns (in the order they first
     occur), empty where a row has no such key."""
     flat = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from ..claims.record import OUTCOMES
 from ..files import write_output
@@ -21,14 +22,14 @@ __all__ = ["table", "markdown", "write_reports", "counts", "summary", "strength"
 RAISED = "check raised "
 
 
-def raised_checks(record: dict) -> list[str]:
+def raised_checks(record: dict[str, Any]) -> list[str]:
     """``name: evidence`` of every check of ``record`` (printed, corrected, gap) that raised: an error in
     the JUnit file, under pytest and in ``verify run``'s exit status."""
     checks = record.get("checks", []) + record.get("corrected_checks", []) + record.get("gap_checks", [])
     return [f"{c['name']}: {c['evidence']}" for c in checks if str(c.get("evidence", "")).startswith(RAISED)]
 
 
-def counts(records: list[dict]) -> dict:
+def counts(records: list[dict[str, Any]]) -> dict[str, int]:
     """Claims per outcome, every kind of ``OUTCOMES`` present (zeros included)."""
     out = {kind: 0 for kind in OUTCOMES}
     for rec in records:
@@ -36,12 +37,12 @@ def counts(records: list[dict]) -> dict:
     return out
 
 
-def summary(records: list[dict]) -> str:
+def summary(records: list[dict[str, Any]]) -> str:
     """One line: the count of each outcome kind."""
     return ", ".join(f"{v} {k}" for k, v in counts(records).items())
 
 
-def strength(rec: dict) -> tuple[str, str]:
+def strength(rec: dict[str, Any]) -> tuple[str, str]:
     """(tightest margin, perturbations refuted) of a record, as short texts."""
     m = rec.get("tightest_margin")
     margin = "-" if not m else f"{(m['value'] or 0.0):.3g}"  # no "-0"
@@ -53,7 +54,7 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def table(records: list[dict], width: int = 100) -> str:
+def table(records: list[dict[str, Any]], width: int = 100) -> str:
     """One line per claim: id, outcome (with a mark when unexpected or a check raised), tightest margin, perturbations
     refuted, source, evidence; then the claims that leave part of their stated domain out (rule 2)."""
     lines = [f"{'claim':<46} {'outcome':<15} {'margin':>8} {'refuted':>7} {'source':<58} evidence"]
@@ -71,7 +72,7 @@ def table(records: list[dict], width: int = 100) -> str:
     return "\n".join(lines)
 
 
-def markdown(records: list[dict], header: dict) -> str:
+def markdown(records: list[dict[str, Any]], header: dict[str, Any]) -> str:
     surprises = [r["id"] for r in records if not r["as_expected"]]
     out = ["# Verification report", "",
            f"verify {header['version']}, {header['claims']} claims, {header['seconds']:.1f} s, "
@@ -121,7 +122,7 @@ def markdown(records: list[dict], header: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_reports(out_dir: Path, records: list[dict], header: dict) -> tuple[Path, Path]:
+def write_reports(out_dir: Path, records: list[dict[str, Any]], header: dict[str, Any]) -> tuple[Path, Path]:
     md, js = out_dir / "report.md", out_dir / "report.json"
     from ..schema import stamp
 

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import TYPE_CHECKING, Any
 
 from ..schema import csv_stamp
 from ..sweeps.provenance import certainty_label
+
+if TYPE_CHECKING:
+    from ..sweeps.table import BoundColumn
 
 __all__ = ["to_csv", "FIXED"]
 
@@ -30,7 +34,7 @@ def _bool(value) -> str:
     return "" if value is None else str(bool(value)).lower()
 
 
-def to_csv(rows: list[dict], columns: list, registry: str = "") -> str:
+def to_csv(rows: list[dict[str, Any]], columns: list[BoundColumn], registry: str = "") -> str:
     """The table as CSV (module doc); ``columns``: ``sweeps.table.bound_columns``, in the markdown's order."""
     from ..sweeps.table import _grid
 

@@ -44,7 +44,13 @@ def block_row_problem(value: dict[Any, Any]) -> str | None:
 class _RunRows:
     """The rows of one run (field, seed, weight range): ``get(a, alone)`` and ``put(a, alone, value, seconds)``."""
 
-    def __init__(self, rows: "BlockRows", field: str, seed: int, weight_range: int) -> None:
+    rows: BlockRows
+    spec: NetworkSpec
+    field: str
+    seed: int
+    weight_range: int
+
+    def __init__(self, rows: BlockRows, field: str, seed: int, weight_range: int) -> None:
         self.rows, self.spec, self.field, self.seed, self.weight_range = rows, rows.spec, field, seed, weight_range
 
     def _task(self, a: int, alone: bool) -> Task:

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..claims.registry import Registry, RegistrySource
+    from ..claims.specsets import RankSource
+    from ..model.spec import NetworkSpec
+    from .store import Task
 
 __all__ = ["select_claims", "prefetch_tasks", "bound_specs", "run_registry", "rank_plot"]
 
@@ -34,7 +40,7 @@ def select_claims(registry: list[Any], ids: list[str] | str | None) -> list[Any]
     return [claim for claim in registry if claim.id in wanted]
 
 
-def prefetch_tasks(extended: bool = False):
+def prefetch_tasks(extended: bool = False) -> tuple[list[NetworkSpec], list[Task]]:
     """The exact ranks every bound check reads: (specs, sweep tasks); ``extended`` adds the slow specs."""
     from ..claims import specsets
     from ..exact.fields import DEFAULT_PRIME
@@ -104,7 +110,7 @@ def rank_rows(pairs: list[tuple[Any, ...]]) -> list[dict[Any, Any]]:
              "primes": value.get("primes")} for spec, value in pairs]
 
 
-def reviewers_grid(pairs: list[tuple[Any, ...]], registry=None) -> dict[Any, Any] | None:
+def reviewers_grid(pairs: list[tuple[Any, ...]], registry: RegistrySource | Registry = None) -> dict[Any, Any] | None:
     """The reviewers' table of the plain specs among ``pairs`` (as ``verify table`` prints it: the
     exact rank beside every applicable bound of the registry, log3 scale), as cells for the HTML
     report: ``columns``, ``rows`` and ``notes`` (which claim each bound column B1, B2, ... is)."""
@@ -118,7 +124,7 @@ def reviewers_grid(pairs: list[tuple[Any, ...]], registry=None) -> dict[Any, Any
     return {"columns": head, "rows": body, "notes": notes}
 
 
-def _plain_rows(pairs: list[tuple[Any, ...]], registry=None) -> list[dict[Any, Any]]:
+def _plain_rows(pairs: list[tuple[Any, ...]], registry: RegistrySource | Registry = None) -> list[dict[Any, Any]]:
     """The reviewers' table's rows of the plain specs among ``pairs``, by depth, width, heads."""
     from .table import bound_columns, build_rows
 
@@ -129,7 +135,7 @@ def _plain_rows(pairs: list[tuple[Any, ...]], registry=None) -> list[dict[Any, A
     return build_rows([s for s, _ in plain], [v for _, v in plain], None, bound_columns(registry=registry))
 
 
-def rank_plot(pairs: list[tuple[Any, ...]], registry=None) -> bytes | None:
+def rank_plot(pairs: list[tuple[Any, ...]], registry: RegistrySource | Registry = None) -> bytes | None:
     """The PNG of the plain specs' exact ranks with the main-text bounds (``verify table --plot``'s
     figure) for report.html; None when there is none or matplotlib cannot be imported (the ``plot`` extra)."""
     from ..errors import InputError
@@ -144,7 +150,7 @@ def rank_plot(pairs: list[tuple[Any, ...]], registry=None) -> bytes | None:
         return None
 
 
-def provenance(source, values: list[dict], registry: str) -> dict:
+def provenance(source: RankSource, values: list[dict[str, Any]], registry: str) -> dict[str, Any]:
     """The report header's provenance (issues 33, 47): the registry, the field, seed and primes of the exact ranks,
     what they certify, and ``probability_bound``: the union bound on "some rank used is below its generic rank"
     (the claims rest on every rank at once, so the sum of the ranks' bounds, rounded up; 0 when every one is
@@ -166,7 +172,8 @@ def provenance(source, values: list[dict], registry: str) -> dict:
 
 def run_registry(ids: list[str] | None = None, out: str = "verify-report", extended: bool = False,
                  dry_run: bool = False, store: str | None = None, scheduler: str | None = None,
-                 workers: int | None = None, progress: bool = False, registry=None) -> dict[Any, Any]:
+                 workers: int | None = None, progress: bool = False,
+                 registry: RegistrySource | Registry = None) -> dict[Any, Any]:
     """Check the claims (all, or ``ids``), writing ``report.md``/``report.json`` into ``out`` (its
     ``partial/`` folder with ``ids``) after every claim.  Returns ``header``, ``claims`` (the
     records), ``all_as_expected`` and ``out``; with ``dry_run`` the plan instead.  ``registry`` as

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -250,7 +251,8 @@ class SweepStats:
 # over 80 lines: its closures start_progress and receive share the sweep's state (values, stats), and one
 # try block is the interrupt boundary that hands back what is done; split, each piece would take all of it
 def run_sweep(tasks: list[Task], store: Store, scheduler: str | None = None, workers: int | None = None,
-              progress: SweepProgress | None = None, cost=None) -> tuple[list[dict[Any, Any]], SweepStats]:
+              progress: SweepProgress | None = None,
+              cost: Callable[[Task], float] | None = None) -> tuple[list[dict[Any, Any]], SweepStats]:
     """Values of ``tasks`` in order: from the store where present, else computed and stored.
 
     A task whose computation refuses its input (``InputError``, e.g. over the memory limit) gets

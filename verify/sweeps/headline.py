@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 __all__ = ["Step", "Headline", "first_reaching", "saturation", "all_equal", "probe_steps", "probe_headlines",
            "probability_text",
@@ -45,14 +46,14 @@ class Headline:
 
     certainty: str
     probability: float | None
-    union_over: tuple = field(default_factory=tuple)
+    union_over: tuple[int | str, ...] = field(default_factory=tuple)
     limit_event: bool = False
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"certainty": self.certainty, "probability": self.probability, "union_over": list(self.union_over),
                 "limit_event": self.limit_event}
 
-    def csv_cells(self, name: str) -> dict:
+    def csv_cells(self, name: str) -> dict[str, Any]:
         """The three CSV columns ``<name>_certainty``, ``_probability`` (rounded up, empty iff not shown) and
         ``_union_over`` (space-separated N, and ``limit`` where the limit's event is in the union)."""
         from ..rank.certainty import format_bound
@@ -138,7 +139,7 @@ def saturation(steps: list[Step], first_tokens: int | None) -> Headline | None:
     return _headline(sorted(events, key=lambda e: e[0]), shown)
 
 
-def probe_steps(data: dict) -> list[Step]:
+def probe_steps(data: dict[str, Any]) -> list[Step]:
     """``Step``s of a probe's rows (``probe_sweep``'s, each with its certainty): proven the smallest of its counting
     cap, eq. 7.4 with certified caps, the limit's derivative bound and a certified limit (none on continuous inputs,
     whose limit is a rank at these weights); probability 0 for a certified row, its bound for a w.h.p. one, None
@@ -155,7 +156,7 @@ def probe_steps(data: dict) -> list[Step]:
     return steps
 
 
-def probe_headlines(data: dict) -> dict:
+def probe_headlines(data: dict[str, Any]) -> dict[str, Any]:
     """The certainty of each headline of a probe (issue 47, item 1): ``saturation_certainty``,
     ``tokens_reaching_lower_bound_certainty``, ``tokens_reaching_lemma7_lower_bound_certainty`` and
     ``cap_decides_certainty`` (``Headline.as_dict``, or None where the headline is None or empty)."""

@@ -4,10 +4,15 @@ stored) without computing anything; its text for a terminal is ``verify.report.p
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.spec import NetworkSpec
 from .store import Store, Task
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..exact.fields import Field
 
 __all__ = ["sweep_plan", "probe_plan", "add_limit_row"]
 
@@ -28,8 +33,9 @@ def _gib(n_bytes: float | None) -> float | None:
     return round(n_bytes / 2**30, 9)
 
 
-def sweep_plan(tasks: list[Task], store: Store, cost=None, memory=None, limit_gib: float | None = None) -> dict[Any,
-               Any]:
+def sweep_plan(tasks: list[Task], store: Store, cost: Callable[[Task], float] | None = None,
+               memory: Callable[[Task], float | None] | None = None,
+               limit_gib: float | None = None) -> dict[Any, Any]:
     """What a sweep would do: per task its kind, spec, share of the estimated work, estimated
     memory (GiB, where an estimate exists) and whether the store already holds it.
 
@@ -79,7 +85,7 @@ def probe_plan(spec: NetworkSpec, max_memory_gib: float, vocab: int | None = Non
     return {"cost": lambda task: memory(task) or 1.0, "memory": memory}
 
 
-def add_limit_row(plan: dict, spec: NetworkSpec, field, seed: int, limit_gib: float) -> None:
+def add_limit_row(plan: dict[str, Any], spec: NetworkSpec, field: Field, seed: int, limit_gib: float) -> None:
     """Put the probe's ``--continuous`` limit in ``plan`` as its first task: the N-independent rank by the reduced
     route, computed before any step and priced as its own refusal prices it (``reduced.estimate_block_bytes``:
     the largest slice, q and the fixed part, ``reduced_memory.memory_parts``); over the limit, the run

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..defaults import PROBE, ProbeDefaults
 from ..errors import InputError
@@ -26,6 +26,11 @@ from ..rank.token.caps import count_caps
 from ..rank.token.gram import GramModel, token_prime
 from ..rank.token.limit import MAX_LIMIT_EVALUATIONS, repeated_limit, token_limit
 from ..rank.token.tokens import positional_bounds
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..exact.device import Device
 
 __all__ = ["ProbeResult", "ProbeDefaults", "PROBE", "probe_tokens", "probe_step", "final_run", "cap_decided",
            "row_exceptions"]
@@ -165,10 +170,11 @@ def _repeated_limit(spec: NetworkSpec, embedding: VocabularyEmbedding, p: int, s
                           first=first)
 
 
-def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int,
-                 vocab: int | None = None, rank: int | None = None, positional_rank: int = 0,
-                 continuous: bool = False, weight_range: int = 2**31, max_memory_gib: float = 16.0,
-                 progress=None, run_batch=None, batch: int = 1, device=None) -> ProbeResult:
+def probe_tokens(spec: NetworkSpec, field: Field, seed: int, max_tokens: int, patience: int, vocab: int | None = None,
+                 rank: int | None = None, positional_rank: int = 0, continuous: bool = False, weight_range: int = 2**31,
+                 max_memory_gib: float = 16.0, progress: Callable[[int, int], object] | None = None,
+                 run_batch: Callable[..., list[dict[str, Any]]] | None = None, batch: int = 1,
+                 device: Device | None = None) -> ProbeResult:
     """Exact sep(N) for N = 2, 4, ..., max_tokens; see the module docstring for when it stops.
 
     ``run_batch(list of N) -> list of probe_step values`` computes several N at once (a sweep

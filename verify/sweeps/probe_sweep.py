@@ -3,7 +3,7 @@ stored and reused, ``batch`` N at a time on the workers, stopped as ``probe.prob
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..exact.fields import Field
@@ -11,10 +11,15 @@ from ..model.spec import NetworkSpec
 from .plan import probe_plan
 from .probe import PROBE, probe_tokens
 
+if TYPE_CHECKING:
+    from ..exact.device import Device
+    from .store import Store, Task
+
 __all__ = ["probe_sweep", "probe_device", "check_token_prime"]
 
 
-def check_token_prime(spec: NetworkSpec, field: Field, vocab, rank, positional_rank: int, weight_range: int) -> None:
+def check_token_prime(spec: NetworkSpec, field: Field, vocab: int | None, rank: int | None, positional_rank: int,
+                      weight_range: int) -> None:
     """Refuse, before any work, a token-route prime so small that a limit below its proven bound would be
     certified only 'unless an event of probability <= 1' (a bound of 1 or more proves nothing)."""
     from ..rank.token.gram import TOKEN_PRIME
@@ -28,7 +33,7 @@ def check_token_prime(spec: NetworkSpec, field: Field, vocab, rank, positional_r
                          f"occurred, which proves nothing; use a larger prime, e.g. gf:{TOKEN_PRIME}")
 
 
-def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
+def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device: str | Device | None) -> Device:
     """The ``Device`` of a probe.  Only the --continuous limit (the reduced route, ``verify.rank.sep.device_for``,
     priced there before any allocation) can use a GPU; the token routes, their limit included, rank with
     FLINT on the CPU, so ``gpu`` is refused for them (saying so, never advising to install cupy for a route
@@ -44,7 +49,7 @@ def probe_device(spec: NetworkSpec, field: Field, continuous: bool, device):
     return resolve_device("cpu" if device in (None, "auto") else device)
 
 
-def check_stored(results, tasks, tokens) -> None:
+def check_stored(results: Store, tasks: list[tuple[int, Task]], tokens: tuple[int, int] | bool) -> None:
     """A stored probe step above the count cap V^(N/2) (sequences) or the multiset count (no positions) of its N is
     no rank the engine writes: the store is damaged (issue 43).  ``tokens``: (vocab, positional rank), or True for
     continuous inputs, which have no count cap."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 if TYPE_CHECKING:
-    from typing import TextIO
+    from typing import NoReturn, TextIO
 
 __all__ = ["Progress", "SweepProgress", "REFRESH_SECONDS", "PLAIN_SECONDS", "close_all"]
 
@@ -112,7 +112,15 @@ def close_all() -> None:
 class _Bar:
     """A lazily opened tqdm bar with a daemon thread that redraws it every few seconds."""
 
-    def __init__(self, label: str, enabled: bool, stream, unit: str, bar_format: str | None = None) -> None:
+    stream: TextIO | None  # sys.stderr is None where the process has none
+    bar: tqdm[NoReturn] | None  # a bar with a total and no iterable (tqdm's own typing)
+    label: str
+    enabled: bool
+    unit: str
+    bar_format: str | None
+
+    def __init__(self, label: str, enabled: bool, stream: TextIO | None, unit: str,
+                 bar_format: str | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.label, self.enabled, self.unit = label, enabled and self.stream is not None, unit
         self.bar_format = bar_format
@@ -180,6 +188,7 @@ class Progress(_Bar):
 
     SPINNING = "{desc} {elapsed} elapsed"
     COUNTING = "{desc}: {n_fmt}/{total_fmt} {unit}s, {elapsed} elapsed"
+    bar_format: str | None  # SPINNING, then COUNTING from the first step
 
     def __init__(self, label: str, enabled: bool = True, stream: TextIO | None = None, unit: str = "block") -> None:
         super().__init__(label, enabled, stream, unit, bar_format=self.SPINNING)

@@ -24,7 +24,14 @@ from ..validate import scheduler_address
 from .executor import executor
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from distributed import Client
+
+    from ..exact.fields import Field
     from ..model.spec import NetworkSpec
+    from ..rank.block_tasks import BlockTask
+    from ..rank.blocks import Block
 
 __all__ = ["BlockCluster", "block_cluster", "KEY_PREFIX", "RESOURCE"]
 
@@ -43,7 +50,10 @@ def _gib(n: float) -> str:
 class BlockCluster:
     """A ``verify.rank.block_tasks.BlockRunner`` on the Dask cluster of ``client`` (at ``address``)."""
 
-    def __init__(self, client, address: str) -> None:
+    client: Client
+    address: str
+
+    def __init__(self, client: Client, address: str) -> None:
         self.client, self.address = client, address
 
     def workers(self) -> dict[str, float | None]:
@@ -51,12 +61,12 @@ class BlockCluster:
         info = self.client.scheduler_info(n_workers=-1)["workers"]
         return {address: (w.get("resources") or {}).get(RESOURCE) for address, w in sorted(info.items())}
 
-    def able(self, memory: int, workers: dict[Any, Any] | None = None) -> list[str]:
+    def able(self, memory: int, workers: dict[str, float | None] | None = None) -> list[str]:
         """The workers that can hold a task of ``memory`` bytes."""
         workers = self.workers() if workers is None else workers
         return [address for address, most in workers.items() if most is not None and most >= memory]
 
-    def admit(self, tasks) -> None:
+    def admit(self, tasks: list[BlockTask]) -> None:
         """Refuse (``InputError``) a cluster with no worker declaring MEMORY, or a task larger than every one."""
         workers = self.workers()
         declared = {a: m for a, m in workers.items() if m is not None}
@@ -73,7 +83,7 @@ class BlockCluster:
                                  f"may hold (largest {RESOURCE} {_gib(largest)}); start a worker with {RESOURCE} of at "
                                  f"least {task.memory}, or use a smaller depth or width")
 
-    def plan(self, spec: NetworkSpec, method: str = "auto", field=None, device: str = "cpu",
+    def plan(self, spec: NetworkSpec, method: str = "auto", field: Field | str | None = None, device: str = "cpu",
              max_memory_gib: float = 16.0) -> dict[Any, Any]:
         """The first run's plan (``verify.rank.sep.plan_separation_rank``) with each block's task ``memory``
         (bytes) and the ``workers`` that can hold it, and the cluster's ``workers`` ({address: MEMORY or
@@ -96,7 +106,8 @@ class BlockCluster:
         return f"the Dask cluster at {self.address} ({len(workers)} worker{'s' if len(workers) != 1 else ''})"
 
     # over 40 lines of one loop: submission, completion and the drops share the futures
-    def rank_blocks(self, rank_one, shared, tasks, needed):
+    def rank_blocks(self, rank_one: Callable[..., Any], shared: tuple[Any, ...], tasks: list[BlockTask],
+                    needed: Callable[[BlockTask], bool]) -> Iterator[tuple[BlockTask, Block]]:
         """``rank_one(shared, task)`` of each task on a worker that can hold it, the largest first (highest
         priority), yielded as each finishes; pending tasks no longer ``needed`` are cancelled, and every
         pending one is on leaving (an interrupt, an error)."""
@@ -136,7 +147,7 @@ class BlockCluster:
 
 
 @contextmanager
-def block_cluster(scheduler: str):
+def block_cluster(scheduler: str) -> Iterator[BlockCluster]:
     """A ``BlockCluster`` on the Dask scheduler at ``scheduler`` (``tcp://HOST:PORT``), connected as the sweeps
     connect (``executor.executor``: an unreachable address is one ``InputError``), closed on leaving."""
     with executor(scheduler) as pool:

@@ -19,6 +19,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 from ..model.spec import NetworkSpec
@@ -81,12 +82,12 @@ class Task:
     method: str
     field: str
     seed: int = 0
-    params: tuple = field(default_factory=tuple)
-    limits: tuple = field(default_factory=tuple, compare=False)
+    params: tuple[tuple[str, Any], ...] = field(default_factory=tuple)
+    limits: tuple[tuple[str, Any], ...] = field(default_factory=tuple, compare=False)
 
     def key(self) -> str:
         return json.dumps({"kind": self.kind, "spec": self.spec.as_dict(), "method": self.method,
-                           "field": self.field, "seed": self.seed, "params": dict(self.params),
+                           "field": self.field, "seed": self.seed, "params": dict[str, Any](self.params),
                            "version": __version__}, sort_keys=True)
 
 
@@ -94,7 +95,7 @@ def _count(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def value_problem(value) -> str | None:
+def value_problem(value: object) -> str | None:
     """What makes a stored result impossible, so that it cannot have come from a run, or None: not a
     JSON object, a rank that is not a non-negative integer, or a rank above the row's own ``rows``,
     ``cols``, ``compressed_to`` or proven ``upper_bound`` (a rank is at most each of them)."""
@@ -115,7 +116,7 @@ def value_problem(value) -> str | None:
     return None
 
 
-def _row_problem(row: dict) -> str | None:
+def _row_problem(row: dict[str, Any]) -> str | None:
     """What makes a listed row impossible: a spec or params that are not JSON objects, or its value's problem."""
     for name in ("spec", "params"):
         if not isinstance(row[name], dict):
@@ -132,6 +133,8 @@ class Store:
     existing store, read-only, and creates nothing.  A path that is not a store of ours (a folder,
     another application's database) is refused before anything is opened (``identify``).
     """
+
+    path: Path | None
 
     def __init__(self, path: str | Path | None, read_only: bool = False, create: bool = True) -> None:
         self.path = None if path is None else Path(path)
@@ -206,7 +209,7 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _fault(self, exc: Exception) -> InputError:
@@ -230,7 +233,7 @@ class Store:
 
     _damaged = _fault
 
-    def get(self, task: Task) -> dict | None:
+    def get(self, task: Task) -> dict[str, Any] | None:
         if self._conn is None:
             return None
         try:
@@ -243,7 +246,7 @@ class Store:
             raise self._damaged(ValueError(f"a {task.kind} row: {problem}"))
         return value
 
-    def put(self, task: Task, value: dict, seconds: float) -> None:
+    def put(self, task: Task, value: dict[str, Any], seconds: float) -> None:
         """Write one result in its own transaction (committed before this returns)."""
         if self._conn is None:
             return
@@ -252,7 +255,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise self._damaged(exc) from None
 
-    def _put(self, task: Task, value: dict, seconds: float) -> None:
+    def _put(self, task: Task, value: dict[str, Any], seconds: float) -> None:
         with self._conn:
             self._conn.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -260,7 +263,7 @@ class Store:
                  task.seed, json.dumps(dict(task.params), sort_keys=True), __version__,
                  json.dumps(value, sort_keys=True), seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
 
-    def rows(self, kind: str | None = None) -> list[dict]:
+    def rows(self, kind: str | None = None) -> list[dict[str, Any]]:
         """Every stored result, oldest first, as flat dicts (spec, params and value decoded)."""
         if self._conn is None:
             return []
@@ -292,7 +295,7 @@ class Store:
             raise self._damaged(exc) from None
 
 
-def export_csv(rows: list[dict]) -> str:
+def export_csv(rows: list[dict[str, Any]]) -> str:
     """Flat CSV: one line per result; spec fields, params and value fields become columns."""
     flat = []
     for row in rows:

@@ -13,7 +13,9 @@ The bounds are read from the claims registry (``verify.claims.registry``), so a 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..defaults import AUTO, MAX_DEPTH, TABLE, TableDefaults
 from ..errors import InputError
@@ -23,6 +25,9 @@ from ..model.spec import NetworkSpec, divisors
 from ..rank.certainty import PRIME_CONDITION
 from .provenance import certainty_label
 from .store import Task
+
+if TYPE_CHECKING:
+    from ..claims.registry import Registry, RegistrySource
 
 __all__ = ["TableDefaults", "TABLE", "table_sweep", "parse_range", "table_specs", "fitting_specs", "bound_columns",
            "sep_task", "real_task", "build_rows", "markdown", "regime"]
@@ -41,11 +46,13 @@ MEANING = ("sep_rank: exact rank at seeded integer weights over the field (field
 
 # over 80 lines: 8 of them the docstring; then every argument's check before any work (field, grid, pairs,
 # memory, device), the tasks and the sweep, in that order
-def table_sweep(depths, widths, heads: str = TABLE.heads, real: bool = False, templates: int = TABLE.templates,
+def table_sweep(depths: str | Iterable[int], widths: str | Iterable[int], heads: str = TABLE.heads, real: bool = False,
+                templates: int = TABLE.templates,
                 real_tokens: int = TABLE.real_tokens, field: str = TABLE.field, seed: int = TABLE.seed,
                 max_memory_gib: float = TABLE.max_memory_gib, store: str | None = None, scheduler: str | None = None,
-                workers: int | None = 1, progress: bool = False, on_skipped=None, dry_run: bool = False,
-                registry=None, device: str = TABLE.device) -> dict:
+                workers: int | None = 1, progress: bool = False,
+                on_skipped: Callable[[list[dict[str, Any]]], object] | None = None, dry_run: bool = False,
+                registry: RegistrySource | Registry = None, device: str = TABLE.device) -> dict[str, Any]:
     """``verify table``: one reduced-route rank per spec through the sweep executor, then every ``RankBound`` of the
     registry whose regime holds (``registry`` as ``load_claims`` takes it).  ``depths``/``widths``: lists, or text
     like ``1-3``.  ``store``: path of the results store (None keeps nothing).  ``on_skipped(list)`` hears the specs
@@ -153,7 +160,7 @@ def table_specs(depths: list[int], widths: list[int], heads: str = "all") -> lis
             for h in ([1] if heads == "1" else divisors(width))]
 
 
-def fitting_specs(specs: list[NetworkSpec], max_memory_gib: float) -> tuple[list[NetworkSpec], list[dict]]:
+def fitting_specs(specs: list[NetworkSpec], max_memory_gib: float) -> tuple[list[NetworkSpec], list[dict[str, Any]]]:
     """Split ``specs`` into those the closed-form memory estimate admits and the refused ones.
 
     Returns the admitted specs and, per refused spec, ``{depth, width, heads, reason}``.
@@ -186,8 +193,14 @@ class BoundColumn:
     check: object
     outcome: str  #: the claim's expected outcome in the registry
     number: int = 0  #: its place in the registry's bounds: B<number> is one bound in every table and report
-    erratum = property(lambda self: self.outcome == "erratum")
-    id = property(lambda self: f"B{self.number}")
+
+    @property
+    def erratum(self) -> bool:
+        return self.outcome == "erratum"
+
+    @property
+    def id(self) -> str:
+        return f"B{self.number}"
 
     @property
     def note(self) -> str:
@@ -200,7 +213,7 @@ class BoundColumn:
                 }.get(self.outcome, "" if self.outcome == "verified" else f" (registry {self.outcome})")
 
 
-def bound_columns(residual: bool = False, registry=None) -> list[BoundColumn]:
+def bound_columns(residual: bool = False, registry: RegistrySource | Registry = None) -> list[BoundColumn]:
     """Every ``RankBound`` of the registry (None: the installed one) for plain (or residual)
     networks, in claim order."""
     from ..claims.checks import RankBound
@@ -246,8 +259,8 @@ def _float(value) -> float | None:
         return None
 
 
-def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: list[dict] | None,
-               columns: list[BoundColumn]) -> list[dict]:
+def build_rows(specs: list[NetworkSpec], sep_values: list[dict[str, Any]], real_values: list[dict[str, Any]] | None,
+               columns: list[BoundColumn]) -> list[dict[str, Any]]:
     """Rows of the table (JSON-ready); bound values are on the log3 scale."""
     from ..claims.checks import spec_values
 
@@ -286,14 +299,15 @@ def build_rows(specs: list[NetworkSpec], sep_values: list[dict], real_values: li
     return rows
 
 
-def _cell(bound: dict | None) -> str:
+def _cell(bound: dict[str, Any] | None) -> str:
     if bound is None:
         return "·"
     value = "<= 0 (sep)" if bound["log3_value"] is None else f"{bound['log3_value']:.2f}"
     return value + ("" if bound["holds"] is True else " ✗")
 
 
-def _grid(rows: list[dict], columns: list[BoundColumn]) -> tuple[list[str], list[list[str]], list[BoundColumn]]:
+def _grid(rows: list[dict[str, Any]],
+          columns: list[BoundColumn]) -> tuple[list[str], list[list[str]], list[BoundColumn]]:
     used = [c for c in columns if any(b["bound"] == c.label for r in rows for b in r["bounds"])]
     header = ["depth", "width", "heads", "sep", "log3 sep", "regime"]
     real = any("real_rank" in r for r in rows)
@@ -314,7 +328,7 @@ def _grid(rows: list[dict], columns: list[BoundColumn]) -> tuple[list[str], list
     return header, body, used
 
 
-def markdown(rows: list[dict], columns: list[BoundColumn]) -> str:
+def markdown(rows: list[dict[str, Any]], columns: list[BoundColumn]) -> str:
     header, body, used = _grid(rows, columns)
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(line) + " |" for line in body]

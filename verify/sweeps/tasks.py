@@ -14,8 +14,10 @@ __all__ = ["TASK_KINDS", "register_task_kind", "compute_value"]
 TASK_KINDS: dict[str, Callable[[Task], dict[Any, Any]]] = {}
 
 
-def register_task_kind(kind: str):
-    def add(compute: Callable[[Task], dict[Any, Any]]):
+def register_task_kind(kind: str) -> Callable[[Callable[[Task], dict[Any, Any]]], Callable[[Task], dict[Any, Any]]]:
+    """A decorator adding its function to ``TASK_KINDS`` under ``kind``."""
+
+    def add(compute: Callable[[Task], dict[Any, Any]]) -> Callable[[Task], dict[Any, Any]]:
         TASK_KINDS[kind] = compute
         return compute
     return add

@@ -1,11 +1,10 @@
 """A strict stand-in for cupy on the CPU: numpy arrays behind cupy's host/device boundary, for CI.
 
-The engine's device code (``verify.exact.device``) runs with cupy on a GPU; no CI machine has one.
-Running that code with plain numpy (``Device("gpu", numpy)``) hides every mistake at the boundary,
-because numpy converts anything.  This module wraps numpy so that a "device" array behaves as a
-cupy array does where it matters.  Each rule below was read in cupy's own source (``cupy/_core/
-core.pyx``, ``_routines_indexing.pyx``, ``_kernel.pyx``, ``_scalar.pyx``; github.com/cupy/cupy at
-6b6d956, 2026):
+The engine's device code (``verify.exact.device``) runs with cupy on a GPU; no CI machine has one. Running
+that code with plain numpy (``Device("gpu", numpy)``) hides every mistake at the boundary, because numpy
+converts anything.  This module wraps numpy so that a "device" array behaves as a cupy array does where it
+matters.  Each rule below was read in cupy's own source (``cupy/_core/core.pyx``, ``_routines_indexing.pyx``,
+``_kernel.pyx``, ``_scalar.pyx``; github.com/cupy/cupy at 6b6d956, 2026):
 
 * ``np.asarray(x)`` / ``x.__array__()``: TypeError, "Implicit conversion to a NumPy array is not
   allowed" (cupy's ``__array__``).  ``x.get()`` and ``cupy.asnumpy(x)`` are the ways to the host.
@@ -25,12 +24,11 @@ core.pyx``, ``_routines_indexing.pyx``, ``_kernel.pyx``, ``_scalar.pyx``; github
   ``STATS["gets"]``.
 * Iteration yields device sub-arrays; a 0-d array is not iterable (TypeError), as in cupy.
 
-What the device would queue and move is counted in ``STATS``, so that CI can hold the device code to a
-budget (``tests/exact/test_launch_budget.py``): ``launches`` (every call that cupy runs as a kernel:
-ufuncs and operators, functions that compute, methods such as ``copy``, fancy indexing and every
-assignment into a device array; not views, ``empty``, or a contiguous ``ascontiguousarray``),
-``syncs`` and ``gets`` (host reads), ``h2d_bytes`` and ``d2h_bytes`` (bytes copied each way).
-``host_kernel(function, *arrays)`` stands in for a user kernel's launch (``numba.cuda`` or a
+What the device would queue and move is counted in ``STATS``, so that CI can hold the device code to a budget
+(``tests/exact/test_launch_budget.py``): ``launches`` (every call that cupy runs as a kernel: ufuncs and operators,
+functions that compute, methods such as ``copy``, fancy indexing and every assignment into a device array; not views,
+``empty``, or a contiguous ``ascontiguousarray``), ``syncs`` and ``gets`` (host reads), ``h2d_bytes`` and ``d2h_bytes``
+(bytes copied each way).  ``host_kernel(function, *arrays)`` stands in for a user kernel's launch (``numba.cuda`` or a
 ``RawKernel``): one launch, the function (the kernel's CPU twin) run on the arrays' host memory.
 
 ``install()`` puts the module in ``sys.modules`` as ``cupy`` (with ``cupyx.scipy.linalg.lu_factor``
@@ -43,8 +41,8 @@ from __future__ import annotations
 import contextlib
 import sys
 import types
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, NoReturn
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -154,10 +152,11 @@ class FakeArray(NDArrayOperatorsMixin):
         self._a = array
 
     # -- what cupy refuses, allows with a copy, or counts
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: object = None, copy: object = None) -> NoReturn:
         raise TypeError(IMPLICIT)
 
-    def get(self, stream=None, order: str = "C", out=None, blocking: bool = True) -> np.ndarray:
+    def get(self, stream: object = None, order: str = "C", out: np.ndarray | None = None,
+            blocking: bool = True) -> np.ndarray:
         _sync(".get()", "gets", self._a.nbytes)
         host = np.array(self._a, order=order)
         if out is not None:
@@ -199,33 +198,41 @@ class FakeArray(NDArrayOperatorsMixin):
         return f"FakeArray({self._a!r})"
 
     # -- indexing: device or host indices and values
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         if _fancy(key):
             _launch()
         return _wrap(self._a[_to_device(key)])
 
-    def __setitem__(self, key, value) -> None:
+    def __setitem__(self, key: Any, value: Any) -> None:
         _launch()
         self._a[_to_device(key)] = _to_device(value)
 
     # -- the array's attributes and methods, on the device
-    shape = property(lambda self: self._a.shape)
-    dtype = property(lambda self: self._a.dtype)
-    ndim = property(lambda self: self._a.ndim)
-    size = property(lambda self: self._a.size)
-    nbytes = property(lambda self: self._a.nbytes)
-    strides = property(lambda self: self._a.strides)
-    itemsize = property(lambda self: self._a.itemsize)
-    T = property(lambda self: FakeArray(self._a.T))
+    @property
+    def shape(self) -> tuple[int, ...]: return self._a.shape
+    @property
+    def dtype(self) -> np.dtype[Any]: return self._a.dtype
+    @property
+    def ndim(self) -> int: return self._a.ndim
+    @property
+    def size(self) -> int: return self._a.size
+    @property
+    def nbytes(self) -> int: return self._a.nbytes
+    @property
+    def strides(self) -> tuple[int, ...]: return self._a.strides
+    @property
+    def itemsize(self) -> int: return self._a.itemsize
+    @property
+    def T(self) -> FakeArray: return FakeArray(self._a.T)  # noqa: N802 (numpy's name)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in ("ctypes", "data", "tofile", "tobytes", "dump", "dumps"):
             raise AttributeError(name)
         attr = getattr(self._a, name)
         if not callable(attr):
             return _wrap(attr)
 
-        def method(*args, **kwargs):
+        def method(*args: Any, **kwargs: Any) -> Any:
             if name not in _VIEWS:
                 _launch()
             out = kwargs.get("out")
@@ -235,7 +242,7 @@ class FakeArray(NDArrayOperatorsMixin):
         return method
 
     # -- numpy's own functions given a device array dispatch to the module's, as cupy's do
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         _launch()
         out = kwargs.get("out")
         if out is not None:
@@ -245,7 +252,8 @@ class FakeArray(NDArrayOperatorsMixin):
             return out[0] if len(out) == 1 else out
         return _wrap(result)
 
-    def __array_function__(self, func, types_, args, kwargs):
+    def __array_function__(self, func: Callable[..., Any], types_: Collection[type], args: tuple[Any, ...],
+                           kwargs: dict[str, Any]) -> Any:
         found = getattr(module(), func.__name__, None)
         if found is None:
             return NotImplemented
@@ -338,8 +346,7 @@ def module() -> types.ModuleType:
         return _MODULES["cupy"]
     cp = types.ModuleType("cupy", "a strict stand-in for cupy on the CPU (verify.testing.fake_cupy)")
     special = {"asarray": _asarray, "array": _array, "asnumpy": _asnumpy, "ascontiguousarray": _ascontiguousarray,
-               "host_kernel": _host_kernel,
-               "ndarray": FakeArray, "get_array_module": lambda *a: cp,
+               "host_kernel": _host_kernel, "ndarray": FakeArray, "get_array_module": lambda *a: cp,
                "get_default_memory_pool": lambda: _POOL,
                "cuda": types.SimpleNamespace(Device=_CudaDevice, runtime=_RUNTIME)}
     cp.__dict__.update(special)
@@ -355,8 +362,7 @@ def module() -> types.ModuleType:
     _MODULES["cupy"] = cp
     linalg = types.ModuleType("cupyx.scipy.linalg")
 
-    def lu_factor(a, overwrite_a: bool = False,
-                  check_finite: bool = True):  # cuSOLVER's getrf in cupyx: the same contract,
+    def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):  # cuSOLVER's getrf: the same contract,
         lu = _operand(a) if overwrite_a else _operand(a).copy()  # LU with partial pivoting, one column a step
         piv = np.zeros(min(lu.shape), dtype=np.int32)
         for k in range(min(lu.shape)):

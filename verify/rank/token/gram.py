@@ -68,8 +68,22 @@ class GramModel:
     e_p^T F(S(z)) x for the query vector x = E_w + p_query (eq. 3 through docs/mathematics.md §1).
     """
 
+    spec: NetworkSpec
+    embedding: VocabularyEmbedding
+    p: int
+    #: per layer, per head, the pair (A, B) of d x d residue arrays of ``layer_maps``
+    maps: list[list[tuple[np.ndarray, np.ndarray]]]
+    pi: list[np.ndarray]
+    #: the columns u_k of P' (object arrays), empty without positional embeddings
+    u: list[np.ndarray]
+    basis: np.ndarray
+    dim: int
+    constant: np.ndarray
+    compiled: bool | None
+    queries: np.ndarray
+
     def __init__(self, spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, p: int,
-                 query_position: int = 0, constant=None) -> None:
+                 query_position: int = 0, constant: np.ndarray | None = None) -> None:
         if p >= 2**31:
             raise ValueError("GramModel needs a prime below 2^31 (int64 products)")
         self.spec, self.embedding, self.p = spec, embedding, p

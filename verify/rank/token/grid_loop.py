@@ -43,7 +43,8 @@ __all__ = ["grid"]
 
 
 @njit(cache=True, nogil=True)
-def grid(s_left, s_right, g_left, g_right, a, b, residual: bool, output: int, queries, p, out) -> None:
+def grid(s_left: np.ndarray, s_right: np.ndarray, g_left: np.ndarray, g_right: np.ndarray, a: np.ndarray, b: np.ndarray,
+         residual: bool, output: int, queries: np.ndarray, p: int, out: np.ndarray) -> None:
     """out[i, j] = y at the pair (left i, right j), mod p (module notes).
 
     s_left, s_right: S of each side point (K0 in the left's), n x d x d residues; g_left, g_right: G_1 of

@@ -11,6 +11,7 @@ import random
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -45,6 +46,9 @@ LIMIT_ROW_SLACK = 16
 class LimitOutOfReach(InputError):
     """The token limit needs more evaluations than allowed: ``at_least`` is a certified lower bound on
     it (the rank met at the last sample), ``needed`` the evaluations the next doubling would spend."""
+
+    at_least: int
+    needed: int
 
     def __init__(self, message: str, at_least: int, needed: int) -> None:
         super().__init__(message)
@@ -109,12 +113,12 @@ class TokenLimit:
     modulus: int
     #: The independent runs behind the value (``repeated_limit``): [{seed, prime, rank, bound}], and why the repeats
     #: stopped; one run and no note for a single ``token_limit``.
-    runs: list | None = None
+    runs: list[dict[str, Any]] | None = None
     repeats_note: str = ""
     #: The exact bound behind ``probability_bound`` (None: only the float is known).
     exact_bound: Fraction | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         out = {"rank": self.rank, "upper_bound": self.upper_bound, "certified_exact": self.certified_exact,
                "probability_bound": self.probability_bound, "points": self.points,
                "evaluations": self.evaluations, "seconds": round(self.seconds, 3), "modulus": self.modulus}
@@ -205,7 +209,7 @@ def token_limit(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedd
 LIMIT_EVENT = "the computed token limit is below the generic derivative-span dimension"
 
 
-def limit_probability(upper: int, degree: int, sample, p: int) -> ProbabilityBound:
+def limit_probability(upper: int, degree: int, sample: int | Fraction, p: int) -> ProbabilityBound:
     """The limit's failure probability: the k at which the doubling stops is read off the same draws, so the union
     runs over every k the doubling can reach (8, 16, ..., upper + 1): the V k x k matrix M_k of the draws has generic
     rank min(k, Lambda), and the limit is short of Lambda only if some M_k fell below it, a minor of size <= min(k,

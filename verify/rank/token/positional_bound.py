@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -151,11 +152,12 @@ class PositionalBound:
     h_a: int
     kind: str  # "certified" (closed-form caps) or "at these positions" (exact H mod p)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, int | str]:
         return {"value": self.value, "k": self.k, "h_b": self.h_b, "h_a_prime": self.h_a, "kind": self.kind}
 
 
-def positional_bound(depth: int, vocab: int, positional_rank: int, tokens: int, h_b=None, h_a=None) -> PositionalBound:
+def positional_bound(depth: int, vocab: int, positional_rank: int, tokens: int, h_b: list[int] | None = None,
+                     h_a: list[int] | None = None) -> PositionalBound:
     """min over k = 0..C+1 of H_B(k - 1) + V H_A'(C - k) (eq. 7.4), |B| = N/2, |A'| = N/2 - 1.
 
     ``h_b``, ``h_a``: lists of H_B(j), H_A'(j) for j = 0..C (``exact_hilbert``); omitted, the certified caps.
@@ -192,7 +194,8 @@ def positional_bound(depth: int, vocab: int, positional_rank: int, tokens: int, 
 EQ74_EVENT = "eq. 7.4 with H at the drawn positions (mod p) is below eq. 7.4 with the generic H"
 
 
-def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> ProbabilityBound:
+def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int,
+                     sample: int | Fraction) -> ProbabilityBound:
     """Lemma P (docs/mathematics.md §7): Pr[``EQ74_EVENT``] <= sum over both sides X (|X| >= 1) and every j = 1..C
     of j cap_X(j) / |S|, unless p divides the content of every witness minor of some H_X(j).
 
@@ -218,7 +221,7 @@ def eq74_probability(depth: int, vocab: int, positional_rank: int, tokens: int, 
                                  f"of j cap_X(j) / {sample} ({PRIME_CONDITION})")
 
 
-def exact_bound_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample) -> float:
+def exact_bound_probability(depth: int, vocab: int, positional_rank: int, tokens: int, sample: int | Fraction) -> float:
     """``eq74_probability``'s bound rounded up to a float: the probability printed beside eq. 7.4 at the positions."""
     return eq74_probability(depth, vocab, positional_rank, tokens, sample).value
 
@@ -233,8 +236,8 @@ def _hilbert_at(vocab: int, pis: tuple, degree: int, p: int) -> tuple:
     return tuple(exact_hilbert(side_points(vocab, [list(pi) for pi in pis]), degree, p))
 
 
-def bounds_at(depth: int, vocab: int, positions: list[list[int]], tokens: int, p: int, sample,
-              max_points: int = EXACT_HILBERT_POINTS) -> dict:
+def bounds_at(depth: int, vocab: int, positions: list[list[int]], tokens: int, p: int, sample: int | Fraction,
+              max_points: int = EXACT_HILBERT_POINTS) -> dict[str, Any]:
     """The bounds of eq. 7.4 for one probe row: ``certified`` (caps), and where each side has at most
     ``max_points`` sequences ``at_positions`` (H at the row's positions, mod p: a proven bound on the rank mod
     p at these weights) with ``probability`` (``exact_bound_probability``, pi from a set of size ``sample``);

@@ -31,7 +31,8 @@ import numpy as np
 from ...exact.compositions import compositions
 from ...exact.fields import Field
 from ...exact.kernels import kernel_for
-from ...model.spec import NetworkSpec
+from ...model.embeddings import VocabularyEmbedding
+from ...model.spec import NetworkSpec, Weights
 from .batched import batched_grid, pass_prices
 from .gram import GramModel
 from .positional_bound import exact_hilbert, positional_bound, side_points
@@ -132,7 +133,8 @@ def _all_sequences(vocab: int, length: int) -> np.ndarray:
     return grid.astype(np.int64)
 
 
-def sequence_grid(model: GramModel, tokens: int, left: np.ndarray, right: np.ndarray, za=None, zb=None) -> np.ndarray:
+def sequence_grid(model: GramModel, tokens: int, left: np.ndarray, right: np.ndarray, za: np.ndarray | None = None,
+                  zb: np.ndarray | None = None) -> np.ndarray:
     """The token matrix of the sequences ``left`` x ``right`` by the cheaper pass (``pass_prices``): the batched
     literal pass, or ``model.evaluate_grid`` of the side points ``za``, ``zb`` (formed here when not given).
     The model's constant K0 must be that of ``tokens`` positions (``positions_constant``) for the Gram pass."""
@@ -282,8 +284,8 @@ def _rows_against_every_column(model: GramModel, tokens: int, k: int, aim: int, 
         k = grown
 
 
-def sampled_minor_rank(spec: NetworkSpec, weights, embedding, tokens: int, k: int, seed: int = 0,
-                       p: int = 2**31 - 1) -> int:
+def sampled_minor_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, tokens: int, k: int,
+                       seed: int = 0, p: int = 2**31 - 1) -> int:
     """Rank mod p of the k x k minor of the token matrix at N = ``tokens`` on k distinct seeded sequences a
     side: a certified lower bound on sep at these weights, hence on the generic rank (docs/mathematics.md §3)."""
     model = GramModel(spec.with_tokens(tokens), weights, embedding, p)
@@ -301,7 +303,8 @@ def sampled_minor_rank(spec: NetworkSpec, weights, embedding, tokens: int, k: in
     return rank_mod_p(sequence_grid(model, tokens, left, right), model.p)  # the cheaper pass (``batched``)
 
 
-def every_sequence_rank(spec: NetworkSpec, weights, embedding, tokens: int, p: int) -> tuple[int, int, int]:
+def every_sequence_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, tokens: int,
+                        p: int) -> tuple[int, int, int]:
     """sep mod p at N = ``tokens`` over every sequence (the Gram route aimed at the counting cap V^(N/2), so it
     keeps every sequence: independent of eq. 7.4), and ``at_positions``: eq. 7.4 with H at the embedding's
     positions.  Returns (rank, certified bound, bound at positions)."""

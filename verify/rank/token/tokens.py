@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from itertools import product
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 import flint
 import numpy as np
@@ -33,6 +34,11 @@ from ...model.embeddings import VocabularyEmbedding
 from ...model.network import layer_maps, output_coordinate
 from ...model.spec import NetworkSpec, Weights
 from ..memory import guard
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .gram import GramModel
 
 __all__ = ["compositions", "token_rank", "TokenRank"]  # compositions re-exported for callers
 
@@ -76,7 +82,7 @@ def _gram_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding, field
     return TokenRank(rank, "gram", side, side, evals, time.perf_counter() - start, None, p, not every)
 
 
-def positional_bounds(model, tokens: int) -> dict:
+def positional_bounds(model: GramModel, tokens: int) -> dict[str, Any]:
     """``positional_bound.bounds_at`` for a Gram model's positions (eq. 7.4: caps, and H at the positions)."""
     from ...model.embeddings import EMBEDDING_RANGE
     from ..certainty import residue_sample_size
@@ -216,7 +222,7 @@ def _enumeration_rank(spec: NetworkSpec, weights, embedding: VocabularyEmbedding
 
 def token_rank(spec: NetworkSpec, weights: Weights, embedding: VocabularyEmbedding, field: Field,
                part_a: tuple[int, ...], route: str = "auto", max_memory_gib: float = 16.0,
-               max_evaluations: int = 2_000_000, progress=None, seed: int = 0,
+               max_evaluations: int = 2_000_000, progress: Callable[[int, int], object] | None = None, seed: int = 0,
                likely: int | None = None) -> TokenRank:
     """Exact separation rank over ``field`` of y_p^i on token inputs, for the partition (A, B).
 

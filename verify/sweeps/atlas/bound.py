@@ -34,9 +34,10 @@ without Theorem 2's bound (r - 1 <= H) is a row saying so.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ...model.embeddings import VocabularyEmbedding
-from ...model.spec import NetworkSpec, draw_weights
+from ...model.spec import NetworkSpec, Weights, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
 from ...rank.token.caps import count_caps
 from ...rank.token.count_rows import count_rows_rank
@@ -52,7 +53,7 @@ __all__ = ["BOUND_COLUMNS", "bound_row", "bound_price", "bound_estimate", "cell_
 BOUND_COLUMNS = csv_columns("n_positional_cells")
 
 
-def _network(cell: Cell, seed: int):
+def _network(cell: Cell, seed: int) -> tuple[NetworkSpec, Weights, VocabularyEmbedding]:
     width = cell.vocab + 1
     spec = NetworkSpec(depth=cell.depth, width=width, heads=cell.heads, attn_dim=max(1, width // cell.heads))
     embedding = VocabularyEmbedding(width, cell.vocab, cell.vocab, cell.positional_rank, seed)
@@ -91,7 +92,7 @@ def bound_estimate(cell: Cell, budget: int, seed: int = 0, forecast: bool = Fals
     return work, work * cell_rate(cell, seed)
 
 
-def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict:
+def bound_row(cell: Cell, budget: int, seed: int = 0) -> dict[str, Any]:
     """One row of the bound cells (module doc); ``budget``: evaluations of F (or entries) for the whole cell."""
     start = time.perf_counter()
     vocab, depth, heads, pos_rank = cell.vocab, cell.depth, cell.heads, cell.positional_rank

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from ...errors import InputError
 from ...schema import VERSION
@@ -18,7 +19,7 @@ __all__ = ["SECTIONS", "row_key", "read_rows", "csv_text", "merge_rows"]
 SECTIONS = {"grid": ("n_atlas.csv", COLUMNS), "bound": ("n_positional_cells.csv", BOUND_COLUMNS)}
 
 
-def row_key(section: str, row: dict) -> tuple:
+def row_key(section: str, row: dict[str, Any]) -> tuple[str, ...]:
     """The cell a row belongs to, as ``plan.Cell.key`` names it (every value as the CSV writes it).  A grid row of
     the unversioned format (schema version 1: ``pos_rank`` "R (full)", no ``pos_full``) is keyed as its cell, so a
     rerun of some cells replaces their old rows."""
@@ -31,11 +32,11 @@ def row_key(section: str, row: dict) -> tuple:
     return ("bound", *(str(row[k]) for k in ("depth", "r", "heads", "pos_rank")))
 
 
-def read_rows(text: str) -> list[dict]:
+def read_rows(text: str) -> list[dict[str, Any]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def csv_text(section: str, rows: list[dict]) -> str:
+def csv_text(section: str, rows: list[dict[str, Any]]) -> str:
     """The section's table: its columns in order, a missing value empty, an unknown column refused, and a row of
     another format version (an older table's row beside rerun cells) refused: the table is then regenerated whole."""
     for row in rows:
@@ -50,7 +51,8 @@ def csv_text(section: str, rows: list[dict]) -> str:
     return out.getvalue()
 
 
-def merge_rows(section: str, old: list[dict], new: dict[Cell, dict], order: list[Cell]) -> list[dict]:
+def merge_rows(section: str, old: list[dict[str, Any]], new: dict[Cell, dict[str, Any]],
+               order: list[Cell]) -> list[dict[str, Any]]:
     """``old`` with each row of ``new`` in place of the old row of its cell; a new cell's row goes where
     ``order`` (the section's cells) puts it, else at the end."""
     rows = {row_key(section, row): row for row in old}

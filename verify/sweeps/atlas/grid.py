@@ -26,15 +26,16 @@ from __future__ import annotations
 import math
 import time
 from types import SimpleNamespace
+from typing import Any
 
 from ...model.embeddings import VocabularyEmbedding
-from ...model.spec import NetworkSpec, draw_weights
+from ...model.spec import NetworkSpec, Weights, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
 from ...rank.certainty import PRIME_CONDITION, format_bound
 from ...rank.labels import every_sequence_probability, offer_met, positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
-from ...rank.token.limit import LimitOutOfReach, token_limit
+from ...rank.token.limit import LimitOutOfReach, TokenLimit, token_limit
 from ...rank.token.route import count_rank, derivative_upper_bound, free_variables, sequence_rank
 from ...rank.token.tokens import positional_bounds
 from ...schema import csv_columns, csv_stamp
@@ -50,8 +51,8 @@ __all__ = ["COLUMNS", "grid_row", "row_label", "row_label_parts", "first_n_cap",
 COLUMNS = csv_columns("n_atlas")
 
 
-def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec
-                    ) -> tuple[str, float | None, str]:
+def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict[str, Any],
+                    limit: TokenLimit | SimpleNamespace | None, spec: NetworkSpec) -> tuple[str, float | None, str]:
     """(the label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim), by
     ``rank.labels.positional_label``, the probe's rule; the label's probability (0 certified, None lower bound);
     the offer it meets, ``rank.labels.offer_met``)."""
@@ -76,7 +77,8 @@ def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict,
     return text, probability, offer
 
 
-def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec) -> str:
+def row_label(found: int, every: bool, cap: int, upper: int, bounds: dict[str, Any],
+              limit: TokenLimit | SimpleNamespace | None, spec: NetworkSpec) -> str:
     """A positional rank's label for the CSV (``row_label_parts``)."""
     return row_label_parts(found, every, cap, upper, bounds, limit, spec)[0]
 
@@ -115,7 +117,8 @@ def is_exact(label: str | None) -> bool:
     return label is None or not label.startswith("lb-")
 
 
-def split_exceptions(steps: list, limit_rank: int | None) -> tuple[list, list]:
+def split_exceptions(steps: list[tuple[int, int, int, str | None]],
+                     limit_rank: int | None) -> tuple[list[str], list[str]]:
     """(exact exceptions, sampled rows below) among ``steps`` [(N, rank, counting cap, label)]: the N whose
     rank is below min(cap, limit), as "N:rank<min", split by ``is_exact``; nothing without a limit."""
     exceptions, sampled_below = [], []
@@ -125,7 +128,8 @@ def split_exceptions(steps: list, limit_rank: int | None) -> tuple[list, list]:
     return exceptions, sampled_below
 
 
-def first_n_reaching(steps: list, value: int | None) -> int | None:
+def first_n_reaching(steps: list[tuple[int, int, int, str | None]],
+                     value: int | None) -> int | None:
     """The first N of ``steps`` [(N, rank, ...)] whose rank reaches ``value`` (rank >= value; a rank equal to it
     reaches it), or None (also without a value)."""
     return next((step[0] for step in steps if value is not None and step[1] >= value), None)
@@ -152,7 +156,7 @@ def blockers(cell: Cell, cells: list[Cell]) -> list[Cell]:
     return [other for other in cells if _covers(other, cell)]
 
 
-def skip_reason(cell: Cell, finished: dict) -> str | None:
+def skip_reason(cell: Cell, finished: dict[Cell, dict[str, Any]]) -> str | None:
     """Why the limit of ``cell`` is not attempted, or None: a finished cell (``finished``: Cell -> row) of
     the same L and H with V and R no larger had its limit beyond reach, and the proven upper bound, and in
     every reached cell the limit, grow with V and R, so this limit is priced out of reach too."""
@@ -174,7 +178,8 @@ def grid_estimate(cell: Cell, which: str = "full", seed: int = 0) -> tuple[int, 
     return work, work * calibrate(GramModel(spec, draw_weights(spec, seed), embedding, TOKEN_PRIME))
 
 
-def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int | None, scale: float) -> dict:
+def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int | None,
+              scale: float) -> dict[str, Any]:
     """The columns of a grid row fixed before anything is ranked: the cell, the bounds, the scales and caps."""
     vocab, with_pos = cell.vocab, cell.positional_rank > 0
     row = {"depth": cell.depth, "vocab_r": vocab, "heads": cell.heads, "width": spec.width, "attn_dim": spec.attn_dim,
@@ -190,8 +195,9 @@ def _row_head(cell: Cell, spec: NetworkSpec, seed: int, upper: int, bound: int |
     return row
 
 
-def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, embedding, seed: int,
-                limit_evaluations: int, skip: str | None, upper: int, rate: float, repeats: dict):
+def _cell_limit(row: dict[str, Any], notes: list[str], cell: Cell, spec: NetworkSpec, weights: Weights,
+                embedding: VocabularyEmbedding, seed: int, limit_evaluations: int, skip: str | None, upper: int,
+                rate: float, repeats: dict[str, Any]) -> TokenLimit | None:
     """The cell's N-independent limit (``token.limit.token_limit``) into ``row``, or None where it is out of
     reach or not attempted (``skip``), said in ``notes``."""
     try:
@@ -215,7 +221,7 @@ def _cell_limit(row: dict, notes: list, cell: Cell, spec: NetworkSpec, weights, 
         return None
 
 
-def _priced_out(row: dict, tokens: int, cost: int, with_pos: bool, step_budget: int, budget: Budget,
+def _priced_out(row: dict[str, Any], tokens: int, cost: int, with_pos: bool, step_budget: int, budget: Budget,
                 rate: float) -> str | None:
     """The status of a step priced past its budget (its price into ``row``), or None where it is within it."""
     if (cost > step_budget) if with_pos else (cost > budget.matrix_entries):
@@ -226,7 +232,7 @@ def _priced_out(row: dict, tokens: int, cost: int, with_pos: bool, step_budget: 
 
 
 def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, cap: int, upper: int, limit,
-             seed: int, step_budget: int, record: dict, repeats: dict | None = None
+             seed: int, step_budget: int, record: dict[str, Any], repeats: dict[str, Any] | None = None
              ) -> tuple[int, str | None, int, Step]:
     """sep(N) at one N, its label (None: the count route, exact at these weights mod p), the work it took
     (evaluations of F, or count-matrix entries) and its ``headline.Step``; with positions the sample aims at eq.
@@ -268,7 +274,7 @@ RANKS_CERTAINTY = (
     "aimed at); eq74_bounds N:caps/at-positions; ranks_sampled N:rows x columns ranked; ranks_offer N:the offer met")
 
 
-def _headlines(row: dict, steps: list[Step], bound: int | None, limit, first_limit: int | None) -> None:
+def _headlines(row: dict[str, Any], steps: list[Step], bound: int | None, limit, first_limit: int | None) -> None:
     """The first N columns and their certainty (``headline.first_reaching``, docs/mathematics.md §11)."""
     def cells(name, head):
         return head.csv_cells(name) if head else dict.fromkeys((f"{name}_certainty", f"{name}_probability",
@@ -292,7 +298,7 @@ def _headlines(row: dict, steps: list[Step], bound: int | None, limit, first_lim
     row.update(cells("first_n_limit", head))
 
 
-def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict:
+def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None) -> dict[str, Any]:
     """One row of the grid (module doc); ``skip``: why the cell's limit is not attempted (``skip_reason``)."""
     start = time.perf_counter()
     depth, vocab, heads, big_r = cell.depth, cell.vocab, cell.heads, cell.positional_rank

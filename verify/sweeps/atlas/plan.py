@@ -20,8 +20,12 @@ import math
 import time
 from dataclasses import dataclass, replace
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
+
+if TYPE_CHECKING:
+    from ...rank.token.gram import GramModel
 
 __all__ = ["Budget", "GRIDS", "BOUND_CELLS", "CONSTANTS", "FULL", "Cell", "grid_cells", "bound_cells",
            "parse_cell", "step_cost", "bound_step_cost", "count_cost", "COUNT_ROWS_FROM", "even_ceil",
@@ -65,7 +69,7 @@ class Budget:
 #: to 1e-6 (4 runs each, about 21 million evaluations); N = 16 (one run ranks all 6,561^2 = 43 million) does not fit,
 #: and its row says so.
 REPEAT_RAISED = 36_000_000
-RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000,
+RAISED: dict[tuple[int, int, int, int], dict[str, int]] = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000,
                                       step_evaluations=66_000_000 if big_r == 1 else 75_000_000,
                                       loop_evaluations=99_000_000 if big_r == 1 else 300_000_000,
                                       repeat_evaluations=REPEAT_RAISED)
@@ -76,7 +80,7 @@ RAISED = {(3, 3, heads, big_r): dict(limit_evaluations=60_000_000,
 RAISED.update({(4, 2, heads, 1): dict(step_evaluations=80_000_000, loop_evaluations=170_000_000)
                for heads in (1, 2)})
 
-GRIDS = {
+GRIDS: dict[str, dict[str, Any]] = {
     "full": dict(depths=(1, 2, 3, 4), vocabs=(2, 3, 4, 5, 6), heads=(1, 2), positional=(0, 1, 2, FULL),
                  budget=Budget(3_000_000, 1_500_000, 2_500_000, 6_000_000, 40_000_000, 24_000_000), raised=RAISED),
     "quick": dict(depths=(1, 2), vocabs=(2, 3), heads=(1,), positional=(0, 1),
@@ -85,7 +89,7 @@ GRIDS = {
 
 #: The bound cells (section 2): V = r, depths, heads, positional ranks (0: the contrast without positions),
 #: and one cell's budget in evaluations of F (with positions) or count-matrix entries (without).
-BOUND_CELLS = {
+BOUND_CELLS: dict[str, dict[str, Any]] = {
     # 21 million (issue 49): the bound-4,060 cells at their floors, 4,060^2 = 16.5 million evaluations with positions
     # and 4,076 x 5,005 = 20.4 million count-matrix entries at (10, 5, 1) without; (12, 5, 1) stays a row (990 million)
     "full": dict(depths=(3, 4, 5), vocabs=(8, 10, 12), heads=(1, 2), positional=(1, 2, 0), budget=21_000_000),
@@ -114,7 +118,7 @@ class Cell:
         return self.vocab + 1 if self.positional == FULL else int(self.positional)
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[str, ...]:
         """The CSV columns that name this row (``csv_rows.row_key`` of its row): R as a number, and in the grid
         whether it is full (every position vector free)."""
         if self.section == "grid":
@@ -220,7 +224,7 @@ def bound_step_cost(vocab: int, tokens: int, degree: int, positional: bool, boun
     return whole if whole <= COUNT_ROWS_FROM else min(whole, (bound + 16) * comb(min(half, degree) + m, m))
 
 
-def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
+def calibrate_sequences(model: GramModel, tokens: int, side: int = 384) -> float:
     """Seconds per evaluation of F by the pass the token samplers run at N = ``tokens`` (``token.route.sequence_grid``:
     the batched literal pass or the Gram route's compiled grid, whichever is cheaper there), timed on a ``side``
     x ``side`` grid of random sequences after one small warm-up grid (which loads the compiled code).  The
@@ -242,7 +246,7 @@ def calibrate_sequences(model, tokens: int, side: int = 384) -> float:
     return max(time.perf_counter() - start, 1e-6) / side**2
 
 
-def calibrate(model, side: int = 32) -> float:
+def calibrate(model: GramModel, side: int = 32) -> float:
     """Seconds per evaluation of F for this cell's model (a ``side`` x ``side`` grid of random points; the grid
     cells' rate, priced by the numpy passes they run below ``gram.COMPILED_MIN_PAIRS``)."""
     import numpy as np
@@ -254,7 +258,8 @@ def calibrate(model, side: int = 32) -> float:
     return max(time.perf_counter() - start, 1e-6) / side**2
 
 
-def estimate_seconds(cells: list[Cell], committed: dict) -> tuple[dict, list[Cell]]:
+def estimate_seconds(cells: list[Cell],
+                     committed: dict[tuple[str, ...], dict[str, Any]]) -> tuple[dict[Cell, float], list[Cell]]:
     """({cell: seconds} from ``committed`` (row key -> the committed row), [cells with no committed row])."""
     known, unknown = {}, []
     for cell in cells:

@@ -15,9 +15,11 @@ probability is the limit's own product.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any
 
 from ...model.embeddings import EMBEDDING_RANGE, VocabularyEmbedding
-from ...model.spec import draw_weights
+from ...model.spec import NetworkSpec, draw_weights
 from ...rank.certainty import (
     REPEAT_TARGET,
     ProbabilityBound,
@@ -27,7 +29,7 @@ from ...rank.certainty import (
     residue_sample_size,
 )
 from ...rank.token.gram import TOKEN_PRIME, GramModel
-from ...rank.token.limit import entry_degree, repeat_prime, repeat_seed, repeated_limit
+from ...rank.token.limit import TokenLimit, entry_degree, repeat_prime, repeat_seed, repeated_limit
 from ...rank.token.positional_bound import eq74_probability
 from ...rank.token.route import sequence_rank
 from ...rank.token.tokens import positional_bounds
@@ -41,7 +43,8 @@ ROW_EVENT = "the largest rank over the runs is below the generic rank"
 WEIGHT_RANGE = 2**31
 
 
-def repeat_cell_limit(limit, spec, embedding, seed: int, limit_evaluations: int, repeats: dict, rate: float):
+def repeat_cell_limit(limit: TokenLimit, spec: NetworkSpec, embedding: VocabularyEmbedding, seed: int,
+                      limit_evaluations: int, repeats: dict[str, Any], rate: float) -> TokenLimit:
     """``repeated_limit`` from the cell's first limit, spending from ``repeats["left"]`` (the cell's repeat budget)."""
     if limit.certified_exact:
         return limit
@@ -54,8 +57,10 @@ def repeat_cell_limit(limit, spec, embedding, seed: int, limit_evaluations: int,
     return again
 
 
-def repeat_positional_row(spec, tokens: int, seed: int, cap: int, upper: int, limit, step_budget: int, first: tuple,
-                          label: str, repeats: dict, parts: tuple) -> tuple[int, str, float | None, str, str]:
+def repeat_positional_row(spec: NetworkSpec, tokens: int, seed: int, cap: int, upper: int,
+                          limit: TokenLimit | SimpleNamespace | None, step_budget: int,
+                          first: tuple[int, bool, int, dict[str, Any]], label: str, repeats: dict[str, Any],
+                          parts: tuple[float | None, str, str]) -> tuple[int, str, float | None, str, str]:
     """``grid._rank_at``'s hook: a row labelled probabilistic repeated with independent draws (``repeat_row``):
     (largest rank, label, its probability, the offer it meets, the first run's sample shape).  ``first``: the first
     run's (rank, every sequence kept, evaluations, eq. 7.4's bounds); ``parts``: the first run's (probability,
@@ -83,8 +88,9 @@ def repeat_positional_row(spec, tokens: int, seed: int, cap: int, upper: int, li
     return best, f"probabilistic({format_bound(probability)})", probability, offer, parts[2]
 
 
-def met_bounds(spec, vocab: int, big_r: int, tokens: int, prime: int, proven: int, limit, found: int, every: bool,
-               bounds: dict) -> dict:
+def met_bounds(spec: NetworkSpec, vocab: int, big_r: int, tokens: int, prime: int, proven: int,
+               limit: TokenLimit | SimpleNamespace | None, found: int, every: bool,
+               bounds: dict[str, Any]) -> dict[str, Fraction]:
     """The kinds of bound a run's rank ``found`` met, each with the exact bound on its event {kind: Fraction}.
 
     Kinds: "certified" (``proven`` or eq. 7.4's caps, bounds proven for every weight: 0), "at_positions" (eq. 7.4
@@ -107,7 +113,8 @@ def met_bounds(spec, vocab: int, big_r: int, tokens: int, prime: int, proven: in
     return met
 
 
-def row_run(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int, limit, step_budget: int):
+def row_run(spec: NetworkSpec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int,
+            limit: TokenLimit | SimpleNamespace | None, step_budget: int) -> tuple[int, int, dict[str, Fraction]]:
     """One run of a positional row at its own draws (seed, prime), aimed as ``grid._rank_at`` aims:
     (rank, evaluations, ``met_bounds``)."""
     embedding = VocabularyEmbedding(vocab + 1, vocab, vocab, big_r, seed)
@@ -119,8 +126,9 @@ def row_run(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, pr
     return found, spent, met_bounds(spec, vocab, big_r, tokens, prime, proven, limit, found, every, bounds)
 
 
-def repeat_row(spec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int, limit,
-               step_budget: int, first: tuple, kind: str, repeats: dict, rate: float,
+def repeat_row(spec: NetworkSpec, vocab: int, big_r: int, tokens: int, seed: int, prime: int, proven: int,
+               limit: TokenLimit | SimpleNamespace | None, step_budget: int,
+               first: tuple[int, int, dict[str, Fraction]], kind: str, repeats: dict[str, Any], rate: float,
                target: Fraction = REPEAT_TARGET) -> tuple[int, str, Fraction | None, str]:
     """Repeat a positional row whose first run ``first`` (rank, evaluations, ``met_bounds``) met a probabilistic
     bound: (largest rank, kind, product bound or None, note).  ``kind`` is fixed before the repeats by the row's

@@ -6,8 +6,10 @@ ends them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import replace
+from typing import Any
 
 from .bound import bound_row
 from .grid import blockers, grid_row, skip_reason
@@ -17,7 +19,7 @@ __all__ = ["compute_cell", "run_cells"]
 
 
 def compute_cell(cell: Cell, which: str = "full", seed: int = 0, skip: str | None = None,
-                 raise_budget: dict | None = None) -> dict:
+                 raise_budget: dict[str, int] | None = None) -> dict[str, Any]:
     """The row of ``cell`` at the budgets of grid ``which`` ("full" or "quick"); ``raise_budget``: budget
     fields to override (grid: ``plan.Budget``'s; bound cells: ``bound_evaluations``)."""
     raise_budget = dict(raise_budget or {})
@@ -27,8 +29,10 @@ def compute_cell(cell: Cell, which: str = "full", seed: int = 0, skip: str | Non
     return grid_row(cell, replace(budget_for(cell, which), **raise_budget), seed, skip)
 
 
-def run_cells(cells: list[Cell], which: str = "full", seed: int = 0, jobs: int = 1, known: dict | None = None,
-              raise_budget: dict | None = None, estimate: dict | None = None, scheduler: str | None = None):
+def run_cells(cells: list[Cell], which: str = "full", seed: int = 0, jobs: int = 1,
+              known: dict[Cell, dict[str, Any]] | None = None, raise_budget: dict[str, int] | None = None,
+              estimate: dict[Cell, float] | None = None,
+              scheduler: str | None = None) -> Iterator[tuple[Cell, dict[str, Any]]]:
     """Yield (cell, row) for each of ``cells`` as it finishes.  ``known``: rows of cells not run here (Cell ->
     row), read by the skip rule; ``estimate``: Cell -> seconds, to start the longest ready cell first (two
     workers then finish together).  ``jobs`` = 1 runs here, one cell after another, in the given order.
