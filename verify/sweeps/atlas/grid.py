@@ -31,7 +31,7 @@ from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
 from ...rank.certainty import PRIME_CONDITION, format_bound
-from ...rank.labels import every_sequence_probability, offer_met, positional_label
+from ...rank.labels import every_sequence_possible, every_sequence_probability, offer_met, positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.limit import LimitOutOfReach, token_limit
@@ -50,17 +50,21 @@ __all__ = ["COLUMNS", "grid_row", "row_label", "row_label_parts", "first_n_cap",
 COLUMNS = csv_columns("n_atlas")
 
 
-def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec
-                    ) -> tuple[str, float | None, str]:
+def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict, limit, spec,
+                    step_budget: int | None = None) -> tuple[str, float | None, str]:
     """(the label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim), by
     ``rank.labels.positional_label``, the probe's rule; the label's probability (0 certified, None lower bound);
-    the offer it meets, ``rank.labels.offer_met``)."""
+    the offer it meets, ``rank.labels.offer_met``).  ``step_budget``: the sample's budget, which with the proven
+    bounds decides before the draw whether the every-sequence offer is on the menu (``every_sequence_possible``;
+    None: only where every sequence was kept)."""
     certified_limit = limit is not None and getattr(limit, "certified_exact", True)
     limit_rank = limit.rank if limit is not None else None
     limit_probability = None if limit is None else getattr(limit, "probability_bound", 0.0)
     proven = min(cap, upper, bounds["certified"])
+    aim_bound = min(proven, limit_rank) if certified_limit else proven
+    possible = None if step_budget is None else every_sequence_possible(cap, aim_bound, step_budget)
     label, probability, aim = positional_label(found, proven, bounds, spec, every, 2**31, TOKEN_PRIME, limit_rank,
-                                               certified_limit, limit_probability)
+                                               certified_limit, limit_probability, possible)
     certified = {"count_cap": cap, "eq74": bounds["certified"], "derivative_bound": upper}
     if certified_limit:
         certified["certified_limit"] = limit_rank
@@ -244,7 +248,7 @@ def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, c
     target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
     likely = limit.rank if limit else None
     found, every, spent = sequence_rank(model, tokens, target, seed, likely, budget=step_budget)
-    label, probability, offer = row_label_parts(found, every, cap, upper, bounds, limit, spec)
+    label, probability, offer = row_label_parts(found, every, cap, upper, bounds, limit, spec, step_budget)
     shape = sample_shape(model.embedding.vocab ** (tokens // 2), target if likely is None else min(target, likely),
                          step_budget, every, spent)
     if label.startswith("probabilistic") and repeats is not None:
