@@ -139,5 +139,6 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
     from ..schema import stamp
     from .headline import probe_headlines
 
-    data.update(probe_headlines(data))  # each headline with the certainty of what it rests on (issue 47, item 1)
+    # each headline with the certainty of what it rests on (issue 47, item 1), over every N it may rank
+    data.update(probe_headlines(data, max_tokens // 2))
     return stamp(data, "probe-n")

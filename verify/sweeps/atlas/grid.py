@@ -272,13 +272,16 @@ RANKS_CERTAINTY = (
     "aimed at); eq74_bounds N:caps/at-positions; ranks_sampled N:rows x columns ranked; ranks_offer N:the offer met")
 
 
-def _headlines(row: dict, steps: list[Step], bound: int | None, limit, first_limit: int | None) -> None:
-    """The first N columns and their certainty (``headline.first_reaching``, docs/mathematics.md §11)."""
+def _headlines(row: dict, steps: list[Step], bound: int | None, limit, first_limit: int | None,
+               possible: int = 0) -> None:
+    """The first N columns and their certainty (``headline.first_reaching``, docs/mathematics.md §11); ``possible``:
+    the N the loop may rank with a probability, fixed before the draw (every N to max_n with positions, none
+    without), and the computed limit's own event besides (docs/mathematics.md §7, "A headline's union")."""
     def cells(name, head):
         return head.csv_cells(name) if head else dict.fromkeys((f"{name}_certainty", f"{name}_probability",
                                                                  f"{name}_union_over"), "")
     if bound:
-        first, head = first_reaching(steps, bound)
+        first, head = first_reaching(steps, bound, possible=possible)
         row["first_n_thm2_bound_status"] = "reached" if first is not None else "not reached"
     else:
         first, head = None, None
@@ -289,7 +292,8 @@ def _headlines(row: dict, steps: list[Step], bound: int | None, limit, first_lim
         first, head, status = None, None, "no limit"
     else:
         certain = getattr(limit, "certified_exact", True)
-        first, head = first_reaching(steps, limit.rank, 0.0 if certain else limit.probability_bound)
+        first, head = first_reaching(steps, limit.rank, 0.0 if certain else limit.probability_bound,
+                                     possible + (0 if certain else 1))
         assert first == first_limit, (first, first_limit)  # the loop stops at the first N at the limit
         status = "reached" if first is not None else "not reached"
     row["first_n_limit"], row["first_n_limit_status"] = "" if first is None else first, status
@@ -362,7 +366,7 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     row["ranks_certainty"] = RANKS_CERTAINTY[with_pos]
     row["ranks_labels"], row["eq74_bounds"] = " ".join(record["labels"]), " ".join(record["eq74"])
     row["ranks_sampled"], row["ranks_offer"] = " ".join(record["sampled"]), " ".join(record["offer"])
-    _headlines(row, heads_steps, bound, limit, first_limit)
+    _headlines(row, heads_steps, bound, limit, first_limit, max_n // 2 if with_pos else 0)
     row.update(status=status, max_n=tokens, ranks=" ".join(ranks), caps=" ".join(caps),
                maximal_rank_exceptions=" ".join(exceptions), sampled_below=" ".join(sampled_below),
                notes="; ".join(notes), repeats=" | ".join(repeats["notes"]),
