@@ -128,13 +128,14 @@ def all_equal(steps: list[Step], possible: int | None = None) -> Headline | None
     if not steps:
         return None
     shown = all(step.probability is not None for step in steps)
-    return _headline([(s.tokens, s.probability) for s in steps if s.probability is not None], shown, possible)
+    return _headline([(s.tokens, s.probability) for s in steps if s.probability is not None], shown,
+                     len(steps) if possible is None else possible)
 
 
 def saturation(steps: list[Step], first_tokens: int | None, possible: int | None = None) -> Headline | None:
     """The certainty of "the rank is s from N_s on" (``first_tokens`` = N_s, s its rank): every step of the final
     run equal to the generic rank, and the step before it shown different (below s, or a certified lower bound
-    above it); None without a saturation."""
+    above it); None without a saturation.  ``possible``: the steps that may enter (None: ``steps``)."""
     if first_tokens is None:
         return None
     start = next(i for i, step in enumerate(steps) if step.tokens == first_tokens)
@@ -149,7 +150,7 @@ def saturation(steps: list[Step], first_tokens: int | None, possible: int | None
             if ok:
                 events.append((before.tokens, p))
         # a rank above s is a certified lower bound above s: generic sep there is not s, for certain
-    return _headline(sorted(events, key=lambda e: e[0]), shown, possible)
+    return _headline(sorted(events, key=lambda e: e[0]), shown, len(steps) if possible is None else possible)
 
 
 def probe_steps(data: dict) -> list[Step]:
