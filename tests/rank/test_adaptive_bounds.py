@@ -206,3 +206,41 @@ def test_every_sequence_is_kept_only_where_the_rule_says_it_may_be(tokens, vocab
                 kept.add("first sample" if count <= aim + 16 else "doubled")
             refused += not possible
     assert kept == {"first sample", "doubled"} and refused
+
+
+def test_the_atlas_row_label_carries_the_every_sequence_offer_its_budget_allows():
+    """``grid.row_label_parts`` (the atlas's rule) at (L, V, R) = (2, 3, full), N = 10, as committed: a sample of 76
+    rows met the computed limit 60 (its repeated product 8.44e-08), eq. 7.4 at the positions is on offer (Lemma P,
+    0.000927); 243^2 = 59,049 evaluations fit the step budget, so the every-sequence offer, 78 * 42 / (2^21 + 1)
+    (78: eq. 7.4's caps, the smallest proven bound), is on the menu though every sequence was not kept; one
+    evaluation less of budget and no draw could have kept them, and it is not."""
+    from types import SimpleNamespace
+
+    from verify.sweeps.atlas.grid import row_label_parts
+
+    spec = NetworkSpec(depth=2, width=4, heads=1, attn_dim=4)
+    limit = SimpleNamespace(rank=60, certified_exact=False, probability_bound=8.44e-08)
+    bounds = {"certified": 78, "at_positions": 78, "probability": 0.000927}
+    every = Fraction(78 * 42, 2**21 + 1)
+    text, probability, offer = row_label_parts(60, False, 243, 99, bounds, limit, spec, 1_500_000)
+    assert offer == "computed_limit" and text.startswith("probabilistic(")
+    assert Fraction(probability) >= Fraction(0.000927) + Fraction(8.44e-08) + every
+    assert probability < 0.000927 + 8.44e-08 + float(every) + 1e-15
+    _, without, _ = row_label_parts(60, False, 243, 99, bounds, limit, spec, 243 * 243 - 1)
+    assert without == pytest.approx(0.000927 + 8.44e-08, rel=1e-12)
+
+
+def test_the_recheck_decides_the_menu_from_what_the_file_shows():
+    """``recheck.tokens._every_on_menu``: kept, or a first sample that is the whole matrix (V^(N/2) <= the smallest
+    proven bound + 16): on the menu; a square sample (the budget below V^N, shown): off it; rows against every column:
+    the budget decides, which the file does not record (None).  ``token_files._square_sample`` reads the shapes."""
+    from verify.recheck.token_files import _square_sample
+    from verify.recheck.tokens import Cell, _every_on_menu
+
+    cell = Cell(2, 6, 1, 6, 5, 5, 6, 0, 2**31, 2**31 - 1, 285, False, 285)
+    assert [_every_on_menu(cell, 12, False, square) for square in (True, False)] == [False, None]
+    assert _every_on_menu(cell, 12, True, False) is True and _every_on_menu(cell, 4, False, True) is True
+    flat = Cell(2, 6, 1, 6, 5, 5, 0, 0, 2**31, 2**31 - 1, 285, False, 285)
+    assert _every_on_menu(flat, 12, False, False) is False  # no positions: no such offer
+    shapes = {"ranks_sampled": "6:125x125 8:194x625 10:282x3125 12:90x15625+301x301 14:301x301"}
+    assert _square_sample(shapes, 5) == {6: False, 8: False, 10: False, 12: True, 14: True}
