@@ -147,3 +147,23 @@ def test_an_unknown_json_version_is_refused(tmp_path, capsys):
     path.write_text(data.replace("{", '{"schema_version": 7, ', 1))
     assert main(["recheck", str(path)]) == 2
     assert "format version 7" in capsys.readouterr().err
+
+
+def test_a_square_sample_shows_the_every_sequence_offer_off_the_menu(tmp_path):
+    """(L, V, R) = (2, 5, 6), N = 12 of results/n_atlas.csv: a 90 x 15,625 + 301 x 301 sample met the computed
+    limit 285, and the label is the limit's product alone (9.1e-08).  The square part shows the budget below
+    15,625^2 (the sampler squares only where aim + 16 rows against every column pass it), so no draw could have kept
+    every sequence and that offer is off the menu (docs/mathematics.md §7, Lemma C): the union is recomputed, not
+    left to the budget the file does not record."""
+    with open(Path(__file__).resolve().parents[2] / "results" / "n_atlas.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle)
+                if (row["depth"], row["vocab_r"], row["heads"], row["pos_rank"]) == ("2", "5", "1", "6")]
+    assert "12:probabilistic(9.1e-08)" in rows[0]["ranks_labels"] and "12:90x15625+301x301" in rows[0]["ranks_sampled"]
+    path = tmp_path / "atlas.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    rc = recheck([str(path)], 0)
+    (label,) = [f for f in rc.findings if f.where.endswith("N=12") and f.value == "label probabilistic(9.1e-08)"]
+    assert "the bound for 'the union of the row's offers: the computed limit' is" in label.detail, label.line()
