@@ -293,7 +293,7 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                 "it records no such thing at this N", "it records a sample at this N"))
         return rc.add(where, value, CONTRADICTED, "the rank meets no bound on offer (eq. 7.4 at the positions, a "
                       "computed limit, every sequence kept)")
-    if cell.row_runs.get(tokens, 1) > 1:  # Lemma R: the product over the kind fixed before the repeats, by N alone
+    if tokens in cell.row_runs:  # Lemma R (any number of runs; Lemma C): the product over the kind fixed by N alone
         kind = EVERY if stated_at is None else "eq. 7.4"
         fixed = [o for o in offers if o[1].startswith(kind)]
         if not fixed:
@@ -308,8 +308,9 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
         if on_menu is None and probability is not None and not _same_bound(probability, best[0]):
             without = min(Fraction(1), sum((p for p, what in menu if what != EVERY), Fraction(0)))
             if _same_bound(probability, without):  # rests on the sample budget, which the file does not record
-                return rc.add(where, value, CONSISTENT, f"the union without the every-sequence offer, {float(without):.4g}, "
-                              "is a bound only where the budget could not keep every sequence", needs=needs)
+                return rc.add(where, value, CONSISTENT, "the union without the every-sequence offer, "
+                              f"{float(without):.4g}, is a bound only where the budget could not keep every sequence",
+                              needs=needs)
     if probability is None or not _same_bound(probability, best[0]):
         unseen = ""
         if every is None and cell.positional_rank:
