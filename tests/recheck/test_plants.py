@@ -172,7 +172,7 @@ CSV_PLANTS = [
     ("atlas.csv", lambda rows: _set_row(rows, 0, prime="2147483646"), "prime 2147483646"),
     ("atlas.csv", lambda rows: _set_row(rows, 0, first_n_limit="4"), "first_n_limit 4"),
     ("atlas_probabilistic.csv", lambda rows: _set_row(rows, 0, ranks_labels=rows[0]["ranks_labels"].replace(
-        "12:probabilistic(0.00337)", "12:probabilistic(0.000367)")), "probabilistic(0.000367)"),
+        "12:probabilistic(0.00739)", "12:probabilistic(0.000367)")), "probabilistic(0.000367)"),
     ("cells.csv", lambda rows: _set_row(rows, 2, rank_at_n="37", rank_at_least="37"), "rank 37"),
     ("cells.csv", lambda rows: _set_row(rows, 0, rank_at_least="9"), "rank_at_least 9"),
     ("cells.csv", lambda rows: _set_row(rows, 0, bound="11"), "bound 11"),

@@ -113,3 +113,32 @@ def test_an_every_sequence_row_over_three_runs_is_the_cube():
     proven = cell.proven(8)[0]
     offers = dict((what, value) for value, what in _offers(cell, 8, proven - 1, None, True))
     assert offers["every sequence kept"] == (Fraction(proven * 42, 2 * 2**20 + 1)) ** 3
+
+
+def _one_run_row(tmp_path, label: str) -> list:
+    """data/atlas_why1_v2.csv's first row (L = 4, V = 2, R = 1) with N = 16 (every sequence kept, eq. 7.4 met at
+    the positions: its menu's union 0.184) printed as a repeated row that the budget stopped after its first run."""
+    with open(ROOT / "tests" / "recheck" / "data" / "atlas_why1_v2.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        row["repeats"] = ""
+    rows[0]["ranks_labels"] = rows[0]["ranks_labels"].replace("16:probabilistic(0.184)", f"16:probabilistic({label})")
+    rows[0]["repeats"] = "16:1 runs; budget: one run costs 65,536 evaluations of F, the cell's repeat budget has 0 left"
+    path = tmp_path / "atlas.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    rc = recheck([str(path)], 0)
+    return [f for f in rc.findings if f.where.endswith("row 1 (L=4, V=r=2, H=1, R=1) N=16") and "label" in f.value]
+
+
+def test_a_row_repeated_once_prints_its_kind_alone(tmp_path):
+    """Lemma C: a row whose first run met the kind fixed by N (eq. 7.4 at the positions) is on the repeated branch
+    even where the budget stops it after that run; its bound is that kind's product over one run, Lemma P's 0.1341
+    alone, valid because the single branch's union carries Lemma P's term whether met or not.  Recomputed as such,
+    and the menu's union (0.184) is not demanded of it; a smaller number is still contradicted."""
+    (line,) = _one_run_row(tmp_path, "0.135")
+    assert line.status != CONTRADICTED and "the bound for 'eq. 7.4 with H at the positions" in line.detail
+    (line,) = _one_run_row(tmp_path, "0.1")
+    assert line.status == CONTRADICTED and "the proof gives 0.135" in line.detail

@@ -26,8 +26,10 @@ def test_the_l3_v3_r1_first_n_at_the_limit_carries_the_union_of_n_12_to_16():
     0.0324 (the committed label), 14 and 16 the every-sequence bound 705 * 132 / (2^21 + 1) each (Schwartz-Zippel
     over the weights and positions, docs/conjecture_n.md); no bound proven below 705 exists at 12-16 (the caps
     729, 2,187, 6,561 and eq. 7.4's 705 are not below it), so the first N at the limit, 18, holds unless one of
-    those three events occurred: probability <= their sum, not certified (and not only N = 16's event: nothing
-    proven says sep(12) <= sep(16))."""
+    those three events occurred, not certified (and not only N = 16's event: nothing proven says sep(12) <=
+    sep(16)).  Its probability: the 9 N that may enter (2-18, fixed before the draw) times the largest bound,
+    9 * 705 * 132 / (2^21 + 1) = 0.3994 (docs/mathematics.md §7, "A headline's union"), not the sum 0.1212: which
+    N carry a probability is read off the draws."""
     every = Fraction(705 * 132, 2**21 + 1)
     spec = NetworkSpec(depth=3, width=4, heads=1, attn_dim=4)
     assert Fraction(every_sequence_probability(696, 705, spec, 2**31, TOKEN_PRIME)) >= every  # rounded up, never down
@@ -37,11 +39,13 @@ def test_the_l3_v3_r1_first_n_at_the_limit_carries_the_union_of_n_12_to_16():
     steps = [Step(n, r, min(caps[n], 705), 0.0 if r == min(caps[n], 705) else chances[n]) for n, r in ranks.items()]
     first, head = first_reaching(steps, 705)
     assert first == 18 and head.certainty == "probabilistic" and head.union_over == (12, 14, 16)
-    assert Fraction(head.probability) >= _union(0.0324, chances[14], chances[16]) > Fraction(12, 100)
-    assert head.probability < 0.1212 + 1e-12 and not head.limit_event
+    assert Fraction(head.probability) >= 9 * every > _union(0.0324, chances[14], chances[16])
+    assert head.probability < 0.3993701 and not head.limit_event
     assert head.csv_cells("first_n_limit") == {"first_n_limit_certainty": "probabilistic",
-                                               "first_n_limit_probability": "0.122",
+                                               "first_n_limit_probability": "0.4",
                                                "first_n_limit_union_over": "12 14 16"}
+    # the atlas's loop may rank every N to max_n = 32 at L = 3: 16 possible events
+    assert first_reaching(steps, 705, possible=16)[1].probability == pytest.approx(16 * float(every))
 
 
 def test_a_proven_bound_below_the_value_certifies_a_step_and_a_lower_bound_hides_the_headline():
@@ -58,14 +62,18 @@ def test_a_proven_bound_below_the_value_certifies_a_step_and_a_lower_bound_hides
 
 def test_a_computed_limit_adds_its_own_event():
     first, head = first_reaching([Step(2, 5, 5, 0.0), Step(4, 9, 20, 0.01)], 9, 0.02)
-    assert first == 4 and head.limit_event and head.union_over == () and head.probability == 0.02
+    # three events may enter (N = 2, 4 and the limit's), whatever this draw proved: 3 * 0.02
+    assert first == 4 and head.limit_event and head.union_over == () and head.probability == pytest.approx(0.06)
     assert head.csv_cells("f")["f_union_over"] == "limit"
     assert first_reaching([Step(2, 9, 20, 0.0)], 9, None)[1].certainty == "not shown"
 
 
 def test_the_union_is_rounded_up_and_capped_at_one():
-    head = all_equal([Step(2, 1, None, 0.1), Step(4, 1, None, 0.2)])
-    assert Fraction(head.probability) >= Fraction(1, 10) + Fraction(2, 10) and head.probability < 0.30000000000001
+    head = all_equal([Step(2, 1, None, 0.1), Step(4, 1, None, 0.2)])  # two possible events: 2 * 0.2
+    assert Fraction(head.probability) >= 2 * Fraction(0.2) and head.probability < 0.40000000000001
+    assert all_equal([Step(2, 1, None, 0.1)], 5).probability == pytest.approx(0.5)  # five could have entered
+    with pytest.raises(ValueError, match="only 1 were said to be possible"):
+        all_equal([Step(2, 1, None, 0.1), Step(4, 1, None, 0.2)], 1)
     assert all_equal([Step(2, 1, None, 0.7), Step(4, 1, None, 0.7)]).probability == 1.0
     assert all_equal([]) is None and all_equal([Step(2, 1, None, None)]).certainty == "not shown"
 

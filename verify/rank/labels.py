@@ -13,7 +13,29 @@ from ..model.spec import DEFAULT_WEIGHT_RANGE, NetworkSpec
 from .certainty import against_upper_bound, format_bound, residue_sample_size
 from .token.limit import entry_degree
 
-__all__ = ["row_certainty", "positional_label", "label_row", "offer_met", "every_sequence_probability"]
+__all__ = ["row_certainty", "positional_label", "label_row", "offer_met", "every_sequence_probability",
+           "every_sequence_possible", "SAMPLE_SLACK"]
+
+#: ``token.route.sequence_rank``'s first sample has min(V^(N/2), aim + this) sequences a side.
+SAMPLE_SLACK = 16
+
+
+def every_sequence_possible(count: int, aim_bound: int, budget: int) -> bool:
+    """Whether ``token.route.sequence_rank`` can keep every sequence at an N with ``count`` = V^(N/2) sequences a
+    side, decided before the draw (docs/mathematics.md §7, "A label's union": the menu is fixed before the draw).
+
+    The sampler keeps every sequence only if its first sample already is the whole matrix (count <= aim + 16, and
+    its aim is at most ``aim_bound``: the smallest of the counting cap, the derivative bound and eq. 7.4's caps,
+    all fixed by the spec and N), or if a doubling reaches count rows within ``budget``: rows against every column
+    then cost count^2 evaluations in all, and a square sample evaluates the whole count x count matrix afresh.
+    So where this is False no draw keeps every sequence; where it is True some may.
+
+    >>> every_sequence_possible(1024, 143, 1_500_000), every_sequence_possible(15625, 285, 1_500_000)
+    (True, False)
+    >>> every_sequence_possible(64, 52, 0)  # the first sample is the whole 64 x 64 matrix
+    True
+    """
+    return count <= aim_bound + SAMPLE_SLACK or count * count <= budget
 
 
 def row_certainty(rank: int, proven: int, at_positions: int | None = None,
@@ -22,13 +44,14 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
     """(label, probability, aim) of a row's rank: "certified exact" where it meets ``proven`` (the smallest
     bound proven for every weight: the caps of eq. 7.4, the counting cap, the derivative bound), "probabilistic"
     where it meets ``at_positions`` or a bound of ``other`` [(value, probability that the generic rank exceeds
-    the row's rank when it meets it)], with the union of every such offer's probability, met or not (which offers
+    the row's rank when it meets it); value None: on the menu, met by no rank], with the union of every such offer's
+    probability, met or not (which offers
     a rank meets is read off the same draw, so the smallest met would be a choice made from it; the menu itself is
     fixed by the spec and N before the draw: docs/mathematics.md §7, "A label's union"); otherwise "lower bound".
     ``aim``: the smallest bound on offer, so ``aim - rank`` says how far short a lower bound stopped."""
     offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
     offers += list(other)
-    aim = min(value for value, _ in offers)
+    aim = min(value for value, _ in offers if value is not None)  # None: on the menu, not met (every sequence)
     if rank > min(value for value, _ in offers[:2]):  # the computed limit of ``other`` may itself be low
         raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
     if rank == proven:
@@ -45,18 +68,24 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
 def positional_label(rank: int, proven: int, bounds: dict[Any, Any], spec: NetworkSpec, every: bool, weight_range: int,
                      modulus: int,
                      limit_rank: int | None = None, limit_certified: bool = True,
-                     limit_probability: float | None = None) -> tuple[str, float | None, int]:
+                     limit_probability: float | None = None,
+                     every_possible: bool | None = None) -> tuple[str, float | None, int]:
     """(label, probability, aim) of a positional token row, the rule the probe and the atlas share
     (``row_certainty``): ``proven`` is the smallest bound proven for every weight (counting cap, eq. 7.4's caps,
     the derivative bound); a certified limit joins it, a computed one is offered with its probability;
     where every sequence was kept (``every``) the rank is the generic one unless a minor vanished at the
     weights (drawn from [-weight_range, weight_range]) or the embedding (Schwartz-Zippel, mod ``modulus``);
-    ``bounds``: ``bounds_at``'s ``at_positions`` and ``probability``."""
+    ``bounds``: ``bounds_at``'s ``at_positions`` and ``probability``.
+
+    ``every_possible`` (``every_sequence_possible``, fixed before the draw; None: as ``every``): the every-sequence
+    offer is on the row's menu wherever the sampler can keep every sequence at this N, kept this time or not, so
+    its probability enters the union of every probabilistic label there (docs/mathematics.md §7, Lemma C: a menu
+    read off the draw is no bound once a term of the union, the repeated limit's, is itself read off the draws)."""
     if limit_rank is not None and limit_certified:
         proven = min(proven, limit_rank)
     other = [(limit_rank, limit_probability)] if limit_rank is not None and not limit_certified else []
-    if every:
-        other.append((rank, every_sequence_probability(rank, proven, spec, weight_range, modulus)))
+    if every or every_possible:  # offered where possible; met (its value the rank) only where every one was kept
+        other.append((rank if every else None, every_sequence_probability(rank, proven, spec, weight_range, modulus)))
     return row_certainty(rank, proven, bounds["at_positions"], bounds["probability"], other)
 
 
@@ -89,12 +118,16 @@ def label_row(row: dict[str, Any], found: dict[str, Any], spec: NetworkSpec, lim
     a bound proven for every weight (eq. 7.4's caps, the counting cap, the derivative bound, a certified limit),
     "probabilistic" with its probability where it meets eq. 7.4 with H at these positions, the computed limit,
     or every sequence was kept (Schwartz-Zippel over the weights), else "lower bound" with how far short."""
+    from .token.route import MAX_SAMPLE_EVALUATIONS
+
     bounds = found["bounds"]
     proven = min(row["count_cap"], bounds["certified"], *([limit["upper_bound"]] if limit else []))
+    # the probe samples with sequence_rank's default budget; the menu is fixed before the draw (Lemma C)
+    possible = every_sequence_possible(row["count_cap"], proven, MAX_SAMPLE_EVALUATIONS)
     label, probability, aim = positional_label(row["rank"], proven, bounds, spec, not found.get("sampled"),
                                                weight_range, found["modulus"], limit["rank"] if limit else None,
                                                bool(limit and limit["certified_exact"]),
-                                               limit["probability_bound"] if limit else None)
+                                               limit["probability_bound"] if limit else None, possible)
     certified = {"count_cap": row["count_cap"], "eq74": bounds["certified"],
                  **({"derivative_bound": limit["upper_bound"]} if limit else {}),
                  **({"certified_limit": limit["rank"]} if limit and limit["certified_exact"] else {})}

@@ -93,6 +93,7 @@ def atlas(rc, path, rows) -> None:
         eq74 = {n: v.split("/") for n, v in _pairs(row["eq74_bounds"]).items()}
         caps = {n: int(v) for n, v in _pairs(row["caps"]).items()}
         every, offers = _every_kept(row, r, big_r), _pairs(row.get("ranks_offer", ""))
+        square = _square_sample(row, r)
         found, label_found = {}, {}
         for n, rank in ranks.items():
             if runs.get(n, (1, 0))[1]:  # a rank from a repeat run (Lemma R; pr's repeats)
@@ -104,7 +105,7 @@ def atlas(rc, path, rows) -> None:
                 rc, where, cell, n, rank, label, prob, short,
                 at_positions=(None if at in (None, "-") else int(at)) if big_r else "unknown",
                 every=every.get(n), stated_caps=caps.get(n), stated_eq74=_int(caps74) if caps74 else None,
-                offer=offers.get(n))
+                offer=offers.get(n), square=square.get(n, False))
         limit_found = check_limit(rc, where, cell, limit, certified, _int(row["limit_upper_bound"]), probability,
                                   ranks, found)
         if limit is not None and certainty != "certified exact":
@@ -112,6 +113,16 @@ def atlas(rc, path, rows) -> None:
                      not certainty.startswith("="), "it does", "a probability over GF(p) without the prime condition "
                      f"('{PRIME_CONDITION}', issue 39 item 2)")
         _atlas_derived(rc, where, row, cell, ranks, labels, bound, limit, found, limit_found)
+
+
+def _square_sample(row, vocab: int) -> dict:
+    """Per N, whether ranks_sampled shows a square sample ('SxS' below V^(N/2) a side, or 'RxC+SxS'): the sampler
+    squares only where its first rows against every column pass its budget (docs/mathematics.md §7, Lemma C)."""
+    out = {}
+    for n, shape in _pairs(row.get("ranks_sampled", "")).items():
+        rows, _, cols = shape.partition("x")
+        out[n] = "+" in shape or (rows == cols and rows.isdigit() and int(rows) < vocab ** (n // 2))
+    return out
 
 
 def _every_kept(row, vocab: int, positional_rank: int) -> dict:

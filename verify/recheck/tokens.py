@@ -7,11 +7,9 @@ that is priced beyond ``--max-seconds``, of a random k x k part of it, a lower b
 
 - "certified exact": the rank equals the smallest bound proven at every weight: the counting cap, eq. 7.4
   with the caps (a)-(c), the derivative bound, the limit where it is certified;
-- "probabilistic(X)": the rank meets eq. 7.4 with H at the positions (X = the union over every j on both
-  sides, issue 39 item 1), a computed limit (1c) or every sequence was kept (1b); X is the smallest of those
-  it meets, rounded up to 3 significant digits;
-- "lower bound" (lb-S): the rank is below the smallest bound on offer by S.
-"""
+- "probabilistic(X)": the rank meets eq. 7.4 with H at the positions, a computed limit or every sequence was kept;
+  X is the union over the row's menu (Lemma C), a repeated row's the product (Lemma R), rounded up to 3 digits;
+- "lower bound" (lb-S): the rank is below the smallest bound on offer by S."""
 
 from __future__ import annotations
 
@@ -120,10 +118,11 @@ NOT_SHOWN = ("the file does not show every sequence was kept (it records no such
              "meets no other bound on offer")
 
 
-def _offers(cell: Cell, tokens: int, rank: int, at_positions, every, menu: bool = False) -> list[tuple[Fraction, str]]:
+def _offers(cell: Cell, tokens: int, rank: int, at_positions, every, menu: bool = False,
+            every_menu: bool = False) -> list[tuple[Fraction, str]]:
     """The probabilistic offers a rank meets: (probability, what); ``menu``: every offer the row has, met or not
-    (fixed by the spec and N before the draw).  ``every``: True only where the file records that every sequence was
-    kept at this N; None (not recorded) or False offers nothing (issue 46 item 2)."""
+    (fixed by the spec and N before the draw; ``every_menu``: the every-sequence offer among them, ``_every_on_menu``).
+    ``every``: True only where the file records that every sequence was kept at this N (issue 46 item 2)."""
     out, runs = [], cell.row_runs.get(tokens, 1)
     if cell.positional_rank and at_positions is not None and (menu or rank == at_positions):
         out.append((product_over_runs(lambda p: formulas.union_probability(cell.depth, cell.vocab,
@@ -132,7 +131,7 @@ def _offers(cell: Cell, tokens: int, rank: int, at_positions, every, menu: bool 
     if cell.limit is not None and not cell.limit_certified and (menu or rank == cell.limit) and \
             cell.limit_upper is not None:
         out.append((cell.limit_probability(), "the computed limit"))
-    if every is True and cell.positional_rank:
+    if (every is True or (menu and every_menu)) and cell.positional_rank:
         proven, _ = cell.proven(tokens)
         out.append((product_over_runs(lambda p: formulas.every_sequence_probability(proven, cell.depth,
                                                                                     cell.weight_range, p),
@@ -145,11 +144,8 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
     the cap and the limit (rows without positions)."""
     whp = f"certified lower bound; equal to generic w.h.p. unless {PRIME_CONDITION}"
     if label is not None:
-        if label == "certified exact":
-            return "certified", 0.0
-        if label == "probabilistic":
-            return whp, probability
-        return "certified lower bound", None
+        return {"certified exact": ("certified", 0.0), "probabilistic": (whp, probability)}.get(
+            label, ("certified lower bound", None))
     if rank == formulas.count_cap(cell.vocab, tokens, False) or (cell.limit_certified and rank == cell.limit):
         return "certified", 0.0
     if cell.limit is not None and not cell.limit_certified and rank == cell.limit:
@@ -159,13 +155,14 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
 
 def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int, label: str | None = None,
                      probability=None, short_by=None, at_positions="unknown", every=None, stated_caps=None,
-                     stated_eq74=None, offer=None):
+                     stated_eq74=None, offer=None, square=False):
     """Every check of one token rank (module doc).  ``label``: "certified exact", "probabilistic",
     "lower bound" or None (rows without positions: exact at these weights); ``at_positions``: the stated
     eq. 7.4 with H at the positions (None: not computed; "unknown": not stated); ``every``: the file records that
     every sequence was kept at this N (True), that it was not (False), or nothing (None); ``offer``: the offer the
-    file says the label meets (``OFFERS``; None: not stated).  Returns (the rank's finding, the label's finding or
-    None): what the row's other values rest on."""
+    file says the label meets (``OFFERS``; None: not stated); ``square``: the file shows a square sample here
+    (``_every_on_menu``).  Returns (the rank's finding, the label's finding or None): what the row's other values
+    rest on."""
     where = f"{where} N={tokens}"
     cap = formulas.count_cap(cell.vocab, tokens, cell.positional_rank > 0)
     if stated_caps is not None:
@@ -218,7 +215,7 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
                                  needs=needs)
     elif label == "probabilistic":
         label_finding = _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven,
-                                       proven_name, needs, at_finding, limit_trust)
+                                       proven_name, needs, at_finding, limit_trust, square)
     elif label == "lower bound":
         aims = [(proven, proven_name, None)]
         if stated_at is not None:
@@ -269,8 +266,18 @@ def _check_offer(rc, where, cell, tokens, rank, label, offer, stated_at, every, 
                  [at_finding] if offer == "eq74_at_positions" else []))
 
 
+def _every_on_menu(cell: Cell, tokens: int, every, square: bool) -> bool | None:
+    """Whether the every-sequence offer is on the row's menu, fixed before the draw (docs/mathematics.md §7, Lemma C):
+    True where every sequence was kept or V^(N/2) <= the smallest proven bound + 16 (the first sample has
+    min(V^(N/2), aim + 16) sequences a side); False where the file shows a square sample (taken only where aim + 16
+    rows against every column, hence the V^N of the whole matrix, pass the budget); None: the budget decides."""
+    if every is True or (cell.positional_rank and cell.vocab ** (tokens // 2) <= cell.proven(tokens)[0] + 16):
+        return True
+    return False if square or not cell.positional_rank else None
+
+
 def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every, proven, proven_name, needs,
-                   at_finding, limit_trust):
+                   at_finding, limit_trust, square=False):
     """A probabilistic label: the rank meets an offer the file shows, and its probability is the union over every
     offer on the row's menu, met or not (docs/mathematics.md §7, "A label's union"); a repeated row: the product
     over its runs of the kind fixed before the repeats (Lemma R), rounded up to the printed digits.  The offer the
@@ -286,17 +293,24 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                 "it records no such thing at this N", "it records a sample at this N"))
         return rc.add(where, value, CONTRADICTED, "the rank meets no bound on offer (eq. 7.4 at the positions, a "
                       "computed limit, every sequence kept)")
-    if cell.row_runs.get(tokens, 1) > 1:  # Lemma R: the product over the kind fixed before the repeats, by N alone
+    if tokens in cell.row_runs:  # Lemma R (any number of runs; Lemma C): the product over the kind fixed by N alone
         kind = EVERY if stated_at is None else "eq. 7.4"
         fixed = [o for o in offers if o[1].startswith(kind)]
         if not fixed:
             return rc.add(where, value, CONTRADICTED, f"a repeated row's runs must meet the kind fixed before the "
                           f"repeats ({kind}: docs/mathematics.md §7, Lemma R), which this rank does not")
         best = fixed[0]
-    else:  # one run: the union over the row's whole menu (docs/mathematics.md §7, "A label's union")
-        menu = _offers(cell, tokens, rank, stated_at, every, menu=True)
+    else:  # one run: the union over the row's whole menu (docs/mathematics.md §7, "A label's union", Lemma C)
+        on_menu = _every_on_menu(cell, tokens, every, square)  # offered where it can be met, met this time or not
+        menu = _offers(cell, tokens, rank, stated_at, every, menu=True, every_menu=on_menu is not False)
         best = (min(Fraction(1), sum((p for p, _ in menu), Fraction(0))),
                 "the union of the row's offers: " + "; ".join(what for _, what in menu))
+        if on_menu is None and probability is not None and not _same_bound(probability, best[0]):
+            without = min(Fraction(1), sum((p for p, what in menu if what != EVERY), Fraction(0)))
+            if _same_bound(probability, without):  # rests on the sample budget, which the file does not record
+                return rc.add(where, value, CONSISTENT, "the union without the every-sequence offer, "
+                              f"{float(without):.4g}, is a bound only where the budget could not keep every sequence",
+                              needs=needs)
     if probability is None or not _same_bound(probability, best[0]):
         unseen = ""
         if every is None and cell.positional_rank:

@@ -153,14 +153,16 @@ def rank_plot(pairs: list[tuple[Any, ...]], registry: RegistrySource | Registry 
 def provenance(source: RankSource, values: list[dict[str, Any]], registry: str) -> dict[str, Any]:
     """The report header's provenance (issues 33, 47): the registry, the field, seed and primes of the exact ranks,
     what they certify, and ``probability_bound``: the union bound on "some rank used is below its generic rank"
-    (the claims rest on every rank at once, so the sum of the ranks' bounds, rounded up; 0 when every one is
+    (the claims rest on every rank at once: the number of ranks used times the largest bound, ``headline``, rounded
+    up; 0 when every one is
     certified exact; None only when no rank was used), over the ranks that claim equality with the generic rank;
     ``ranks_lower_bound_only`` counts those that claim none (certified lower bounds only, outside the union);
     ``probability_bound_text`` the same printed with its event and condition (``formats.probability_text``)."""
     from .headline import Step, all_equal, probability_text
 
     claimed = [v for v in values if v.get("probability_bound") is not None]
-    union = all_equal([Step(i, 0, None, v["probability_bound"]) for i, v in enumerate(claimed)])
+    # every rank used may enter (a repeated rank's bound is read off its draws: M times the largest, ``headline``)
+    union = all_equal([Step(i, 0, None, v["probability_bound"]) for i, v in enumerate(claimed)], len(values))
     bound = None if not values else (union.probability if union else 0.0)
     return {"registry": registry, "field": source.field, "seed": 0,
             "primes": sorted({p for v in values for p in (v.get("primes") or [])}),

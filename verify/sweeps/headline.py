@@ -6,9 +6,15 @@ N_s" needs generic sep(N) = s along the final run and != s just before it.  Each
 proven for every weight below X, a rank certified exact), or holds unless its row's own random event occurred
 (a probabilistic label, a computed limit), or is not shown (a sampled lower bound: the generic rank may be
 larger).  The headline is certified when every step is proven; otherwise it holds unless one of the steps'
-events occurred, and Pr[union] <= the sum of their bounds (the union bound: no independence is assumed, the
-rows of one run share their weights and positions); a step that is not shown leaves the headline not shown
-(for a first N: the true first N is then at most N0, since a computed rank is a certified lower bound).
+events occurred; a step that is not shown leaves the headline not shown (for a first N: the true first N is
+then at most N0, since a computed rank is a certified lower bound).
+
+Its probability is M times the largest of the steps' bounds, M the number of events that can enter, fixed before
+the draw (``possible``), not their sum (docs/mathematics.md §7, "A headline's union"): which steps enter (their
+labels, the first N) and each repeated bound (Lemma R) are read off the draws, so a step's bound P_j bounds its
+event only in the sense Pr[E_j and P_j <= b] <= b for every b; then Pr[some E_j and M max_j P_j <= b] <=
+sum over the M possible j of Pr[E_j and P_j <= b / M] <= b, with no independence assumed (the rows of one run
+share their weights and positions), where the sum of the P_j can be exceeded M-fold.
 """
 
 from __future__ import annotations
@@ -64,14 +70,17 @@ class Headline:
                 f"{name}_union_over": " ".join(over)}
 
 
-def _headline(events: list[tuple[int | str, float]], shown: bool) -> Headline:
-    """The headline over ``events`` [(N or "limit", bound)] of its probabilistic steps."""
+def _headline(events: list[tuple[int | str, float]], shown: bool, possible: int | None = None) -> Headline:
+    """The headline over ``events`` [(N or "limit", bound)] of its probabilistic steps: ``possible`` (fixed before
+    the draw; None: the events given are all that can enter) times the largest bound (module doc)."""
     if not shown:
         return Headline(NOT_SHOWN, None)
     events = [(where, p) for where, p in events if p > 0]
     if not events:
         return Headline(CERTIFIED, 0.0)
-    total = sum((Fraction(p) for _, p in events), Fraction(0))
+    if possible is not None and possible < len(events):
+        raise ValueError(f"{len(events)} events entered, but only {possible} were said to be possible")
+    total = (possible or len(events)) * max(Fraction(p) for _, p in events)
     bound = 1.0 if total >= 1 else (float(total) if Fraction(float(total)) >= total
                                     else math.nextafter(float(total), 1.0))  # rounded up, never down
     return Headline(PROBABILISTIC, bound, tuple(w for w, _ in events if w != "limit"),
@@ -87,12 +96,14 @@ def _below(step: Step, value: int) -> tuple[bool, float | None]:
     return False, None
 
 
-def first_reaching(steps: list[Step], value: int | None, value_probability: float | None = 0.0
-                   ) -> tuple[int | None, Headline | None]:
+def first_reaching(steps: list[Step], value: int | None, value_probability: float | None = 0.0,
+                   possible: int | None = None) -> tuple[int | None, Headline | None]:
     """(the first N whose rank reaches ``value``, its certainty), or (None, None).  Every earlier N must be shown
     below ``value`` (``_below``); the rank at N0 is a certified lower bound, so it reaches ``value`` for certain;
     ``value_probability``: the bound on ``value``'s own event (a computed limit that may be below the generic one;
-    0 for a proven value, None where the value itself is only a lower bound: then not shown)."""
+    0 for a proven value, None where the value itself is only a lower bound: then not shown); ``possible``: how
+    many events can enter, fixed before the draw (every N the run may rank with a probability, and the value's
+    own; None: ``steps`` are every N the run may rank)."""
     if value is None:
         return None, None
     first = next((i for i, step in enumerate(steps) if step.rank >= value), None)
@@ -107,21 +118,25 @@ def first_reaching(steps: list[Step], value: int | None, value_probability: floa
             events.append((step.tokens, p))
     if shown and value_probability:
         events.append(("limit", value_probability))
-    return steps[first].tokens, _headline(events, shown)
+    if possible is None:
+        possible = len(steps) + (1 if value_probability else 0)
+    return steps[first].tokens, _headline(events, shown, possible)
 
 
-def all_equal(steps: list[Step]) -> Headline | None:
-    """The certainty that every step's rank is the generic rank (e.g. the N where the cap decides); None if none."""
+def all_equal(steps: list[Step], possible: int | None = None) -> Headline | None:
+    """The certainty that every step's rank is the generic rank (e.g. the N where the cap decides); None if none.
+    ``possible``: how many steps can enter, fixed before the draw (None: ``steps``)."""
     if not steps:
         return None
     shown = all(step.probability is not None for step in steps)
-    return _headline([(s.tokens, s.probability) for s in steps if s.probability is not None], shown)
+    return _headline([(s.tokens, s.probability) for s in steps if s.probability is not None], shown,
+                     len(steps) if possible is None else possible)
 
 
-def saturation(steps: list[Step], first_tokens: int | None) -> Headline | None:
+def saturation(steps: list[Step], first_tokens: int | None, possible: int | None = None) -> Headline | None:
     """The certainty of "the rank is s from N_s on" (``first_tokens`` = N_s, s its rank): every step of the final
     run equal to the generic rank, and the step before it shown different (below s, or a certified lower bound
-    above it); None without a saturation."""
+    above it); None without a saturation.  ``possible``: the steps that may enter (None: ``steps``)."""
     if first_tokens is None:
         return None
     start = next(i for i, step in enumerate(steps) if step.tokens == first_tokens)
@@ -136,7 +151,7 @@ def saturation(steps: list[Step], first_tokens: int | None) -> Headline | None:
             if ok:
                 events.append((before.tokens, p))
         # a rank above s is a certified lower bound above s: generic sep there is not s, for certain
-    return _headline(sorted(events, key=lambda e: e[0]), shown)
+    return _headline(sorted(events, key=lambda e: e[0]), shown, len(steps) if possible is None else possible)
 
 
 def probe_steps(data: dict[str, Any]) -> list[Step]:
@@ -156,20 +171,22 @@ def probe_steps(data: dict[str, Any]) -> list[Step]:
     return steps
 
 
-def probe_headlines(data: dict[str, Any]) -> dict[str, Any]:
+def probe_headlines(data: dict[str, Any], possible: int | None = None) -> dict[str, Any]:
     """The certainty of each headline of a probe (issue 47, item 1): ``saturation_certainty``,
     ``tokens_reaching_lower_bound_certainty``, ``tokens_reaching_lemma7_lower_bound_certainty`` and
-    ``cap_decides_certainty`` (``Headline.as_dict``, or None where the headline is None or empty)."""
+    ``cap_decides_certainty`` (``Headline.as_dict``, or None where the headline is None or empty).  ``possible``:
+    the N the probe may rank (fixed before the draw: N = 2, 4, ..., --max-tokens; None: the rows it ranked)."""
     steps = probe_steps(data)
+    possible = max(possible or 0, len(steps))
     out = {}
-    sat = saturation(steps, data["saturation_tokens"])
+    sat = saturation(steps, data["saturation_tokens"], possible)
     out["saturation_certainty"] = sat.as_dict() if sat else None
     for name, value in (("tokens_reaching_lower_bound", data["lower_bound"]),
                         ("tokens_reaching_lemma7_lower_bound", data["lemma7_lower_bound"])):
-        first, head = first_reaching(steps, value)
+        first, head = first_reaching(steps, value, possible=possible)
         assert first == data[name], (name, first, data[name])  # the same first N the probe reports
         out[f"{name}_certainty"] = head.as_dict() if head else None
-    decided = all_equal([s for s in steps if s.tokens in set(data["cap_decides"])])
+    decided = all_equal([s for s in steps if s.tokens in set(data["cap_decides"])], possible)
     out["cap_decides_certainty"] = decided.as_dict() if decided else None
     return out
 

@@ -144,5 +144,5 @@ def probe_sweep(spec: NetworkSpec, field: Field, seed: int = PROBE.seed, max_tok
     from ..schema import stamp
     from .headline import probe_headlines
 
-    data.update(probe_headlines(data))  # each headline with the certainty of what it rests on (issue 47, item 1)
+    data.update(probe_headlines(data, max_tokens // 2))  # each headline's certainty, over every N it may rank
     return stamp(data, "probe-n")

@@ -32,7 +32,7 @@ from ...model.embeddings import VocabularyEmbedding
 from ...model.spec import NetworkSpec, Weights, draw_weights
 from ...rank.bound import conjecture_scale, lemma7_lower_bound
 from ...rank.certainty import PRIME_CONDITION, format_bound
-from ...rank.labels import every_sequence_probability, offer_met, positional_label
+from ...rank.labels import every_sequence_possible, every_sequence_probability, offer_met, positional_label
 from ...rank.token.caps import count_caps
 from ...rank.token.gram import TOKEN_PRIME, GramModel
 from ...rank.token.limit import LimitOutOfReach, TokenLimit, token_limit
@@ -52,16 +52,21 @@ COLUMNS = csv_columns("n_atlas")
 
 
 def row_label_parts(found: int, every: bool, cap: int, upper: int, bounds: dict[str, Any],
-                    limit: TokenLimit | SimpleNamespace | None, spec: NetworkSpec) -> tuple[str, float | None, str]:
+                    limit: TokenLimit | SimpleNamespace | None, spec: NetworkSpec,
+                    step_budget: int | None = None) -> tuple[str, float | None, str]:
     """(the label for the CSV: "certified", "probabilistic(P)" or "lb-S" (S short of its aim), by
     ``rank.labels.positional_label``, the probe's rule; the label's probability (0 certified, None lower bound);
-    the offer it meets, ``rank.labels.offer_met``)."""
+    the offer it meets, ``rank.labels.offer_met``).  ``step_budget``: the sample's budget, which with the proven
+    bounds decides before the draw whether the every-sequence offer is on the menu (``every_sequence_possible``;
+    None: only where every sequence was kept)."""
     certified_limit = limit is not None and getattr(limit, "certified_exact", True)
     limit_rank = limit.rank if limit is not None else None
     limit_probability = None if limit is None else getattr(limit, "probability_bound", 0.0)
     proven = min(cap, upper, bounds["certified"])
+    aim_bound = min(proven, limit_rank) if certified_limit else proven
+    possible = None if step_budget is None else every_sequence_possible(cap, aim_bound, step_budget)
     label, probability, aim = positional_label(found, proven, bounds, spec, every, 2**31, TOKEN_PRIME, limit_rank,
-                                               certified_limit, limit_probability)
+                                               certified_limit, limit_probability, possible)
     certified = {"count_cap": cap, "eq74": bounds["certified"], "derivative_bound": upper}
     if certified_limit:
         certified["certified_limit"] = limit_rank
@@ -250,7 +255,7 @@ def _rank_at(model: GramModel, spec: NetworkSpec, with_pos: bool, tokens: int, c
     target = min(cap, upper, bounds["certified"], bounds["at_positions"] or upper)
     likely = limit.rank if limit else None
     found, every, spent = sequence_rank(model, tokens, target, seed, likely, budget=step_budget)
-    label, probability, offer = row_label_parts(found, every, cap, upper, bounds, limit, spec)
+    label, probability, offer = row_label_parts(found, every, cap, upper, bounds, limit, spec, step_budget)
     shape = sample_shape(model.embedding.vocab ** (tokens // 2), target if likely is None else min(target, likely),
                          step_budget, every, spent)
     if label.startswith("probabilistic") and repeats is not None:
@@ -274,13 +279,16 @@ RANKS_CERTAINTY = (
     "aimed at); eq74_bounds N:caps/at-positions; ranks_sampled N:rows x columns ranked; ranks_offer N:the offer met")
 
 
-def _headlines(row: dict[str, Any], steps: list[Step], bound: int | None, limit, first_limit: int | None) -> None:
-    """The first N columns and their certainty (``headline.first_reaching``, docs/mathematics.md §11)."""
+def _headlines(row: dict[str, Any], steps: list[Step], bound: int | None, limit, first_limit: int | None,
+               possible: int = 0) -> None:
+    """The first N columns and their certainty (``headline.first_reaching``, docs/mathematics.md §11); ``possible``:
+    the N the loop may rank with a probability, fixed before the draw (every N to max_n with positions, none
+    without), and the computed limit's own event besides (docs/mathematics.md §7, "A headline's union")."""
     def cells(name, head):
         return head.csv_cells(name) if head else dict.fromkeys((f"{name}_certainty", f"{name}_probability",
                                                                  f"{name}_union_over"), "")
     if bound:
-        first, head = first_reaching(steps, bound)
+        first, head = first_reaching(steps, bound, possible=possible)
         row["first_n_thm2_bound_status"] = "reached" if first is not None else "not reached"
     else:
         first, head = None, None
@@ -291,7 +299,8 @@ def _headlines(row: dict[str, Any], steps: list[Step], bound: int | None, limit,
         first, head, status = None, None, "no limit"
     else:
         certain = getattr(limit, "certified_exact", True)
-        first, head = first_reaching(steps, limit.rank, 0.0 if certain else limit.probability_bound)
+        first, head = first_reaching(steps, limit.rank, 0.0 if certain else limit.probability_bound,
+                                     possible + (0 if certain else 1))
         assert first == first_limit, (first, first_limit)  # the loop stops at the first N at the limit
         status = "reached" if first is not None else "not reached"
     row["first_n_limit"], row["first_n_limit_status"] = "" if first is None else first, status
@@ -364,7 +373,7 @@ def grid_row(cell: Cell, budget: Budget, seed: int = 0, skip: str | None = None)
     row["ranks_certainty"] = RANKS_CERTAINTY[with_pos]
     row["ranks_labels"], row["eq74_bounds"] = " ".join(record["labels"]), " ".join(record["eq74"])
     row["ranks_sampled"], row["ranks_offer"] = " ".join(record["sampled"]), " ".join(record["offer"])
-    _headlines(row, heads_steps, bound, limit, first_limit)
+    _headlines(row, heads_steps, bound, limit, first_limit, max_n // 2 if with_pos else 0)
     row.update(status=status, max_n=tokens, ranks=" ".join(ranks), caps=" ".join(caps),
                maximal_rank_exceptions=" ".join(exceptions), sampled_below=" ".join(sampled_below),
                notes="; ".join(notes), repeats=" | ".join(repeats["notes"]),
