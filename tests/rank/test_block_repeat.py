@@ -1,6 +1,7 @@
 """Block-level repeats (verify.rank.repeat): later runs rank only the blocks an earlier run found
 below their proven upper bound, each block keeps its best run, and the bound is
-P(R < g) <= sum_a prod_k min(1, e_(a,k)) over the blocks still below their upper bound."""
+M max_a prod_k min(1, e_(a,k)) over the blocks still below their upper bound, M the number of degree blocks
+(a set read off the draws: the sum of its products is no bound, ``test_the_printed_bound_is_valid...``)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_a_block_deficient_in_one_run_and_full_in_another_is_certified():
     assert out.best.certainty.certified_exact and "certified exact" in out.stopped
 
 
-def test_each_block_keeps_its_best_run_and_the_bound_sums_products_over_deficient_blocks():
+def test_each_block_keeps_its_best_run_and_the_bound_is_m_times_the_largest_product():
     # block 1 stays deficient (9 then 8: the first run is better), block 2 reaches 8 in run 2
     once, only, calls = _planted(([3, 9, 7], [0.0, 0.5, 0.25]),
                                  [([0, 8, 8], [1, 0.125, 1e-3]), ([0, 9, 0], [1, 2.0**-30, 1])])
@@ -60,16 +61,45 @@ def test_each_block_keeps_its_best_run_and_the_bound_sums_products_over_deficien
     assert [c[2] for c in calls] == [None, (1, 2), (1,)]
     assert out.rank == 3 + 9 + 8
     assert not out.certified_exact
-    assert Fraction(out.probability_bound) >= Fraction(1, 2) * Fraction(1, 8) * Fraction(2.0**-30)
-    assert out.probability_bound == block_level_bound({1: [0.5, 0.125, 2.0**-30]})
+    assert Fraction(out.probability_bound) >= 3 * Fraction(1, 2) * Fraction(1, 8) * Fraction(2.0**-30)  # M = 3 blocks
+    assert out.probability_bound == block_level_bound({1: [0.5, 0.125, 2.0**-30]}, 3)
 
 
-@pytest.mark.parametrize("bounds,expected", [
-    ({0: [0.5, 0.5], 1: [0.25]}, Fraction(1, 2)), ({0: [3.0, 0.5]}, Fraction(1, 2)), ({}, Fraction(0)),
-    ({0: [1e-10, 1e-10], 1: [1e-12]}, Fraction(1e-10) ** 2 + Fraction(1e-12))])
-def test_the_bound_is_the_sum_of_products_rounded_up_never_down(bounds, expected):
-    got = block_level_bound(bounds)
+@pytest.mark.parametrize("bounds,blocks,expected", [
+    ({0: [0.5, 0.5], 1: [0.25]}, 2, Fraction(1, 2)), ({0: [3.0, 0.5]}, 3, Fraction(1)), ({}, 4, Fraction(0)),
+    ({0: [0.5, 0.5], 1: [0.125]}, 5, Fraction(1)),  # 5 x 1/4, capped at 1
+    ({0: [1e-10, 1e-10], 1: [1e-12]}, 7, 7 * Fraction(1e-12))])
+def test_the_bound_is_m_times_the_largest_product_rounded_up_never_down(bounds, blocks, expected):
+    got = block_level_bound(bounds, blocks)
     assert Fraction(got) >= expected and (expected == 0 or Fraction(got) <= expected * (1 + Fraction(1, 2**50)))
+
+
+def test_more_blocks_below_their_bound_than_degree_blocks_is_an_engine_error():
+    with pytest.raises(ValueError, match="only 1 degree blocks"):
+        block_level_bound({0: [0.5], 1: [0.5]}, 1)
+
+
+def test_the_printed_bound_is_valid_where_the_sum_over_the_deficient_blocks_is_not():
+    """Validity of a bound P read off the draws: Pr[R < g and P <= b] <= b for every b (docs/mathematics.md §7).
+    Planted exactly: two blocks of generic ranks 10 and 8 (their proven upper bounds), each missing with
+    probability e = 1/8 in a run (so e is a valid Schwartz-Zippel bound for each), in disjoint draws; one run.
+    In each miss the other block meets its bound, so the sum over the deficient blocks prints e while
+    Pr[R < g and P <= e] = 2e; M max prints 3e (M = 3 blocks) and is valid at every b."""
+    e = Fraction(1, 8)
+    outcomes = [(e, [3, 9, 8]), (e, [3, 10, 7]), (1 - 2 * e, [3, 10, 8])]  # (probability, block ranks)
+    printed = []
+    for chance, ranks in outcomes:
+        once, only, _ = _planted((ranks, [0.0, float(e), float(e)]), [])
+        out = repeat_until(once, Field(101), 0, 1e-9, 1, rank_blocks=only)
+        wrong = out.rank < sum(UPPER)
+        printed.append((chance, wrong, Fraction(out.probability_bound)))
+        deficient = [a for a, (r, u) in enumerate(zip(ranks, UPPER, strict=True)) if r < u]
+        if wrong:
+            assert sum((e for _ in deficient), Fraction(0)) == e  # what the sum over the deficient blocks printed
+    for b in {p for _, _, p in printed}:
+        assert sum((c for c, wrong, p in printed if wrong and p <= b), Fraction(0)) <= b
+    # the old rule: P = sum over the deficient blocks = e in each miss, and Pr[wrong and P <= e] = 2e > e
+    assert sum((c for c, wrong, _ in printed if wrong), Fraction(0)) == 2 * e
 
 
 def test_the_reduced_route_by_blocks_matches_whole_runs_at_depth_3_width_3_two_heads_of_one():

@@ -82,14 +82,16 @@ def test_sep_repeats_over_small_primes_until_the_product_of_bounds_is_below_1e_9
     """Depth 2, width 3, two heads of d_a = 1: rank 25 < 26 = the upper bound, so never certified exact.
     Only degree block 1 (6 x 168, rank 5 below its bound 6 = its row count) is short, so the later runs
     rank it alone (block-level repeats), and with weights uniform over GF(p) its bound per run is
-    6 * 2(3^2 - 1)/p + 6/p = 102/p: at p near 10^6 three runs are needed ((102/p)^2 ~ 1.04e-8)."""
+    6 * 2(3^2 - 1)/p + 6/p = 102/p: at p near 10^6 three runs are needed (5 (102/p)^2 ~ 5.2e-8, M = 5 blocks)."""
     assert main(["sep", "--depth", "2", "--width", "3", "--heads", "2", "--attn-dim", "1", "--field", "gf:1000003",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     primes = [1000003, sympy.prevprime(1000003), sympy.prevprime(sympy.prevprime(1000003))]
     assert out["rank"] == 25 and out["runs"] == 3 and out["primes"] == primes
     assert [r.get("blocks") for r in out["run_details"]] == [None, [1], [1]]
-    expected = math.prod(102 / p for p in primes)
+    # M = 5 degree blocks (every term has degree 4: A-degrees 0..4) times the one short block's product
+    expected = 5 * math.prod(102 / p for p in primes)
+    assert len(json.loads(json.dumps(out["blocks"]))) == 5
     assert expected <= out["probability_bound"] <= expected * (1 + 1e-9)
     assert out["certified_exact"] is False and out["elimination"]
     assert any("GF(p)" in n for n in out["notes"])  # the bad-prime caveat beside the number

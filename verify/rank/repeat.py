@@ -222,23 +222,31 @@ def _product(bounds: list[float]) -> float:
     return _round_up(value)
 
 
-def block_level_bound(per_block: dict[int, list[float]]) -> float:
-    """P(R < g) <= sum_a prod_k min(1, e_(a,k)) over the blocks still below their proven upper bound:
-    R = sum_a max_k r_(a,k) misses g = sum_a g_a only if some block misses in every run, and the runs'
-    weights are independent (each e_(a,k) is that block's Schwartz-Zippel bound in run k).  Exact
+def block_level_bound(per_block: dict[int, list[float]], blocks: int) -> float:
+    """M max_a prod_k min(1, e_(a,k)) over the blocks a still below their proven upper bound, M = ``blocks`` the
+    number of degree blocks (fixed by the spec before the draw): R = sum_a max_k r_(a,k) misses g = sum_a g_a only
+    if some block a (below its bound, so in the set) missed in every run, each e_(a,k) that block's Schwartz-Zippel
+    bound in run k at independent weights.  Which blocks stay below their bound, and for how many runs, is read
+    off the draws, so their products do not add: a block's product P_a is a bound only in the sense
+    Pr[a missed in every run and P_a <= b] <= b (Lemma R), and Pr[R < g and M max_a P_a <= b] <=
+    sum over the M blocks of Pr[a missed and P_a <= b / M] <= b (docs/mathematics.md §2, block-level repeats;
+    the sum over the blocks below their bound is exceeded when two blocks miss in disjoint draws).  Exact
     rational arithmetic, rounded up.
 
-    >>> block_level_bound({3: [1.0, 0.5, 0.25], 5: [0.125]})
-    0.25
-    >>> block_level_bound({})
+    >>> block_level_bound({3: [1.0, 0.5, 0.25], 5: [0.125]}, 6)
+    0.75
+    >>> block_level_bound({}, 6)
     0.0
     """
-    total = Fraction(0)
+    if len(per_block) > blocks:
+        raise ValueError(f"{len(per_block)} blocks below their bound, but only {blocks} degree blocks")
+    top = Fraction(0)
     for bounds in per_block.values():
         value = Fraction(1)
         for b in bounds:
             value *= min(Fraction(1), Fraction(b))
-        total += value
+        top = max(top, value)
+    total = min(Fraction(1), blocks * top)
     return 0.0 if total == 0 else _round_up(total)
 
 
@@ -254,7 +262,7 @@ def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: i
         if not per_block:
             stopped = f"every degree block met its proven upper bound after {i} run(s): certified exact"
             break
-        bound = block_level_bound(per_block)
+        bound = block_level_bound(per_block, len(best))
         if bound <= target:
             stopped = f"block-level bound {format_bound(bound)} <= target {target:g} after {i} run(s)"
             break
@@ -272,14 +280,16 @@ def _by_blocks(first: SepResult, record: RunRecord, rank_blocks, fields, seed: i
         runs.append(RunRecord(seed + i, here.modulus, result.rank, None, False, result.seconds,
                               elimination_of(result), tuple(sorted(per_block))))
     per_block = {a: e for a, e in per_block.items() if best[a].rank < best[a].upper_bound}
-    exact, bound = not per_block, block_level_bound(per_block)
+    exact, bound = not per_block, block_level_bound(per_block, len(best))
     rank = sum(b.rank for b in best)
     meaning = (f"sum over the degree blocks of each block's largest rank in {len(runs)} run(s) with independent "
                f"weights and primes (later runs re-ranked only the blocks below their proven upper bound): a "
                f"certified lower bound on the generic separation rank")
     meaning += (", and every block meets its proven upper bound, so it is the generic separation rank exactly"
-                if exact else f"; it is below the generic rank with probability at most sum_a prod_k e_(a,k) = "
-                f"{format_bound(bound)} over the {len(per_block)} block(s) below their upper bound; " + BAD_PRIME_NOTE)
+                if exact else f"; it is below the generic rank with probability at most M max_a prod_k e_(a,k) = "
+                f"{format_bound(bound)}, the largest product over the {len(per_block)} block(s) below their upper "
+                f"bound times the M = {len(best)} degree blocks (which blocks stay below is read off the draws, so "
+                f"their products do not add; docs/mathematics.md, block-level repeats); " + BAD_PRIME_NOTE)
     combined = replace(first, rank=rank, blocks=best, certainty=Certainty(True, bound, meaning, certified_exact=exact),
                        seconds=sum(r.seconds for r in runs))
     return Repeated(combined, runs, bound, exact, target, stopped)
