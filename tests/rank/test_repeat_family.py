@@ -161,7 +161,8 @@ def test_a_deficient_block_is_re_ranked_at_the_2_40_family_and_pinned_against_fl
         flint_rank = flint.nmod_mat([[int(x) for x in row] for row in _matrix(seed, p)], p).rank()
         assert flint_rank == 290 and _blocks(seed, p, (0,))[0].rank == flint_rank
     assert out.rank == 290 + 8 and not out.certified_exact
-    exact = Fraction(UD, FAST_PRIME) * Fraction(UD, 2**40 - 87) * Fraction(UD, second)
+    # M = 2 degree blocks times block 0's product (docs/mathematics.md §2, block-level repeats)
+    exact = 2 * Fraction(UD, FAST_PRIME) * Fraction(UD, 2**40 - 87) * Fraction(UD, second)
     assert exact <= Fraction(out.probability_bound) <= exact * (1 + Fraction(1, 2**45))
     assert [r.prime for r in out.runs] == [FAST_PRIME, 2**40 - 87, second]
     # without the choice the given primes go on: FLINT at 2^63 - 25
