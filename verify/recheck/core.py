@@ -66,6 +66,7 @@ class _Task:
     finding: Finding
     price: float
     run: object  # () -> (status, detail[, proven])
+    key: object = None  # tasks of one key share one computation (its price is spent once)
 
 
 @dataclass
@@ -100,22 +101,28 @@ class Recheck:
             return self.add(where, value, RECOMPUTED, detail, needs=needs, trust=trust)
         return self.add(where, value, CONTRADICTED, wrong or detail, needs=needs)
 
-    def later(self, where: str, value: str, price: float, run, needs=()) -> Finding:
-        """A recomputation priced at ``price`` seconds; ``run()`` returns (status, detail[, proven])."""
+    def later(self, where: str, value: str, price: float, run, needs=(), key=None) -> Finding:
+        """A recomputation priced at ``price`` seconds; ``run()`` returns (status, detail[, proven]).  Tasks given
+        one ``key`` share one computation (``run`` caches it by that key): its price is spent by the first of them
+        to run, and the others run free once it has."""
         finding = self.add(where, value, BEYOND, f"needs about {price:.3g} s", needs=needs)
-        self.tasks.append(_Task(finding, price, run))
+        self.tasks.append(_Task(finding, price, run, key))
         return finding
 
     def run(self) -> None:
         """Run the priced recomputations, cheapest first, while the budget lasts; then ``resolve``."""
         order = {id(f): i for i, f in enumerate(self.findings)}
+        paid = set()
         for task in sorted(self.tasks, key=lambda t: (t.price, order[id(t.finding)])):
             finding = task.finding
-            if not self.spent + task.price <= self.max_seconds:
+            price = 0.0 if task.key is not None and task.key in paid else task.price
+            if not self.spent + price <= self.max_seconds:
                 finding.detail = (f"its recomputation is priced at {task.price:.3g} s, beyond what is left of "
                                   f"--max-seconds {self.max_seconds:g}")
                 continue
-            self.spent += task.price
+            if task.key is not None:
+                paid.add(task.key)
+            self.spent += price
             outcome = task.run()
             finding.status, finding.detail = outcome[0], outcome[1]
             if len(outcome) > 2:

@@ -24,30 +24,36 @@ from math import comb
 import numpy as np
 
 from . import arith
-from .batched import BatchedPass
+from .batched import MAX_FLOAT_INNER, BatchedPass
 
 __all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence", "multiset"]
 
 #: Sequences evaluated in one numpy batch (memory: a few (batch, N, N) int64 arrays).
 BATCH = 4096
-#: Cost of one elementwise step of the batched forward pass (``batched``), in seconds: measured 2.5e-9 to 4.3e-9
-#: on the shapes of benchmarks/recheck.py (the shared 2-core machine, 2026-11-29), with 1.5x slack.  The price of
-#: a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
-SECONDS_PER_STEP = 6e-9
-#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 1.2e9 to 2.1e9 at n = 300 to 1000) and of
-#: converting its entries (n^2 * that; measured 8.4e-7 s an entry, Python integers and nmod_mat together).
-RANK_RATE = 1.5e9
-CONVERT = 8e-7
+#: Cost of one elementwise step of the batched forward pass (``batched``), in seconds, and of one sequence apart from
+#: its steps: measured 0.6e-9 to 1.9e-9 a step at the shapes of results/ and 1.7e-6 s a sequence at the smallest
+#: (benchmarks/recheck.py --calibrate, 2026-11-29, 2-core machine at load about 1.3), priced 2e-9 and 2e-6 (the
+#: largest measured step, rounded up).  Score products whose inner dimension N exceeds ``batched.MAX_FLOAT_INNER``
+#: run in int64, not BLAS: priced twice (``_steps``).  The price of a recomputation is this per sequence times the
+#: sequences, plus the rank's cost.
+SECONDS_PER_STEP = 2e-9
+SECONDS_PER_SEQUENCE = 2e-6
+#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 7.4e9 to 1.0e10 at n = 500 to 2000, quiet) and of
+#: converting its entries (n^2 * that; measured 1.7e-7 to 2.5e-7 s an entry, numpy to Python integers to nmod_mat).
+RANK_RATE = 4e9
+CONVERT = 3e-7
 
 
 def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> int:
     """Elementwise products of one sequence's forward pass (``arith.forward_output``): per layer and head
-    the three projections and the output (4 d_x d_a N) and the scores and their use (2 d_a N^2)."""
-    return depth * heads * (4 * width * attn_dim * tokens + 2 * attn_dim * tokens * tokens) + depth * width * tokens
+    the three projections and the output (4 d_x d_a N) and the scores and their use (2 d_a N^2, twice where N
+    exceeds ``batched.MAX_FLOAT_INNER``: int64 products)."""
+    scores = 2 * attn_dim * tokens * tokens * (2 if tokens > MAX_FLOAT_INNER else 1)
+    return depth * heads * (4 * width * attn_dim * tokens + scores) + depth * width * tokens
 
 
 def seconds_per_sequence(depth: int, width: int, heads, attn_dim: int, tokens) -> float:
-    return SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
+    return SECONDS_PER_SEQUENCE + SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
 
 
 def rank_seconds(rows, cols) -> float:
