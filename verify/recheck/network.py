@@ -129,9 +129,49 @@ class TokenNetwork:
         return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
     def matrix(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """The token matrix on the given A-side rows and B-side columns (each a (k, N/2) token array)."""
+        """The token matrix on the given A-side rows and B-side columns (each a (k, N/2) token array); without
+        positions each distinct (output token, multiset of the rest) is evaluated once (``_by_multiset``)."""
+        if self._multiset_keys(rows.shape[1] * 2) is not None and len(rows) and len(cols):
+            return self._by_multiset(rows, cols)
         pairs = np.concatenate([np.repeat(rows, len(cols), axis=0), np.tile(cols, (len(rows), 1))], axis=1)
         return self.evaluate(pairs).reshape(len(rows), len(cols))
+
+    def _multiset_keys(self, tokens: int):
+        """The base of the additive key of ``_by_multiset``, or None where that route does not apply (positions, an
+        output position other than 0, or a key that would not fit an int64)."""
+        base = tokens + 1
+        if self.positional_rank or self.position != 0 or base ** (self.vocab + 1) >= 2**62:
+            return None
+        return base
+
+    def _by_multiset(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The token matrix without positions, each distinct entry evaluated once.  An entry is y at position 0 of
+        the sequence a || b, which depends only on the token at position 0 and the multiset of the other N - 1
+        tokens (module doc: eq. 3 treats the other positions alike); one sorted sequence stands for each.  The key
+        w base^V + sum_v c_v base^v, c_v the count of v among the N - 1 other tokens (each <= N < base: no carry),
+        is a row key plus a column key."""
+        tokens = rows.shape[1] + cols.shape[1]
+        base, v = self._multiset_keys(tokens), self.vocab
+        powers = base ** np.arange(v + 1, dtype=np.int64)
+        row_keys = _counts(rows[:, 1:], v) @ powers[:v] + rows[:, 0] * powers[v]
+        col_keys = _counts(cols, v) @ powers[:v]
+        keys = row_keys[:, None] + col_keys[None, :]
+        unique, inverse = np.unique(keys, return_inverse=True)
+        counts = (unique[:, None] // powers[None, :v]) % base
+        firsts = unique // powers[v]
+        sequences = np.zeros((len(unique), tokens), dtype=np.int64)
+        for i, (w, c) in enumerate(zip(firsts.tolist(), counts.tolist(), strict=True)):
+            sequences[i, 0] = w
+            sequences[i, 1:] = np.repeat(np.arange(v), c)
+        return self.evaluate(sequences)[inverse.reshape(keys.shape)]
+
+    def _evaluations(self, tokens: int, rows, cols) -> float:
+        """The evaluations of F a rows x cols part of the matrix at N costs: rows x cols, or without positions at
+        most the distinct (output token, multiset of N - 1 tokens), V binom(N - 1 + V - 1, V - 1)."""
+        entries = _float(rows) * _float(cols)
+        if self._multiset_keys(tokens) is None:
+            return entries
+        return min(entries, _float(self.vocab * comb(tokens - 1 + self.vocab - 1, self.vocab - 1)))
 
     def sides(self, tokens: int) -> tuple[np.ndarray, np.ndarray]:
         """Every distinct row and column of the token matrix at N (module doc: representatives without positions)."""
@@ -151,8 +191,11 @@ class TokenNetwork:
 
     def full_rank_seconds(self, tokens: int) -> float:
         rows, cols = (_float(c) for c in self.side_counts(tokens))
-        return rows * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(rows, cols) + self.setup_seconds()
+        return self._evaluations(tokens, rows, cols) * self._per_sequence(tokens) + rank_seconds(rows, cols) \
+            + self.setup_seconds()
+
+    def _per_sequence(self, tokens: int) -> float:
+        return seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens)
 
     def full_rank(self, tokens: int) -> int:
         """sep at N mod p at these weights: the rank of the whole token matrix (FLINT)."""
@@ -162,8 +205,8 @@ class TokenNetwork:
     def sample_seconds(self, tokens: int, k: int, every_column: bool = False) -> float:
         cols = _float(self.side_counts(tokens)[1] if every_column else k)
         k = _float(k)
-        return k * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(k, cols) + self.setup_seconds()
+        return self._evaluations(tokens, k, cols) * self._per_sequence(tokens) + rank_seconds(k, cols) \
+            + self.setup_seconds()
 
     def sampled_rank(self, tokens: int, k: int, seed: str = "", every_column: bool = False) -> int:
         """Rank of the token matrix on k distinct random rows and k distinct random columns, or every column (a
@@ -190,6 +233,14 @@ class TokenNetwork:
         else:
             out = [multiset(v, half, x) for x in chosen]
         return np.array(out, dtype=np.int64).reshape(len(chosen), half)
+
+
+def _counts(side: np.ndarray, vocab: int) -> np.ndarray:
+    """(k, V) token counts of each row of a (k, n) token array."""
+    out = np.zeros((len(side), vocab), dtype=np.int64)
+    for column in side.T:
+        out[np.arange(len(side)), column] += 1
+    return out
 
 
 def _distinct(rng, count: int, k: int) -> list[int]:

@@ -79,7 +79,8 @@ class Cell:
         """(price, route) of H at the positions on a side of ``size`` positions: the monomial matrix
         (``formulas.hilbert_at_positions``) where one elimination covers every degree, else the closure
         (``hilbert``), whichever is priced lower."""
-        points, m, c = self.vocab**size, (self.vocab - 1) * (1 + self.positional_rank), formulas.layer_degree(self.depth)
+        points, c = self.vocab**size, formulas.layer_degree(self.depth)
+        m = (self.vocab - 1) * (1 + self.positional_rank)
         caps = [formulas.hilbert_cap(size, j, self.vocab, self.positional_rank) for j in range(c)]
         routes = [(hilbert.closure_seconds(points, m, caps, network.RANK_RATE, network.CONVERT),
                    hilbert.closure_hilbert)]
