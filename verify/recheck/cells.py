@@ -132,16 +132,29 @@ def _minor_task(rc, where, cell, tokens, size):
 
 
 def _count_rows_task(rc, where, cell, tokens, least):
-    """rank_at_least of a "count rows" row: the rank of ``least`` of the recheck's own random rows of the token matrix
-    without positions (one row per output token and multiset of the rest of the A side, ``network``) against every
-    column, each distinct entry evaluated once by the literal pass; rank ``least`` is a certified lower bound on
-    sep(N) at these weights, at least the stated one.  Fewer is no contradiction (other rows may do better)."""
+    """rank_at_least of a "count rows" row, by the recheck's own route on the token matrix without positions (one
+    row per output token and multiset of the rest of the A side, one column per multiset of the B side, each distinct
+    entry evaluated once by the literal pass, ``network``): the whole matrix's rank where it is priced within the
+    budget (below ``least``: contradicted, no rows of it reach ``least``), else the rank of ``least`` of the recheck's
+    own random rows against every column (rank ``least``: a certified lower bound on sep(N) at these weights; fewer
+    is no contradiction, other rows may do better)."""
+    net = cell.net
+    whole = net.full_rank_seconds(tokens)
+    if whole <= rc.max_seconds:
+        def run_whole():
+            found = net.full_rank(tokens)
+            how = f"the whole count matrix at N = {tokens}, literal eq. 3 pass, mod {cell.p}: rank {found}"
+            if found >= least:
+                return RECOMPUTED, how + f" >= {least}"
+            return CONTRADICTED, how + f" < {least}: no rows of it have rank {least}"
+        return rc.later(where, f"rank_at_least {least}", whole, run_whole)
+
     def run():
-        found = cell.net.sampled_rank(tokens, least, where + ":count rows", every_column=True)
+        found = net.sampled_rank(tokens, least, where + ":count rows", every_column=True)
         how = (f"{least} random rows of the count matrix at N = {tokens} (the recheck's own draw) against every "
                f"column, literal eq. 3 pass, mod {cell.p}: rank {found}")
         if found >= least:
             return RECOMPUTED, how + f", a certified lower bound: sep >= {least}"
-        return BEYOND, how + (f" < {least}; not a contradiction (a sample is a lower bound), more rows are beyond "
-                              "this recheck")
-    return rc.later(where, f"rank_at_least {least}", cell.net.sample_seconds(tokens, least, True), run)
+        return BEYOND, how + (f" < {least}; not a contradiction (a sample is a lower bound), the whole matrix is "
+                              f"priced at {whole:.3g} s")
+    return rc.later(where, f"rank_at_least {least}", net.sample_seconds(tokens, least, True), run)

@@ -1,0 +1,174 @@
+"""The routes issue 46 item 8 added to reach the coverage target: H at the positions by the closure (``hilbert``),
+one computation shared by tasks of one key (``Recheck.later``), the token matrix without positions evaluated once per
+multiset (large N), the count-rows cells' own route, and a stopped limit's line resting on its recomputation.  Each is
+fed right values it must not contradict and wrong ones (one too high, one too low) it must contradict; expected values
+come from other routes (the monomial matrices, brute force, the literal pass on every sequence)."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+from pathlib import Path
+
+import numpy as np
+
+from verify.recheck import BEYOND, CONTRADICTED, RECOMPUTED, Recheck, arith, formulas, hilbert, recheck  # noqa: F401
+from verify.recheck.cells import _count_rows_task
+from verify.recheck.tokens import Cell, check_token_rank
+
+ROOT = Path(__file__).resolve().parents[2]
+P = 2**31 - 1
+
+
+def _brute_hilbert(points, degree, p):
+    """H(j) by the rank of every monomial of degree <= j at the points, Python integers and sympy's rank mod p."""
+    from sympy import GF, Matrix
+    from sympy.polys.matrices import DomainMatrix
+
+    m = len(points[0])
+    monomials = [a for d in range(degree + 1) for a in itertools.combinations_with_replacement(range(m), d)]
+    rows = [[int(np.prod([pt[i] for i in a], dtype=object)) % p if a else 1 for a in monomials] for pt in points]
+    return DomainMatrix.from_Matrix(Matrix(rows)).convert_to(GF(p)).rank()
+
+
+def test_closure_hilbert_agrees_with_the_monomial_matrices_and_brute_force():
+    for vocab, big_r, size, degree in ((2, 1, 5, 6), (3, 2, 3, 4), (4, 1, 2, 4), (3, 1, 4, 5), (2, 0, 6, 4)):
+        pis = [arith.positional_coefficients(big_r, 0, j) for j in range(size)]
+        points = formulas.side_points(vocab, pis)
+        closure = hilbert.closure_hilbert(points, degree, P)
+        assert closure == formulas.hilbert_at_positions(points, degree, P)
+        assert closure == [_brute_hilbert(points, j, P) for j in range(degree + 1)]
+    # four points of a plane in general position (docs): 1, 3, 4, 4; a line of 5 points: j + 1 up to 5
+    assert hilbert.closure_hilbert([(0, 0), (1, 1), (1, 3), (2, 4)], 3, P) == [1, 3, 4, 4]
+    assert hilbert.closure_hilbert([(t,) for t in range(5)], 6, P) == [1, 2, 3, 4, 5, 5, 5]
+
+
+def test_closure_price_bounds_the_rows_it_eliminates():
+    """The price counts at least every row the closure eliminates: sum of the caps on H plus m rows per point."""
+    caps = [formulas.hilbert_cap(3, j, 6, 7) for j in range(40)]
+    price = hilbert.closure_seconds(216, 40, caps, 4e9, 3e-7)
+    rows = sum(min(c, 216) for c in caps) + 40 * 216
+    assert price >= rows * 216 * (2 * 3e-7 + 216 / 4e9)
+    assert hilbert.monomial_seconds(216, 40, 40, 4e9, 3e-7) is None  # too wide: the closure is used
+
+
+def _eq74_by_monomials(cell, tokens):
+    half, c = tokens // 2, formulas.layer_degree(cell.depth)
+    pis = [arith.positional_coefficients(cell.positional_rank, cell.seed, j) for j in range(tokens)]
+    h_b = formulas.hilbert_at_positions(formulas.side_points(cell.vocab, pis[half:]), c, cell.p)
+    h_a = formulas.hilbert_at_positions(formulas.side_points(cell.vocab, pis[1:half]), c, cell.p)
+    return formulas.eq74(cell.depth, cell.vocab, tokens, lambda j: h_b[j], lambda j: h_a[j])
+
+
+def test_eq74_at_the_positions_by_the_closure_contradicts_one_off_and_keeps_the_right_value():
+    cell = Cell(4, 4, 1, 4, 3, 3, 4, 0, 2**31, P)  # m = 10, C = 40: every monomial up to C is far too wide
+    assert cell._side_route(3)[1] is hilbert.closure_hilbert
+    right = _eq74_by_monomials(cell, 6)
+    for stated, expect in ((right, RECOMPUTED), (right + 1, CONTRADICTED), (right - 1, CONTRADICTED)):
+        rc = Recheck(60)
+        check_token_rank(rc, "cell", cell, 6, 27, "certified exact", at_positions=stated)
+        rc.run()
+        line = next(f for f in rc.findings if f.value.startswith("eq. 7.4 at the positions"))
+        assert line.status == expect, (stated, line.line())
+
+
+def test_tasks_of_one_key_spend_the_budget_once():
+    rc = Recheck(1.5)
+    ran = []
+    for name in ("a", "b"):
+        rc.later("w", name, 1.0, lambda name=name: (ran.append(name), (RECOMPUTED, "ok"))[1], key="shared")
+    rc.later("w", "c", 1.0, lambda: (RECOMPUTED, "ok"))
+    rc.run()
+    assert ran == ["a", "b"] and rc.spent == 1.0
+    assert [f.status for f in rc.findings] == [RECOMPUTED, RECOMPUTED, BEYOND]
+
+
+def test_heads_share_eq74_at_the_positions_and_its_price():
+    one, two = Cell(3, 4, 1, 4, 3, 3, 2, 0, 2**31, P), Cell(3, 4, 2, 2, 3, 3, 2, 0, 2**31, P)
+    assert one.hilbert_key(8) == two.hilbert_key(8) != one.hilbert_key(6)
+    ranks = one.net.full_rank_seconds(8) + two.net.full_rank_seconds(8)
+    rc = Recheck(ranks + one.hilbert_price(8) * 1.01)  # the two ranks and one H at the positions
+    for cell in (one, two):
+        check_token_rank(rc, "cell", cell, 8, 81, "certified exact", at_positions=_eq74_by_monomials(one, 8))
+    rc.run()
+    lines = [f for f in rc.findings if f.value.startswith("eq. 7.4 at the positions")]
+    assert [f.status for f in lines] == [RECOMPUTED, RECOMPUTED]
+
+
+def _literal_rank(cell, tokens):
+    """The whole token matrix without positions, every sequence a || b evaluated by ``arith.forward_output``."""
+    net = cell.net
+    rows, cols = net.sides(tokens)
+    pairs = np.concatenate([np.repeat(rows, len(cols), axis=0), np.tile(cols, (len(rows), 1))], axis=1)
+    x = np.transpose(net.columns[pairs], (0, 2, 1)) % cell.p
+    values = arith.forward_output(net.layers, x, cell.p, 0, 0).reshape(len(rows), len(cols))
+    return arith.nmod_rank(values, cell.p)
+
+
+def test_a_large_n_rank_without_positions_is_recomputed_and_one_off_is_contradicted():
+    """(L = 4, V = 2, R = 0) at N = 80 costs its 160 multisets, not its 41 x 41 sequences of 80 tokens."""
+    cell = Cell(4, 3, 1, 3, 2, 2, 0, 0, 2**31, P)
+    assert cell.net.full_rank_seconds(80) < 1.0
+    right = _literal_rank(Cell(4, 3, 1, 3, 2, 2, 0, 0, 2**31, P), 20)
+    for tokens, rank, expect in ((20, right, RECOMPUTED), (20, right - 1, CONTRADICTED), (80, 41, RECOMPUTED),
+                                 (80, 40, CONTRADICTED)):
+        rc = Recheck(30)
+        found, _ = check_token_rank(rc, "row", cell, tokens, rank)
+        rc.run()
+        assert found.status == expect, found.line()
+    rc = Recheck(30)
+    found, _ = check_token_rank(rc, "row", cell, 80, 42)  # one above the counting cap 41
+    rc.run()
+    assert found.status == CONTRADICTED
+
+
+def test_count_rows_route_whole_matrix_and_own_rows():
+    cell = Cell(1, 4, 1, 4, 3, 3, 0, 0, 2**31, P)  # L = 1: rank at most 3 (the derivative bound) < the cap 15
+    right = _literal_rank(Cell(1, 4, 1, 4, 3, 3, 0, 0, 2**31, P), 8)
+    assert right < formulas.count_cap(3, 8, False)
+    for least, expect in ((right, RECOMPUTED), (right - 1, RECOMPUTED), (right + 1, CONTRADICTED)):
+        rc = Recheck(30)
+        line = _count_rows_task(rc, "cell", cell, 8, least)
+        rc.run()
+        assert line.status == expect, line.line()
+        assert "whole count matrix" in line.detail
+    # a budget below the whole matrix's price: the recheck's own rows (a lower bound, never a contradiction)
+    whole, rows = cell.net.full_rank_seconds(8), cell.net.sample_seconds(8, right, True)
+    assert rows < whole
+    for least, expect in ((right, RECOMPUTED), (right + 1, BEYOND)):
+        rc = Recheck((rows + whole) / 2)
+        line = _count_rows_task(rc, "cell", cell, 8, least)
+        rc.run()
+        assert line.status == expect and "random rows" in line.detail, line.line()
+
+
+def test_committed_count_rows_cells_are_priced_not_left_without_a_route():
+    with open(ROOT / "results" / "n_positional_cells.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row.get("rank_route") == "count rows"]
+    for row in rows:
+        r, depth, heads = int(row["r"]), int(row["depth"]), int(row["heads"])
+        cell = Cell(depth, r + 1, heads, (r + 1) // heads, r, r, 0, int(row["seed"]), 2**31, int(row["prime"]))
+        rc = Recheck(0)
+        line = _count_rows_task(rc, "cell", cell, int(row["n_reached"]), int(row["rank_at_least"]))
+        rc.run()
+        assert line.status == BEYOND and "priced at" in line.detail  # a route with a price, beyond a zero budget
+        assert cell.net.sample_seconds(int(row["n_reached"]), int(row["rank_at_least"]), True) < 600
+
+
+def test_a_stopped_limit_rests_on_its_recomputation(tmp_path):
+    """The atlas's 'limit >= X' of a stopped limit route is recomputed only when its own recomputation is: at budget
+    0 it is not recomputed."""
+    with open(ROOT / "results" / "n_atlas.csv", newline="") as handle:
+        reader = csv.DictReader(handle)
+        rows = [row for row in reader if row["limit"].startswith(">= ") or
+                (not row["limit"].strip() and row.get("limit_at_least", "").strip())][:1]
+        fields = reader.fieldnames
+    assert rows, "the committed atlas holds a stopped limit"
+    path = tmp_path / "atlas.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    rc = recheck([str(path)], 0)
+    line = next(f for f in rc.findings if f.value.startswith("limit >= ") and "recomputed" not in f.value)
+    assert line.status != RECOMPUTED and any("recomputed" in n.value for n in line.needs)
