@@ -86,6 +86,10 @@ def test_tasks_of_one_key_spend_the_budget_once():
 def test_heads_share_eq74_at_the_positions_and_its_price():
     one, two = Cell(3, 4, 1, 4, 3, 3, 2, 0, 2**31, P), Cell(3, 4, 2, 2, 3, 3, 2, 0, 2**31, P)
     assert one.hilbert_key(8) == two.hilbert_key(8) != one.hilbert_key(6)
+    for other in (Cell(4, 4, 1, 4, 3, 3, 2, 0, 2**31, P), Cell(3, 4, 1, 4, 3, 3, 1, 0, 2**31, P),
+                  Cell(3, 4, 1, 4, 3, 3, 2, 1, 2**31, P), Cell(3, 5, 1, 5, 4, 4, 2, 0, 2**31, P),
+                  Cell(3, 4, 1, 4, 3, 3, 2, 0, 2**31, 2**31 - 19)):  # depth, R, seed, V, prime: each its own H
+        assert other.hilbert_key(8) != one.hilbert_key(8)
     ranks = one.net.full_rank_seconds(8) + two.net.full_rank_seconds(8)
     rc = Recheck(ranks + one.hilbert_price(8) * 1.01)  # the two ranks and one H at the positions
     for cell in (one, two):
@@ -172,3 +176,23 @@ def test_a_stopped_limit_rests_on_its_recomputation(tmp_path):
     rc = recheck([str(path)], 0)
     line = next(f for f in rc.findings if f.value.startswith("limit >= ") and "recomputed" not in f.value)
     assert line.status != RECOMPUTED and any("recomputed" in n.value for n in line.needs)
+
+
+def test_prices_are_conservative_on_a_small_case(tmp_path):
+    """A recheck priced within its budget runs in about that time or less: over the tasks of a small slice of the
+    committed atlas (a cell with positions at N up to 20, one without at N up to 80), the wall time is at most 3 x the
+    priced time plus a second (the prices carry about 2x slack on a quiet machine; 3x allows for a shared one)."""
+    with open(ROOT / "results" / "n_atlas.csv", newline="") as handle:
+        reader = csv.DictReader(handle)
+        rows = [row for row in reader if (row["depth"], row["vocab_r"], row["heads"], row["pos_rank"]) in
+                (("3", "2", "1", "1"), ("4", "2", "1", "0"), ("2", "5", "1", "2"))]
+        fields = reader.fieldnames
+    path = tmp_path / "atlas.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    rc = recheck([str(path)], 4)
+    wall = sum(w for _, _, w in rc.timings)
+    assert rc.timings and rc.spent <= 4
+    assert wall <= 3 * rc.spent + 1.0, (wall, rc.spent)

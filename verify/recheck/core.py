@@ -80,6 +80,7 @@ class Recheck:
     files: list = field(default_factory=list)
     wall_seconds: float = 0.0
     skipped: int = 0  # values of no exact route (numerical ranks of a real network): not rechecked, never exit 0
+    timings: list = field(default_factory=list)  # (finding, price spent, wall seconds) of each task run
 
     def add(self, where: str, value: str, status: str, detail: str, proven: bool = True, needs=(),
             trust: str = "") -> Finding:
@@ -123,7 +124,9 @@ class Recheck:
             if task.key is not None:
                 paid.add(task.key)
             self.spent += price
+            start = time.perf_counter()
             outcome = task.run()
+            self.timings.append((finding, price, time.perf_counter() - start))
             finding.status, finding.detail = outcome[0], outcome[1]
             if len(outcome) > 2:
                 finding.proven = outcome[2]
