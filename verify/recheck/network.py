@@ -24,31 +24,31 @@ from math import comb
 import numpy as np
 
 from . import arith
-from .batched import MAX_FLOAT_INNER, BatchedPass
+from .batched import BatchedPass
 
 __all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence", "multiset"]
 
 #: Sequences evaluated in one numpy batch (memory: a few (batch, N, N) int64 arrays).
 BATCH = 4096
 #: Cost of one elementwise step of the batched forward pass (``batched``), in seconds, and of one sequence apart from
-#: its steps: measured 0.6e-9 to 1.9e-9 a step at the shapes of results/ and 1.7e-6 s a sequence at the smallest
-#: (benchmarks/recheck.py --calibrate, 2026-11-29, 2-core machine at load about 1.3), priced 2e-9 and 2e-6 (the
-#: largest measured step, rounded up).  Score products whose inner dimension N exceeds ``batched.MAX_FLOAT_INNER``
-#: run in int64, not BLAS: priced twice (``_steps``).  The price of a recomputation is this per sequence times the
-#: sequences, plus the rank's cost.
-SECONDS_PER_STEP = 2e-9
-SECONDS_PER_SEQUENCE = 2e-6
+#: its steps: an honest price on a quiet machine.  Fitted to 11 shapes of results/ timed at load 1.2 on the 2-core
+#: machine (2026-11-29; benchmarks/recheck.py --calibrate) the measured time per sequence is 0.65 to 1.1 x this
+#: price, and 0.9 to 1.6 x it at load 6 (the same shapes and 9 more).  The price of a recomputation is this per
+#: sequence times the sequences, plus the rank's cost.
+SECONDS_PER_STEP = 0.9e-9
+SECONDS_PER_SEQUENCE = 0.8e-6
 #: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 7.4e9 to 1.0e10 at n = 500 to 2000, quiet) and of
 #: converting its entries (n^2 * that; measured 1.7e-7 to 2.5e-7 s an entry, numpy to Python integers to nmod_mat).
-RANK_RATE = 4e9
-CONVERT = 3e-7
+RANK_RATE = 6e9
+CONVERT = 2.5e-7
 
 
 def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> int:
-    """Elementwise products of one sequence's forward pass (``arith.forward_output``): per layer and head
-    the three projections and the output (4 d_x d_a N) and the scores and their use (2 d_a N^2, twice where N
-    exceeds ``batched.MAX_FLOAT_INNER``: int64 products)."""
-    scores = 2 * attn_dim * tokens * tokens * (2 if tokens > MAX_FLOAT_INNER else 1)
+    """Elementwise steps of one sequence's forward pass (``batched``): per layer and head the three projections
+    and the output (4 d_x d_a N), and the N x N scores and their use, (2 d_a + 10) N^2: every N x N array is split
+    into 16-bit halves, converted and reduced, about ten passes over it whatever d_a (where N exceeds
+    ``batched.MAX_FLOAT_INNER`` the products run in int64, not BLAS: measured no slower per step at N = 80)."""
+    scores = (2 * attn_dim + 10) * tokens * tokens
     return depth * heads * (4 * width * attn_dim * tokens + scores) + depth * width * tokens
 
 

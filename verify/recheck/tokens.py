@@ -333,8 +333,13 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
 
 
 def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int):
+    """The rank's own line: the whole token matrix where it is priced within the budget, except where the rank meets
+    a bound proven at every weight and a random square part is cheaper (a part of rank >= the stated rank then
+    proves it, the bound giving the other side); else a random part (rows against every column first)."""
     full = cell.net.full_rank_seconds(tokens)
-    if full <= rc.max_seconds:
+    k = min(rank + 4, min(cell.net.side_counts(tokens)))
+    square = rank >= proven and cell.net.sample_seconds(tokens, k) < full
+    if full <= rc.max_seconds and not square:
         def run():
             found = cell.net.full_rank(tokens)
             how = f"the whole token matrix, literal eq. 3 pass, seeded weights, mod {cell.p}: rank {found}"
@@ -343,10 +348,7 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, 
             return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
                                          "label claims it exact)" if found > rank else "")
         return rc.later(where, f"rank {rank}", full, run)
-    k = rank + 4
-    count = min(cell.net.side_counts(tokens))
-    k = min(k, count)
-    every_column = cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows against every column first
+    every_column = not square and cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows x every column
 
     def run_sample():
         found = cell.net.sampled_rank(tokens, k, where, every_column)
