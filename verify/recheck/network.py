@@ -159,11 +159,31 @@ class TokenNetwork:
         unique, inverse = np.unique(keys, return_inverse=True)
         counts = (unique[:, None] // powers[None, :v]) % base
         firsts = unique // powers[v]
+        if v < tokens:  # V weighted columns instead of N positions (``_weighted``)
+            return self._weighted(firsts, counts)[inverse.reshape(keys.shape)]
         sequences = np.zeros((len(unique), tokens), dtype=np.int64)
         for i, (w, c) in enumerate(zip(firsts.tolist(), counts.tolist(), strict=True)):
             sequences[i, 0] = w
             sequences[i, 1:] = np.repeat(np.arange(v), c)
         return self.evaluate(sequences)[inverse.reshape(keys.shape)]
+
+    def _weighted(self, firsts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """y at position 0 of a sequence without positions whose position 0 holds ``firsts[i]`` and whose other
+        tokens have the counts ``counts[i]``: eq. 3 over the V embedding columns E_v with weight c_v on each, c the
+        counts of the whole sequence (``batched``: a column repeated c times is one column of weight c; every
+        position holding w has the output of column w, the one read)."""
+        out = np.zeros(len(firsts), dtype=np.int64)
+        if self._pass is None:
+            self._pass = BatchedPass(self.layers, self.p)
+        x = self.columns.T % self.p  # (d_x, V)
+        for w in range(self.vocab):
+            mine = np.flatnonzero(firsts == w)
+            if len(mine):
+                weights = counts[mine].copy()
+                weights[:, w] += 1
+                batch = np.broadcast_to(x, (len(mine),) + x.shape)
+                out[mine] = self._pass.output(batch, self.output, w, weights)
+        return out
 
     def _evaluations(self, tokens: int, rows, cols) -> float:
         """The evaluations of F a rows x cols part of the matrix at N costs: rows x cols, or without positions at
@@ -195,7 +215,9 @@ class TokenNetwork:
             + self.setup_seconds()
 
     def _per_sequence(self, tokens: int) -> float:
-        return seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens)
+        """One evaluation: a sequence of N tokens, or without positions V weighted columns where V < N."""
+        columns = self.vocab if self._multiset_keys(tokens) is not None and self.vocab < tokens else tokens
+        return seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, columns)
 
     def full_rank(self, tokens: int) -> int:
         """sep at N mod p at these weights: the rank of the whole token matrix (FLINT)."""
