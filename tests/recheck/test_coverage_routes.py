@@ -196,3 +196,25 @@ def test_prices_are_conservative_on_a_small_case(tmp_path):
     wall = sum(w for _, _, w in rc.timings)
     assert rc.timings and rc.spent <= 4
     assert wall <= 3 * rc.spent + 1.0, (wall, rc.spent)
+
+
+def test_a_settled_price_is_what_is_spent_and_never_more_than_the_price():
+    rc = Recheck(2.0)
+    rc.later("w", "a", 1.5, lambda: (RECOMPUTED, "ok"), settle=lambda: 0.25)
+    rc.later("w", "b", 1.5, lambda: (RECOMPUTED, "ok"))
+    rc.later("w", "c", 1.5, lambda: (RECOMPUTED, "ok"), settle=lambda: 9.0)  # above its price: the price is spent
+    rc.run()
+    assert [f.status for f in rc.findings] == [RECOMPUTED, RECOMPUTED, BEYOND] and rc.spent == 1.75
+
+
+def test_the_closure_settles_at_the_rows_it_eliminated():
+    cell = Cell(3, 4, 1, 4, 3, 3, 4, 0, 2**31, P)
+    assert cell._side_route(6)[1] is hilbert.closure_hilbert
+    cell.eq74_at_positions(12)
+    work: list = []
+    pis = [arith.positional_coefficients(4, 0, j) for j in range(6, 12)]
+    points = formulas.side_points(3, pis)
+    hilbert.closure_hilbert(points, formulas.layer_degree(3), P, work)
+    assert work and all(rows <= 729 * 11 for rows in work)
+    side_b = hilbert.rows_seconds(sum(work), len(points), 6e9, 2.5e-7)
+    assert side_b <= cell.hilbert_settled(12) < cell.hilbert_price(12)

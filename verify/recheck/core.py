@@ -67,6 +67,7 @@ class _Task:
     price: float
     run: object  # () -> (status, detail[, proven])
     key: object = None  # tasks of one key share one computation (its price is spent once)
+    settle: object = None  # () -> the price the run settles at, at most ``price`` (None: ``price``)
 
 
 @dataclass
@@ -102,12 +103,14 @@ class Recheck:
             return self.add(where, value, RECOMPUTED, detail, needs=needs, trust=trust)
         return self.add(where, value, CONTRADICTED, wrong or detail, needs=needs)
 
-    def later(self, where: str, value: str, price: float, run, needs=(), key=None) -> Finding:
+    def later(self, where: str, value: str, price: float, run, needs=(), key=None, settle=None) -> Finding:
         """A recomputation priced at ``price`` seconds; ``run()`` returns (status, detail[, proven]).  Tasks given
         one ``key`` share one computation (``run`` caches it by that key): its price is spent by the first of them
-        to run, and the others run free once it has."""
+        to run, and the others run free once it has.  ``price`` is an upper bound where the work depends on what the
+        run finds; ``settle()``, called after the run, gives the price of the work it did (a function of the file,
+        never of the clock), which is what is spent: the lines stay the same on every machine."""
         finding = self.add(where, value, BEYOND, f"needs about {price:.3g} s", needs=needs)
-        self.tasks.append(_Task(finding, price, run, key))
+        self.tasks.append(_Task(finding, price, run, key, settle))
         return finding
 
     def run(self) -> None:
@@ -126,6 +129,10 @@ class Recheck:
             self.spent += price
             start = time.perf_counter()
             outcome = task.run()
+            if price and task.settle is not None:
+                settled = min(price, task.settle())
+                self.spent -= price - settled
+                price = settled
             self.timings.append((finding, price, time.perf_counter() - start))
             finding.status, finding.detail = outcome[0], outcome[1]
             if len(outcome) > 2:

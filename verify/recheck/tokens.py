@@ -76,47 +76,23 @@ class Cell:
         return min(offers)
 
     def _side_route(self, size: int) -> tuple[float, object]:
-        """(price, route) of H at the positions on a side of ``size`` positions: the monomial matrix
-        (``formulas.hilbert_at_positions``) where one elimination covers every degree, else the closure
-        (``hilbert``), whichever is priced lower."""
-        points, c = self.vocab**size, formulas.layer_degree(self.depth)
-        m = (self.vocab - 1) * (1 + self.positional_rank)
-        caps = [formulas.hilbert_cap(size, j, self.vocab, self.positional_rank) for j in range(c)]
-        routes = [(hilbert.closure_seconds(points, m, caps, network.RANK_RATE, network.CONVERT),
-                   hilbert.closure_hilbert)]
-        wide = hilbert.monomial_seconds(points, m, c, network.RANK_RATE, network.CONVERT)
-        if wide is not None:
-            routes.append((wide, formulas.hilbert_at_positions))
-        return min(routes, key=lambda r: r[0])
+        return hilbert.side_route(self, size)
 
     def hilbert_key(self, tokens: int) -> tuple:
-        """What eq. 7.4 at the positions depends on: cells that differ only in heads share it (``Recheck.later``)."""
-        return ("eq. 7.4 at the positions", self.vocab, self.positional_rank, self.seed, tokens, self.depth, self.p)
+        return hilbert.eq74_key(self, tokens)
 
     def hilbert_price(self, tokens: int) -> float:
-        half = tokens // 2
-        return sum(self._side_route(size)[0] for size in (half, half - 1) if size >= 1)
+        return hilbert.eq74_price(self, tokens)
 
     def eq74_at_positions(self, tokens: int) -> int:
-        """Eq. 7.4 with H_B and H_A' computed at the seeded positions mod p (``_side_route``), computed once per
-        ``hilbert_key``."""
-        key = self.hilbert_key(tokens)
-        if key not in _EQ74_AT:
-            half, c = tokens // 2, formulas.layer_degree(self.depth)
-            pis = [arith.positional_coefficients(self.positional_rank, self.seed, j) for j in range(tokens)]
-            h_b = self._side_route(half)[1](formulas.side_points(self.vocab, pis[half:]), c, self.p)
-            h_a = (self._side_route(half - 1)[1](formulas.side_points(self.vocab, pis[1:half]), c, self.p)
-                   if half > 1 else [1] * (c + 1))
-            _EQ74_AT[key] = formulas.eq74(self.depth, self.vocab, tokens, lambda j: h_b[j], lambda j: h_a[j])
-        return _EQ74_AT[key]
+        return hilbert.eq74_at(self, tokens)
+
+    def hilbert_settled(self, tokens: int) -> float:
+        return hilbert.eq74_settled(self, tokens)
 
     def limit_probability(self) -> Fraction:
         return product_over_runs(lambda p: formulas.limit_probability(self.limit_upper, self.depth, self.weight_range,
                                                                       p), self.p, self.limit_runs)
-
-
-#: Eq. 7.4 at the positions by ``Cell.hilbert_key`` (a pure function of the key: shared between cells and runs).
-_EQ74_AT: dict = {}
 
 
 def _same_bound(printed, exact: Fraction) -> bool:
@@ -206,7 +182,7 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
                 return RECOMPUTED, "H_B, H_A' recomputed at the seeded positions mod p (monomial ranks, FLINT)"
             return CONTRADICTED, f"with H recomputed at the seeded positions mod p eq. 7.4 is {value}"
         at_finding = rc.later(where, f"eq. 7.4 at the positions {at_positions}", cell.hilbert_price(tokens), run_at,
-                              key=cell.hilbert_key(tokens))
+                              key=cell.hilbert_key(tokens), settle=lambda: cell.hilbert_settled(tokens))
     proven, proven_name = cell.proven(tokens)
     if cell.positional_rank and at_positions is None and label == "probabilistic" and rank < proven:
         # the file did not compute eq. 7.4 at the positions: the recheck does, an upper bound on the rank at every
@@ -218,7 +194,7 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
                                       f"every weight at these positions")
             return RECOMPUTED, f"at most eq. 7.4 with H recomputed at the seeded positions, {value}"
         rc.later(where, f"rank {rank} against eq. 7.4 at the positions", cell.hilbert_price(tokens), run_own,
-                 key=cell.hilbert_key(tokens))
+                 key=cell.hilbert_key(tokens), settle=lambda: cell.hilbert_settled(tokens))
     exact_type = label in (None, "certified exact", "probabilistic")
     if rank > proven:
         rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED,
