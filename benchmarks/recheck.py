@@ -92,6 +92,13 @@ def calibrate(files, max_seconds) -> int:
     print(f"{'recomputation':50} {'tasks':>6} {'priced s':>9} {'wall s':>8} {'max wall/price (>0.01 s)':>25}")
     for name, (tasks, priced, wall, worst) in sorted(kinds.items(), key=lambda kv: -kv[1][1]):
         print(f"{name[:50]:50} {tasks:6} {priced:9.1f} {wall:8.1f} {worst:25.2f}")
+    beyond = defaultdict(int)
+    for finding in rc.findings:
+        if finding.status == "beyond the budget":
+            beyond[re.sub(r"[0-9]+", "#", finding.value)] += 1
+    print(f"beyond the budget: {sum(beyond.values())} of {len(rc.findings)} values")
+    for name, count in sorted(beyond.items(), key=lambda kv: -kv[1]):
+        print(f"  {count:5} {name}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Token and continuous grid matrices, evaluated one whole sequence at a time by the literal forward pass.
+"""Token and continuous grid matrices, evaluated by the literal forward pass.
 
 A token matrix (docs/mathematics.md §7) has one row per token assignment a of the A side (positions
 0..N/2 - 1, the output position 0 among them) and one column per assignment b of the B side; its entry is
@@ -7,7 +7,11 @@ no count points, no principal lattice).  Its rank is sep at N exactly at these w
 every token sequence is the function itself).  Without positional embeddings eq. 3 treats the positions
 other than the output one alike (S is a sum over positions, the scores (x^j)^T B x^i permute with them),
 so rows that differ only by a permutation of positions 1..N/2 - 1 are equal, as are columns that differ
-by a permutation of the B side: one representative each (sorted tokens) leaves the rank unchanged.
+by a permutation of the B side: one representative each (sorted tokens) leaves the rank unchanged.  For the
+same reason an entry depends only on the output position's token and the multiset of the other N - 1 tokens:
+each distinct one is evaluated once (``_by_multiset``), where V < N as eq. 3 over the V embedding columns with
+the tokens' counts as column weights (``batched``: a column repeated c times is one column of weight c), which
+costs V columns, not N positions (issue 46 item 8: the rows at large N).
 
 A continuous grid (docs/mathematics.md §2, route 2) has rows at random A-side inputs and columns at random
 B-side inputs: its rank mod p is a certified lower bound on sep (the rank at one point never exceeds the
