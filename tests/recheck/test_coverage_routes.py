@@ -218,3 +218,24 @@ def test_the_closure_settles_at_the_rows_it_eliminated():
     assert work and all(rows <= 729 * 11 for rows in work)
     side_b = hilbert.rows_seconds(sum(work), len(points), 6e9, 2.5e-7)
     assert side_b <= cell.hilbert_settled(12) < cell.hilbert_price(12)
+
+
+def test_a_rank_meeting_eq74_at_the_positions_rests_on_that_line():
+    """(L = 3, V = 2, R = 1) at N = 16: eq. 7.4 at the seeded positions is 70, the whole matrix's rank too (the
+    committed atlas, recomputed by the whole matrix here).  With a budget that admits a square part but not the
+    whole matrix, rank 70 is recomputed by 74 random rows against every column and eq. 7.4 at the positions (a
+    bound at every weight there); with eq. 7.4 stated one off (so
+    contradicted), the same rank is not recomputed; a rank one above eq. 7.4 is never recomputed."""
+    cell = Cell(3, 3, 1, 3, 2, 2, 1, 0, 2**31, P)
+    at = _eq74_by_monomials(cell, 16)
+    assert cell.net.full_rank(16) == at  # the expected rank by another route: the whole matrix
+    budget = cell.net.sample_seconds(16, at + 4, True) + cell.hilbert_price(16) + 0.01
+    assert budget < cell.net.full_rank_seconds(16)
+    for stated_at, rank, expect in ((at, at, RECOMPUTED), (at + 1, at, "not"), (at, at + 1, "not")):
+        rc = Recheck(budget)
+        found, _ = check_token_rank(rc, "row", cell, 16, rank, "probabilistic", None, at_positions=stated_at)
+        rc.run()
+        if expect == RECOMPUTED:
+            assert found.status == RECOMPUTED and "eq. 7.4 at these positions" in found.detail, found.line()
+        else:
+            assert found.status != RECOMPUTED, found.line()

@@ -202,7 +202,8 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
     elif rank < 0:
         rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED, "a rank is never negative")
     else:
-        rank_finding = _rank_task(rc, where, cell, tokens, rank, exact_type, proven)
+        at_bound = (at_positions, at_finding) if at_finding is not None else None
+        rank_finding = _rank_task(rc, where, cell, tokens, rank, exact_type, proven, at_bound)
     stated_at = None if at_positions == "unknown" else at_positions
     needs = [rank_finding]
     limit_trust = (f"the computed limit {cell.limit} (the engine's limit route, not recomputed here)"
@@ -308,13 +309,18 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                   trust=limit_trust if "the computed limit" in best[1] else "")
 
 
-def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int):
+def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int, at_bound=None):
     """The rank's own line: the whole token matrix where it is priced within the budget, except where the rank meets
-    a bound proven at every weight and a random square part is cheaper (a part of rank >= the stated rank then
-    proves it, the bound giving the other side); else a random part (rows against every column first)."""
+    a bound at every weight and rank + 4 random rows against every column are cheaper (a part of rank >= the stated
+    rank then proves it, the bound giving the other side; rows against every column lose only what the rows lose,
+    docs/mathematics.md §10, a square part loses on both sides): a bound proven at every weight, or ``at_bound`` =
+    (eq. 7.4 at these positions as stated, its own line), a bound at every weight at these positions once that line
+    is recomputed (the rank's line then rests on it); else a random part (rows against every column first)."""
     full = cell.net.full_rank_seconds(tokens)
     k = min(rank + 4, min(cell.net.side_counts(tokens)))
-    square = rank >= proven and cell.net.sample_seconds(tokens, k) < full
+    by_at = rank < proven and at_bound is not None and rank == at_bound[0]
+    bounded = rank >= proven or by_at
+    square = bounded and cell.net.sample_seconds(tokens, k, True) < full  # rows against every column suffice
     if full <= rc.max_seconds and not square:
         def run():
             found = cell.net.full_rank(tokens)
@@ -324,7 +330,7 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, 
             return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
                                          "label claims it exact)" if found > rank else "")
         return rc.later(where, f"rank {rank}", full, run)
-    every_column = not square and cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows x every column
+    every_column = square or cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows x every column
 
     def run_sample():
         found = cell.net.sampled_rank(tokens, k, where, every_column)
@@ -332,14 +338,16 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, 
         how = f"{part} of the token matrix, mod {cell.p}: rank {found}"
         if found > rank and exact_type:
             return CONTRADICTED, how + ", a certified lower bound above a rank labelled exact at these weights"
-        if found >= rank and (not exact_type or rank >= proven):
-            return RECOMPUTED, how + (" (a lower bound at these weights, at least the stated rank" +
-                                      (", which meets the proven bound)" if exact_type else ")"))
+        if found >= rank and (not exact_type or (square and bounded) or rank >= proven):
+            return RECOMPUTED, how + (" (a lower bound at these weights, at least the stated rank" + (
+                ", which meets eq. 7.4 at these positions, a bound at every weight here)" if by_at and exact_type
+                else ", which meets the proven bound)" if exact_type else ")"))
         if found >= rank:  # a lower bound equal to a rank said to be exact: its upper side is not recomputed
             return CONSISTENT, how + (f": at least the stated rank; that no larger rank hides in the rest of the "
                                       f"matrix is taken on trust (the whole matrix is priced at {full:.3g} s)")
         return BEYOND, how + f" < {rank}; the whole matrix is priced at {full:.3g} s, beyond the budget"
-    return rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample)
+    return rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample,
+                    needs=[at_bound[1]] if square and by_at else ())
 
 
 def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
