@@ -225,17 +225,39 @@ def test_a_rank_meeting_eq74_at_the_positions_rests_on_that_line():
     committed atlas, recomputed by the whole matrix here).  With a budget that admits a square part but not the
     whole matrix, rank 70 is recomputed by 74 random rows against every column and eq. 7.4 at the positions (a
     bound at every weight there); with eq. 7.4 stated one off (so
-    contradicted), the same rank is not recomputed; a rank one above eq. 7.4 is never recomputed."""
+    contradicted), the same rank is not recomputed; a rank one above eq. 7.4 is never recomputed, and one below it is
+    contradicted (the rows reach 70 > 69, a rank labelled exact)."""
     cell = Cell(3, 3, 1, 3, 2, 2, 1, 0, 2**31, P)
     at = _eq74_by_monomials(cell, 16)
     assert cell.net.full_rank(16) == at  # the expected rank by another route: the whole matrix
     budget = cell.net.sample_seconds(16, at + 4, True) + cell.hilbert_price(16) + 0.01
     assert budget < cell.net.full_rank_seconds(16)
-    for stated_at, rank, expect in ((at, at, RECOMPUTED), (at + 1, at, "not"), (at, at + 1, "not")):
+    for stated_at, rank, expect in ((at, at, RECOMPUTED), (at + 1, at, "not"), (at, at + 1, "not"),
+                                    (at, at - 1, CONTRADICTED)):
         rc = Recheck(budget)
         found, _ = check_token_rank(rc, "row", cell, 16, rank, "probabilistic", None, at_positions=stated_at)
         rc.run()
         if expect == RECOMPUTED:
             assert found.status == RECOMPUTED and "eq. 7.4 at these positions" in found.detail, found.line()
+        elif expect == CONTRADICTED:  # one below: the rows find more than a rank said to be exact
+            assert found.status == CONTRADICTED, found.line()
         else:
             assert found.status != RECOMPUTED, found.line()
+
+
+def test_rows_that_fall_short_fall_back_to_the_whole_matrix_within_the_budget():
+    """(L = 1, V = 5, H = 2, R = 1) at N = 4: rank 6 meets eq. 7.4 with the caps, so 10 random rows against every
+    column would prove it; where a draw of rows falls short (rank 5) the whole 25 x 25 matrix is computed from what is
+    left of the budget (recomputed), and with nothing left the line stays beyond the budget, never recomputed."""
+    cell = Cell(1, 6, 2, 3, 5, 5, 1, 0, 2**31, P)
+    assert cell.proven(4)[0] == 6 == cell.net.full_rank(4)
+    short = next(name for name in (f"row {i}" for i in range(50))
+                 if cell.net.sampled_rank(4, 10, f"{name} N=4", True) < 6)
+    rc = Recheck(30)
+    found, _ = check_token_rank(rc, short, cell, 4, 6, "certified exact")
+    rc.run()
+    assert found.status == RECOMPUTED and "whole token matrix" in found.detail, found.line()
+    rc = Recheck(cell.net.sample_seconds(4, 10, True) * 1.01)
+    found, _ = check_token_rank(rc, short, cell, 4, 6, "certified exact")
+    rc.run()
+    assert found.status == BEYOND, found.line()

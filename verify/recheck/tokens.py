@@ -321,19 +321,23 @@ def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, 
     by_at = rank < proven and at_bound is not None and rank == at_bound[0]
     bounded = rank >= proven or by_at
     square = bounded and cell.net.sample_seconds(tokens, k, True) < full  # rows against every column suffice
+
+    def run():
+        found = cell.net.full_rank(tokens)
+        how = f"the whole token matrix, literal eq. 3 pass, seeded weights, mod {cell.p}: rank {found}"
+        if found == rank or (not exact_type and found > rank):
+            return RECOMPUTED, how
+        return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
+                                     "label claims it exact)" if found > rank else "")
     if full <= rc.max_seconds and not square:
-        def run():
-            found = cell.net.full_rank(tokens)
-            how = f"the whole token matrix, literal eq. 3 pass, seeded weights, mod {cell.p}: rank {found}"
-            if found == rank or (not exact_type and found > rank):
-                return RECOMPUTED, how
-            return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
-                                         "label claims it exact)" if found > rank else "")
         return rc.later(where, f"rank {rank}", full, run)
     every_column = square or cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows x every column
 
     def run_sample():
         found = cell.net.sampled_rank(tokens, k, where, every_column)
+        if square and found < rank and rc.spent + full <= rc.max_seconds:  # the rows fell short: the whole matrix,
+            rc.spent += full  # spent from what is left (deterministic: the tasks before it are)
+            return run()
         part = f"{k} random rows against every column" if every_column else f"a random {k} x {k} part"
         how = f"{part} of the token matrix, mod {cell.p}: rank {found}"
         if found > rank and exact_type:
