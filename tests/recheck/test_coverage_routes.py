@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.recheck import BEYOND, CONTRADICTED, RECOMPUTED, Recheck, arith, formulas, hilbert, recheck  # noqa: F401
+from verify.recheck import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, Recheck, arith, formulas, hilbert, recheck  # noqa: F401
 from verify.recheck.cells import _count_rows_task
 from verify.recheck.tokens import Cell, check_token_rank
 
@@ -202,9 +202,13 @@ def test_a_settled_price_is_what_is_spent_and_never_more_than_the_price():
     rc = Recheck(2.0)
     rc.later("w", "a", 1.5, lambda: (RECOMPUTED, "ok"), settle=lambda: 0.25)
     rc.later("w", "b", 1.5, lambda: (RECOMPUTED, "ok"))
-    rc.later("w", "c", 1.5, lambda: (RECOMPUTED, "ok"), settle=lambda: 9.0)  # above its price: the price is spent
+    rc.later("w", "c", 1.5, lambda: (RECOMPUTED, "ok"))
     rc.run()
     assert [f.status for f in rc.findings] == [RECOMPUTED, RECOMPUTED, BEYOND] and rc.spent == 1.75
+    rc = Recheck(2.0)
+    rc.later("w", "c", 1.5, lambda: (RECOMPUTED, "ok"), settle=lambda: 9.0)  # above its price: the price is spent
+    rc.run()
+    assert rc.spent == 1.5
 
 
 def test_the_closure_settles_at_the_rows_it_eliminated():
@@ -261,3 +265,40 @@ def test_rows_that_fall_short_fall_back_to_the_whole_matrix_within_the_budget():
     found, _ = check_token_rank(rc, short, cell, 4, 6, "certified exact")
     rc.run()
     assert found.status == BEYOND, found.line()
+
+
+def test_a_rank_one_below_eq74_at_the_positions_is_not_taken_as_meeting_it(monkeypatch):
+    """Rows that reach exactly a stated rank prove it only with a bound at every weight on the other side: eq. 7.4 at
+    the positions bounds a rank that equals it, not one below it (rows reaching 69 say nothing of 70 hiding in the
+    rest); nor does a stated eq. 7.4 bound it unless the rank's line rests on its recomputation (here the rows'
+    route is priced above the whole matrix, so a square part is used and eq. 7.4 is stated one too high)."""
+    cell = Cell(3, 3, 1, 3, 2, 2, 1, 0, 2**31, P)
+    at = _eq74_by_monomials(cell, 16)
+    monkeypatch.setattr(cell.net, "sampled_rank", lambda tokens, k, seed="", every_column=False: rank)
+    budget = cell.net.sample_seconds(16, at + 4, True) + cell.hilbert_price(16) + 0.01
+    rank = at - 1
+    rc = Recheck(budget)
+    found, _ = check_token_rank(rc, "row", cell, 16, rank, "probabilistic", None, at_positions=at)
+    rc.run()
+    assert found.status == CONSISTENT, found.line()
+    full, real = cell.net.full_rank_seconds(16), cell.net.sample_seconds
+    monkeypatch.setattr(cell.net, "sample_seconds", lambda tokens, k, every_column=False:
+                        2 * full if every_column else real(tokens, k))
+    rank = at + 1
+    rc = Recheck(real(16, at + 5) + cell.hilbert_price(16) + 0.01)
+    found, _ = check_token_rank(rc, "row", cell, 16, rank, "probabilistic", None, at_positions=at + 1)
+    rc.run()
+    assert found.status != RECOMPUTED, found.line()
+
+
+def test_the_limit_is_priced_for_every_virtual_column():
+    """The limit's price covers k^2 weighted passes over every virtual column ``virtual_columns`` builds (the V output
+    vectors among them), counted here from the array it builds."""
+    from verify.recheck import limit
+    from verify.recheck.network import rank_seconds, seconds_per_sequence
+
+    for depth, vocab, big_r in ((3, 3, 4), (2, 5, 2), (4, 2, 1)):
+        cell = Cell(depth, vocab + 1, 1, vocab + 1, vocab, vocab, big_r, 0, 2**31, P)
+        columns = limit.virtual_columns(cell)[0].shape[1]
+        least = 40**2 * seconds_per_sequence(depth, vocab + 1, 1, vocab + 1, columns) + rank_seconds(40, 40)
+        assert limit.limit_seconds(cell, 40) >= least

@@ -131,16 +131,22 @@ def _minor_task(rc, where, cell, tokens, size):
     return rc.later(where, f"minor of size {size} at N = {tokens}", price, run)
 
 
+#: The most entries of a whole count matrix the recheck ranks (FLINT takes it as Python integers, about 70 bytes an
+#: entry: the L = 5 cells' 20,020 x 5,005 matrix took 6.8 GB); larger ones use the rows' route.
+WHOLE_ENTRIES = 2**24
+
+
 def _count_rows_task(rc, where, cell, tokens, least):
     """rank_at_least of a "count rows" row, by the recheck's own route on the token matrix without positions (one
     row per output token and multiset of the rest of the A side, one column per multiset of the B side, each distinct
     entry evaluated once by the literal pass, ``network``): the whole matrix's rank where it is priced within the
-    budget (below ``least``: contradicted, no rows of it reach ``least``), else the rank of ``least`` of the recheck's
-    own random rows against every column (rank ``least``: a certified lower bound on sep(N) at these weights; fewer
-    is no contradiction, other rows may do better)."""
+    budget and has at most ``WHOLE_ENTRIES`` entries (below ``least``: contradicted, no rows of it reach ``least``),
+    else the rank of ``least`` of the recheck's own random rows against every column (rank ``least``: a certified
+    lower bound on sep(N) at these weights; fewer is no contradiction, other rows may do better)."""
     net = cell.net
     whole = net.full_rank_seconds(tokens)
-    if whole <= rc.max_seconds:
+    rows, cols = net.side_counts(tokens)
+    if whole <= rc.max_seconds and rows * cols <= WHOLE_ENTRIES:
         def run_whole():
             found = net.full_rank(tokens)
             how = f"the whole count matrix at N = {tokens}, literal eq. 3 pass, mod {cell.p}: rank {found}"
