@@ -68,7 +68,7 @@ def first_even_n(vocab: int, target: int, positional: bool) -> int | None:
 def limit_seconds(cell, k: int) -> float:
     """Price of ``limit_rank``: k^2 weighted passes over the virtual columns, a k x k rank, building the network."""
     big_r = cell.positional_rank
-    columns = 3 * cell.vocab + cell.vocab * big_r + big_r + big_r * (big_r - 1) // 2  # the V output vectors too
+    columns = 2 * cell.vocab + cell.vocab * big_r + big_r + big_r * (big_r - 1) // 2  # E_v and the V output vectors
     return (k * k * seconds_per_sequence(cell.depth, cell.width, cell.heads, cell.attn_dim, columns)
             + rank_seconds(k, k) + cell.net.setup_seconds())
 
