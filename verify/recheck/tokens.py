@@ -154,6 +154,8 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
     return "certified lower bound", None
 
 
+# over 80 lines: one rank's checks in the order the file states them (caps, eq. 7.4, the rank, its offer and label),
+# each needing the findings made before it; split, the findings would be threaded through every part.
 def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int, label: str | None = None,
                      probability=None, short_by=None, at_positions="unknown", every=None, stated_caps=None,
                      stated_eq74=None, offer=None):
