@@ -81,19 +81,40 @@ def test_a_product_beyond_the_exact_size_is_refused():
 
 
 def test_a_whole_token_matrix_is_priced_by_its_own_size():
-    """The price of the whole matrix at N covers every one of its sequences (rows x columns at N, counted here
-    by enumeration) at the pass's rate, plus building the network."""
+    """The price of the whole matrix at N covers every sequence it evaluates at the pass's rate, plus building the
+    network: with positions rows x columns at N; without, one per distinct (output token, multiset of the other
+    N - 1 tokens), counted here by enumerating the entries, each over V weighted columns where V < N."""
     import itertools
 
     from verify.recheck.network import TokenNetwork, seconds_per_sequence
 
-    for big_r, n in ((0, 6), (1, 4)):
+    for big_r, n in ((0, 6), (1, 4), (0, 10)):
         net = TokenNetwork(2, 4, 1, 4, 3, 3, big_r, 0, 2**31)
         half = n // 2
         if big_r:
-            rows = cols = 3**half
+            evaluated = 3 ** half * 3 ** half
         else:
-            cols = len(list(itertools.combinations_with_replacement(range(3), half)))
-            rows = 3 * len(list(itertools.combinations_with_replacement(range(3), half - 1)))
-        assert net.full_rank_seconds(n) >= rows * cols * seconds_per_sequence(2, 4, 1, 4, n) + net.setup_seconds()
+            cols = list(itertools.combinations_with_replacement(range(3), half))
+            rests = list(itertools.combinations_with_replacement(range(3), half - 1))
+            rows = [(w,) + rest for w in range(3) for rest in rests]
+            evaluated = len({(a[0], tuple(sorted(a[1:] + b))) for a in rows for b in cols})
+            assert evaluated < len(rows) * len(cols)
+        columns = n if big_r else min(n, 3)  # without positions: the V weighted columns of a multiset where V < N
+        assert net.full_rank_seconds(n) >= evaluated * seconds_per_sequence(2, 4, 1, 4, columns) + net.setup_seconds()
         assert net._layers is None and net._columns is None  # pricing built nothing
+
+
+def test_the_matrix_without_positions_evaluates_each_multiset_once_and_equals_the_literal_matrix():
+    """``TokenNetwork.matrix`` without positions (one evaluation per output token and multiset) equals the literal
+    pass on every sequence a || b, entry by entry, and on a random sample of rows and columns; with an output
+    position other than 0 it is the literal route."""
+    from verify.recheck.network import TokenNetwork
+
+    for depth, vocab, n in ((2, 3, 6), (3, 2, 10), (2, 4, 8)):
+        net = TokenNetwork(depth, vocab + 1, 1, vocab + 1, vocab, vocab, 0, 0, 2**31)
+        rows, cols = net.sides(n)
+        pairs = np.concatenate([np.repeat(rows, len(cols), axis=0), np.tile(cols, (len(rows), 1))], axis=1)
+        literal = net.evaluate(pairs).reshape(len(rows), len(cols))
+        assert (net.matrix(rows, cols) == literal).all()
+        assert (net.matrix(rows[::3], cols[1::2]) == literal[::3, 1::2]).all()
+    assert TokenNetwork(2, 4, 1, 4, 3, 3, 0, 0, 2**31, position=1)._multiset_keys(6) is None

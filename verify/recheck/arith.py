@@ -128,7 +128,8 @@ def nmod_rank(matrix, p: int) -> int:
     """Rank over GF(p) by FLINT's ``nmod_mat`` (a 2-D array or nested list of residues)."""
     import flint
 
-    rows = [[int(c) for c in row] for row in matrix]
+    rows = matrix.tolist() if isinstance(matrix, np.ndarray) and matrix.dtype == np.int64 else \
+        [[int(c) for c in row] for row in matrix]  # int64 residues convert to Python integers in C
     if not rows or not rows[0]:
         return 0
     return flint.nmod_mat(rows, p).rank()

@@ -81,9 +81,11 @@ def cells(rc, path, rows):
                 check_token_rank(rc, where, cell, n, whole, None)
         elif row.get("rank_route") == "count rows":  # format 2: bound + 16 seeded rows against every column
             least = _int(row["rank_at_least"])
-            reached = rc.add(where, f"rank_at_least {least}", BEYOND, "the rank of the engine's seeded rows of the "
-                             "count matrix against every column: this recheck has no route for that draw, and its "
-                             "own random rows of a matrix this size are beyond any default budget (not rechecked)")
+            if least is None or not 1 <= least <= formulas.count_cap(r, n, False):
+                reached = rc.add(where, f"rank_at_least {least}", CONTRADICTED, "not the rank of rows of the "
+                                 f"{formulas.count_cap(r, n, False)}-column count matrix at N = {n}")
+            else:
+                reached = _count_rows_task(rc, where, cell, n, least)
             rc.check(where, f"rank_at_least {least} reaches the bound", least is not None and least >= bound,
                      f"at least {bound}", f"below the bound {bound} at the N where it is said to be reached",
                      needs=[reached])
@@ -127,3 +129,38 @@ def _minor_task(rc, where, cell, tokens, size):
         return BEYOND, (f"the recheck's random parts at N = {tokens} have ranks {found}, {more} < {size}; not a "
                         f"contradiction (a sample is a lower bound), a larger one is beyond this recheck")
     return rc.later(where, f"minor of size {size} at N = {tokens}", price, run)
+
+
+#: The most entries of a whole count matrix the recheck ranks (FLINT takes it as Python integers, about 70 bytes an
+#: entry: the L = 5 cells' 20,020 x 5,005 matrix took 6.8 GB); larger ones use the rows' route.
+WHOLE_ENTRIES = 2**24
+
+
+def _count_rows_task(rc, where, cell, tokens, least):
+    """rank_at_least of a "count rows" row, by the recheck's own route on the token matrix without positions (one
+    row per output token and multiset of the rest of the A side, one column per multiset of the B side, each distinct
+    entry evaluated once by the literal pass, ``network``): the whole matrix's rank where it is priced within the
+    budget and has at most ``WHOLE_ENTRIES`` entries (below ``least``: contradicted, no rows of it reach ``least``),
+    else the rank of ``least`` of the recheck's own random rows against every column (rank ``least``: a certified
+    lower bound on sep(N) at these weights; fewer is no contradiction, other rows may do better)."""
+    net = cell.net
+    whole = net.full_rank_seconds(tokens)
+    rows, cols = net.side_counts(tokens)
+    if whole <= rc.max_seconds and rows * cols <= WHOLE_ENTRIES:
+        def run_whole():
+            found = net.full_rank(tokens)
+            how = f"the whole count matrix at N = {tokens}, literal eq. 3 pass, mod {cell.p}: rank {found}"
+            if found >= least:
+                return RECOMPUTED, how + f" >= {least}"
+            return CONTRADICTED, how + f" < {least}: no rows of it have rank {least}"
+        return rc.later(where, f"rank_at_least {least}", whole, run_whole)
+
+    def run():
+        found = net.sampled_rank(tokens, least, where + ":count rows", every_column=True)
+        how = (f"{least} random rows of the count matrix at N = {tokens} (the recheck's own draw) against every "
+               f"column, literal eq. 3 pass, mod {cell.p}: rank {found}")
+        if found >= least:
+            return RECOMPUTED, how + f", a certified lower bound: sep >= {least}"
+        return BEYOND, how + (f" < {least}; not a contradiction (a sample is a lower bound), the whole matrix is "
+                              f"priced at {whole:.3g} s")
+    return rc.later(where, f"rank_at_least {least}", net.sample_seconds(tokens, least, True), run)

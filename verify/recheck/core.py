@@ -66,6 +66,8 @@ class _Task:
     finding: Finding
     price: float
     run: object  # () -> (status, detail[, proven])
+    key: object = None  # tasks of one key share one computation (its price is spent once)
+    settle: object = None  # () -> the price the run settles at, at most ``price`` (None: ``price``)
 
 
 @dataclass
@@ -79,6 +81,7 @@ class Recheck:
     files: list = field(default_factory=list)
     wall_seconds: float = 0.0
     skipped: int = 0  # values of no exact route (numerical ranks of a real network): not rechecked, never exit 0
+    timings: list = field(default_factory=list)  # (finding, price spent, wall seconds) of each task run
 
     def add(self, where: str, value: str, status: str, detail: str, proven: bool = True, needs=(),
             trust: str = "") -> Finding:
@@ -100,23 +103,37 @@ class Recheck:
             return self.add(where, value, RECOMPUTED, detail, needs=needs, trust=trust)
         return self.add(where, value, CONTRADICTED, wrong or detail, needs=needs)
 
-    def later(self, where: str, value: str, price: float, run, needs=()) -> Finding:
-        """A recomputation priced at ``price`` seconds; ``run()`` returns (status, detail[, proven])."""
+    def later(self, where: str, value: str, price: float, run, needs=(), key=None, settle=None) -> Finding:
+        """A recomputation priced at ``price`` seconds; ``run()`` returns (status, detail[, proven]).  Tasks given
+        one ``key`` share one computation (``run`` caches it by that key): its price is spent by the first of them
+        to run, and the others run free once it has.  ``price`` is an upper bound where the work depends on what the
+        run finds; ``settle()``, called after the run, gives the price of the work it did (a function of the file,
+        never of the clock), which is what is spent: the lines stay the same on every machine."""
         finding = self.add(where, value, BEYOND, f"needs about {price:.3g} s", needs=needs)
-        self.tasks.append(_Task(finding, price, run))
+        self.tasks.append(_Task(finding, price, run, key, settle))
         return finding
 
     def run(self) -> None:
         """Run the priced recomputations, cheapest first, while the budget lasts; then ``resolve``."""
         order = {id(f): i for i, f in enumerate(self.findings)}
+        paid = set()
         for task in sorted(self.tasks, key=lambda t: (t.price, order[id(t.finding)])):
             finding = task.finding
-            if not self.spent + task.price <= self.max_seconds:
+            price = 0.0 if task.key is not None and task.key in paid else task.price
+            if not self.spent + price <= self.max_seconds:
                 finding.detail = (f"its recomputation is priced at {task.price:.3g} s, beyond what is left of "
                                   f"--max-seconds {self.max_seconds:g}")
                 continue
-            self.spent += task.price
+            if task.key is not None:
+                paid.add(task.key)
+            self.spent += price
+            start = time.perf_counter()
             outcome = task.run()
+            if price and task.settle is not None:
+                settled = min(price, task.settle())
+                self.spent -= price - settled
+                price = settled
+            self.timings.append((finding, price, time.perf_counter() - start))
             finding.status, finding.detail = outcome[0], outcome[1]
             if len(outcome) > 2:
                 finding.proven = outcome[2]

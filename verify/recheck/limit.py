@@ -68,7 +68,7 @@ def first_even_n(vocab: int, target: int, positional: bool) -> int | None:
 def limit_seconds(cell, k: int) -> float:
     """Price of ``limit_rank``: k^2 weighted passes over the virtual columns, a k x k rank, building the network."""
     big_r = cell.positional_rank
-    columns = 2 * cell.vocab + cell.vocab * big_r + big_r + big_r * (big_r - 1) // 2
+    columns = 2 * cell.vocab + cell.vocab * big_r + big_r + big_r * (big_r - 1) // 2  # E_v and the V output vectors
     return (k * k * seconds_per_sequence(cell.depth, cell.width, cell.heads, cell.attn_dim, columns)
             + rank_seconds(k, k) + cell.net.setup_seconds())
 
@@ -154,8 +154,9 @@ def limit_rank(cell, k: int, seed: str) -> int:
     return arith.nmod_rank(matrix, p)
 
 
-def check_limit_value(rc, where: str, cell, stated: int, at_least: bool) -> None:
-    """One line: the limit ``stated`` (``at_least``: a partial result '>= stated') recomputed (module doc)."""
+def check_limit_value(rc, where: str, cell, stated: int, at_least: bool):
+    """One line: the limit ``stated`` (``at_least``: a partial result '>= stated') recomputed (module doc); returns
+    its finding."""
     shown = f"limit {'>= ' if at_least else ''}{stated}"
     k = stated + EXTRA
 
@@ -171,14 +172,15 @@ def check_limit_value(rc, where: str, cell, stated: int, at_least: bool) -> None
             return CONFIRMED, how + (", a certified lower bound" + (" at least" if at_least else " equal to")
                                      + " the stated limit")
         return BEYOND, how + f" < {stated}; not a contradiction (a random matrix is a lower bound)"
-    rc.later(where, f"{shown} recomputed", limit_seconds(cell, k), run)
+    return rc.later(where, f"{shown} recomputed", limit_seconds(cell, k), run)
 
 
-def recheck_stated_limit(rc, where: str, cell, limit_text: str, at_least_text: str | None = None) -> None:
+def recheck_stated_limit(rc, where: str, cell, limit_text: str, at_least_text: str | None = None):
     """The atlas's or probe's limit as written ('661', '>= 299', or empty with ``limit_at_least``), recomputed
-    by ``check_limit_value`` where one is stated."""
+    by ``check_limit_value`` where one is stated; returns that finding, None where none is stated."""
     text = (limit_text or "").strip()
     at_least = text.startswith(">= ") or (not text and bool((at_least_text or "").strip()))
     value = text[3:] if text.startswith(">= ") else (text or (at_least_text or "").strip())
     if value.isdigit():
-        check_limit_value(rc, where, cell, int(value), at_least)
+        return check_limit_value(rc, where, cell, int(value), at_least)
+    return None

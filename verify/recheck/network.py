@@ -1,4 +1,4 @@
-"""Token and continuous grid matrices, evaluated one whole sequence at a time by the literal forward pass.
+"""Token and continuous grid matrices, evaluated by the literal forward pass.
 
 A token matrix (docs/mathematics.md §7) has one row per token assignment a of the A side (positions
 0..N/2 - 1, the output position 0 among them) and one column per assignment b of the B side; its entry is
@@ -7,7 +7,11 @@ no count points, no principal lattice).  Its rank is sep at N exactly at these w
 every token sequence is the function itself).  Without positional embeddings eq. 3 treats the positions
 other than the output one alike (S is a sum over positions, the scores (x^j)^T B x^i permute with them),
 so rows that differ only by a permutation of positions 1..N/2 - 1 are equal, as are columns that differ
-by a permutation of the B side: one representative each (sorted tokens) leaves the rank unchanged.
+by a permutation of the B side: one representative each (sorted tokens) leaves the rank unchanged.  For the
+same reason an entry depends only on the output position's token and the multiset of the other N - 1 tokens:
+each distinct one is evaluated once (``_by_multiset``), where V < N as eq. 3 over the V embedding columns with
+the tokens' counts as column weights (``batched``: a column repeated c times is one column of weight c), which
+costs V columns, not N positions (issue 46 item 8: the rows at large N).
 
 A continuous grid (docs/mathematics.md §2, route 2) has rows at random A-side inputs and columns at random
 B-side inputs: its rank mod p is a certified lower bound on sep (the rank at one point never exceeds the
@@ -30,24 +34,30 @@ __all__ = ["TokenNetwork", "continuous_grid_rank", "seconds_per_sequence", "mult
 
 #: Sequences evaluated in one numpy batch (memory: a few (batch, N, N) int64 arrays).
 BATCH = 4096
-#: Cost of one elementwise step of the batched forward pass (``batched``), in seconds: measured 2.5e-9 to 4.3e-9
-#: on the shapes of benchmarks/recheck.py (the shared 2-core machine, 2026-11-29), with 1.5x slack.  The price of
-#: a recomputation is this times ``_steps`` times the sequences, plus the rank's cost.
-SECONDS_PER_STEP = 6e-9
-#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 1.2e9 to 2.1e9 at n = 300 to 1000) and of
-#: converting its entries (n^2 * that; measured 8.4e-7 s an entry, Python integers and nmod_mat together).
-RANK_RATE = 1.5e9
-CONVERT = 8e-7
+#: Cost of one elementwise step of the batched forward pass (``batched``), in seconds, and of one sequence apart from
+#: its steps: an honest price on a quiet machine.  Fitted to 11 shapes of results/ timed at load 1.2 on the 2-core
+#: machine (2026-11-29; benchmarks/recheck.py --calibrate) the measured time per sequence is 0.65 to 1.1 x this
+#: price, and 0.9 to 1.6 x it at load 6 (the same shapes and 9 more).  The price of a recomputation is this per
+#: sequence times the sequences, plus the rank's cost.
+SECONDS_PER_STEP = 0.9e-9
+SECONDS_PER_SEQUENCE = 0.8e-6
+#: Cost of FLINT's rank of an n x n nmod_mat (n^3 / this; measured 7.4e9 to 1.0e10 at n = 500 to 2000, quiet) and of
+#: converting its entries (n^2 * that; measured 1.7e-7 to 2.5e-7 s an entry, numpy to Python integers to nmod_mat).
+RANK_RATE = 6e9
+CONVERT = 2.5e-7
 
 
 def _steps(depth: int, width: int, heads: int, attn_dim: int, tokens: int) -> int:
-    """Elementwise products of one sequence's forward pass (``arith.forward_output``): per layer and head
-    the three projections and the output (4 d_x d_a N) and the scores and their use (2 d_a N^2)."""
-    return depth * heads * (4 * width * attn_dim * tokens + 2 * attn_dim * tokens * tokens) + depth * width * tokens
+    """Elementwise steps of one sequence's forward pass (``batched``): per layer and head the three projections
+    and the output (4 d_x d_a N), and the N x N scores and their use, (2 d_a + 10) N^2: every N x N array is split
+    into 16-bit halves, converted and reduced, about ten passes over it whatever d_a (where N exceeds
+    ``batched.MAX_FLOAT_INNER`` the products run in int64, not BLAS: measured no slower per step at N = 80)."""
+    scores = (2 * attn_dim + 10) * tokens * tokens
+    return depth * heads * (4 * width * attn_dim * tokens + scores) + depth * width * tokens
 
 
 def seconds_per_sequence(depth: int, width: int, heads, attn_dim: int, tokens) -> float:
-    return SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
+    return SECONDS_PER_SEQUENCE + SECONDS_PER_STEP * _steps(depth, width, heads, attn_dim, tokens)
 
 
 def rank_seconds(rows, cols) -> float:
@@ -136,9 +146,69 @@ class TokenNetwork:
         return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
     def matrix(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """The token matrix on the given A-side rows and B-side columns (each a (k, N/2) token array)."""
+        """The token matrix on the given A-side rows and B-side columns (each a (k, N/2) token array); without
+        positions each distinct (output token, multiset of the rest) is evaluated once (``_by_multiset``)."""
+        if self._multiset_keys(rows.shape[1] * 2) is not None and len(rows) and len(cols):
+            return self._by_multiset(rows, cols)
         pairs = np.concatenate([np.repeat(rows, len(cols), axis=0), np.tile(cols, (len(rows), 1))], axis=1)
         return self.evaluate(pairs).reshape(len(rows), len(cols))
+
+    def _multiset_keys(self, tokens: int):
+        """The base of the additive key of ``_by_multiset``, or None where that route does not apply (positions, an
+        output position other than 0, or a key that would not fit an int64)."""
+        base = tokens + 1
+        if self.positional_rank or self.position != 0 or base ** (self.vocab + 1) >= 2**62:
+            return None
+        return base
+
+    def _by_multiset(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The token matrix without positions, each distinct entry evaluated once.  An entry is y at position 0 of
+        the sequence a || b, which depends only on the token at position 0 and the multiset of the other N - 1
+        tokens (module doc: eq. 3 treats the other positions alike); one sorted sequence stands for each.  The key
+        w base^V + sum_v c_v base^v, c_v the count of v among the N - 1 other tokens (each <= N < base: no carry),
+        is a row key plus a column key."""
+        tokens = rows.shape[1] + cols.shape[1]
+        base, v = self._multiset_keys(tokens), self.vocab
+        powers = base ** np.arange(v + 1, dtype=np.int64)
+        row_keys = _counts(rows[:, 1:], v) @ powers[:v] + rows[:, 0] * powers[v]
+        col_keys = _counts(cols, v) @ powers[:v]
+        keys = row_keys[:, None] + col_keys[None, :]
+        unique, inverse = np.unique(keys, return_inverse=True)
+        counts = (unique[:, None] // powers[None, :v]) % base
+        firsts = unique // powers[v]
+        if v < tokens:  # V weighted columns instead of N positions (``_weighted``)
+            return self._weighted(firsts, counts)[inverse.reshape(keys.shape)]
+        sequences = np.zeros((len(unique), tokens), dtype=np.int64)
+        for i, (w, c) in enumerate(zip(firsts.tolist(), counts.tolist(), strict=True)):
+            sequences[i, 0] = w
+            sequences[i, 1:] = np.repeat(np.arange(v), c)
+        return self.evaluate(sequences)[inverse.reshape(keys.shape)]
+
+    def _weighted(self, firsts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """y at position 0 of a sequence without positions whose position 0 holds ``firsts[i]`` and whose other
+        tokens have the counts ``counts[i]``: eq. 3 over the V embedding columns E_v with weight c_v on each, c the
+        counts of the whole sequence (``batched``: a column repeated c times is one column of weight c; every
+        position holding w has the output of column w, the one read)."""
+        out = np.zeros(len(firsts), dtype=np.int64)
+        if self._pass is None:
+            self._pass = BatchedPass(self.layers, self.p)
+        x = self.columns.T % self.p  # (d_x, V)
+        for w in range(self.vocab):
+            mine = np.flatnonzero(firsts == w)
+            if len(mine):
+                weights = counts[mine].copy()
+                weights[:, w] += 1
+                batch = np.broadcast_to(x, (len(mine),) + x.shape)
+                out[mine] = self._pass.output(batch, self.output, w, weights)
+        return out
+
+    def _evaluations(self, tokens: int, rows, cols) -> float:
+        """The evaluations of F a rows x cols part of the matrix at N costs: rows x cols, or without positions at
+        most the distinct (output token, multiset of N - 1 tokens), V binom(N - 1 + V - 1, V - 1)."""
+        entries = _float(rows) * _float(cols)
+        if self._multiset_keys(tokens) is None:
+            return entries
+        return min(entries, _float(self.vocab * comb(tokens - 1 + self.vocab - 1, self.vocab - 1)))
 
     def sides(self, tokens: int) -> tuple[np.ndarray, np.ndarray]:
         """Every distinct row and column of the token matrix at N (module doc: representatives without positions)."""
@@ -158,8 +228,13 @@ class TokenNetwork:
 
     def full_rank_seconds(self, tokens: int) -> float:
         rows, cols = (_float(c) for c in self.side_counts(tokens))
-        return rows * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(rows, cols) + self.setup_seconds()
+        return self._evaluations(tokens, rows, cols) * self._per_sequence(tokens) + rank_seconds(rows, cols) \
+            + self.setup_seconds()
+
+    def _per_sequence(self, tokens: int) -> float:
+        """One evaluation: a sequence of N tokens, or without positions V weighted columns where V < N."""
+        columns = self.vocab if self._multiset_keys(tokens) is not None and self.vocab < tokens else tokens
+        return seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, columns)
 
     def full_rank(self, tokens: int) -> int:
         """sep at N mod p at these weights: the rank of the whole token matrix (FLINT)."""
@@ -169,8 +244,8 @@ class TokenNetwork:
     def sample_seconds(self, tokens: int, k: int, every_column: bool = False) -> float:
         cols = _float(self.side_counts(tokens)[1] if every_column else k)
         k = _float(k)
-        return k * cols * seconds_per_sequence(self.depth, self.width, self.heads, self.attn_dim, tokens) \
-            + rank_seconds(k, cols) + self.setup_seconds()
+        return self._evaluations(tokens, k, cols) * self._per_sequence(tokens) + rank_seconds(k, cols) \
+            + self.setup_seconds()
 
     def sampled_rank(self, tokens: int, k: int, seed: str = "", every_column: bool = False) -> int:
         """Rank of the token matrix on k distinct random rows and k distinct random columns, or every column (a
@@ -197,6 +272,14 @@ class TokenNetwork:
         else:
             out = [multiset(v, half, x) for x in chosen]
         return np.array(out, dtype=np.int64).reshape(len(chosen), half)
+
+
+def _counts(side: np.ndarray, vocab: int) -> np.ndarray:
+    """(k, V) token counts of each row of a (k, n) token array."""
+    out = np.zeros((len(side), vocab), dtype=np.int64)
+    for column in side.T:
+        out[np.arange(len(side)), column] += 1
+    return out
 
 
 def _distinct(rng, count: int, k: int) -> list[int]:

@@ -11,7 +11,7 @@ import math
 from . import arith, formulas
 from . import limit as limit_route
 from .cells import _prime, _scale, cells, int_or_none
-from .core import BEYOND
+from .core import BEYOND, RECOMPUTED
 from .repeats import parse_repeats, run_prime, run_seed
 from .sep import check_sep_row
 from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
@@ -66,10 +66,10 @@ def atlas(rc, path, rows) -> None:
                  "(( floor((r - 1 - H)/2) over 3^(L-2) )) ([W21] Theorem 2's proof)", f"the bound is {bound}")
         certainty = row["limit_certainty"]
         version2 = row.get("schema_version") == "2"
+        partial = None
         if row["limit"].startswith(">= ") or (version2 and not row["limit"].strip()):
             if row["limit"].strip() or row.get("limit_at_least", "").strip():  # a limit computation stopped there
-                rc.add(where, f"limit {row['limit'] or '>= ' + row['limit_at_least']} ({certainty})", BEYOND,
-                       "a partial result of the engine's limit route, which this recheck does not re-implement")
+                partial = f"limit {row['limit'] or '>= ' + row['limit_at_least']} ({certainty})"
             limit = None
         else:
             limit = _int(row["limit"])
@@ -87,7 +87,12 @@ def atlas(rc, path, rows) -> None:
         runs = parse_repeats(row.get("repeats", ""))
         cell.limit_runs = runs.get("limit", (1, 0))[0]
         cell.row_runs = {n: k for n, (k, _) in runs.items() if n != "limit"}
-        limit_route.recheck_stated_limit(rc, where, cell, row["limit"], row.get("limit_at_least"))
+        own = limit_route.recheck_stated_limit(rc, where, cell, row["limit"], row.get("limit_at_least"))
+        if partial is not None:  # the engine's limit route stopped: what it states is the lower bound, rechecked
+            rc.add(where, partial, RECOMPUTED if own is not None else BEYOND,
+                   "a partial result of the engine's limit route: the lower bound it states is recomputed on its own "
+                   "line" if own is not None else "a partial result of the engine's limit route with no value",
+                   needs=[own])
         ranks = {n: int(v) for n, v in _pairs(row["ranks"]).items()}
         labels = _pairs(row["ranks_labels"])
         eq74 = {n: v.split("/") for n, v in _pairs(row["eq74_bounds"]).items()}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import arith, formulas, network
+from . import arith, formulas, hilbert, network
 from .core import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, Recheck
 from .repeats import product_over_runs
 from .sep import PRIME_CONDITION
@@ -48,7 +48,6 @@ class Cell:
         # runs behind the limit and behind each repeated row (the atlas's ``repeats`` column; Lemma R)
         self.limit_runs, self.row_runs = 1, {}
         self._net = None
-        self._hilbert = {}
 
     @property
     def name(self) -> str:
@@ -74,22 +73,20 @@ class Cell:
             offers.append((self.limit, "the certified limit"))
         return min(offers)
 
+    def _side_route(self, size: int) -> tuple[float, object]:
+        return hilbert.side_route(self, size)
+
+    def hilbert_key(self, tokens: int) -> tuple:
+        return hilbert.eq74_key(self, tokens)
+
     def hilbert_price(self, tokens: int) -> float:
-        m = (self.vocab - 1) * (1 + self.positional_rank)
-        half = tokens // 2
-        return sum(formulas.hilbert_seconds(self.vocab**size, m, formulas.layer_degree(self.depth))
-                   for size in (half, half - 1) if size >= 1)
+        return hilbert.eq74_price(self, tokens)
 
     def eq74_at_positions(self, tokens: int) -> int:
-        """Eq. 7.4 with H_B and H_A' computed at the seeded positions mod p (formulas.hilbert_at_positions)."""
-        if tokens not in self._hilbert:
-            half, c = tokens // 2, formulas.layer_degree(self.depth)
-            pis = [arith.positional_coefficients(self.positional_rank, self.seed, j) for j in range(tokens)]
-            h_b = formulas.hilbert_at_positions(formulas.side_points(self.vocab, pis[half:]), c, self.p)
-            h_a = (formulas.hilbert_at_positions(formulas.side_points(self.vocab, pis[1:half]), c, self.p)
-                   if half > 1 else [1] * (c + 1))
-            self._hilbert[tokens] = formulas.eq74(self.depth, self.vocab, tokens, lambda j: h_b[j], lambda j: h_a[j])
-        return self._hilbert[tokens]
+        return hilbert.eq74_at(self, tokens)
+
+    def hilbert_settled(self, tokens: int) -> float:
+        return hilbert.eq74_settled(self, tokens)
 
     def limit_probability(self) -> Fraction:
         return product_over_runs(lambda p: formulas.limit_probability(self.limit_upper, self.depth, self.weight_range,
@@ -153,6 +150,8 @@ def row_certainty(cell: Cell, tokens: int, rank: int, label: str | None, probabi
     return "certified lower bound", None
 
 
+# over 80 lines: one rank's checks in the order the file states them (caps, eq. 7.4, the rank, its offer and label),
+# each needing the findings made before it; split, the findings would be threaded through every part.
 def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int, label: str | None = None,
                      probability=None, short_by=None, at_positions="unknown", every=None, stated_caps=None,
                      stated_eq74=None, offer=None, square=False):
@@ -181,7 +180,8 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
             if value == stated:
                 return RECOMPUTED, "H_B, H_A' recomputed at the seeded positions mod p (monomial ranks, FLINT)"
             return CONTRADICTED, f"with H recomputed at the seeded positions mod p eq. 7.4 is {value}"
-        at_finding = rc.later(where, f"eq. 7.4 at the positions {at_positions}", cell.hilbert_price(tokens), run_at)
+        at_finding = rc.later(where, f"eq. 7.4 at the positions {at_positions}", cell.hilbert_price(tokens), run_at,
+                              key=cell.hilbert_key(tokens), settle=lambda: cell.hilbert_settled(tokens))
     proven, proven_name = cell.proven(tokens)
     if cell.positional_rank and at_positions is None and label == "probabilistic" and rank < proven:
         # the file did not compute eq. 7.4 at the positions: the recheck does, an upper bound on the rank at every
@@ -192,7 +192,8 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
                 return CONTRADICTED, (f"above eq. 7.4 with H recomputed at the seeded positions, {value}, a bound at "
                                       f"every weight at these positions")
             return RECOMPUTED, f"at most eq. 7.4 with H recomputed at the seeded positions, {value}"
-        rc.later(where, f"rank {rank} against eq. 7.4 at the positions", cell.hilbert_price(tokens), run_own)
+        rc.later(where, f"rank {rank} against eq. 7.4 at the positions", cell.hilbert_price(tokens), run_own,
+                 key=cell.hilbert_key(tokens), settle=lambda: cell.hilbert_settled(tokens))
     exact_type = label in (None, "certified exact", "probabilistic")
     if rank > proven:
         rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED,
@@ -200,7 +201,8 @@ def check_token_rank(rc: Recheck, where: str, cell: Cell, tokens: int, rank: int
     elif rank < 0:
         rank_finding = rc.add(where, f"rank {rank}", CONTRADICTED, "a rank is never negative")
     else:
-        rank_finding = _rank_task(rc, where, cell, tokens, rank, exact_type, proven)
+        at_bound = (at_positions, at_finding) if at_finding is not None else None
+        rank_finding = _rank_task(rc, where, cell, tokens, rank, exact_type, proven, at_bound)
     stated_at = None if at_positions == "unknown" else at_positions
     needs = [rank_finding]
     limit_trust = (f"the computed limit {cell.limit} (the engine's limit route, not recomputed here)"
@@ -323,36 +325,49 @@ def _probabilistic(rc, where, cell, tokens, rank, probability, stated_at, every,
                   trust=limit_trust if "the computed limit" in best[1] else "")
 
 
-def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int):
+def _rank_task(rc, where, cell: Cell, tokens: int, rank: int, exact_type: bool, proven: int, at_bound=None):
+    """The rank's own line: the whole token matrix where it is priced within the budget, except where the rank meets
+    a bound at every weight and rank + 4 random rows against every column are cheaper (a part of rank >= the stated
+    rank then proves it, the bound giving the other side; rows against every column lose only what the rows lose,
+    docs/mathematics.md §10, a square part loses on both sides): a bound proven at every weight, or ``at_bound`` =
+    (eq. 7.4 at these positions as stated, its own line), a bound at every weight at these positions once that line
+    is recomputed (the rank's line then rests on it); else a random part (rows against every column first)."""
     full = cell.net.full_rank_seconds(tokens)
-    if full <= rc.max_seconds:
-        def run():
-            found = cell.net.full_rank(tokens)
-            how = f"the whole token matrix, literal eq. 3 pass, seeded weights, mod {cell.p}: rank {found}"
-            if found == rank or (not exact_type and found > rank):
-                return RECOMPUTED, how
-            return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
-                                         "label claims it exact)" if found > rank else "")
+    k = min(rank + 4, min(cell.net.side_counts(tokens)))
+    by_at = rank < proven and at_bound is not None and rank == at_bound[0]
+    bounded = rank >= proven or by_at
+    square = bounded and cell.net.sample_seconds(tokens, k, True) < full  # rows against every column suffice
+
+    def run():
+        found = cell.net.full_rank(tokens)
+        how = f"the whole token matrix, literal eq. 3 pass, seeded weights, mod {cell.p}: rank {found}"
+        if found == rank or (not exact_type and found > rank):
+            return RECOMPUTED, how
+        return CONTRADICTED, how + (" (a lower bound above the stated rank: the sample missed it, but the "
+                                     "label claims it exact)" if found > rank else "")
+    if full <= rc.max_seconds and not square:
         return rc.later(where, f"rank {rank}", full, run)
-    k = rank + 4
-    count = min(cell.net.side_counts(tokens))
-    k = min(k, count)
-    every_column = cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows against every column first
+    every_column = square or cell.net.sample_seconds(tokens, k, True) <= rc.max_seconds  # rows x every column
 
     def run_sample():
         found = cell.net.sampled_rank(tokens, k, where, every_column)
+        if square and found < rank and rc.spent + full <= rc.max_seconds:  # the rows fell short: the whole matrix,
+            rc.spent += full  # spent from what is left (deterministic: the tasks before it are)
+            return run()
         part = f"{k} random rows against every column" if every_column else f"a random {k} x {k} part"
         how = f"{part} of the token matrix, mod {cell.p}: rank {found}"
         if found > rank and exact_type:
             return CONTRADICTED, how + ", a certified lower bound above a rank labelled exact at these weights"
-        if found >= rank and (not exact_type or rank >= proven):
-            return RECOMPUTED, how + (" (a lower bound at these weights, at least the stated rank" +
-                                      (", which meets the proven bound)" if exact_type else ")"))
+        if found >= rank and (not exact_type or (square and bounded) or rank >= proven):
+            return RECOMPUTED, how + (" (a lower bound at these weights, at least the stated rank" + (
+                ", which meets eq. 7.4 at these positions, a bound at every weight here)" if by_at and exact_type
+                else ", which meets the proven bound)" if exact_type else ")"))
         if found >= rank:  # a lower bound equal to a rank said to be exact: its upper side is not recomputed
             return CONSISTENT, how + (f": at least the stated rank; that no larger rank hides in the rest of the "
                                       f"matrix is taken on trust (the whole matrix is priced at {full:.3g} s)")
         return BEYOND, how + f" < {rank}; the whole matrix is priced at {full:.3g} s, beyond the budget"
-    return rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample)
+    return rc.later(where, f"rank {rank}", cell.net.sample_seconds(tokens, k, every_column), run_sample,
+                    needs=[at_bound[1]] if square and by_at else ())
 
 
 def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
