@@ -18,8 +18,9 @@ tokens) and k random column points:
 - rank = the stated limit recomputes it as a certified lower bound (equal to it, the value's own argument);
 - a rank below it (k too small, or a zero of a minor hit) is no contradiction: beyond this recheck.
 
-``first_even_n`` replaces the scans "the first even N whose counting cap reaches X" by a doubling search, so a
-huge X in a file costs a few dozen steps, not X.
+``check_limit`` checks a file's limit columns (its value against the derivative bound, its label, its
+probability and the ranks against it); ``first_even_n`` replaces the scans "the first even N whose counting cap
+reaches X" by a doubling search, so a huge X in a file costs a few dozen steps, not X.
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from math import comb
 
 import numpy as np
 
-from . import arith
+from . import arith, formulas
 from .batched import BatchedPass
-from .core import BEYOND, CONFIRMED, CONTRADICTED
+from .core import BEYOND, CONFIRMED, CONTRADICTED, RECOMPUTED, Recheck
 from .network import rank_seconds, seconds_per_sequence
+from .repeats import product_over_runs
+from .tokens import Cell, _same_bound
 
-__all__ = ["first_even_n", "limit_rank", "limit_seconds", "check_limit_value", "EXTRA"]
+__all__ = ["first_even_n", "limit_rank", "limit_seconds", "check_limit_value", "check_limit", "EXTRA"]
 
 #: Row and column points beyond the stated limit (a k x k matrix of rank Lambda needs k >= Lambda).
 EXTRA = 4
@@ -184,3 +187,47 @@ def recheck_stated_limit(rc, where: str, cell, limit_text: str, at_least_text: s
     if value.isdigit():
         return check_limit_value(rc, where, cell, int(value), at_least)
     return None
+
+
+def check_limit(rc: Recheck, where: str, cell: Cell, limit, certified, upper, probability=None,
+                ranks: dict | None = None, found: dict | None = None):
+    """The N-independent limit: its upper bound is the derivative bound (docs/mathematics.md §7), certified
+    exactly when it meets it, else its probability is docs/mathematics.md §7, the limit.  A rank that reaches it
+    (``found``: N -> that rank's finding) proves it a lower bound; with a certified limit that proves its value.
+    Returns the finding that stands for the limit's value (``recomputed`` only when it is proven), or None."""
+    found = found or {}
+    bound = formulas.derivative_bound(cell.depth, cell.width, cell.vocab, cell.positional_rank)
+    if upper is not None:
+        rc.check(where, f"limit upper bound {upper}", upper == bound,
+                 "min over j0 of V sum_{j<j0} binom(j+m-1, m-1) + binom(C-j0+m, m)", f"the derivative bound is {bound}")
+    if limit is None:
+        return None
+    reached = [n for n, r in sorted((ranks or {}).items()) if r == limit]
+    reach = found.get(reached[0]) if reached else None
+    trust = ("" if certified and limit == bound and reach is not None else
+             f"the limit {limit} (the engine's limit route, not recomputed here" +
+             ("; no rank of the file reaches it)" if reach is None else "; only its lower side is recomputed)"))
+    value = rc.check(where, f"limit {limit} against the derivative bound", limit <= bound, f"at most {bound}",
+                     f"above the derivative bound {bound}, which holds at every weight", needs=[reach], trust=trust)
+    if certified is not None:
+        rc.check(where, f"limit certified = {certified}", bool(certified) == (limit == bound),
+                 "certified exactly when it meets the derivative bound",
+                 f"the limit {'meets' if limit == bound else 'is below'} the derivative bound {bound}",
+                 needs=[value])
+    if probability is not None and not certified:
+        exact = product_over_runs(lambda p: formulas.limit_probability(bound, cell.depth, cell.weight_range, p),
+                                  cell.p, cell.limit_runs)
+        rc.check(where, f"limit probability {probability}", _same_bound(probability, exact),
+                 "the union over the doublings of min(k, upper) (entry_degree / |S'| + 1 / p) (docs/mathematics.md §7, "
+                 "the limit)" + (f", multiplied over {cell.limit_runs} runs (Lemma R)" if cell.limit_runs > 1 else ""),
+                 f"the proof gives {formulas.round_up(exact)} (docs/mathematics.md §7, the limit)",
+                 trust=f"that the limit {limit} was computed by the doubling route of docs/mathematics.md §7")
+    if ranks:
+        above = [n for n, r in ranks.items() if r > limit]
+        if certified:
+            rc.check(where, f"limit {limit} above every rank", not above, "no rank exceeds a certified limit",
+                     f"ranks above it at N = {above}", needs=[value] + [found.get(n) for n in ranks])
+        if reached:
+            rc.add(where, f"limit {limit} as a lower bound", RECOMPUTED,
+                   f"the rank at N = {reached[0]} (rechecked on its own line) reaches it", needs=[reach])
+    return value

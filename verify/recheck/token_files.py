@@ -12,9 +12,10 @@ from . import arith, formulas
 from . import limit as limit_route
 from .cells import _prime, _scale, cells, int_or_none
 from .core import BEYOND, RECOMPUTED
+from .limit import check_limit
 from .repeats import parse_repeats, run_prime, run_seed
 from .sep import check_sep_row
-from .tokens import PRIME_CONDITION, Cell, check_limit, check_token_rank, row_certainty
+from .tokens import PRIME_CONDITION, Cell, check_token_rank, row_certainty
 
 __all__ = ["atlas", "cells", "probe", "int_or_none"]
 
