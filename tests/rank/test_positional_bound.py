@@ -240,3 +240,21 @@ def test_a_row_at_a_certified_limit_is_certified_and_at_a_computed_one_probabili
         "probabilistic", 0.01, 5)
     assert positional_label(4, 9, limit_rank=5, **common) == ("lower bound", None, 5)
     assert positional_label(9, 9, **common) == ("certified exact", 0.0, 9)
+
+
+def test_an_every_sequence_offer_on_the_menu_but_not_met_bounds_nothing():
+    """Lemma C's fixed menu where eq. 7.4 at the positions was not computed: the every-sequence offer (value None,
+    every sequence not kept this time) stands second on the menu; it must neither be compared with the rank (the
+    atlas's regeneration raised a TypeError there) nor lower the aim, and its probability joins a met offer's."""
+    from fractions import Fraction
+
+    from verify import NetworkSpec
+    from verify.rank.labels import every_sequence_probability, positional_label
+
+    spec, bounds = NetworkSpec(depth=2, width=3), {"at_positions": None, "probability": None}
+    common = dict(bounds=bounds, spec=spec, every=False, weight_range=2**16, modulus=2**31 - 1, every_possible=True)
+    assert positional_label(5, 9, **common) == ("lower bound", None, 9)
+    label, probability, aim = positional_label(5, 9, limit_rank=5, limit_certified=False, limit_probability=0.01,
+                                               **common)
+    every = Fraction(every_sequence_probability(5, 9, spec, 2**16, 2**31 - 1))
+    assert (label, aim) == ("probabilistic", 5) and Fraction(probability) >= Fraction(0.01) + every > Fraction(0.01)

@@ -52,7 +52,9 @@ def row_certainty(rank: int, proven: int, at_positions: int | None = None,
     offers = [(proven, 0.0)] + ([(at_positions, at_positions_probability)] if at_positions is not None else [])
     offers += list(other)
     aim = min(value for value, _ in offers if value is not None)  # None: on the menu, not met (every sequence)
-    if rank > min(value for value, _ in offers[:2]):  # the computed limit of ``other`` may itself be low
+    # the proven bound and eq. 7.4 at the positions (a computed limit of ``other`` may itself be low; an offer valued
+    # None, on the menu but met by no rank, bounds nothing)
+    if rank > min(value for value, _ in offers[:2] if value is not None):
         raise AssertionError(f"rank {rank} above a proven bound {offers[:2]}: the engine is wrong")
     if rank == proven:
         return "certified exact", 0.0, aim
