@@ -75,3 +75,15 @@ def write_store(path, rows):
     con.commit()
     con.close()
     return path
+
+
+def write_csv(path, rows, fields=None):
+    """A CSV table at ``path`` with ``fields`` (default: the first row's keys) and ``rows`` (dicts); returns ``path``
+    (the recheck's tests write slices and edits of the committed tables)."""
+    import csv
+
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(fields or rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from special_files import write_csv
 from verify.recheck import BEYOND, CONSISTENT, CONTRADICTED, RECOMPUTED, Recheck, arith, formulas, hilbert, recheck  # noqa: F401
 from verify.recheck.cells import _count_rows_task
 from verify.recheck.tokens import Cell, check_token_rank
@@ -168,11 +169,7 @@ def test_a_stopped_limit_rests_on_its_recomputation(tmp_path):
                 (not row["limit"].strip() and row.get("limit_at_least", "").strip())][:1]
         fields = reader.fieldnames
     assert rows, "the committed atlas holds a stopped limit"
-    path = tmp_path / "atlas.csv"
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
+    path = write_csv(tmp_path / "atlas.csv", rows, fields)
     rc = recheck([str(path)], 0)
     line = next(f for f in rc.findings if f.value.startswith("limit >= ") and "recomputed" not in f.value)
     assert line.status != RECOMPUTED and any("recomputed" in n.value for n in line.needs)
@@ -187,11 +184,7 @@ def test_prices_are_conservative_on_a_small_case(tmp_path):
         rows = [row for row in reader if (row["depth"], row["vocab_r"], row["heads"], row["pos_rank"]) in
                 (("3", "2", "1", "1"), ("4", "2", "1", "0"), ("2", "5", "1", "2"))]
         fields = reader.fieldnames
-    path = tmp_path / "atlas.csv"
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
+    path = write_csv(tmp_path / "atlas.csv", rows, fields)
     rc = recheck([str(path)], 4)
     wall = sum(w for _, _, w in rc.timings)
     assert rc.timings and rc.spent <= 4

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from special_files import write_csv
 from verify.cli.main import main
 from verify.recheck import CONSISTENT, CONTRADICTED, RECOMPUTED, recheck
 
@@ -131,11 +132,7 @@ def test_an_unknown_format_version_is_refused(tmp_path, capsys, version):
     with open(DATA / "atlas_why1_v2.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     rows[1]["schema_version"] = version
-    path = tmp_path / "atlas.csv"
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    path = write_csv(tmp_path / "atlas.csv", rows)
     assert main(["recheck", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "format version" in err
@@ -159,11 +156,7 @@ def test_a_square_sample_shows_the_every_sequence_offer_off_the_menu(tmp_path):
         rows = [row for row in csv.DictReader(handle)
                 if (row["depth"], row["vocab_r"], row["heads"], row["pos_rank"]) == ("2", "5", "1", "6")]
     assert "12:probabilistic(9.1e-08)" in rows[0]["ranks_labels"] and "12:90x15625+301x301" in rows[0]["ranks_sampled"]
-    path = tmp_path / "atlas.csv"
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    path = write_csv(tmp_path / "atlas.csv", rows)
     rc = recheck([str(path)], 0)
     (label,) = [f for f in rc.findings if f.where.endswith("N=12") and f.value == "label probabilistic(9.1e-08)"]
     assert "the bound for 'the union of the row's offers: the computed limit' is" in label.detail, label.line()

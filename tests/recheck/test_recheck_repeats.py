@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from special_files import write_csv
 from verify.recheck import CONFIRMED, CONSISTENT, CONTRADICTED, recheck
 from verify.recheck.repeats import parse_repeats, product_over_runs, run_prime, run_seed
 
@@ -124,11 +125,7 @@ def _one_run_row(tmp_path, label: str) -> list:
         row["repeats"] = ""
     rows[0]["ranks_labels"] = rows[0]["ranks_labels"].replace("16:probabilistic(0.184)", f"16:probabilistic({label})")
     rows[0]["repeats"] = "16:1 runs; budget: one run costs 65,536 evaluations of F, the cell's repeat budget has 0 left"
-    path = tmp_path / "atlas.csv"
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    path = write_csv(tmp_path / "atlas.csv", rows)
     rc = recheck([str(path)], 0)
     return [f for f in rc.findings if f.where.endswith("row 1 (L=4, V=r=2, H=1, R=1) N=16") and "label" in f.value]
 
