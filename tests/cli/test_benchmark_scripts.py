@@ -145,3 +145,18 @@ def test_batched_pass_prints_the_passes_and_the_ceilings_on_a_small_cell(tmp_pat
     assert "the passes agree entry for entry" in out and "today's numpy passes" in out, out
     assert "ceilings, multiply-adds/s on" in out and "int64 loop" in out and "BLAS dgemm" in out, out
     assert "20x the compiled loop is" in out and "x the int64 loop's" in out, out
+    # the target's line is read back against the rates and counts printed above it
+    import re
+
+    today = float(re.search(r"compiled loop a pair\): ([\d,]+) evaluations/s", out).group(1).replace(",", ""))
+    literal = int(re.search(r"batched literal pass: +[\d,]+ evaluations/s \([\d.]+ us each; ([\d,]+) multiply-adds",
+                            out).group(1).replace(",", ""))
+    target = re.search(r"20x the compiled loop is ([\d,]+) evaluations/s: ([\d.]+) G multiply-adds/s at ([\d,]+) a "
+                       r"pair", out)
+    rate, need = float(target.group(1).replace(",", "")), float(target.group(2))
+    count = int(target.group(3).replace(",", ""))
+    # eq. 3's literal pass at (L, d, N, H) = (3, 4, 4, 1): layer 1 d N^2 = 64, layer 2 2 d^2 N + 2 d N^2 = 256,
+    # layer 3 d^2 + 2 d N + N = 52
+    assert count == literal == 372
+    # today's rate is printed rounded to a unit, so 20 x it to within 10
+    assert abs(rate - 20 * today) <= 11 and abs(need - rate * count / 1e9) <= 0.051, out

@@ -93,6 +93,11 @@ def test_sep_repeats_over_small_primes_until_the_product_of_bounds_is_below_1e_9
     expected = 5 * math.prod(102 / p for p in primes)
     assert len(json.loads(json.dumps(out["blocks"]))) == 5
     assert expected <= out["probability_bound"] <= expected * (1 + 1e-9)
+    # the sentence names its event, the rule (M times the largest product, M fixed by the spec) and the prime condition
+    meaning = out["meaning"]
+    assert "below the generic rank with probability at most M max_a prod_k e_(a,k) = 5.31e-12" in meaning, meaning
+    assert "over the 1 block(s) below their upper bound times the M = 5 degree blocks" in meaning, meaning
+    assert "unless p divides the content of every witness minor" in meaning, meaning
     assert out["certified_exact"] is False and out["elimination"]
     assert any("GF(p)" in n for n in out["notes"])  # the bad-prime caveat beside the number
 
