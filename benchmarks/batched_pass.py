@@ -79,10 +79,12 @@ def main(argv=None) -> int:
     parser.add_argument("--cell", default="5,10,1,1", help="L,V,H,R of a bound cell (default 5,10,1,1)")
     parser.add_argument("--tokens", type=count("--tokens", 2, 64), default=8,
                         help="N, even, 2 to 64 (default 8, the (10, 5, 1) cell's floor)")
-    parser.add_argument("--side", type=count("--side", 1, 1 << 16), default=512,
-                        help="sequences a side, 1 to 65,536 (default 512)")
-    parser.add_argument("--numpy-side", type=count("--numpy-side", 0, 1 << 12), default=128,
-                        help="sequences a side for the numpy passes, 0 (skip) to 4,096 (default 128)")
+    # priced before any work: two side x side int64 grids (1 GiB at 8,192) and side^2 evaluations of the compiled
+    # loop (about 280 s at 8,192 on 2 cores); the numpy passes take about 40 us an evaluation (42 s at 1,024)
+    parser.add_argument("--side", type=count("--side", 1, 1 << 13), default=512,
+                        help="sequences a side, 1 to 8,192 (default 512)")
+    parser.add_argument("--numpy-side", type=count("--numpy-side", 0, 1 << 10), default=128,
+                        help="sequences a side for the numpy passes, 0 (skip) to 1,024 (default 128)")
     args = parser.parse_args(argv)
     if args.tokens % 2:
         parser.error(f"--tokens must be even, got {args.tokens}")

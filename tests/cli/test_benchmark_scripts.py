@@ -125,7 +125,8 @@ def test_gpu_reach_keeps_its_budget_cutting_the_running_stage(tmp_path):
     ("small_primes.py", ["--seeds", "0"], "--seeds must be an integer from 1"),
     ("positional_cells.py", ["--ranks", "99"], "--ranks must be an integer from 2 to 16"),
     ("elimination.py", ["--repeat", "0"], "--repeat must be an integer from 1"),
-    ("batched_pass.py", ["--numpy-side", "-1"], "--numpy-side must be an integer from 0 to 4,096"),
+    ("batched_pass.py", ["--numpy-side", "-1"], "--numpy-side must be an integer from 0 to 1,024"),
+    ("batched_pass.py", ["--side", "65536"], "--side must be an integer from 1 to 8,192"),
 ])
 def test_each_script_checks_its_flags_values(script, argv, fragment, tmp_path):
     (tmp_path / "file").write_text("not a folder")
