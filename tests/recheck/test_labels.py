@@ -28,10 +28,7 @@ def _plant(tmp_path, name, index, **changes):
         assert old in rows[index][key], (key, old)
         rows[index][key] = rows[index][key].replace(old, new)
     path = tmp_path / name
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, rows)
     return path
 
 
@@ -60,10 +57,7 @@ def test_a_label_made_probabilistic_on_a_sample_is_contradicted(tmp_path, capsys
 def _first_row_only(path):
     with open(path, newline="") as handle:
         rows = list(csv.DictReader(handle))[:1]
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, rows)
     return path
 
 
@@ -118,10 +112,7 @@ def test_a_rank_raised_above_eq74_at_the_positions_is_contradicted(tmp_path, nam
     path = _plant(tmp_path, name, 1, **PLANT_16)
     with open(path, newline="") as handle:  # the second row alone: the budget goes to its N = 16
         rows = list(csv.DictReader(handle))[1:]
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, rows)
     rc = recheck([str(path)], 300)
     assert rc.exit_status() == 1
     assert _lines(rc, CONTRADICTED, "rank 697 against eq. 7.4 at the positions")

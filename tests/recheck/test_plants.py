@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from special_files import write_store
+from special_files import write_csv, write_store
 from verify.cli.main import main
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -46,10 +46,7 @@ def _csv_plant(tmp_path, name, edit):
         rows = list(csv.DictReader(handle))
     edit(rows)
     path = tmp_path / name
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, rows)
     return path
 
 

@@ -11,6 +11,7 @@ import csv
 import json
 from pathlib import Path
 
+from special_files import write_csv
 from verify.cli.main import main
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -39,10 +40,7 @@ def test_an_atlas_label_with_the_smaller_offer_alone_is_contradicted(tmp_path, c
     assert "10:probabilistic(0.00532)" in rows[5]["ranks_labels"]
     rows[5]["ranks_labels"] = rows[5]["ranks_labels"].replace("10:probabilistic(0.00532)", "10:probabilistic(0.00439)")
     path = tmp_path / "atlas.csv"
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, rows)
     bad = _contradictions(capsys, path)
     # the menu is fixed before the draw (docs/mathematics.md §7, Lemma C): at N = 10 (243 sequences a side, the
     # file does not record the sample budget) every sequence may be kept, so the every-sequence offer,
